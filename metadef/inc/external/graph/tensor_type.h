@@ -14,6 +14,9 @@
 //     a signed type wider than the unsigned (UINT64 x signed -> error);
 //   * complex x real -> the complex type wide enough;
 //   * STRING, RESOURCE, VARIANT, UNDEFINED mixed with anything else -> error.
+//     So are STRING_REF and the quantized / dual types (QINT*, QUINT*, DUAL*).
+//   Errors: a value outside the enum -> ParamInvalid; a pair that does not
+//   promote -> TypeMismatch naming both types.
 //
 // Example
 //   TensorType t{DT_FLOAT, DT_FLOAT16};
@@ -25,6 +28,7 @@
 #include <initializer_list>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/string_view.h"
@@ -41,7 +45,7 @@ class TensorType {
   explicit TensorType(const std::vector<DataType>& types);
 
   // Predefined sets in the style of GE's TensorType::ALL(), FLOAT(), ...
-  static TensorType ALL();
+  static TensorType ALL();  // every valid DataType except DT_UNDEFINED
   static TensorType FloatingDataType();  // DOUBLE, FLOAT, FLOAT16, BF16
   static TensorType IntegerDataType();   // INT8..INT64, UINT8..UINT64
   static TensorType NumberType();        // ints, floats, complex
@@ -52,6 +56,8 @@ class TensorType {
   // OK if allowed; otherwise ParamInvalid naming `input_name`, the type and the
   // allowed set.
   Status Check(absl::string_view input_name, DataType dt) const;
+  // "{DT_FLOAT, DT_FLOAT16}" (enum order); "{}" when empty.
+  std::string ToString() const;
 
  private:
   std::set<DataType> allowed_;
@@ -69,7 +75,14 @@ class ListTensorType {
 };
 
 StatusOr<DataType> Promote(DataType a, DataType b);
-// Promotes a list left to right; an empty list is ParamInvalid.
+// Promotes a list (a fold of the pairwise Promote); empty list: ParamInvalid.
+// The pairwise rules are not associative in a few corner cases (e.g.
+// {FLOAT8_E5M2, FLOAT8_E4M3FN, BF16}: FLOAT16 x BF16 = FLOAT, but each FP8 x
+// BF16 = BF16; {UINT64, INT8, FLOAT}), so the fold runs in a canonical order
+// (widest category first: complex, >=16-bit floats, smaller floats, ints,
+// BOOL) and the result never depends on the order of `types`. A value outside
+// the enum is ParamInvalid; a failing pair is TypeMismatch naming the types and
+// the index "types[i]".
 StatusOr<DataType> Promote(const std::vector<DataType>& types);
 
 }  // namespace ge
