@@ -39,7 +39,9 @@ StatusOr<int64_t> GetCubeC0(DataType data_type);
 bool IsTransferSupported(Format src_format, Format dst_format);
 
 // Physical shape of `src_dims` (in src_format) stored as dst_format. When the
-// formats are equal (primary formats), returns src_dims.
+// formats are equal (primary formats), returns src_dims. Only plain -> blocked
+// is defined (blocked -> plain cannot recover the padded dim, as in GE:
+// NotSupported). Grouped FRACTAL_Z (sub-format > 1) is NotSupported.
 StatusOr<std::vector<int64_t>> TransferShape(Format src_format, Format dst_format,
                                              DataType data_type,
                                              const std::vector<int64_t>& src_dims);
@@ -57,7 +59,8 @@ struct TransArgs {
 // Reorders `args.data` into `dst_format`. Going plain -> blocked, the padding
 // is zero; going blocked -> plain, `args.dst_shape` gives the logical shape
 // (the padding is dropped). Byte-addressable types only (sub-byte types are
-// NotSupported). `out` is resized to the exact result size.
+// NotSupported). `out` is resized to the exact result size and must not
+// alias `args.data`.
 Status TransferFormat(const TransArgs& args, std::vector<uint8_t>* out);
 
 }  // namespace ge
