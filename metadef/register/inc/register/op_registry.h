@@ -1,0 +1,207 @@
+// metadef/register/inc/register/op_registry.h
+//
+// Declarative op registration (seed 003 "算子注册机制", GE's REG_OP):
+//
+//   REG_OP(Add)
+//       .Input("x1", ge::TensorType::NumberType())
+//       .Input("x2", ge::TensorType::NumberType())
+//       .Output("y", ge::TensorType::NumberType())
+//       .Attr("mode", ge::AttrValue::CreateFrom<int64_t>(0))
+//       .InferShape(ops::InferBroadcast)      // gert::InferShapeContext
+//       .InferDataType(ops::InferSameAsInput0)
+//       .Kernel(ge::kEngineHostCpu, AddKernel) // gert::KernelContext
+//       .Kernel(ge::kEngineAiCore, AddFast);
+//
+// The chain builds an OpRegistrationData. REG_OP hands it to an OpReceiver
+// (a static object) that only queues it; the queue is committed to the
+// OpRegistry when the registry is first used and after each plugin library
+// loads, so static-initialisation order does not matter.
+//
+// Duplicate op types: the registration with the higher .Priority() wins; on
+// equal priority the first committed one stays unless the override window is
+// open (OpRegistry::SetRegisterOverridable(true), which plugin loading opens
+// while a library loads and closes afterwards); each decision is logged.
+//
+// Thread safety: the registry is written during static initialisation and
+// plugin loading (callers serialise those), and is read-only afterwards;
+// lookups take no lock. Do not load plugins concurrently with compilation.
+#ifndef METADEF_REGISTER_INC_REGISTER_OP_REGISTRY_H_
+#define METADEF_REGISTER_INC_REGISTER_OP_REGISTRY_H_
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/string_view.h"
+#include "graph/inc/graph/attr_value.h"
+#include "graph/inc/graph/op_desc.h"
+#include "metadef/inc/external/base/status.h"
+#include "metadef/inc/external/graph/tensor_type.h"
+#include "metadef/register/inc/gert/contexts.h"
+
+namespace ge {
+
+// Engine names (DESIGN.md "Engines on this hardware").
+inline constexpr char kEngineAiCore[] = "AIcoreEngine";      // compute engine
+inline constexpr char kEngineHostCpu[] = "DNN_VM_HOST_CPU";  // host CPU engine
+inline constexpr char kEngineRts[] = "DNN_VM_RTS";           // runtime services
+
+using InferShapeFn = Status (*)(gert::InferShapeContext&);
+using InferDataTypeFn = Status (*)(gert::InferShapeContext&);
+using InferFormatFn = Status (*)(gert::InferShapeContext&);
+using VerifyFn = Status (*)(gert::InferShapeContext&);
+using TilingFn = Status (*)(gert::TilingContext&);
+using KernelFn = Status (*)(gert::KernelContext&);
+
+enum class IoKind : int32_t { kRequired = 0, kOptional = 1, kDynamic = 2 };
+
+struct OpIoDef {
+  std::string name;
+  IoKind kind = IoKind::kRequired;
+  TensorType types;                 // allowed data types
+  std::vector<Format> formats;      // allowed formats; empty = any
+};
+
+struct OpAttrDef {
+  std::string name;
+  AttrValue::ValueType type = AttrValue::VT_NONE;
+  bool required = false;
+  AttrValue default_value;          // VT_NONE when required
+};
+
+struct OpSubgraphDef {
+  std::string name;
+  bool dynamic = false;             // dynamic: name0..nameN instances
+};
+
+struct OpKernelDef {
+  std::string engine;
+  KernelFn fn = nullptr;
+};
+
+// Everything REG_OP declares about one op type.
+struct OpRegistrationData {
+  std::string type;
+  std::vector<OpIoDef> inputs;
+  std::vector<OpIoDef> outputs;
+  std::vector<OpAttrDef> attrs;
+  std::vector<OpSubgraphDef> subgraphs;
+  InferShapeFn infer_shape = nullptr;
+  InferDataTypeFn infer_data_type = nullptr;  // null: outputs take input 0's type
+  InferFormatFn infer_format = nullptr;
+  VerifyFn verify = nullptr;
+  TilingFn tiling = nullptr;
+  std::vector<OpKernelDef> kernels;
+  int32_t priority = 0;
+  std::string source;  // "builtin" or the plugin library path
+
+  const OpKernelDef* FindKernel(absl::string_view engine) const;
+  const OpAttrDef* FindAttr(absl::string_view name) const;
+};
+
+// The chain. Each call returns *this.
+class OpReg {
+ public:
+  explicit OpReg(std::string type);
+
+  OpReg& Input(std::string name, TensorType types);
+  OpReg& OptionalInput(std::string name, TensorType types);
+  OpReg& DynamicInput(std::string name, TensorType types);
+  OpReg& Output(std::string name, TensorType types);
+  OpReg& DynamicOutput(std::string name, TensorType types);
+  // Restricts the formats of the most recently declared input / output.
+  OpReg& Format(std::vector<ge::Format> formats);
+  // Optional attribute with a default (its type is the default's type).
+  OpReg& Attr(std::string name, AttrValue default_value);
+  // Required attribute of the given type.
+  OpReg& RequiredAttr(std::string name, AttrValue::ValueType type);
+  OpReg& Subgraph(std::string name);
+  OpReg& DynamicSubgraph(std::string name);
+  OpReg& InferShape(InferShapeFn fn);
+  OpReg& InferDataType(InferDataTypeFn fn);
+  OpReg& InferFormat(InferFormatFn fn);
+  OpReg& Verify(VerifyFn fn);
+  OpReg& Tiling(TilingFn fn);
+  OpReg& Kernel(absl::string_view engine, KernelFn fn);
+  OpReg& Priority(int32_t priority);
+
+  const OpRegistrationData& data() const { return data_; }
+  OpRegistrationData&& Release() { return std::move(data_); }
+
+ private:
+  OpRegistrationData data_;
+};
+
+// Queues a registration (static initialisation or library load).
+class OpReceiver {
+ public:
+  OpReceiver(OpReg& reg);   // NOLINT(runtime/explicit): used by REG_OP
+  OpReceiver(OpReg&& reg);  // NOLINT(runtime/explicit)
+};
+
+class OpRegistry {
+ public:
+  // The process-wide registry. Commits queued registrations on each call
+  // that finds the queue non-empty.
+  static OpRegistry& Instance();
+
+  // nullptr when unknown.
+  const OpRegistrationData* Find(absl::string_view type) const;
+  // NotFound naming the type and suggesting up to three close names.
+  StatusOr<const OpRegistrationData*> Get(absl::string_view type) const;
+  std::vector<std::string> GetAllTypes() const;  // sorted
+  size_t size() const;
+
+  // Commits the pending queue now (plugin loading calls this). Returns the
+  // first conflict error, if any, after committing everything else.
+  Status CommitPending(absl::string_view source = "builtin");
+
+  // The override window (GE's is_register_overridable).
+  void SetRegisterOverridable(bool overridable);
+  bool IsRegisterOverridable() const;
+
+  // Decisions taken while committing (duplicates, overrides), for logs/tests.
+  std::vector<std::string> GetDecisionLog() const;
+
+  // Test hook: removes a type (returns whether it existed).
+  bool UnregisterForTest(absl::string_view type);
+
+ private:
+  OpRegistry() = default;
+  struct Impl;
+  Impl* impl();
+  const Impl* impl() const;
+};
+
+// Creates OpDescs with the IR metadata of a registered type copied in:
+// IR inputs / outputs with their kinds, input / output descs (dynamic ones
+// expanded to name0..nameN-1 per `dynamic_counts`, optional ones present but
+// unset), attribute defaults, IR attribute names, subgraph IR names.
+class OperatorFactory {
+ public:
+  static StatusOr<OpDescPtr> CreateOpDesc(
+      absl::string_view name, absl::string_view type,
+      const std::map<std::string, uint32_t>& dynamic_counts = {});
+  static bool IsExistOp(absl::string_view type);
+};
+
+// Runs verify, infer data type and infer shape of `op` through its registered
+// functions, writing the output descs. `const_inputs[i]` (may be shorter than
+// the input count, entries may be null) gives known input values.
+Status InferShapeAndTypeForOpDesc(OpDesc& op,
+                                  const std::vector<const gert::Tensor*>& const_inputs = {});
+
+}  // namespace ge
+
+#define GE_REG_CONCAT_INNER_(a, b) a##b
+#define GE_REG_CONCAT_(a, b) GE_REG_CONCAT_INNER_(a, b)
+
+// REG_OP(Type).Input(...)...;  (a chain ending with ';')
+#define REG_OP(type)                                                       \
+  static ::ge::OpReceiver GE_REG_CONCAT_(g_ge_op_receiver_##type##_, __COUNTER__) \
+      __attribute__((unused)) = ::ge::OpReg(#type)
+
+#endif  // METADEF_REGISTER_INC_REGISTER_OP_REGISTRY_H_
