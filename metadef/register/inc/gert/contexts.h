@@ -72,6 +72,10 @@ class ContextBase {
   ge::StatusOr<std::vector<std::string>> GetListStr(absl::string_view name) const;
   ge::StatusOr<std::vector<std::string>> GetListStrOr(absl::string_view name,
                                                       std::vector<std::string> dflt) const;
+  // Allocation-free views of list attributes (for kernels on the run path);
+  // the span points into the attribute store and lives as long as it does.
+  ge::StatusOr<absl::Span<const int64_t>> GetListIntView(absl::string_view name) const;
+  ge::StatusOr<absl::Span<const float>> GetListFloatView(absl::string_view name) const;
   // A tensor-valued attribute (e.g. Constant's value); nullptr when absent.
   const ge::GeTensor* GetTensorAttr(absl::string_view name) const;
 

@@ -15,16 +15,35 @@
 // The chain builds an OpRegistrationData. REG_OP hands it to an OpReceiver
 // (a static object) that only queues it; the queue is committed to the
 // OpRegistry when the registry is first used and after each plugin library
-// loads, so static-initialisation order does not matter.
+// loads, so static-initialisation order does not matter. A cc_library whose
+// sources use REG_OP must be alwayslink = True, or the linker drops the
+// static receivers of objects nothing else references.
 //
 // Duplicate op types: the registration with the higher .Priority() wins; on
 // equal priority the first committed one stays unless the override window is
 // open (OpRegistry::SetRegisterOverridable(true), which plugin loading opens
-// while a library loads and closes afterwards); each decision is logged.
+// while a library loads and closes afterwards); each decision is logged
+// (GetDecisionLog, and "[INFO] ge op registry: ..." on stderr). The lazy
+// commit in Instance() cannot return its errors: they are logged; an
+// explicit CommitPending returns the first one.
+//
+// Validation at commit: a registration with a chain error (decl_error),
+// duplicate input / output / attribute names, an optional output or two
+// kernels for one engine is rejected (ParamInvalid naming the type and the
+// source); the commit also builds the OpDesc prototype the factory copies.
 //
 // Thread safety: the registry is written during static initialisation and
 // plugin loading (callers serialise those), and is read-only afterwards;
-// lookups take no lock. Do not load plugins concurrently with compilation.
+// lookups take no lock and allocate nothing (absl::flat_hash_map written only
+// at commit; the pending queue is guarded by a mutex). Replaced or removed
+// registrations are retired, never freed, so pointers stay valid. Do not
+// load plugins concurrently with compilation.
+//
+// Committing with a source tag: take the registry reference first (Instance()
+// commits what is already queued as "builtin"), then queue, then commit:
+//   OpRegistry& r = OpRegistry::Instance();
+//   OpReceiver rec(OpReg("MyOp").Input("x", DT_FLOAT));   // or dlopen(...)
+//   RETURN_IF_ERROR(r.CommitPending("libmy_ops.so"));
 #ifndef METADEF_REGISTER_INC_REGISTER_OP_REGISTRY_H_
 #define METADEF_REGISTER_INC_REGISTER_OP_REGISTRY_H_
 
@@ -97,6 +116,10 @@ struct OpRegistrationData {
   std::vector<OpKernelDef> kernels;
   int32_t priority = 0;
   std::string source;  // "builtin" or the plugin library path
+  // Set by the chain when it is misused (Format() before any input/output,
+  // a kernel without a function, ...); the commit rejects the registration
+  // with this message.
+  std::string decl_error;
 
   const OpKernelDef* FindKernel(absl::string_view engine) const;
   const OpAttrDef* FindAttr(absl::string_view name) const;
@@ -132,7 +155,9 @@ class OpReg {
   OpRegistrationData&& Release() { return std::move(data_); }
 
  private:
+  enum class LastIo { kNone, kInput, kOutput };  // what Format() applies to
   OpRegistrationData data_;
+  LastIo last_io_ = LastIo::kNone;
 };
 
 // Queues a registration (static initialisation or library load).
@@ -166,11 +191,17 @@ class OpRegistry {
   // Decisions taken while committing (duplicates, overrides), for logs/tests.
   std::vector<std::string> GetDecisionLog() const;
 
-  // Test hook: removes a type (returns whether it existed).
+  // Test hook: removes a type (returns whether it existed). Pointers handed
+  // out earlier stay valid (replaced / removed entries are retired, not
+  // freed).
   bool UnregisterForTest(absl::string_view type);
 
  private:
+  friend class OperatorFactory;
   OpRegistry() = default;
+  // The OpDesc prototype built at commit (IR metadata, descs, defaults);
+  // nullptr when the type is unknown.
+  const OpDesc* FindPrototype(absl::string_view type) const;
   struct Impl;
   Impl* impl();
   const Impl* impl() const;
@@ -179,7 +210,15 @@ class OpRegistry {
 // Creates OpDescs with the IR metadata of a registered type copied in:
 // IR inputs / outputs with their kinds, input / output descs (dynamic ones
 // expanded to name0..nameN-1 per `dynamic_counts`, optional ones present but
-// unset), attribute defaults, IR attribute names, subgraph IR names.
+// unset, i.e. an invalid DT_UNDEFINED / FORMAT_RESERVED desc), attribute
+// defaults, IR attribute names, subgraph IR names (a static subgraph gets its
+// slot; a dynamic one name0..nameN-1 slots per `dynamic_counts`). Instances
+// share the IR metadata (copy-on-write). The OpDesc's verify function runs
+// VerifyOpDesc and, when the type registers an infer shape function, its
+// infer function runs InferShapeAndTypeForOpDesc.
+// Errors: unknown type (NotFound with suggestions); a `dynamic_counts` key
+// that is not a dynamic input, output or subgraph (ParamInvalid); a count
+// above 2^20 (OutOfRange).
 class OperatorFactory {
  public:
   static StatusOr<OpDescPtr> CreateOpDesc(
@@ -188,9 +227,23 @@ class OperatorFactory {
   static bool IsExistOp(absl::string_view type);
 };
 
-// Runs verify, infer data type and infer shape of `op` through its registered
-// functions, writing the output descs. `const_inputs[i]` (may be shorter than
-// the input count, entries may be null) gives known input values.
+// Checks `op` against its registration without calling any op function:
+// every present input's data type is in its IR input's TensorType, every
+// required attribute is present, present attributes have the declared type
+// (an int 0/1 passes for a bool). Inputs are matched to IR inputs by name
+// (x, x0..xN-1 for dynamic ones) or, failing that, by position. Errors name
+// the node, the input (or attribute) and the type.
+Status CheckOpDescAgainstRegistration(const OpDesc& op);
+
+// CheckOpDescAgainstRegistration, then the registered verify function.
+Status VerifyOpDesc(const OpDesc& op, const std::vector<const gert::Tensor*>& const_inputs = {});
+
+// Runs the checks above, verify, infer data type (default: every output
+// takes input 0's data type) and infer shape of `op` through its registered
+// functions, writing the output descs (shape, data type, shape range; origin
+// shape / data type too while the format equals the origin format).
+// `const_inputs[i]` (may be shorter than the input count, entries may be
+// null) gives known input values.
 Status InferShapeAndTypeForOpDesc(OpDesc& op,
                                   const std::vector<const gert::Tensor*>& const_inputs = {});
 
