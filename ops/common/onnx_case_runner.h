@@ -1,0 +1,93 @@
+// ops/common/onnx_case_runner.h (testonly)
+//
+// Runs ONNX node test cases (converted by ops/common/gen_onnx_cases.py into a
+// text file, see that script for the format) through the op registry: for
+// each case, verify -> infer data type -> infer shape on the input shapes and
+// dtypes (input values known), checking the inferred output dtypes / shapes
+// against the expected outputs, then the registered host CPU kernel, checking
+// the output values.
+//
+// Float comparison: |got - want| <= atol + rtol * |want|, NaN equals NaN,
+// infinities must match exactly; rtol depends on the output dtype.
+//
+// Example (a family test)
+//   class OnnxCases : public ::testing::TestWithParam<ops::testing::OnnxCase> {};
+//   TEST_P(OnnxCases, Match) {
+//     ge::Status st = ops::testing::RunOnnxCase(GetParam());
+//     EXPECT_TRUE(st.ok()) << st;
+//   }
+//   INSTANTIATE_TEST_SUITE_P(Elementwise, OnnxCases,
+//       ::testing::ValuesIn(ops::testing::LoadOnnxCasesOrDie(
+//           "ops/elementwise/testdata/onnx_cases.txt")),
+//       ops::testing::OnnxCaseName);
+#ifndef OPS_COMMON_ONNX_CASE_RUNNER_H_
+#define OPS_COMMON_ONNX_CASE_RUNNER_H_
+
+#include <ostream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "graph/inc/graph/attr_value.h"
+#include "metadef/inc/external/base/status.h"
+#include "metadef/inc/external/graph/types.h"
+#include "metadef/register/inc/gert/tensor.h"
+
+namespace ops {
+namespace testing {
+
+struct OnnxTensor {
+  bool absent = false;
+  ge::DataType dtype = ge::DT_UNDEFINED;
+  gert::Shape shape;
+  std::vector<std::string> values;  // textual, see gen_onnx_cases.py
+};
+
+struct OnnxCase {
+  std::string name;  // test directory name [+ "/<data set>"]
+  std::string op;
+  std::vector<std::pair<std::string, ge::AttrValue>> attrs;
+  std::vector<OnnxTensor> inputs;
+  std::vector<OnnxTensor> outputs;
+};
+
+struct CompareOptions {
+  double rtol = 1e-3;       // FLOAT / DOUBLE outputs
+  double atol = 1e-6;
+  double half_rtol = 2e-3;  // FLOAT16 outputs (one ulp is ~1e-3)
+  double bf16_rtol = 1e-2;  // BF16 outputs (one ulp is ~8e-3)
+  double half_atol = 1e-4;
+};
+
+// Parses a case file; ParseFailed naming the line on malformed input.
+ge::StatusOr<std::vector<OnnxCase>> LoadOnnxCases(const std::string& path);
+// `workspace_path` resolved under the test's runfiles ($TEST_SRCDIR/ge/...)
+// when run by bazel, else relative to the current directory. Aborts the test
+// binary (this is test-only code) when the file cannot be loaded.
+std::vector<OnnxCase> LoadOnnxCasesOrDie(const std::string& workspace_path);
+
+// A HostTensor holding t's values.
+ge::StatusOr<gert::HostTensor> MakeTensor(const OnnxTensor& t);
+
+// Runs one case through the registry. OK when inferred dtypes / shapes and
+// kernel outputs match; otherwise a status describing the first mismatch.
+ge::Status RunOnnxCase(const OnnxCase& c, const CompareOptions& opts = {});
+
+// gtest prints parameters with this (the case name, not its bytes).
+inline void PrintTo(const OnnxCase& c, std::ostream* os) { *os << c.name; }
+
+// gtest parameter name: the case name with non-alphanumerics as '_'.
+template <typename ParamInfo>
+std::string OnnxCaseName(const ParamInfo& info) {
+  std::string s = info.param.name;
+  for (char& ch : s) {
+    const bool alnum = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9');
+    if (!alnum) ch = '_';
+  }
+  return s;
+}
+
+}  // namespace testing
+}  // namespace ops
+
+#endif  // OPS_COMMON_ONNX_CASE_RUNNER_H_
