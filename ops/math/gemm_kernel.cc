@@ -1,0 +1,206 @@
+// ops/math/gemm_kernel.cc
+//
+// Packed, cache-blocked GEMM (Goto / BLIS loop structure):
+//   for jc in N by kNc:            B block kc x nc packed into NR-column panels
+//     for pc in K by kKc:
+//       for ic in M by kMc:        A block mc x kc packed into MR-row panels
+//         for jr, ir:              MR x NR micro-kernel in vector registers
+// alpha is folded into the packed A; beta is applied to C once up front.
+#include "ops/math/gemm_kernel.h"
+
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+namespace ops {
+namespace {
+
+template <typename T>
+struct KernelTraits;
+
+// 64-byte vectors: one AVX-512 register, two AVX2 or four SSE registers.
+template <>
+struct KernelTraits<float> {
+  typedef float Vec __attribute__((vector_size(64)));
+  static constexpr int kNr = 16;
+  static constexpr int kMr = 6;
+};
+
+template <>
+struct KernelTraits<double> {
+  typedef double Vec __attribute__((vector_size(64)));
+  static constexpr int kNr = 8;
+  static constexpr int kMr = 6;
+};
+
+constexpr int64_t kKc = 256;
+constexpr int64_t kMc = 120;   // multiple of kMr
+constexpr int64_t kNc = 2048;  // multiple of kNr
+
+// Problems at most this many multiply-adds skip packing.
+constexpr int64_t kSmallWork = 8 * 1024;
+
+// acc (MR x NR) = sum_p ap[p][r] * bp[p][j]; written to `tile` row-major.
+template <typename T>
+inline void MicroKernel(int64_t kc, const T* __restrict ap, const T* __restrict bp,
+                        T* __restrict tile) {
+  using Tr = KernelTraits<T>;
+  using Vec = typename Tr::Vec;
+  constexpr int kMr = Tr::kMr;
+  Vec acc[kMr];
+  for (int r = 0; r < kMr; ++r) acc[r] = Vec{};
+  for (int64_t p = 0; p < kc; ++p) {
+    Vec bv;
+    std::memcpy(&bv, bp, sizeof(Vec));
+    for (int r = 0; r < kMr; ++r) acc[r] += bv * ap[r];
+    ap += kMr;
+    bp += Tr::kNr;
+  }
+  std::memcpy(tile, acc, sizeof(acc));
+}
+
+// Packs op(A)[i0:i0+mc, p0:p0+kc] * alpha into MR-row panels, zero padded.
+template <typename T>
+void PackA(bool trans_a, const T* a, int64_t lda, int64_t i0, int64_t mc, int64_t p0, int64_t kc,
+           T alpha, T* out) {
+  constexpr int kMr = KernelTraits<T>::kMr;
+  for (int64_t ir = 0; ir < mc; ir += kMr) {
+    const int64_t rows = std::min<int64_t>(kMr, mc - ir);
+    for (int64_t p = 0; p < kc; ++p) {
+      T* dst = out + p * kMr;
+      for (int64_t r = 0; r < rows; ++r) {
+        const int64_t i = i0 + ir + r;
+        const int64_t pp = p0 + p;
+        dst[r] = alpha * (trans_a ? a[pp * lda + i] : a[i * lda + pp]);
+      }
+      for (int64_t r = rows; r < kMr; ++r) dst[r] = T{0};
+    }
+    out += kc * kMr;
+  }
+}
+
+// Packs op(B)[p0:p0+kc, j0:j0+nc] into NR-column panels, zero padded.
+template <typename T>
+void PackB(bool trans_b, const T* b, int64_t ldb, int64_t p0, int64_t kc, int64_t j0, int64_t nc,
+           T* out) {
+  constexpr int kNr = KernelTraits<T>::kNr;
+  for (int64_t jr = 0; jr < nc; jr += kNr) {
+    const int64_t cols = std::min<int64_t>(kNr, nc - jr);
+    for (int64_t p = 0; p < kc; ++p) {
+      T* dst = out + p * kNr;
+      const int64_t pp = p0 + p;
+      if (!trans_b) {
+        std::memcpy(dst, b + pp * ldb + j0 + jr, static_cast<size_t>(cols) * sizeof(T));
+      } else {
+        for (int64_t j = 0; j < cols; ++j) dst[j] = b[(j0 + jr + j) * ldb + pp];
+      }
+      for (int64_t j = cols; j < kNr; ++j) dst[j] = T{0};
+    }
+    out += kc * kNr;
+  }
+}
+
+template <typename T>
+void ScaleC(int64_t m, int64_t n, T beta, T* c, int64_t ldc) {
+  if (beta == T{1}) return;
+  for (int64_t i = 0; i < m; ++i) {
+    T* row = c + i * ldc;
+    if (beta == T{0}) {
+      std::fill(row, row + n, T{0});
+    } else {
+      for (int64_t j = 0; j < n; ++j) row[j] *= beta;
+    }
+  }
+}
+
+// Unpacked loops for small problems and single rows (no packing overhead).
+template <typename T>
+void GemmSmall(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, T alpha, const T* a,
+               int64_t lda, const T* b, int64_t ldb, T* c, int64_t ldc) {
+  for (int64_t i = 0; i < m; ++i) {
+    T* __restrict crow = c + i * ldc;
+    if (!trans_b) {
+      for (int64_t p = 0; p < k; ++p) {
+        const T av = alpha * (trans_a ? a[p * lda + i] : a[i * lda + p]);
+        const T* __restrict brow = b + p * ldb;
+        for (int64_t j = 0; j < n; ++j) crow[j] += av * brow[j];
+      }
+    } else {
+      for (int64_t j = 0; j < n; ++j) {
+        const T* __restrict brow = b + j * ldb;
+        T sum{0};
+        if (!trans_a) {
+          const T* __restrict arow = a + i * lda;
+          for (int64_t p = 0; p < k; ++p) sum += arow[p] * brow[p];
+        } else {
+          for (int64_t p = 0; p < k; ++p) sum += a[p * lda + i] * brow[p];
+        }
+        crow[j] += alpha * sum;
+      }
+    }
+  }
+}
+
+template <typename T>
+void GemmBlocked(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, T alpha, const T* a,
+                 int64_t lda, const T* b, int64_t ldb, T beta, T* c, int64_t ldc) {
+  if (m <= 0 || n <= 0) return;
+  ScaleC(m, n, beta, c, ldc);
+  if (k <= 0 || alpha == T{0}) return;
+  if (static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k) <= kSmallWork ||
+      m == 1) {
+    GemmSmall(trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, c, ldc);
+    return;
+  }
+  using Tr = KernelTraits<T>;
+  constexpr int kMr = Tr::kMr;
+  constexpr int kNr = Tr::kNr;
+  const int64_t kc_max = std::min(k, kKc);
+  const int64_t mc_max = std::min(m, kMc);
+  const int64_t nc_max = std::min(n, kNc);
+  std::vector<T> a_pack(static_cast<size_t>(((mc_max + kMr - 1) / kMr) * kMr * kc_max));
+  std::vector<T> b_pack(static_cast<size_t>(((nc_max + kNr - 1) / kNr) * kNr * kc_max));
+  alignas(64) T tile[kMr * kNr];
+  for (int64_t jc = 0; jc < n; jc += kNc) {
+    const int64_t nc = std::min(kNc, n - jc);
+    for (int64_t pc = 0; pc < k; pc += kKc) {
+      const int64_t kc = std::min(kKc, k - pc);
+      PackB(trans_b, b, ldb, pc, kc, jc, nc, b_pack.data());
+      for (int64_t ic = 0; ic < m; ic += kMc) {
+        const int64_t mc = std::min(kMc, m - ic);
+        PackA(trans_a, a, lda, ic, mc, pc, kc, alpha, a_pack.data());
+        for (int64_t jr = 0; jr < nc; jr += kNr) {
+          const int64_t cols = std::min<int64_t>(kNr, nc - jr);
+          const T* bp = b_pack.data() + (jr / kNr) * kc * kNr;
+          for (int64_t ir = 0; ir < mc; ir += kMr) {
+            const int64_t rows = std::min<int64_t>(kMr, mc - ir);
+            const T* ap = a_pack.data() + (ir / kMr) * kc * kMr;
+            MicroKernel<T>(kc, ap, bp, tile);
+            T* cblk = c + (ic + ir) * ldc + jc + jr;
+            for (int64_t r = 0; r < rows; ++r) {
+              T* crow = cblk + r * ldc;
+              const T* trow = tile + r * kNr;
+              for (int64_t j = 0; j < cols; ++j) crow[j] += trow[j];
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+
+void GemmF32(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, float alpha,
+             const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c,
+             int64_t ldc) {
+  GemmBlocked<float>(trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+
+void GemmF64(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, double alpha,
+             const double* a, int64_t lda, const double* b, int64_t ldb, double beta, double* c,
+             int64_t ldc) {
+  GemmBlocked<double>(trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+
+}  // namespace ops

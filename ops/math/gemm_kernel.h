@@ -1,0 +1,72 @@
+// ops/math/gemm_kernel.h
+//
+// Host-CPU dense matrix multiply used by MatMul / Gemm / Einsum (and usable by
+// convolution kernels): C = alpha * op(A) * op(B) + beta * C for row-major
+// matrices, with op(X) = X or X^T.
+//
+// Contract
+//   * op(A) is m x k, op(B) is k x n, C is m x n; lda / ldb / ldc are the row
+//     strides (elements) of A, B, C as stored. With trans_a, A is stored k x m
+//     (element op(A)(i, p) = a[p * lda + i]); likewise B with trans_b.
+//   * beta == 0 overwrites C (its old contents, NaN included, are ignored);
+//     beta == 1 accumulates into C.
+//   * m, n or k may be 0 (k == 0 gives C = beta * C). Callers validate sizes;
+//     these functions do not fail.
+//   * float / double use a cache-blocked, packed kernel (BLIS-style: B panels
+//     of NR columns, A panels of MR rows, an MR x NR register tile written with
+//     GCC vector extensions so it vectorises for whatever -march is in use).
+//     Integer types use a plain i-k-j loop with wrap-around arithmetic.
+//
+// Example
+//   // C[2x2] = A[2x3] * B[3x2]
+//   GemmF32(false, false, 2, 2, 3, 1.0f, a, 3, b, 2, 0.0f, c, 2);
+#ifndef OPS_MATH_GEMM_KERNEL_H_
+#define OPS_MATH_GEMM_KERNEL_H_
+
+#include <cstdint>
+#include <type_traits>
+
+namespace ops {
+
+void GemmF32(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, float alpha,
+             const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c,
+             int64_t ldc);
+
+void GemmF64(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, double alpha,
+             const double* a, int64_t lda, const double* b, int64_t ldb, double beta, double* c,
+             int64_t ldc);
+
+// Integer GEMM with two's-complement wrap-around (no UB on overflow). T is one
+// of int32_t, int64_t, uint32_t, uint64_t.
+template <typename T>
+void GemmInt(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, T alpha, const T* a,
+             int64_t lda, const T* b, int64_t ldb, T beta, T* c, int64_t ldc) {
+  static_assert(std::is_integral<T>::value, "GemmInt is for integers");
+  using U = std::make_unsigned_t<T>;
+  const U ua = static_cast<U>(alpha);
+  const U ub = static_cast<U>(beta);
+  for (int64_t i = 0; i < m; ++i) {
+    T* crow = c + i * ldc;
+    for (int64_t j = 0; j < n; ++j) {
+      crow[j] = ub == 0 ? T{0} : static_cast<T>(static_cast<U>(static_cast<U>(crow[j]) * ub));
+    }
+    for (int64_t p = 0; p < k; ++p) {
+      const U av = static_cast<U>(static_cast<U>(trans_a ? a[p * lda + i] : a[i * lda + p]) * ua);
+      if (av == 0) continue;
+      if (!trans_b) {
+        const T* brow = b + p * ldb;
+        for (int64_t j = 0; j < n; ++j) {
+          crow[j] = static_cast<T>(static_cast<U>(crow[j]) + av * static_cast<U>(brow[j]));
+        }
+      } else {
+        for (int64_t j = 0; j < n; ++j) {
+          crow[j] = static_cast<T>(static_cast<U>(crow[j]) + av * static_cast<U>(b[j * ldb + p]));
+        }
+      }
+    }
+  }
+}
+
+}  // namespace ops
+
+#endif  // OPS_MATH_GEMM_KERNEL_H_

@@ -1,0 +1,125 @@
+// ops/math/gemm_kernel_test.cc
+#include "ops/math/gemm_kernel.h"
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <random>
+#include <tuple>
+#include <vector>
+
+#include "gtest/gtest.h"
+
+namespace ops {
+namespace {
+
+// Reference: C = alpha * op(A) op(B) + beta * C in long double.
+template <typename T>
+std::vector<T> Reference(bool ta, bool tb, int64_t m, int64_t n, int64_t k, T alpha,
+                         const std::vector<T>& a, int64_t lda, const std::vector<T>& b, int64_t ldb,
+                         T beta, std::vector<T> c, int64_t ldc) {
+  for (int64_t i = 0; i < m; ++i) {
+    for (int64_t j = 0; j < n; ++j) {
+      long double s = 0;
+      for (int64_t p = 0; p < k; ++p) {
+        const T av = ta ? a[p * lda + i] : a[i * lda + p];
+        const T bv = tb ? b[j * ldb + p] : b[p * ldb + j];
+        s += static_cast<long double>(av) * bv;
+      }
+      T& cv = c[i * ldc + j];
+      cv = static_cast<T>(alpha * s + (beta == 0 ? 0 : beta * static_cast<long double>(cv)));
+    }
+  }
+  return c;
+}
+
+// (m, n, k, trans_a, trans_b, alpha, beta)
+using Case = std::tuple<int64_t, int64_t, int64_t, bool, bool, float, float>;
+
+class GemmF32Test : public ::testing::TestWithParam<Case> {};
+
+TEST_P(GemmF32Test, MatchesReference) {
+  const auto [m, n, k, ta, tb, alpha, beta] = GetParam();
+  std::mt19937 rng(static_cast<uint32_t>(m * 131 + n * 17 + k));
+  std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+  // Row strides larger than the logical width to check lda / ldb / ldc.
+  const int64_t a_rows = ta ? k : m, a_cols = ta ? m : k;
+  const int64_t b_rows = tb ? n : k, b_cols = tb ? k : n;
+  const int64_t lda = a_cols + 3, ldb = b_cols + 1, ldc = n + 2;
+  std::vector<float> a(static_cast<size_t>(a_rows * lda)), b(static_cast<size_t>(b_rows * ldb)),
+      c(static_cast<size_t>(m * ldc));
+  for (float& v : a) v = dist(rng);
+  for (float& v : b) v = dist(rng);
+  for (float& v : c) v = dist(rng);
+  const std::vector<float> want = Reference(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+  GemmF32(ta, tb, m, n, k, alpha, a.data(), lda, b.data(), ldb, beta, c.data(), ldc);
+  for (int64_t i = 0; i < m; ++i) {
+    for (int64_t j = 0; j < ldc; ++j) {
+      const size_t idx = static_cast<size_t>(i * ldc + j);
+      // Padding columns beyond n stay untouched.
+      ASSERT_NEAR(c[idx], want[idx], 1e-4 * (1 + std::sqrt(static_cast<double>(k))))
+          << "i=" << i << " j=" << j;
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Shapes, GemmF32Test,
+    ::testing::Values(Case{1, 1, 1, false, false, 1.0f, 0.0f},
+                      Case{1, 37, 19, false, false, 1.0f, 0.0f},     // GEMV path
+                      Case{5, 7, 3, true, false, 2.0f, 1.0f},        // small path
+                      Case{6, 16, 256, false, false, 1.0f, 0.0f},    // exact tiles
+                      Case{13, 29, 300, false, true, 0.5f, 0.0f},    // K spans two blocks
+                      Case{130, 33, 70, true, true, 1.0f, 1.0f},     // M spans two blocks
+                      Case{7, 2100, 9, false, false, -1.0f, 0.25f},  // N spans two blocks
+                      Case{64, 64, 0, false, false, 1.0f, 0.5f},     // K = 0: C = beta C
+                      Case{0, 5, 5, false, false, 1.0f, 0.0f}));
+
+TEST(GemmF32, BetaZeroIgnoresNaNInC) {
+  const float a[4] = {1, 2, 3, 4};
+  const float b[4] = {1, 0, 0, 1};
+  float c[4] = {std::numeric_limits<float>::quiet_NaN(), 7, 7, 7};
+  GemmF32(false, false, 2, 2, 2, 1.0f, a, 2, b, 2, 0.0f, c, 2);
+  EXPECT_FLOAT_EQ(c[0], 1);
+  EXPECT_FLOAT_EQ(c[1], 2);
+  EXPECT_FLOAT_EQ(c[2], 3);
+  EXPECT_FLOAT_EQ(c[3], 4);
+}
+
+TEST(GemmF64, LargeMatchesReference) {
+  const int64_t m = 40, n = 50, k = 60;
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<double> dist(-2.0, 2.0);
+  std::vector<double> a(m * k), b(k * n), c(m * n, 1.0);
+  for (double& v : a) v = dist(rng);
+  for (double& v : b) v = dist(rng);
+  const std::vector<double> want = Reference(false, false, m, n, k, 1.5, a, k, b, n, 2.0, c, n);
+  GemmF64(false, false, m, n, k, 1.5, a.data(), k, b.data(), n, 2.0, c.data(), n);
+  for (size_t i = 0; i < c.size(); ++i) ASSERT_NEAR(c[i], want[i], 1e-11) << i;
+}
+
+TEST(GemmInt, WrapsAroundWithoutUndefinedBehaviour) {
+  const int32_t a[2] = {std::numeric_limits<int32_t>::max(), 2};
+  const int32_t b[2] = {2, 3};
+  int32_t c[1] = {5};
+  GemmInt<int32_t>(false, false, 1, 1, 2, 1, a, 2, b, 1, 1, c, 1);
+  // 2 * INT32_MAX + 6 + 5 wraps modulo 2^32.
+  const uint32_t expect = static_cast<uint32_t>(std::numeric_limits<int32_t>::max()) * 2u + 11u;
+  EXPECT_EQ(static_cast<uint32_t>(c[0]), expect);
+}
+
+TEST(GemmInt, TransposedWithAlphaBeta) {
+  // op(A) = A^T with A = [[1, 2], [3, 4]] stored 2x2 -> op(A) = [[1, 3], [2, 4]].
+  const int64_t a[4] = {1, 2, 3, 4};
+  const int64_t b[4] = {1, 2, 3, 4};  // op(B) = B^T = [[1, 3], [2, 4]]
+  int64_t c[4] = {1, 1, 1, 1};
+  GemmInt<int64_t>(true, true, 2, 2, 2, 2, a, 2, b, 2, 3, c, 2);
+  // op(A) op(B) = [[7, 15], [10, 22]]; *2 + 3.
+  EXPECT_EQ(c[0], 17);
+  EXPECT_EQ(c[1], 33);
+  EXPECT_EQ(c[2], 23);
+  EXPECT_EQ(c[3], 47);
+}
+
+}  // namespace
+}  // namespace ops
