@@ -102,10 +102,11 @@ StatusOr<std::shared_ptr<OpDesc>> BuildPrototype(const OpRegistrationData& d) {
     IrOutputType kind = kIrOutputRequired;
     switch (out.kind) {
       case IoKind::kRequired:
+      case IoKind::kOptional:
+        // An optional output always has its desc (ONNX may leave it unused:
+        // then no consumer is linked and executors may skip producing it).
         RETURN_IF_ERROR(Annotate(op->AddOutputDesc(out.name, GeTensorDesc()), where));
         break;
-      case IoKind::kOptional:
-        return ParamInvalid(where, "output '", out.name, "' cannot be optional");
       case IoKind::kDynamic:
         kind = kIrOutputDynamic;
         break;
@@ -115,7 +116,10 @@ StatusOr<std::shared_ptr<OpDesc>> BuildPrototype(const OpRegistrationData& d) {
   for (const OpAttrDef& a : d.attrs) {
     if (a.name.empty()) return ParamInvalid(where, "an attribute has an empty name");
     RETURN_IF_ERROR(Annotate(op->AppendIrAttrName(a.name), where));
-    if (!a.required) RETURN_IF_ERROR(Annotate(op->SetAttr(a.name, a.default_value), where));
+    // Optional attributes without a default (OptionalAttr) stay absent.
+    if (!a.required && !a.default_value.IsEmpty()) {
+      RETURN_IF_ERROR(Annotate(op->SetAttr(a.name, a.default_value), where));
+    }
   }
   for (const OpSubgraphDef& g : d.subgraphs) {
     if (g.name.empty()) return ParamInvalid(where, "a subgraph has an empty name");
@@ -208,6 +212,12 @@ OpReg& OpReg::DynamicOutput(std::string name, TensorType types) {
   return *this;
 }
 
+OpReg& OpReg::OptionalOutput(std::string name, TensorType types) {
+  AddIo(data_, data_.outputs, std::move(name), IoKind::kOptional, std::move(types), "output");
+  last_io_ = LastIo::kOutput;
+  return *this;
+}
+
 OpReg& OpReg::Format(std::vector<ge::Format> formats) {
   std::vector<OpIoDef>* list = last_io_ == LastIo::kInput    ? &data_.inputs
                                : last_io_ == LastIo::kOutput ? &data_.outputs
@@ -248,6 +258,15 @@ OpReg& OpReg::RequiredAttr(std::string name, AttrValue::ValueType type) {
   def.name = std::move(name);
   def.type = type;
   def.required = true;
+  AddAttr(data_, std::move(def));
+  return *this;
+}
+
+OpReg& OpReg::OptionalAttr(std::string name, AttrValue::ValueType type) {
+  OpAttrDef def;
+  def.name = std::move(name);
+  def.type = type;
+  def.required = false;
   AddAttr(data_, std::move(def));
   return *this;
 }

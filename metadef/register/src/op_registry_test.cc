@@ -141,6 +141,12 @@ REG_OP(RegTestFill)
     .InferShape(InferFill)
     .InferDataType(InferFillType);
 
+REG_OP(RegTestOptionals)
+    .Input("x", TensorType::ALL())
+    .Output("y", TensorType::ALL())
+    .OptionalOutput("indices", TensorType{DT_INT64})
+    .OptionalAttr("perm", AttrValue::VT_LIST_INT);
+
 REG_OP(RegTestNoInfer).Input("x", TensorType::ALL()).Output("y", TensorType::ALL());
 
 REG_OP(RegTestBadFn)
@@ -484,6 +490,28 @@ TEST(OperatorFactoryTest, CreateOpDescCopiesIrMetadata) {
   EXPECT_EQ((*other)->GetOutputsSize(), 0u);
   ASSERT_TRUE((*other)->UpdateInputDesc(0, Desc({1}, DT_INT32)).ok());
   EXPECT_EQ(o.GetInputDesc(0).GetDataType(), DT_FLOAT);
+}
+
+TEST(OperatorFactoryTest, OptionalOutputsAndAttrsWithoutDefault) {
+  const OpRegistrationData* reg = OpRegistry::Instance().Find("RegTestOptionals");
+  ASSERT_NE(reg, nullptr);
+  ASSERT_EQ(reg->outputs.size(), 2u);
+  EXPECT_EQ(reg->outputs[1].kind, IoKind::kOptional);
+  const OpAttrDef* perm = reg->FindAttr("perm");
+  ASSERT_NE(perm, nullptr);
+  EXPECT_FALSE(perm->required);
+  EXPECT_EQ(perm->type, AttrValue::VT_LIST_INT);
+
+  StatusOr<OpDescPtr> op = OperatorFactory::CreateOpDesc("t", "RegTestOptionals");
+  ASSERT_TRUE(op.ok()) << op.status();
+  EXPECT_EQ((*op)->GetOutputsSize(), 2u);      // the optional output has its desc
+  EXPECT_FALSE((*op)->HasAttr("perm"));         // no default: stays absent
+  EXPECT_TRUE(CheckOpDescAgainstRegistration(**op).ok());
+  // When given, the attribute must have the declared type.
+  ASSERT_TRUE((*op)->SetAttr("perm", AttrValue::CreateFrom<std::string>("x")).ok());
+  Status st = CheckOpDescAgainstRegistration(**op);
+  EXPECT_EQ(GetErrorCode(st), ErrorCode::kTypeMismatch);
+  EXPECT_NE(st.message().find("'perm'"), std::string::npos) << st;
 }
 
 TEST(OperatorFactoryTest, CreateOpDescErrors) {

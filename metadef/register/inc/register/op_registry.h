@@ -135,12 +135,19 @@ class OpReg {
   OpReg& DynamicInput(std::string name, TensorType types);
   OpReg& Output(std::string name, TensorType types);
   OpReg& DynamicOutput(std::string name, TensorType types);
+  // An output the model may leave unused (ONNX optional outputs: MaxPool
+  // Indices, Unique's counts, ...). Its desc exists; kernels may find a null
+  // output tensor when nothing consumes it.
+  OpReg& OptionalOutput(std::string name, TensorType types);
   // Restricts the formats of the most recently declared input / output.
   OpReg& Format(std::vector<ge::Format> formats);
   // Optional attribute with a default (its type is the default's type).
   OpReg& Attr(std::string name, AttrValue default_value);
   // Required attribute of the given type.
   OpReg& RequiredAttr(std::string name, AttrValue::ValueType type);
+  // Optional attribute with no default: absent means "not given" (Transpose
+  // perm, Shape end, ...); when present it must have the given type.
+  OpReg& OptionalAttr(std::string name, AttrValue::ValueType type);
   OpReg& Subgraph(std::string name);
   OpReg& DynamicSubgraph(std::string name);
   OpReg& InferShape(InferShapeFn fn);
