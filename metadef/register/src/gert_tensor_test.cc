@@ -10,6 +10,7 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "absl/types/span.h"
 #include "metadef/inc/external/base/status.h"
 
 namespace gert {
@@ -95,12 +96,13 @@ TEST(HostStorageBytesTest, Sizes) {
   EXPECT_EQ(*HostStorageBytes(ge::DT_COMPLEX128, 2), 32u);
   EXPECT_EQ(*HostStorageBytes(ge::DT_STRING, 2), 2 * sizeof(std::string));
   EXPECT_EQ(*HostStorageBytes(ge::DT_INT64, 0), 0u);
+  EXPECT_EQ(*HostStorageBytes(ge::DT_VARIANT, 3), 3 * sizeof(HostTensor));
 }
 
 TEST(HostStorageBytesTest, Errors) {
   EXPECT_EQ(ge::GetErrorCode(HostStorageBytes(ge::DT_FLOAT, -1).status()),
             ge::ErrorCode::kParamInvalid);
-  for (ge::DataType dt : {ge::DT_UNDEFINED, ge::DT_RESOURCE, ge::DT_VARIANT}) {
+  for (ge::DataType dt : {ge::DT_UNDEFINED, ge::DT_RESOURCE, ge::DT_STRING_REF}) {
     ge::StatusOr<size_t> r = HostStorageBytes(dt, 1);
     ASSERT_FALSE(r.ok()) << dt;
     EXPECT_EQ(ge::GetErrorCode(r.status()), ge::ErrorCode::kNotSupported);
@@ -110,6 +112,9 @@ TEST(HostStorageBytesTest, Errors) {
             ge::ErrorCode::kOverflow);
   EXPECT_EQ(ge::GetErrorCode(
                 HostStorageBytes(ge::DT_STRING, std::numeric_limits<int64_t>::max()).status()),
+            ge::ErrorCode::kOverflow);
+  EXPECT_EQ(ge::GetErrorCode(
+                HostStorageBytes(ge::DT_VARIANT, std::numeric_limits<int64_t>::max()).status()),
             ge::ErrorCode::kOverflow);
   EXPECT_FALSE(HostStorageBytes(static_cast<ge::DataType>(999), 1).ok());
 }
@@ -205,6 +210,148 @@ TEST(HostTensorTest, SubByteAndFormat) {
   ASSERT_TRUE(t.ok());
   EXPECT_EQ(t->tensor().GetSize(), 2u);
   EXPECT_EQ(t->tensor().GetFormat(), ge::FORMAT_NCHW);
+}
+
+// ---------------------------------------------------------------- variants
+
+HostTensor Floats(const Shape& s, std::vector<float> v) {
+  ge::StatusOr<HostTensor> t =
+      HostTensor::CreateFrom(ge::DT_FLOAT, s, v.data(), v.size() * sizeof(float));
+  EXPECT_TRUE(t.ok()) << t.status();
+  return t.ok() ? std::move(t).value() : HostTensor();
+}
+
+HostTensor Words(std::vector<std::string> v) {
+  ge::StatusOr<HostTensor> t =
+      HostTensor::Create(ge::DT_STRING, Shape{static_cast<int64_t>(v.size())});
+  EXPECT_TRUE(t.ok()) << t.status();
+  if (!t.ok()) return HostTensor();
+  for (size_t i = 0; i < v.size(); ++i) t->MutableData<std::string>()[i] = v[i];
+  return std::move(t).value();
+}
+
+TEST(VariantTest, CreateConstructsEmptyElements) {
+  ge::StatusOr<HostTensor> t = HostTensor::Create(ge::DT_VARIANT, Shape{2});
+  ASSERT_TRUE(t.ok()) << t.status();
+  EXPECT_EQ(t->tensor().GetSize(), 2 * sizeof(HostTensor));
+  ge::StatusOr<absl::Span<const HostTensor>> e = VariantElements(t->tensor());
+  ASSERT_TRUE(e.ok()) << e.status();
+  ASSERT_EQ(e->size(), 2u);
+  EXPECT_FALSE((*e)[0].HasStorage());
+  EXPECT_EQ((*e)[1].GetDataType(), ge::DT_UNDEFINED);
+  // Elements are assignable; the tensor frees them (ASan / LSan check).
+  t->MutableData<HostTensor>()[1] = Words({std::string(100, 'a')});
+  EXPECT_EQ(t->GetData<HostTensor>()[1].GetData<std::string>()[0].size(), 100u);
+}
+
+TEST(VariantTest, SequenceOwnsAndClonesDeeply) {
+  std::vector<HostTensor> elems;
+  elems.push_back(Floats(Shape{2}, {1.0f, 2.0f}));
+  elems.push_back(Words({"x", std::string(64, 'y')}));
+  ge::StatusOr<HostTensor> seq = HostTensor::CreateSequence(std::move(elems));
+  ASSERT_TRUE(seq.ok()) << seq.status();
+  EXPECT_EQ(seq->GetDataType(), ge::DT_VARIANT);
+  EXPECT_EQ(seq->GetShape(), (Shape{2}));
+
+  ge::StatusOr<HostTensor> copy = seq->Clone();
+  ASSERT_TRUE(copy.ok()) << copy.status();
+  HostTensor* orig = seq->MutableData<HostTensor>();
+  orig[0].MutableData<float>()[1] = 9.0f;
+  orig[1].MutableData<std::string>()[0] = "changed";
+  const HostTensor* c = copy->GetData<HostTensor>();
+  EXPECT_EQ(c[0].GetData<float>()[1], 2.0f);
+  EXPECT_EQ(c[1].GetData<std::string>()[0], "x");
+  EXPECT_EQ(c[1].GetData<std::string>()[1], std::string(64, 'y'));
+  EXPECT_NE(c[0].GetData<float>(), orig[0].GetData<float>());
+}
+
+TEST(VariantTest, OptionalOfSequenceAndUnwrapBySelfMove) {
+  std::vector<HostTensor> elems;
+  elems.push_back(Floats(Shape{}, {4.0f}));
+  ge::StatusOr<HostTensor> seq = HostTensor::CreateSequence(std::move(elems));
+  ASSERT_TRUE(seq.ok());
+  ge::StatusOr<HostTensor> opt = HostTensor::CreateOptional(std::move(*seq));
+  ASSERT_TRUE(opt.ok()) << opt.status();
+  EXPECT_EQ(opt->GetShape(), (Shape{1}));
+  // Replacing a tensor by one of its own elements is safe.
+  HostTensor& inner = opt->MutableData<HostTensor>()[0];
+  *opt = std::move(inner);
+  EXPECT_EQ(opt->GetDataType(), ge::DT_VARIANT);
+  ASSERT_EQ(opt->GetShape(), (Shape{1}));
+  EXPECT_EQ(opt->GetData<HostTensor>()[0].GetData<float>()[0], 4.0f);
+
+  ge::StatusOr<HostTensor> empty = HostTensor::CreateEmptyOptional();
+  ASSERT_TRUE(empty.ok());
+  EXPECT_EQ(empty->GetShape(), (Shape{0}));
+  ge::StatusOr<absl::Span<const HostTensor>> e = VariantElements(empty->tensor());
+  ASSERT_TRUE(e.ok());
+  EXPECT_TRUE(e->empty());
+}
+
+TEST(VariantTest, ElementsWithoutStorageAreRejected) {
+  std::vector<HostTensor> elems(2);
+  elems[0] = Floats(Shape{1}, {1.0f});
+  ge::StatusOr<HostTensor> seq = HostTensor::CreateSequence(std::move(elems));
+  ASSERT_FALSE(seq.ok());
+  EXPECT_THAT(seq.status().message(), HasSubstr("element 1"));
+  EXPECT_FALSE(HostTensor::CreateOptional(HostTensor()).ok());
+  EXPECT_EQ(ge::GetErrorCode(HostTensor::CreateFrom(ge::DT_VARIANT, Shape{1}, nullptr, 0)
+                                 .status()),
+            ge::ErrorCode::kNotSupported);
+}
+
+TEST(VariantTest, VariantElementsValidatesViews) {
+  HostTensor f = Floats(Shape{1}, {1.0f});
+  EXPECT_THAT(VariantElements(f.tensor()).status().message(), HasSubstr("DT_FLOAT"));
+  Tensor unknown(Shape{-1}, ge::DT_VARIANT, nullptr, 0);
+  EXPECT_THAT(VariantElements(unknown).status().message(), HasSubstr("[-1]"));
+  Tensor rank2(Shape{1, 1}, ge::DT_VARIANT, nullptr, 0);
+  EXPECT_FALSE(VariantElements(rank2).ok());
+  Tensor no_data(Shape{2}, ge::DT_VARIANT, nullptr, 0);
+  EXPECT_THAT(VariantElements(no_data).status().message(), HasSubstr("needs"));
+  Tensor empty(Shape{0}, ge::DT_VARIANT, nullptr, 0);
+  EXPECT_TRUE(VariantElements(empty).ok());
+  EXPECT_TRUE(MutableVariantElements(empty).ok());
+}
+
+TEST(VariantTest, CopyFromAndCopyTensorData) {
+  // A view over a float buffer.
+  std::vector<float> buf{1, 2, 3, 4, 5, 6};
+  Tensor view(Shape{2, 3}, ge::DT_FLOAT, buf.data(), buf.size() * sizeof(float),
+              ge::FORMAT_NCHW);
+  ge::StatusOr<HostTensor> c = HostTensor::CopyFrom(view);
+  ASSERT_TRUE(c.ok()) << c.status();
+  EXPECT_EQ(c->GetShape(), (Shape{2, 3}));
+  EXPECT_EQ(c->tensor().GetFormat(), ge::FORMAT_NCHW);
+  EXPECT_EQ(c->GetData<float>()[5], 6.0f);
+
+  // Nested: copying a sequence view deep-copies its elements.
+  std::vector<HostTensor> elems;
+  elems.push_back(Words({"a", "b"}));
+  ge::StatusOr<HostTensor> seq = HostTensor::CreateSequence(std::move(elems));
+  ASSERT_TRUE(seq.ok());
+  ge::StatusOr<HostTensor> sc = HostTensor::CopyFrom(seq->tensor());
+  ASSERT_TRUE(sc.ok()) << sc.status();
+  seq->MutableData<HostTensor>()[0].MutableData<std::string>()[1] = "z";
+  EXPECT_EQ(sc->GetData<HostTensor>()[0].GetData<std::string>()[1], "b");
+
+  // CopyTensorData into a reshaped destination; mismatches are errors.
+  ge::StatusOr<HostTensor> dst = HostTensor::Create(ge::DT_FLOAT, Shape{6});
+  ASSERT_TRUE(dst.ok());
+  ASSERT_TRUE(CopyTensorData(view, &dst->tensor()).ok());
+  EXPECT_EQ(dst->GetData<float>()[4], 5.0f);
+  ge::StatusOr<HostTensor> wrong_type = HostTensor::Create(ge::DT_INT32, Shape{6});
+  ASSERT_TRUE(wrong_type.ok());
+  EXPECT_THAT(CopyTensorData(view, &wrong_type->tensor()).message(), HasSubstr("DT_INT32"));
+  ge::StatusOr<HostTensor> wrong_count = HostTensor::Create(ge::DT_FLOAT, Shape{5});
+  ASSERT_TRUE(wrong_count.ok());
+  EXPECT_THAT(CopyTensorData(view, &wrong_count->tensor()).message(),
+              HasSubstr("element count"));
+  Tensor short_src(Shape{2, 3}, ge::DT_FLOAT, buf.data(), 8);
+  EXPECT_THAT(HostTensor::CopyFrom(short_src).status().message(), HasSubstr("needs 24 bytes"));
+  Tensor unknown(Shape{-1}, ge::DT_FLOAT, buf.data(), 8);
+  EXPECT_FALSE(HostTensor::CopyFrom(unknown).ok());
+  EXPECT_FALSE(CopyTensorData(view, nullptr).ok());
 }
 
 }  // namespace

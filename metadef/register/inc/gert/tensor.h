@@ -9,13 +9,38 @@
 // Element storage by data type: FLOAT float, DOUBLE double, FLOAT16 / BF16
 // uint16_t bits, INT*/UINT* the C++ integer of that width, BOOL bool (1 byte),
 // COMPLEX64 std::complex<float>, COMPLEX128 std::complex<double>, STRING
-// std::string objects (HostTensor constructs and destroys them). Sub-byte
-// types are packed (bits rounded up to bytes).
+// std::string objects (HostTensor constructs and destroys them), VARIANT
+// gert::HostTensor objects (see below). Sub-byte types are packed (bits
+// rounded up to bytes).
+//
+// Sequence and optional values (ONNX seq(...) / optional(...)) are DT_VARIANT
+// tensors whose elements are HostTensor objects, constructed, destroyed and
+// deep-copied by the owning HostTensor like strings:
+//   * a sequence of n tensors has shape [n]; element i is the i-th tensor
+//     (ONNX requires one element dtype; elements may differ in shape);
+//   * an optional value has shape [0] (empty) or [1] (element 0 is the value,
+//     a tensor or itself a sequence).
+// The two are told apart by the op reading them (ONNX types are static); a
+// DT_VARIANT of shape [0] / [1] given where an optional is expected reads as
+// an optional (any other value there counts as present and is its own
+// element, as ONNX opset 18 allows). The element dtype of a sequence is known only at run time: an
+// infer function that cannot see the value reports DT_UNDEFINED / unknown
+// rank for element tensors it extracts. Memory holding DT_VARIANT elements
+// must hold constructed HostTensor objects: allocate it with
+// HostTensor::Create (an executor's OutputAllocator must do so for DT_VARIANT
+// outputs) and fill it by assigning or moving HostTensors into the elements,
+// never with memcpy. CopyTensorData / HostTensor::CopyFrom copy any dtype
+// correctly.
 //
 // Example
 //   gert::Shape s{2, 3};
 //   ASSIGN_OR_RETURN(gert::HostTensor t, gert::HostTensor::Create(ge::DT_FLOAT, s));
 //   float* p = t.MutableData<float>();   // 6 zero-initialised floats
+//
+//   // A sequence of two tensors, and its elements through a view:
+//   std::vector<gert::HostTensor> elems;  // ... two HostTensors
+//   ASSIGN_OR_RETURN(gert::HostTensor seq, gert::HostTensor::CreateSequence(std::move(elems)));
+//   ASSIGN_OR_RETURN(absl::Span<const gert::HostTensor> e, gert::VariantElements(seq.tensor()));
 #ifndef METADEF_REGISTER_INC_GERT_TENSOR_H_
 #define METADEF_REGISTER_INC_GERT_TENSOR_H_
 
@@ -120,28 +145,44 @@ class Tensor {
 };
 
 // Bytes needed for `count` elements of `dtype` in host storage (see the file
-// comment; STRING counts sizeof(std::string) per element). Errors for
-// UNDEFINED / RESOURCE / VARIANT, negative counts and overflow.
+// comment; STRING counts sizeof(std::string), VARIANT sizeof(HostTensor) per
+// element). Errors for UNDEFINED / RESOURCE / STRING_REF, negative counts and
+// overflow.
 ge::StatusOr<size_t> HostStorageBytes(ge::DataType dtype, int64_t count);
 
-// Owns 64-byte aligned memory for one tensor; move-only. Strings are
-// constructed (empty) on creation and destroyed with the tensor.
+// Owns 64-byte aligned memory for one tensor; move-only. Strings (and the
+// HostTensor elements of a DT_VARIANT tensor) are constructed (empty) on
+// creation and destroyed with the tensor. A default HostTensor owns nothing
+// (DT_UNDEFINED, null data).
 class HostTensor {
  public:
   HostTensor() = default;
   // Zero-filled. Errors for unknown dims, unsupported dtypes, overflow.
   static ge::StatusOr<HostTensor> Create(ge::DataType dtype, const Shape& shape,
                                          ge::Format format = ge::FORMAT_ND);
-  // Copies `bytes` (must equal the storage size; not for STRING).
+  // Copies `bytes` (must equal the storage size; not for STRING / VARIANT).
   static ge::StatusOr<HostTensor> CreateFrom(ge::DataType dtype, const Shape& shape,
                                              const void* bytes, size_t size);
+  // Deep copy of a view (shape, dtype, format and elements; strings and
+  // variant elements included). ParamInvalid when `src` has an unknown shape
+  // or its data does not cover the shape.
+  static ge::StatusOr<HostTensor> CopyFrom(const Tensor& src);
+  // A sequence (DT_VARIANT, shape [n]) taking ownership of `elements`.
+  // ParamInvalid naming the index when an element owns no storage (a default
+  // HostTensor).
+  static ge::StatusOr<HostTensor> CreateSequence(std::vector<HostTensor> elements);
+  // An optional value holding `element` (DT_VARIANT, shape [1]); errors as
+  // CreateSequence.
+  static ge::StatusOr<HostTensor> CreateOptional(HostTensor element);
+  // An empty optional value (DT_VARIANT, shape [0]); also an empty sequence.
+  static ge::StatusOr<HostTensor> CreateEmptyOptional();
   HostTensor(HostTensor&& other) noexcept;
   HostTensor& operator=(HostTensor&& other) noexcept;
   HostTensor(const HostTensor&) = delete;
   HostTensor& operator=(const HostTensor&) = delete;
   ~HostTensor();
 
-  // Deep copy (strings included).
+  // Deep copy (strings and variant elements included).
   ge::StatusOr<HostTensor> Clone() const;
 
   const Tensor& tensor() const { return tensor_; }
@@ -153,13 +194,29 @@ class HostTensor {
   const T* GetData() const { return tensor_.GetData<T>(); }
   template <typename T>
   T* MutableData() { return tensor_.GetData<T>(); }
+  // True when this tensor owns storage (false for a default / moved-from one).
+  bool HasStorage() const { return owned_ != nullptr; }
 
  private:
   void Release();
   Tensor tensor_;
   void* owned_ = nullptr;
-  int64_t string_count_ = 0;  // strings constructed in owned_
+  int64_t string_count_ = 0;   // strings constructed in owned_
+  int64_t variant_count_ = 0;  // HostTensors constructed in owned_
 };
+
+// The elements of a DT_VARIANT view (a sequence or an optional value).
+// ParamInvalid unless `t` is DT_VARIANT of rank 1 with a known dim and data
+// covering it (an empty value may have null data).
+ge::StatusOr<absl::Span<const HostTensor>> VariantElements(const Tensor& t);
+ge::StatusOr<absl::Span<HostTensor>> MutableVariantElements(Tensor& t);
+
+// Copies the elements of `src` into `dst`, which must have the same dtype,
+// the same element count and storage covering it (e.g. an output allocated
+// for src's shape). Strings are assigned, variant elements deep-copied, other
+// types memcpy'd; shapes may differ in rank (a reshape). Errors name the
+// mismatch.
+ge::Status CopyTensorData(const Tensor& src, Tensor* dst);
 
 }  // namespace gert
 
