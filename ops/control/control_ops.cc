@@ -75,9 +75,12 @@ ge::Status InferAllUnknown(gert::InferShapeContext& ctx) {
 ge::Status IfKernel(gert::KernelContext& ctx) {
   ASSIGN_OR_RETURN(const gert::Tensor* cond_t, GetKernelInput(ctx, 0));
   ASSIGN_OR_RETURN(const bool cond, ReadBoolScalar(ctx, *cond_t, "input 0 (cond)"));
+  // Subgraph-runner convention (GE's parent node index): runner input k is
+  // the If node's input k, cond included, so branch Data nodes carry the
+  // index of the parent input they read (captured values start at 1).
   std::vector<const gert::Tensor*> inputs;
-  inputs.reserve(ctx.GetInputNum() > 0 ? ctx.GetInputNum() - 1 : 0);
-  for (size_t i = 1; i < ctx.GetInputNum(); ++i) inputs.push_back(ctx.GetInputTensor(i));
+  inputs.reserve(ctx.GetInputNum());
+  for (size_t i = 0; i < ctx.GetInputNum(); ++i) inputs.push_back(ctx.GetInputTensor(i));
   std::vector<gert::HostTensor> outs;
   RETURN_IF_ERROR(RunSubgraph(ctx, cond ? kIfThen : kIfElse,
                               cond ? "then_branch" : "else_branch", inputs, ctx.GetOutputNum(),

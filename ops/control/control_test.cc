@@ -67,12 +67,16 @@ TEST(ControlRegistrationTest, SubgraphSlotsAndFactory) {
 FakeSubgraphRunner IfBranches() {
   return FakeSubgraphRunner([](size_t index, absl::Span<const gert::Tensor* const> inputs,
                                std::vector<gert::HostTensor>* outs) {
-    // then: [1..5]; else: [5..1] (test_if); plus the first input doubled.
+    // then: [1..5]; else: [5..1] (test_if); plus the first input after cond
+    // doubled. inputs[0] is cond (runner input k = the If node's input k).
     outs->push_back(index == 0 ? F32({5}, {1, 2, 3, 4, 5}) : F32({5}, {5, 4, 3, 2, 1}));
-    if (!inputs.empty()) {
-      std::vector<float> v = ValuesOf<float>(*inputs[0]);
+    if (inputs.empty() || inputs[0]->GetDataType() != ge::DT_BOOL) {
+      return ge::Internal("the branch did not receive cond as input 0");
+    }
+    if (inputs.size() > 1) {
+      std::vector<float> v = ValuesOf<float>(*inputs[1]);
       for (float& f : v) f *= 2;
-      outs->push_back(F32(inputs[0]->GetShape(), v));
+      outs->push_back(F32(inputs[1]->GetShape(), v));
     }
     return ge::OkStatus();
   });
