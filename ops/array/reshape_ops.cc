@@ -12,6 +12,7 @@
 //   Size       INT64 scalar element count.
 // When a value input (shape, axes) is unknown at compile time the output has
 // the right rank with -1 dims when that is known, unknown rank otherwise.
+#include <set>
 #include <algorithm>
 #include <cstdint>
 #include <optional>
@@ -294,8 +295,24 @@ ge::Status UnsqueezeKernel(gert::KernelContext& ctx) {
 
 // ----------------------------------------------------------------- Identity
 
+ge::TensorType IdentityTensorTypes() {
+  std::set<ge::DataType> types = ArrayTensorTypes().GetAllowedDataTypes();
+  types.insert(ge::DT_VARIANT);
+  return ge::TensorType(std::vector<ge::DataType>(types.begin(), types.end()));
+}
+
 ge::Status IdentityKernel(gert::KernelContext& ctx) {
   ASSIGN_OR_RETURN(const gert::Tensor* x, GetKernelInput(ctx, 0));
+  if (x->GetDataType() == ge::DT_VARIANT) {
+    // Sequences / optionals hold HostTensor objects: deep copy, never memcpy.
+    // Output memory must hold constructed HostTensors (HostTensor::Create).
+    gert::Tensor* y = ctx.GetOutputTensor(0);
+    if (y == nullptr) return ctx.Error("output 0 is missing");
+    if (y->GetAddr() == nullptr) {
+      ASSIGN_OR_RETURN(y, ctx.AllocateOutput(0, x->GetShape(), ge::DT_VARIANT));
+    }
+    return WithNode(ctx, gert::CopyTensorData(*x, y));
+  }
   return CopyToShape(ctx, *x, x->GetShape());
 }
 
@@ -383,9 +400,10 @@ REG_OP(Unsqueeze)
     .InferShape(InferUnsqueeze)
     .Kernel(ge::kEngineHostCpu, UnsqueezeKernel);
 
+// Identity also forwards sequence / optional values (DT_VARIANT).
 REG_OP(Identity)
-    .Input("input", ArrayTensorTypes())
-    .Output("output", ArrayTensorTypes())
+    .Input("input", IdentityTensorTypes())
+    .Output("output", IdentityTensorTypes())
     .InferShape(InferSameAsInput0)
     .Kernel(ge::kEngineHostCpu, IdentityKernel);
 

@@ -258,6 +258,24 @@ TEST(IdentityTest, CopiesEveryType) {
   EXPECT_THAT(s.Values<std::string>(0), ElementsAre("scalar"));
 }
 
+TEST(IdentityTest, DeepCopiesSequences) {
+  std::vector<gert::HostTensor> elems;
+  elems.push_back(F32({2}, {1, 2}));
+  elems.push_back(F32({1}, {3}));
+  ge::StatusOr<gert::HostTensor> seq = gert::HostTensor::CreateSequence(std::move(elems));
+  ASSERT_OK(seq.status());
+  OpTester t("Identity");
+  t.Input(std::move(*seq));
+  ASSERT_OK(t.Run());
+  EXPECT_EQ(t.OutType(0), ge::DT_VARIANT);
+  ge::StatusOr<absl::Span<const gert::HostTensor>> out = gert::VariantElements(t.Out(0));
+  ASSERT_OK(out.status());
+  ASSERT_EQ(out->size(), 2u);
+  EXPECT_EQ((*out)[0].GetShape(), (gert::Shape{2}));
+  EXPECT_EQ((*out)[0].GetData<float>()[1], 2.0f);
+  EXPECT_EQ((*out)[1].GetData<float>()[0], 3.0f);
+}
+
 // ------------------------------------------------------------- Shape / Size
 
 TEST(ShapeTest, StartEndClamping) {
