@@ -1,0 +1,307 @@
+// graph/inc/graph/anchor.h
+//
+// Anchors: the connection points of a Node (seed 000, section 2). The graph
+// has no edge objects; an edge is a pair of anchors that list each other as
+// peers.
+//
+//   InDataAnchor   (index = input index)   at most ONE peer: an OutDataAnchor
+//                                           or (control -> data) an
+//                                           OutControlAnchor.
+//   OutDataAnchor  (index = output index)  any number of peers: InDataAnchors
+//                                           or (data -> control)
+//                                           InControlAnchors (fan-out).
+//   InControlAnchor  (index -1)            any number of OutControlAnchor /
+//                                           OutDataAnchor peers.
+//   OutControlAnchor (index -1)            any number of InControlAnchor /
+//                                           InDataAnchor peers.
+//
+// Contract
+//   * LinkTo / LinkFrom / Unlink / Insert / ReplacePeer change both ends or
+//     neither; every failure is a Status and leaves both ends unchanged:
+//       - linking into an InDataAnchor that already has a peer is
+//         AlreadyExists (the message names the existing producer);
+//       - an impossible direction / kind pair (in -> in, data out -> data
+//         out, ...) or a null anchor is ParamInvalid;
+//       - linking a control pair that is already linked is a no-op (OK).
+//   * Peer order is link order (Insert / ReplacePeer keep the position of
+//     the replaced peer); it is what serialization and the sorts see, so it
+//     is deterministic.
+//   * Anchors live inside their Node; the pointer aliases returned here
+//     (AnchorPtr, InDataAnchorPtr, ...) keep the Node alive. The bare-pointer
+//     accessors (..Ptr(), ..BarePtr()) do not: use them in hot loops while
+//     the graph is held.
+//   * Anchors are not polymorphic: the kind is a tag (GetKind, IsTypeOf<T>,
+//     DynamicAnchorCast<T>).
+//
+// Example
+//   auto out = a->GetOutDataAnchor(0);
+//   RETURN_IF_ERROR(out->LinkTo(b->GetInDataAnchor(0)));
+//   RETURN_IF_ERROR(out->LinkTo(c->GetInControlAnchor()));   // data -> control
+//   b->GetInDataAnchor(0)->GetPeerOutAnchor() == out;
+#ifndef GRAPH_INC_GRAPH_ANCHOR_H_
+#define GRAPH_INC_GRAPH_ANCHOR_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "absl/types/span.h"
+#include "graph/inc/graph/graph_fwd.h"
+#include "metadef/inc/external/base/status.h"
+
+namespace ge {
+
+namespace internal {
+struct AnchorAccess;
+}  // namespace internal
+
+// Data anchor status (GE's AnchorUtils): what feeds an input.
+enum AnchorStatus : uint8_t {
+  ANCHOR_SUSPEND = 0,  // dangling
+  ANCHOR_CONST = 1,    // fed by a constant
+  ANCHOR_DATA = 2,     // fed by data
+  ANCHOR_RESERVED = 3
+};
+
+class Anchor {
+ public:
+  enum class Kind : uint8_t { kInData = 0, kOutData = 1, kInControl = 2, kOutControl = 3 };
+
+  Anchor(const Anchor&) = delete;
+  Anchor& operator=(const Anchor&) = delete;
+
+  Kind GetKind() const { return kind_; }
+  bool IsInData() const { return kind_ == Kind::kInData; }
+  bool IsOutData() const { return kind_ == Kind::kOutData; }
+  bool IsInControl() const { return kind_ == Kind::kInControl; }
+  bool IsOutControl() const { return kind_ == Kind::kOutControl; }
+  bool IsDataAnchor() const { return IsInData() || IsOutData(); }
+  bool IsControlAnchor() const { return IsInControl() || IsOutControl(); }
+  bool IsInAnchor() const { return IsInData() || IsInControl(); }
+  bool IsOutAnchor() const { return IsOutData() || IsOutControl(); }
+  static const char* KindName(Kind kind);
+
+  // T is Anchor, DataAnchor, ControlAnchor or one of the four concrete kinds.
+  template <typename T>
+  bool IsTypeOf() const;
+  // nullptr when the anchor is not a T.
+  template <typename T>
+  static std::shared_ptr<T> DynamicAnchorCast(const AnchorPtr& anchor);
+  template <typename T>
+  static T* DynamicAnchorPtrCast(Anchor* anchor);
+
+  // Input / output index; -1 for control anchors.
+  int32_t GetIdx() const { return idx_; }
+  Node* GetOwnerNodeBarePtr() const { return owner_; }
+  NodePtr GetOwnerNode() const;
+  // An owning pointer to this anchor (keeps the node alive).
+  AnchorPtr GetSharedPtr() const;
+
+  size_t GetPeerAnchorsSize() const { return peers_.size(); }
+  bool IsLinked() const { return peers_.size() != 0; }
+  std::vector<AnchorPtr> GetPeerAnchors() const;
+  std::vector<Anchor*> GetPeerAnchorsPtr() const;
+  // Zero-copy view of the peers (invalidated by any link change).
+  absl::Span<Anchor* const> PeerAnchors() const { return peers_.span(); }
+  AnchorPtr GetFirstPeerAnchor() const;
+  bool IsLinkedWith(const Anchor* peer) const { return peers_.IndexOf(peer) >= 0; }
+  bool IsLinkedWith(const AnchorPtr& peer) const { return IsLinkedWith(peer.get()); }
+
+  // Links in either direction: exactly one of this / peer must be an out
+  // anchor (see the file comment for the allowed pairs).
+  Status LinkWith(Anchor* peer);
+  // NotFound when not linked with `peer`.
+  Status Unlink(Anchor* peer);
+  Status Unlink(const AnchorPtr& peer) { return Unlink(peer.get()); }
+  void UnlinkAll() noexcept;
+
+  // Puts a node between this and old_peer: `this -> old_peer` becomes
+  // `this -> first_peer` (at old_peer's position in this anchor's peers) and
+  // `second_peer -> old_peer` (at this anchor's position in old_peer's
+  // peers). first_peer must be of old_peer's kind and second_peer of this
+  // anchor's kind; an InDataAnchor among them must be unlinked.
+  Status Insert(Anchor* old_peer, Anchor* first_peer, Anchor* second_peer);
+  Status Insert(const AnchorPtr& old_peer, const AnchorPtr& first_peer,
+                const AnchorPtr& second_peer) {
+    return Insert(old_peer.get(), first_peer.get(), second_peer.get());
+  }
+  // Replaces old_peer by new_peer (same kind) at old_peer's position; old_peer
+  // loses this anchor, new_peer gains it at the end of its peers.
+  Status ReplacePeer(Anchor* old_peer, Anchor* new_peer);
+  Status ReplacePeer(const AnchorPtr& old_peer, const AnchorPtr& new_peer) {
+    return ReplacePeer(old_peer.get(), new_peer.get());
+  }
+
+  AnchorStatus GetStatus() const { return status_; }
+  void SetStatus(AnchorStatus status) { status_ = status; }
+
+  // "node_name:idx(in_data)".
+  std::string DebugString() const;
+
+ protected:
+  explicit Anchor(Kind kind) : kind_(kind) {}
+  ~Anchor() = default;
+  // Validates and links src (an out anchor) -> dst (an in anchor); linking an
+  // already linked control pair is OK and changes nothing.
+  static Status DoLink(Anchor* src, Anchor* dst);
+
+ private:
+  friend class Node;
+  friend struct internal::AnchorAccess;
+
+  // Small vector of peer pointers: one peer inline, more on the heap.
+  class PeerList {
+   public:
+    PeerList() { u_.one = nullptr; }
+    PeerList(const PeerList&) = delete;
+    PeerList& operator=(const PeerList&) = delete;
+    ~PeerList() { Reset(); }
+    uint32_t size() const { return size_; }
+    Anchor* const* data() const { return cap_ <= 1 ? &u_.one : u_.many; }
+    Anchor** data() { return cap_ <= 1 ? &u_.one : u_.many; }
+    Anchor* operator[](size_t i) const { return data()[i]; }
+    absl::Span<Anchor* const> span() const { return absl::Span<Anchor* const>(data(), size_); }
+    int32_t IndexOf(const Anchor* a) const;
+    void PushBack(Anchor* a);
+    void EraseAt(size_t i);
+    void Reset();
+
+   private:
+    union U {
+      Anchor* one;
+      Anchor** many;
+    } u_;
+    uint32_t size_ = 0;
+    uint32_t cap_ = 1;
+  };
+
+  void Init(Node* owner, int32_t idx) {
+    owner_ = owner;
+    idx_ = idx;
+  }
+  // Validates a link from `src` (an out anchor) to `dst` (an in anchor).
+  static Status CheckLink(const Anchor* src, const Anchor* dst);
+  // Links without checks (caller validated).
+  static void LinkUnchecked(Anchor* src, Anchor* dst);
+
+  Node* owner_ = nullptr;
+  int32_t idx_ = 0;
+  Kind kind_;
+  AnchorStatus status_ = ANCHOR_SUSPEND;
+  PeerList peers_;
+};
+
+class DataAnchor : public Anchor {
+ protected:
+  explicit DataAnchor(Kind kind) : Anchor(kind) {}
+  ~DataAnchor() = default;
+};
+
+class ControlAnchor : public Anchor {
+ protected:
+  explicit ControlAnchor(Kind kind) : Anchor(kind) {}
+  ~ControlAnchor() = default;
+};
+
+class InDataAnchor : public DataAnchor {
+ public:
+  InDataAnchor() : DataAnchor(Kind::kInData) {}
+  ~InDataAnchor() = default;
+
+  // The producing data output; nullptr when unlinked or fed by a control
+  // anchor.
+  OutDataAnchorPtr GetPeerOutAnchor() const;
+  OutDataAnchor* GetPeerOutAnchorPtr() const;
+  // The producing control output (control -> data link); nullptr otherwise.
+  OutControlAnchor* GetPeerOutControlAnchorPtr() const;
+
+  Status LinkFrom(const OutDataAnchorPtr& src);
+  Status LinkFrom(OutDataAnchor* src);
+};
+
+class OutDataAnchor : public DataAnchor {
+ public:
+  OutDataAnchor() : DataAnchor(Kind::kOutData) {}
+  ~OutDataAnchor() = default;
+
+  std::vector<InDataAnchorPtr> GetPeerInDataAnchors() const;
+  std::vector<InDataAnchor*> GetPeerInDataAnchorsPtr() const;
+  std::vector<InControlAnchorPtr> GetPeerInControlAnchors() const;
+  std::vector<InControlAnchor*> GetPeerInControlAnchorsPtr() const;
+  uint32_t GetPeerInDataNodesSize() const;
+
+  Status LinkTo(const InDataAnchorPtr& dst);
+  Status LinkTo(InDataAnchor* dst);
+  Status LinkTo(const InControlAnchorPtr& dst);
+  Status LinkTo(InControlAnchor* dst);
+};
+
+class InControlAnchor : public ControlAnchor {
+ public:
+  InControlAnchor() : ControlAnchor(Kind::kInControl) {}
+  ~InControlAnchor() = default;
+
+  std::vector<OutControlAnchorPtr> GetPeerOutControlAnchors() const;
+  std::vector<OutControlAnchor*> GetPeerOutControlAnchorsPtr() const;
+  std::vector<OutDataAnchorPtr> GetPeerOutDataAnchors() const;
+  bool IsPeerOutAnchorsEmpty() const { return !IsLinked(); }
+
+  Status LinkFrom(const OutControlAnchorPtr& src);
+  Status LinkFrom(OutControlAnchor* src);
+};
+
+class OutControlAnchor : public ControlAnchor {
+ public:
+  OutControlAnchor() : ControlAnchor(Kind::kOutControl) {}
+  ~OutControlAnchor() = default;
+
+  std::vector<InControlAnchorPtr> GetPeerInControlAnchors() const;
+  std::vector<InControlAnchor*> GetPeerInControlAnchorsPtr() const;
+  std::vector<InDataAnchorPtr> GetPeerInDataAnchors() const;
+
+  Status LinkTo(const InControlAnchorPtr& dst);
+  Status LinkTo(InControlAnchor* dst);
+  Status LinkTo(const InDataAnchorPtr& dst);
+  Status LinkTo(InDataAnchor* dst);
+};
+
+// ---- implementation details ----
+
+template <typename T>
+bool Anchor::IsTypeOf() const {
+  if constexpr (std::is_same_v<T, Anchor>) {
+    return true;
+  } else if constexpr (std::is_same_v<T, DataAnchor>) {
+    return IsDataAnchor();
+  } else if constexpr (std::is_same_v<T, ControlAnchor>) {
+    return IsControlAnchor();
+  } else if constexpr (std::is_same_v<T, InDataAnchor>) {
+    return IsInData();
+  } else if constexpr (std::is_same_v<T, OutDataAnchor>) {
+    return IsOutData();
+  } else if constexpr (std::is_same_v<T, InControlAnchor>) {
+    return IsInControl();
+  } else {
+    static_assert(std::is_same_v<T, OutControlAnchor>, "not an anchor type");
+    return IsOutControl();
+  }
+}
+
+template <typename T>
+std::shared_ptr<T> Anchor::DynamicAnchorCast(const AnchorPtr& anchor) {
+  if (anchor == nullptr || !anchor->IsTypeOf<T>()) return nullptr;
+  return std::static_pointer_cast<T>(anchor);
+}
+
+template <typename T>
+T* Anchor::DynamicAnchorPtrCast(Anchor* anchor) {
+  if (anchor == nullptr || !anchor->IsTypeOf<T>()) return nullptr;
+  return static_cast<T*>(anchor);
+}
+
+}  // namespace ge
+
+#endif  // GRAPH_INC_GRAPH_ANCHOR_H_

@@ -1,0 +1,239 @@
+// graph/inc/graph/node.h
+//
+// Node: an operator instance in a ComputeGraph (seed 000, section 1). It holds
+// its OpDesc and its anchors: one InDataAnchor per input desc, one
+// OutDataAnchor per output desc (created by Node::Create / ComputeGraph::
+// AddNode from the OpDesc at that moment), plus one InControlAnchor and one
+// OutControlAnchor (index -1).
+//
+// Ownership and lifetime
+//   * Nodes are always owned by shared_ptr (Node::Create is the only way to
+//     make one). A ComputeGraph owns the nodes in its list.
+//   * The data anchors are allocated together with the node (one allocation
+//     for node, control block and anchors); control anchors are members.
+//     Anchor addresses are stable for
+//     the node's lifetime: anchors appended later (NodeUtils::AppendInputAnchor,
+//     AddLinkFrom) never move existing ones, and anchors removed from the end
+//     are unlinked and kept (retired) until the node dies.
+//   * Destroying a node unlinks all its anchors, so peers never dangle.
+//   * The owner graph is a plain back pointer kept valid by ComputeGraph
+//     (set on AddNode, cleared on RemoveNode and when the graph dies).
+//
+// Neighbour queries come in two flavours: GE's (vectors of shared pointers)
+// and bare-pointer ones (...Ptr / ...BarePtr) for hot loops.
+//
+// Example
+//   ASSIGN_OR_RETURN(NodePtr add, graph->AddNode(add_op));
+//   for (const NodePtr& in : add->GetInDataNodes()) { ... }
+//   add->GetInDataAnchor(0)->GetPeerOutAnchor()->GetOwnerNode();
+#ifndef GRAPH_INC_GRAPH_NODE_H_
+#define GRAPH_INC_GRAPH_NODE_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <iterator>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "graph/inc/graph/anchor.h"
+#include "graph/inc/graph/graph_fwd.h"
+#include "graph/inc/graph/op_desc.h"
+#include "metadef/inc/external/base/status.h"
+
+namespace ge {
+
+class Node : public std::enable_shared_from_this<Node> {
+ public:
+  // Creates a node with anchors matching op_desc's inputs / outputs; it
+  // belongs to no graph until ComputeGraph::AddNode. ParamInvalid for a null
+  // op_desc.
+  static StatusOr<NodePtr> Create(const OpDescPtr& op_desc);
+
+  Node(const Node&) = delete;
+  Node& operator=(const Node&) = delete;
+  ~Node();
+
+  const std::string& GetName() const;
+  const std::string& GetType() const;
+  OpDescPtr GetOpDesc() const { return op_; }
+  OpDesc* GetOpDescBarePtr() const { return op_.get(); }
+  // Replaces the OpDesc; it must have the same numbers of inputs and outputs
+  // as the node's anchors (ParamInvalid otherwise).
+  Status UpdateOpDesc(const OpDescPtr& op_desc);
+
+  ComputeGraphPtr GetOwnerComputeGraph() const;
+  ComputeGraph* GetOwnerComputeGraphBarePtr() const { return owner_graph_; }
+  // Sets the back pointer only (ComputeGraph::AddNode does this). The graph
+  // must outlive the node or reset the pointer.
+  void SetOwnerComputeGraph(const ComputeGraphPtr& graph) { owner_graph_ = graph.get(); }
+  void SetOwnerComputeGraph(ComputeGraph* graph) { owner_graph_ = graph; }
+
+  // ---- anchors
+  size_t GetAllInDataAnchorsSize() const { return num_in_; }
+  size_t GetAllOutDataAnchorsSize() const { return num_out_; }
+  // nullptr when out of range.
+  InDataAnchorPtr GetInDataAnchor(int32_t idx) const;
+  OutDataAnchorPtr GetOutDataAnchor(int32_t idx) const;
+  InDataAnchor* GetInDataAnchorBarePtr(int32_t idx) const;
+  OutDataAnchor* GetOutDataAnchorBarePtr(int32_t idx) const;
+  InControlAnchorPtr GetInControlAnchor() const;
+  OutControlAnchorPtr GetOutControlAnchor() const;
+  InControlAnchor* GetInControlAnchorBarePtr() const { return &in_ctrl_; }
+  OutControlAnchor* GetOutControlAnchorBarePtr() const { return &out_ctrl_; }
+  // idx -1 is the control anchor.
+  AnchorPtr GetInAnchor(int32_t idx) const;
+  AnchorPtr GetOutAnchor(int32_t idx) const;
+  std::vector<InDataAnchorPtr> GetAllInDataAnchors() const;
+  std::vector<OutDataAnchorPtr> GetAllOutDataAnchors() const;
+  std::vector<InDataAnchor*> GetAllInDataAnchorsPtr() const;
+  std::vector<OutDataAnchor*> GetAllOutDataAnchorsPtr() const;
+  // Data anchors then the control anchor.
+  std::vector<AnchorPtr> GetAllInAnchors() const;
+  std::vector<AnchorPtr> GetAllOutAnchors() const;
+
+  // ---- neighbours (in anchor order; a node appears once per edge)
+  // Producers of the data inputs, in input order (unlinked inputs skipped).
+  std::vector<NodePtr> GetInDataNodes() const;
+  // Nodes linked to the in-control anchor.
+  std::vector<NodePtr> GetInControlNodes() const;
+  // Data nodes then control nodes.
+  std::vector<NodePtr> GetInAllNodes() const;
+  std::vector<NodePtr> GetInNodes() const { return GetInAllNodes(); }
+  std::vector<Node*> GetInNodesPtr() const;
+  // Consumers of the data outputs (InDataAnchor peers), in output order.
+  std::vector<NodePtr> GetOutDataNodes() const;
+  // Consumers through control: out-control peers and data -> control peers.
+  std::vector<NodePtr> GetOutControlNodes() const;
+  std::vector<NodePtr> GetOutAllNodes() const;
+  std::vector<NodePtr> GetOutNodes() const { return GetOutAllNodes(); }
+  std::vector<Node*> GetOutNodesPtr() const;
+  size_t GetInDataNodesSize() const;
+  size_t GetOutDataNodesSize() const;
+  size_t GetInNodesSize() const;
+  size_t GetOutNodesSize() const;
+  std::vector<std::pair<NodePtr, OutDataAnchorPtr>> GetInDataNodesAndAnchors() const;
+  std::vector<std::pair<NodePtr, InDataAnchorPtr>> GetOutDataNodesAndAnchors() const;
+
+  // ---- growing a node
+  // Appends an input desc copied from input_node's output 0 (named
+  // "__input<index>"), an anchor, and links input_node:0 to it.
+  Status AddLinkFrom(const NodePtr& input_node);
+  // Same, inserting / naming the input explicitly: the input slot `index` or
+  // the input called `name` must already exist in the OpDesc (and is linked);
+  // otherwise a new one is appended.
+  Status AddLinkFrom(uint32_t index, const NodePtr& input_node);
+  Status AddLinkFrom(const std::string& name, const NodePtr& input_node);
+
+  // Appends data anchors after OpDesc ports were added (NodeUtils does this).
+  void AppendInDataAnchors(size_t num);
+  void AppendOutDataAnchors(size_t num);
+  // Unlinks and retires the last `num` anchors (InvalidParam if more than
+  // exist). Descs are not touched.
+  Status RemoveInDataAnchors(size_t num);
+  Status RemoveOutDataAnchors(size_t num);
+
+  std::string DebugString() const;  // "name(type)"
+
+ private:
+  struct Passkey {};
+  friend class ComputeGraph;
+  friend class NodeList;
+
+ public:
+  // Use Create(); public only for std::allocate_shared.
+  Node(Passkey, OpDescPtr op_desc);
+
+ private:
+  // Data anchors: the first `cap_in_ + cap_out_` live in one block (behind
+  // the node in the same allocation when possible); more are allocated one
+  // by one on demand (rare). Entries beyond num_* are retired.
+  struct Overflow {
+    std::vector<std::unique_ptr<InDataAnchor>> in;
+    std::vector<std::unique_ptr<OutDataAnchor>> out;
+  };
+  OutDataAnchor* OutBlock() const {
+    return reinterpret_cast<OutDataAnchor*>(in_block_ + cap_in_);
+  }
+  InDataAnchor* InAt(size_t i) const;
+  OutDataAnchor* OutAt(size_t i) const;
+  void UnlinkAllAnchors();
+
+  OpDescPtr op_;
+  ComputeGraph* owner_graph_ = nullptr;
+  // Membership in a graph's NodeList (see compute_graph.h): the list holds
+  // the node through list_ref_.
+  ComputeGraph* list_graph_ = nullptr;
+  Node* list_prev_ = nullptr;
+  Node* list_next_ = nullptr;
+  NodePtr list_ref_;
+  // Scratch for graph algorithms (topological sort).
+  uint32_t scratch_index_ = 0;
+  uint32_t num_in_ = 0;
+  uint32_t num_out_ = 0;
+  uint32_t cap_in_ = 0;
+  uint32_t cap_out_ = 0;
+  bool block_is_trailing_ = false;
+  InDataAnchor* in_block_ = nullptr;  // the out anchors follow the in anchors
+  std::unique_ptr<Overflow> overflow_;
+  mutable InControlAnchor in_ctrl_;
+  mutable OutControlAnchor out_ctrl_;
+};
+
+// The node list of a ComputeGraph: an intrusive doubly-linked list (no
+// allocation per entry) that holds its nodes. Iterating yields
+// `const NodePtr&`; positions stay valid when other nodes are inserted or
+// erased. Do not add or remove nodes while iterating over it.
+class NodeList {
+ public:
+  class const_iterator {
+   public:
+    using iterator_category = std::forward_iterator_tag;
+    using value_type = NodePtr;
+    using difference_type = std::ptrdiff_t;
+    using pointer = const NodePtr*;
+    using reference = const NodePtr&;
+
+    const_iterator() = default;
+    explicit const_iterator(const Node* node) : node_(node) {}
+    reference operator*() const { return node_->list_ref_; }
+    pointer operator->() const { return &node_->list_ref_; }
+    const_iterator& operator++() {
+      node_ = node_->list_next_;
+      return *this;
+    }
+    const_iterator operator++(int) {
+      const_iterator old = *this;
+      node_ = node_->list_next_;
+      return old;
+    }
+    bool operator==(const const_iterator& o) const { return node_ == o.node_; }
+    bool operator!=(const const_iterator& o) const { return node_ != o.node_; }
+
+   private:
+    const Node* node_ = nullptr;
+  };
+  using iterator = const_iterator;
+
+  NodeList() = default;
+  NodeList(const NodeList&) = delete;
+  NodeList& operator=(const NodeList&) = delete;
+
+  const_iterator begin() const { return const_iterator(head_); }
+  const_iterator end() const { return const_iterator(nullptr); }
+  size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  const NodePtr& front() const { return head_->list_ref_; }
+  const NodePtr& back() const { return tail_->list_ref_; }
+
+ private:
+  friend class ComputeGraph;
+  Node* head_ = nullptr;
+  Node* tail_ = nullptr;
+  size_t size_ = 0;
+};
+
+}  // namespace ge
+
+#endif  // GRAPH_INC_GRAPH_NODE_H_

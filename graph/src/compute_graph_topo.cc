@@ -1,0 +1,247 @@
+// graph/src/compute_graph_topo.cc
+//
+// ComputeGraph::TopologicalSorting: builds a CSR view of the graph from the
+// anchors (vertex = current list position), runs the algorithm of
+// topo_sort_algorithms.h, reports cycles by name, and applies the order to
+// the node list and the OpDesc ids.
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "graph/inc/graph/compute_graph.h"
+#include "graph/inc/graph/node.h"
+#include "graph/inc/graph/op_types.h"
+#include "graph/inc/graph/utils/tensor_utils.h"
+#include "graph/src/string_interner.h"
+#include "graph/src/topo_sort_algorithms.h"
+#include "metadef/inc/external/base/status.h"
+
+namespace ge {
+namespace {
+
+bool IsConstLike(const std::string& type) {
+  return type == CONSTANT || type == CONSTANTOP || type == VARIABLE || type == VARIABLEV2 ||
+         type == VARHANDLEOP;
+}
+
+topo::Algo ToAlgo(TopoSortingMode mode) {
+  switch (mode) {
+    case TopoSortingMode::kBFS: return topo::Algo::kBFS;
+    case TopoSortingMode::kDFS: return topo::Algo::kDFS;
+    case TopoSortingMode::kRDFS: return topo::Algo::kRDFS;
+    case TopoSortingMode::kStableRDFS: return topo::Algo::kStableRDFS;
+  }
+  return topo::Algo::kDFS;
+}
+
+int64_t OutputBytes(const Node& node) {
+  int64_t total = 0;
+  const OpDesc& op = *node.GetOpDescBarePtr();
+  for (uint32_t i = 0; i < op.GetAllOutputsDescSize(); ++i) {
+    auto size = TensorUtils::CalcTensorMemSize(*op.GetOutputDescBarePtr(i));
+    if (!size.ok()) continue;  // unknown shapes count as 0
+    if (__builtin_add_overflow(total, *size, &total)) return std::numeric_limits<int64_t>::max();
+  }
+  return total;
+}
+
+constexpr size_t kMaxCycleNamesInMessage = 64;
+
+}  // namespace
+
+const char* TopoSortingModeName(TopoSortingMode mode) {
+  switch (mode) {
+    case TopoSortingMode::kBFS: return "BFS";
+    case TopoSortingMode::kDFS: return "DFS";
+    case TopoSortingMode::kRDFS: return "RDFS";
+    case TopoSortingMode::kStableRDFS: return "StableRDFS";
+  }
+  return "unknown";
+}
+
+Status ComputeGraph::TopologicalSorting() { return TopologicalSorting(TopoSortingMode::kDFS); }
+
+Status ComputeGraph::TopologicalSorting(TopoSortingMode mode) {
+  TopoSortOptions options;
+  options.mode = mode;
+  return TopologicalSorting(options);
+}
+
+Status ComputeGraph::TopologicalSorting(const TopoSortOptions& options) {
+  switch (options.mode) {
+    case TopoSortingMode::kBFS:
+    case TopoSortingMode::kDFS:
+    case TopoSortingMode::kRDFS:
+    case TopoSortingMode::kStableRDFS:
+      break;
+    default:
+      return ParamInvalid(DebugString(), ": invalid topological sorting mode ",
+                          static_cast<int32_t>(options.mode));
+  }
+  RETURN_IF_ERROR(SortThisGraph(options));
+  if (!options.sort_subgraphs || sub_graph_.empty()) return OkStatus();
+  for (const ComputeGraphPtr& sg : sub_graph_) {
+    RETURN_IF_ERROR(Annotate(sg->SortThisGraph(options), "subgraph '", sg->GetName(), "' of ",
+                             DebugString(), ": "));
+  }
+  std::vector<NodePtr> all;
+  std::vector<ComputeGraphPtr> visited = CollectAllNodes(&all);
+  for (size_t i = 0; i < all.size(); ++i) {
+    all[i]->GetOpDescBarePtr()->SetId(static_cast<int64_t>(i));
+  }
+  // Keep the subgraph list in visiting order when every subgraph is reached.
+  visited.erase(visited.begin());  // this graph
+  if (visited.size() == sub_graph_.size()) sub_graph_ = std::move(visited);
+  return OkStatus();
+}
+
+Status ComputeGraph::SortThisGraph(const TopoSortOptions& options) {
+  const size_t n = nodes_.size();
+  if (n >= std::numeric_limits<uint32_t>::max()) {
+    return NotSupported(DebugString(), ": ", n, " nodes is too many to sort");
+  }
+  const TopoSortingMode mode = options.mode;
+  const bool kahn = mode == TopoSortingMode::kBFS || mode == TopoSortingMode::kDFS;
+  const bool memory_priority = options.memory_priority && kahn;
+  const bool need_sizes = memory_priority || mode == TopoSortingMode::kRDFS;
+  bool delay = false;
+  switch (options.delay_const_chains) {
+    case TopoSortOptions::Delay::kOn: delay = true; break;
+    case TopoSortOptions::Delay::kOff: delay = false; break;
+    case TopoSortOptions::Delay::kAuto:
+      delay = mode == TopoSortingMode::kRDFS ||
+              (options.memory_priority && mode != TopoSortingMode::kStableRDFS);
+      break;
+  }
+
+  // Positions: nodes[i]->scratch_index_ == i.
+  const std::vector<Node*> nodes = OrderedNodes();
+
+  // One pass over the nodes gathers everything the algorithms need:
+  // successors in edge order (each data output's peers, then the control
+  // output's peers; peers outside this graph are ignored), data producers
+  // (for the delay), and the per-node keys. Graphs are far larger than the
+  // caches, so the nodes and OpDescs ahead are prefetched.
+  topo::Csr succ;
+  succ.offsets.resize(n + 1);
+  succ.targets.reserve(n + n / 2);
+  topo::Csr data_pred;
+  if (delay) {
+    data_pred.offsets.resize(n + 1);
+    data_pred.targets.reserve(n + n / 4);
+  }
+  std::vector<uint8_t> is_data(kahn ? n : 0);
+  std::vector<uint8_t> const_like(delay ? n : 0);
+  std::vector<uint32_t> num_in_data(delay ? n : 0);
+  std::vector<int64_t> out_bytes(need_sizes ? n : 0);
+  std::vector<uint32_t> out_data_nodes(need_sizes ? n : 0);
+  std::vector<const std::string*> names(need_sizes ? n : 0);
+  const std::string* const data_type = internal::InternString(DATA);
+  const std::string* const refdata_type = internal::InternString(REFDATA);
+  const std::string* const aippdata_type = internal::InternString(AIPPDATA);
+  constexpr uint32_t kPrefetchNode = 16;
+  constexpr uint32_t kPrefetchOp = 8;
+  constexpr uint32_t kPrefetchPorts = 4;
+  constexpr uint32_t kPrefetchDesc = 2;
+  for (uint32_t v = 0; v < n; ++v) {
+    if (v + kPrefetchNode < n) __builtin_prefetch(nodes[v + kPrefetchNode]);
+    if (v + kPrefetchOp < n) __builtin_prefetch(nodes[v + kPrefetchOp]->op_.get());
+    if (need_sizes) {
+      if (v + kPrefetchPorts < n) __builtin_prefetch(nodes[v + kPrefetchPorts]->op_->ports_.data());
+      if (v + kPrefetchDesc < n) {
+        const OpDesc& ahead = *nodes[v + kPrefetchDesc]->op_;
+        if (ahead.ports_.size() > ahead.num_inputs_) {
+          __builtin_prefetch(ahead.ports_[ahead.num_inputs_].desc.get());
+        }
+      }
+    }
+    const Node* node = nodes[v];
+    succ.offsets[v] = static_cast<uint32_t>(succ.targets.size());
+    uint32_t data_consumers = 0;
+    for (uint32_t k = 0; k < node->num_out_; ++k) {
+      for (const Anchor* peer : node->OutAt(k)->PeerAnchors()) {
+        const Node* dst = peer->GetOwnerNodeBarePtr();
+        data_consumers += peer->IsInData() ? 1 : 0;
+        if (dst->list_graph_ == this) succ.targets.push_back(dst->scratch_index_);
+      }
+    }
+    for (const Anchor* peer : node->out_ctrl_.PeerAnchors()) {
+      const Node* dst = peer->GetOwnerNodeBarePtr();
+      if (dst->list_graph_ == this) succ.targets.push_back(dst->scratch_index_);
+    }
+    const OpDesc& op = *node->op_;
+    const std::string* type = op.GetInternedType();
+    if (kahn) is_data[v] = (type == data_type || type == refdata_type || type == aippdata_type);
+    if (delay) {
+      data_pred.offsets[v] = static_cast<uint32_t>(data_pred.targets.size());
+      for (uint32_t k = 0; k < node->num_in_; ++k) {
+        for (const Anchor* peer : node->InAt(k)->PeerAnchors()) {
+          const Node* src = peer->GetOwnerNodeBarePtr();
+          if (src->list_graph_ == this) data_pred.targets.push_back(src->scratch_index_);
+        }
+      }
+      const_like[v] = IsConstLike(*type) ? 1 : 0;
+      num_in_data[v] = node->num_in_;
+    }
+    if (need_sizes) {
+      out_bytes[v] = OutputBytes(*node);
+      out_data_nodes[v] = data_consumers;
+      names[v] = &op.GetName();
+    }
+  }
+  succ.offsets[n] = static_cast<uint32_t>(succ.targets.size());
+  if (delay) data_pred.offsets[n] = static_cast<uint32_t>(data_pred.targets.size());
+
+  topo::SortInput in;
+  in.succ = &succ;
+  topo::Csr pred;
+  if (kahn) {
+    in.is_data = is_data;
+  } else {
+    pred = succ.Transpose();
+    in.pred = &pred;
+  }
+  if (need_sizes) {
+    in.out_bytes = out_bytes;
+    in.out_data_nodes = out_data_nodes;
+    in.names = names;
+  }
+
+  std::vector<uint32_t> order;
+  if (!topo::Sort(in, ToAlgo(mode), memory_priority, &order)) {
+    const std::vector<uint32_t> cycle = topo::FindCycle(succ);
+    if (cycle.empty()) {
+      return Internal(DebugString(), ": ", TopoSortingModeName(mode), " sort ordered ",
+                      order.size(), " of ", n, " nodes but no cycle was found");
+    }
+    std::vector<std::string> cycle_names;
+    for (size_t i = 0; i < cycle.size() && i < kMaxCycleNamesInMessage; ++i) {
+      cycle_names.push_back(nodes[cycle[i]]->GetName());
+    }
+    std::string path = absl::StrJoin(cycle_names, " -> ");
+    if (cycle.size() > kMaxCycleNamesInMessage) {
+      absl::StrAppend(&path, " -> ... (", cycle.size(), " nodes)");
+    }
+    absl::StrAppend(&path, " -> ", nodes[cycle[0]]->GetName());
+    return GraphCycle(DebugString(), " has a cycle: ", path);
+  }
+
+  if (delay) {
+    topo::DelayInput din;
+    din.succ = &succ;
+    din.data_pred = &data_pred;
+    din.is_const_like = const_like;
+    din.num_in_data_anchors = num_in_data;
+    topo::DelayConstChains(din, &order);
+  }
+
+  ApplyOrder(nodes, order);
+  OnReordered();
+  is_valid_ = true;
+  return OkStatus();
+}
+
+}  // namespace ge

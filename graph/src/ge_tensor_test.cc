@@ -1,0 +1,219 @@
+// graph/src/ge_tensor_test.cc
+#include "graph/inc/graph/ge_tensor.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "graph/inc/graph/attr_value.h"
+#include "graph/src/testing/status_matchers.h"
+#include "gtest/gtest.h"
+#include "metadef/inc/external/graph/tensor_desc.h"
+
+namespace ge {
+namespace {
+
+TEST(GeShapeTest, Basics) {
+  GeShape scalar;
+  EXPECT_TRUE(scalar.IsScalar());
+  EXPECT_EQ(scalar.GetDimNum(), 0u);
+  EXPECT_EQ(*scalar.GetShapeSize(), 1);
+  EXPECT_EQ(scalar.ToString(), "[]");
+
+  GeShape s({2, 3, 4});
+  EXPECT_EQ(s.GetDimNum(), 3u);
+  EXPECT_EQ(s.GetDim(1), 3);
+  EXPECT_EQ(s.GetDim(7), 0);  // GE convention for out of range
+  EXPECT_EQ(s.GetDims(), (std::vector<int64_t>{2, 3, 4}));
+  EXPECT_EQ(*s.GetShapeSize(), 24);
+  EXPECT_FALSE(s.IsUnknownShape());
+  EXPECT_EQ(s.ToString(), "[2,3,4]");
+  s.AppendDim(5);
+  EXPECT_EQ(s.GetDimNum(), 4u);
+  s.AppendDim(6);  // beyond the inline capacity
+  EXPECT_EQ(s.GetDims(), (std::vector<int64_t>{2, 3, 4, 5, 6}));
+  EXPECT_EQ(s.ToShape().GetDims(), s.GetDims());
+  EXPECT_EQ(GeShape(s.ToShape()), s);
+}
+
+TEST(GeShapeTest, UnknownDimsAndRank) {
+  GeShape s({1, -1, 3});
+  EXPECT_TRUE(s.IsUnknownShape());
+  EXPECT_FALSE(s.IsUnknownDimNum());
+  GE_EXPECT_CODE(s.GetShapeSize(), ErrorCode::kParamInvalid);
+  s.SetIsUnknownDimNum();
+  EXPECT_TRUE(s.IsUnknownDimNum());
+  EXPECT_TRUE(s.IsUnknownShape());
+  EXPECT_EQ(s.GetDimNum(), 0u);
+}
+
+TEST(GeShapeTest, SetDimChecksIndexAndValue) {
+  GeShape s({1, 2});
+  GE_EXPECT_OK(s.SetDim(1, 7));
+  EXPECT_EQ(s.GetDim(1), 7);
+  GE_EXPECT_OK(s.SetDim(0, -1));
+  const Status out = s.SetDim(2, 1);
+  GE_EXPECT_CODE(out, ErrorCode::kOutOfRange);
+  EXPECT_NE(std::string(out.message()).find("2"), std::string::npos);
+  GE_EXPECT_CODE(s.SetDim(0, -2), ErrorCode::kParamInvalid);
+  GE_EXPECT_CODE(s.SetDim(0, -9), ErrorCode::kParamInvalid);
+  EXPECT_EQ(s.GetDims(), (std::vector<int64_t>{-1, 7}));
+}
+
+TEST(GeShapeTest, ShapeSizeOverflowIsAnError) {
+  GeShape s({int64_t{1} << 40, int64_t{1} << 40});
+  GE_EXPECT_CODE(s.GetShapeSize(), ErrorCode::kOverflow);
+}
+
+TEST(GeTensorDescTest, OriginStartsEqualAndThenIsIndependent) {
+  GeTensorDesc d(GeShape({1, 3, 8, 8}), FORMAT_NCHW, DT_FLOAT16);
+  EXPECT_EQ(d.GetOriginShape(), GeShape({1, 3, 8, 8}));
+  EXPECT_EQ(d.GetOriginFormat(), FORMAT_NCHW);
+  EXPECT_EQ(d.GetOriginDataType(), DT_FLOAT16);
+  GE_ASSERT_OK(d.MutableShape().SetDim(0, 4));
+  d.SetFormat(FORMAT_NHWC);
+  EXPECT_EQ(d.GetOriginShape(), GeShape({1, 3, 8, 8}));
+  EXPECT_EQ(d.GetOriginFormat(), FORMAT_NCHW);
+}
+
+TEST(GeTensorDescTest, DefaultsAndExtendedMeta) {
+  GeTensorDesc d;
+  EXPECT_EQ(d.GetDataType(), DT_FLOAT);
+  EXPECT_EQ(d.GetFormat(), FORMAT_ND);
+  EXPECT_EQ(d.GetName(), "");
+  EXPECT_EQ(d.GetSizeMeta(), 0);
+  EXPECT_EQ(d.GetRealDimCnt(), 0);
+  EXPECT_TRUE(d.GetShapeRange().empty());
+  d.SetName("t0");
+  d.SetSizeMeta(128);
+  d.SetWeightSize(64);
+  d.SetReuseInput(true);
+  d.SetReuseInputIndex(1);
+  d.SetDataOffset(256);
+  d.SetDeviceType(DeviceType::kCpu);
+  d.SetRealDimCnt(2);
+  d.SetInputTensor(true);
+  d.SetOutputTensor(true);
+  EXPECT_EQ(d.GetName(), "t0");
+  EXPECT_EQ(d.GetSizeMeta(), 128);
+  EXPECT_EQ(d.GetWeightSize(), 64);
+  EXPECT_TRUE(d.GetReuseInput());
+  EXPECT_EQ(d.GetReuseInputIndex(), 1);
+  EXPECT_EQ(d.GetDataOffset(), 256);
+  EXPECT_EQ(d.GetDeviceType(), DeviceType::kCpu);
+  EXPECT_EQ(d.GetRealDimCnt(), 2);
+  EXPECT_TRUE(d.IsInputTensor());
+  EXPECT_TRUE(d.IsOutputTensor());
+}
+
+TEST(GeTensorDescTest, CopyIsDeepAndEqualityCoversEverything) {
+  GeTensorDesc a(GeShape({4}), FORMAT_ND, DT_INT32);
+  a.SetName("x");
+  GE_ASSERT_OK(a.SetAttr("k", AttrValue::CreateFrom<int64_t>(1)));
+  GeTensorDesc b = a;
+  EXPECT_EQ(a, b);
+  b.SetName("y");
+  EXPECT_NE(a, b);
+  EXPECT_EQ(a.GetName(), "x");
+  GeTensorDesc c = a;
+  GE_ASSERT_OK(c.SetAttr("k", AttrValue::CreateFrom<int64_t>(2)));
+  EXPECT_NE(a, c);
+  EXPECT_EQ(*a.GetAttr("k")->Get<int64_t>(), 1);
+  GeTensorDesc d = a;
+  d.SetOriginDataType(DT_INT8);
+  EXPECT_NE(a, d);
+  GeTensorDesc e;
+  e = a;
+  EXPECT_EQ(e, a);
+  // An explicitly default extended meta equals an absent one.
+  GeTensorDesc f(GeShape({4}), FORMAT_ND, DT_INT32);
+  GeTensorDesc g = f;
+  g.SetSizeMeta(0);
+  EXPECT_EQ(f, g);
+}
+
+TEST(GeTensorDescTest, ShapeRangeIsValidated) {
+  GeTensorDesc d(GeShape({-1, 3}));
+  GE_EXPECT_OK(d.SetShapeRange({{1, 8}, {3, 3}}));
+  EXPECT_EQ(d.GetShapeRange().size(), 2u);
+  const Status wrong_count = d.SetShapeRange({{1, 8}});
+  EXPECT_FALSE(wrong_count.ok());
+  EXPECT_FALSE(d.SetShapeRange({{5, 2}, {3, 3}}).ok());
+  EXPECT_EQ(d.GetShapeRange(), (GeTensorDesc::ShapeRange{{1, 8}, {3, 3}}));
+  GE_EXPECT_OK(d.SetOriginShapeRange({{1, -1}, {3, 3}}));
+  EXPECT_EQ(d.GetOriginShapeRange()[0].second, -1);
+}
+
+TEST(GeTensorDescTest, TensorDescRoundTripAndSize) {
+  GeTensorDesc d(GeShape({2, 3}), FORMAT_ND, DT_FLOAT);
+  d.SetSizeMeta(100);
+  d.SetDataOffset(7);
+  TensorDesc t = d.ToTensorDesc();
+  EXPECT_EQ(t.GetShape().GetDims(), (std::vector<int64_t>{2, 3}));
+  EXPECT_EQ(t.GetDataType(), DT_FLOAT);
+  EXPECT_EQ(t.GetSizeMeta(), 100);
+  EXPECT_EQ(t.GetDataOffset(), 7);
+  GeTensorDesc back(t);
+  EXPECT_EQ(back, d);
+  EXPECT_EQ(*d.GetDataSize(), 24);
+  EXPECT_EQ(*d.GetSize(), 64);
+  GeTensorDesc unknown(GeShape({-1}));
+  EXPECT_FALSE(unknown.GetSize().ok());
+}
+
+TEST(GeTensorDescTest, InvalidMarksAbsentOptionalInput) {
+  GeTensorDesc d;
+  EXPECT_TRUE(d.IsValid());
+  d.SetDataType(DT_UNDEFINED);
+  EXPECT_TRUE(d.IsValid());
+  d.SetFormat(FORMAT_RESERVED);
+  EXPECT_FALSE(d.IsValid());
+}
+
+TEST(GeTensorDescTest, CompactLayout) { EXPECT_LE(sizeof(GeTensorDesc), 120u); }
+
+TEST(GeTensorTest, DataIsAlignedAndCopyOnWrite) {
+  std::vector<uint8_t> bytes = {1, 2, 3, 4, 5};
+  GeTensor a(GeTensorDesc(GeShape({5}), FORMAT_ND, DT_UINT8), bytes);
+  ASSERT_EQ(a.GetDataSize(), 5u);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(a.GetData().data()) % AlignedBuffer::kAlignment, 0u);
+  GeTensor b = a;
+  EXPECT_TRUE(b.SharesDataWith(a));
+  EXPECT_EQ(a, b);
+  uint8_t* w = b.MutableData();
+  ASSERT_NE(w, nullptr);
+  EXPECT_FALSE(b.SharesDataWith(a));
+  w[0] = 42;
+  EXPECT_EQ(a.GetData()[0], 1);
+  EXPECT_EQ(b.GetData()[0], 42);
+  EXPECT_NE(a, b);
+  // Sole owner: no copy.
+  const uint8_t* before = b.GetData().data();
+  EXPECT_EQ(b.MutableData(), before);
+}
+
+TEST(GeTensorTest, EmptyAndCleared) {
+  GeTensor t;
+  EXPECT_EQ(t.GetDataSize(), 0u);
+  EXPECT_TRUE(t.GetData().empty());
+  EXPECT_EQ(t.MutableData(), nullptr);
+  t.SetData(std::vector<uint8_t>{9});
+  EXPECT_EQ(t.GetDataSize(), 1u);
+  t.ClearData();
+  EXPECT_EQ(t.GetDataSize(), 0u);
+  t.SetData(nullptr, 0);
+  EXPECT_EQ(t.GetDataSize(), 0u);
+  GeTensor u;
+  EXPECT_EQ(t, u);
+}
+
+TEST(GeTensorTest, DescIsPartOfEquality) {
+  GeTensor a(GeTensorDesc(GeShape({1})), std::vector<uint8_t>{1, 2, 3, 4});
+  GeTensor b = a;
+  b.MutableTensorDesc().SetDataType(DT_INT32);
+  EXPECT_NE(a, b);
+  EXPECT_EQ(a.GetTensorDesc().GetDataType(), DT_FLOAT);
+}
+
+}  // namespace
+}  // namespace ge

@@ -1,0 +1,484 @@
+// graph/src/node.cc
+//
+// Node: anchor storage (one block for the data anchors created at Create(),
+// individually allocated overflow for anchors appended later), neighbour
+// queries, AddLinkFrom.
+#include "graph/inc/graph/node.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <new>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "graph/inc/graph/anchor.h"
+#include "graph/inc/graph/compute_graph.h"
+#include "graph/inc/graph/op_desc.h"
+#include "metadef/inc/external/base/status.h"
+
+namespace ge {
+
+static_assert(sizeof(InDataAnchor) == sizeof(OutDataAnchor), "anchor block layout");
+static_assert(alignof(InDataAnchor) == alignof(OutDataAnchor), "anchor block layout");
+
+namespace {
+
+// Node::Create allocates the node, its shared_ptr control block and its data
+// anchors in one piece: the allocator handed to std::allocate_shared adds
+// `extra` bytes and records the block; the constructor places the anchors
+// behind the node when they fit inside that block (checked, with a separate
+// allocation as the fallback).
+struct TrailingBlock {
+  size_t extra = 0;  // requested by Node::Create
+  void* base = nullptr;
+  size_t size = 0;
+};
+thread_local TrailingBlock t_trailing_block;
+
+// Stateless (keeps the control block small): the extra size travels through
+// t_trailing_block.
+template <typename T>
+struct TrailingAllocator {
+  using value_type = T;
+  TrailingAllocator() = default;
+  template <typename U>
+  TrailingAllocator(const TrailingAllocator<U>&) {}  // NOLINT
+  T* allocate(size_t n) {
+    const size_t bytes = n * sizeof(T) + t_trailing_block.extra;
+    void* p = ::operator new(bytes);
+    t_trailing_block.base = p;
+    t_trailing_block.size = bytes;
+    return static_cast<T*>(p);
+  }
+  void deallocate(T* p, size_t) { ::operator delete(p); }
+  template <typename U>
+  bool operator==(const TrailingAllocator<U>&) const { return true; }
+  template <typename U>
+  bool operator!=(const TrailingAllocator<U>&) const { return false; }
+};
+
+constexpr size_t kAnchorSize = sizeof(InDataAnchor);
+constexpr size_t kAnchorAlign = alignof(InDataAnchor);
+static_assert(alignof(Node) % kAnchorAlign == 0 && sizeof(Node) % kAnchorAlign == 0,
+              "anchors placed right behind a node are aligned");
+
+}  // namespace
+
+StatusOr<NodePtr> Node::Create(const OpDescPtr& op_desc) {
+  if (op_desc == nullptr) return ParamInvalid("cannot create a node from a null OpDesc");
+  const size_t anchors = op_desc->GetAllInputsSize() + op_desc->GetAllOutputsDescSize();
+  t_trailing_block = TrailingBlock{anchors * kAnchorSize, nullptr, 0};
+  NodePtr node = std::allocate_shared<Node>(TrailingAllocator<Node>(), Passkey{}, op_desc);
+  return node;
+}
+
+Node::Node(Passkey, OpDescPtr op_desc) : op_(std::move(op_desc)) {
+  op_->attached_to_node_ = true;
+  static_cast<Anchor&>(in_ctrl_).Init(this, -1);
+  static_cast<Anchor&>(out_ctrl_).Init(this, -1);
+  const size_t nin = op_->GetAllInputsSize();
+  const size_t nout = op_->GetAllOutputsDescSize();
+  const TrailingBlock block = t_trailing_block;
+  t_trailing_block = TrailingBlock{};
+  if (nin + nout == 0) return;
+  const size_t bytes = (nin + nout) * kAnchorSize;
+  const uintptr_t start =
+      (reinterpret_cast<uintptr_t>(this) + sizeof(Node) + kAnchorAlign - 1) & ~(kAnchorAlign - 1);
+  const uintptr_t base = reinterpret_cast<uintptr_t>(block.base);
+  void* storage;
+  if (base != 0 && start >= base && start + bytes <= base + block.size) {
+    storage = reinterpret_cast<void*>(start);
+    block_is_trailing_ = true;
+  } else {
+    storage = ::operator new(bytes);
+  }
+  in_block_ = static_cast<InDataAnchor*>(storage);
+  OutDataAnchor* out_block = reinterpret_cast<OutDataAnchor*>(in_block_ + nin);
+  for (size_t i = 0; i < nin; ++i) {
+    InDataAnchor* a = new (&in_block_[i]) InDataAnchor();
+    static_cast<Anchor*>(a)->Init(this, static_cast<int32_t>(i));
+  }
+  for (size_t i = 0; i < nout; ++i) {
+    OutDataAnchor* a = new (&out_block[i]) OutDataAnchor();
+    static_cast<Anchor*>(a)->Init(this, static_cast<int32_t>(i));
+  }
+  cap_in_ = num_in_ = static_cast<uint32_t>(nin);
+  cap_out_ = num_out_ = static_cast<uint32_t>(nout);
+}
+
+Node::~Node() {
+  UnlinkAllAnchors();
+  for (uint32_t i = 0; i < cap_in_; ++i) in_block_[i].~InDataAnchor();
+  for (uint32_t i = 0; i < cap_out_; ++i) OutBlock()[i].~OutDataAnchor();
+  if (!block_is_trailing_ && (cap_in_ + cap_out_) > 0) ::operator delete(in_block_);
+}
+
+void Node::UnlinkAllAnchors() {
+  for (uint32_t i = 0; i < num_in_; ++i) InAt(i)->UnlinkAll();
+  for (uint32_t i = 0; i < num_out_; ++i) OutAt(i)->UnlinkAll();
+  in_ctrl_.UnlinkAll();
+  out_ctrl_.UnlinkAll();
+}
+
+InDataAnchor* Node::InAt(size_t i) const {
+  return i < cap_in_ ? &in_block_[i] : overflow_->in[i - cap_in_].get();
+}
+OutDataAnchor* Node::OutAt(size_t i) const {
+  return i < cap_out_ ? &OutBlock()[i] : overflow_->out[i - cap_out_].get();
+}
+
+const std::string& Node::GetName() const { return op_->GetName(); }
+const std::string& Node::GetType() const { return op_->GetType(); }
+
+Status Node::UpdateOpDesc(const OpDescPtr& op_desc) {
+  if (op_desc == nullptr) return ParamInvalid("node ", DebugString(), ": the new OpDesc is null");
+  if (op_desc->GetAllInputsSize() != num_in_ || op_desc->GetAllOutputsDescSize() != num_out_) {
+    return ParamInvalid("node ", DebugString(), " has ", num_in_, " inputs and ", num_out_,
+                        " outputs; OpDesc ", op_desc->DebugString(), " has ",
+                        op_desc->GetAllInputsSize(), " and ", op_desc->GetAllOutputsDescSize());
+  }
+  op_desc->attached_to_node_ = true;
+  op_ = op_desc;
+  BumpOpDescRenameEpoch();
+  return OkStatus();
+}
+
+ComputeGraphPtr Node::GetOwnerComputeGraph() const {
+  return owner_graph_ == nullptr ? nullptr : owner_graph_->weak_from_this().lock();
+}
+
+std::string Node::DebugString() const { return op_->DebugString(); }
+
+// ------------------------------------------------------------------ anchors
+
+InDataAnchorPtr Node::GetInDataAnchor(int32_t idx) const {
+  InDataAnchor* a = GetInDataAnchorBarePtr(idx);
+  return a == nullptr ? nullptr : std::static_pointer_cast<InDataAnchor>(a->GetSharedPtr());
+}
+OutDataAnchorPtr Node::GetOutDataAnchor(int32_t idx) const {
+  OutDataAnchor* a = GetOutDataAnchorBarePtr(idx);
+  return a == nullptr ? nullptr : std::static_pointer_cast<OutDataAnchor>(a->GetSharedPtr());
+}
+InDataAnchor* Node::GetInDataAnchorBarePtr(int32_t idx) const {
+  if (idx < 0 || static_cast<uint32_t>(idx) >= num_in_) return nullptr;
+  return InAt(static_cast<size_t>(idx));
+}
+OutDataAnchor* Node::GetOutDataAnchorBarePtr(int32_t idx) const {
+  if (idx < 0 || static_cast<uint32_t>(idx) >= num_out_) return nullptr;
+  return OutAt(static_cast<size_t>(idx));
+}
+InControlAnchorPtr Node::GetInControlAnchor() const {
+  return std::static_pointer_cast<InControlAnchor>(in_ctrl_.GetSharedPtr());
+}
+OutControlAnchorPtr Node::GetOutControlAnchor() const {
+  return std::static_pointer_cast<OutControlAnchor>(out_ctrl_.GetSharedPtr());
+}
+AnchorPtr Node::GetInAnchor(int32_t idx) const {
+  if (idx == -1) return in_ctrl_.GetSharedPtr();
+  return GetInDataAnchor(idx);
+}
+AnchorPtr Node::GetOutAnchor(int32_t idx) const {
+  if (idx == -1) return out_ctrl_.GetSharedPtr();
+  return GetOutDataAnchor(idx);
+}
+std::vector<InDataAnchorPtr> Node::GetAllInDataAnchors() const {
+  std::vector<InDataAnchorPtr> out;
+  out.reserve(num_in_);
+  for (uint32_t i = 0; i < num_in_; ++i) {
+    out.push_back(std::static_pointer_cast<InDataAnchor>(InAt(i)->GetSharedPtr()));
+  }
+  return out;
+}
+std::vector<OutDataAnchorPtr> Node::GetAllOutDataAnchors() const {
+  std::vector<OutDataAnchorPtr> out;
+  out.reserve(num_out_);
+  for (uint32_t i = 0; i < num_out_; ++i) {
+    out.push_back(std::static_pointer_cast<OutDataAnchor>(OutAt(i)->GetSharedPtr()));
+  }
+  return out;
+}
+std::vector<InDataAnchor*> Node::GetAllInDataAnchorsPtr() const {
+  std::vector<InDataAnchor*> out;
+  out.reserve(num_in_);
+  for (uint32_t i = 0; i < num_in_; ++i) out.push_back(InAt(i));
+  return out;
+}
+std::vector<OutDataAnchor*> Node::GetAllOutDataAnchorsPtr() const {
+  std::vector<OutDataAnchor*> out;
+  out.reserve(num_out_);
+  for (uint32_t i = 0; i < num_out_; ++i) out.push_back(OutAt(i));
+  return out;
+}
+std::vector<AnchorPtr> Node::GetAllInAnchors() const {
+  std::vector<AnchorPtr> out;
+  out.reserve(num_in_ + 1);
+  for (uint32_t i = 0; i < num_in_; ++i) out.push_back(InAt(i)->GetSharedPtr());
+  out.push_back(in_ctrl_.GetSharedPtr());
+  return out;
+}
+std::vector<AnchorPtr> Node::GetAllOutAnchors() const {
+  std::vector<AnchorPtr> out;
+  out.reserve(num_out_ + 1);
+  for (uint32_t i = 0; i < num_out_; ++i) out.push_back(OutAt(i)->GetSharedPtr());
+  out.push_back(out_ctrl_.GetSharedPtr());
+  return out;
+}
+
+void Node::AppendInDataAnchors(size_t num) {
+  for (size_t k = 0; k < num; ++k) {
+    const uint32_t i = num_in_;
+    const size_t constructed = cap_in_ + (overflow_ == nullptr ? 0 : overflow_->in.size());
+    InDataAnchor* a;
+    if (i < constructed) {
+      a = InAt(i);
+    } else {
+      if (overflow_ == nullptr) overflow_ = std::make_unique<Overflow>();
+      overflow_->in.push_back(std::make_unique<InDataAnchor>());
+      a = overflow_->in.back().get();
+    }
+    static_cast<Anchor*>(a)->Init(this, static_cast<int32_t>(i));
+    a->SetStatus(ANCHOR_SUSPEND);
+    ++num_in_;
+  }
+}
+
+void Node::AppendOutDataAnchors(size_t num) {
+  for (size_t k = 0; k < num; ++k) {
+    const uint32_t i = num_out_;
+    const size_t constructed = cap_out_ + (overflow_ == nullptr ? 0 : overflow_->out.size());
+    OutDataAnchor* a;
+    if (i < constructed) {
+      a = OutAt(i);
+    } else {
+      if (overflow_ == nullptr) overflow_ = std::make_unique<Overflow>();
+      overflow_->out.push_back(std::make_unique<OutDataAnchor>());
+      a = overflow_->out.back().get();
+    }
+    static_cast<Anchor*>(a)->Init(this, static_cast<int32_t>(i));
+    a->SetStatus(ANCHOR_SUSPEND);
+    ++num_out_;
+  }
+}
+
+Status Node::RemoveInDataAnchors(size_t num) {
+  if (num > num_in_) {
+    return ParamInvalid("node ", DebugString(), " has ", num_in_, " input anchors, cannot remove ",
+                        num);
+  }
+  for (size_t k = 0; k < num; ++k) {
+    InAt(num_in_ - 1)->UnlinkAll();
+    --num_in_;
+  }
+  return OkStatus();
+}
+
+Status Node::RemoveOutDataAnchors(size_t num) {
+  if (num > num_out_) {
+    return ParamInvalid("node ", DebugString(), " has ", num_out_,
+                        " output anchors, cannot remove ", num);
+  }
+  for (size_t k = 0; k < num; ++k) {
+    OutAt(num_out_ - 1)->UnlinkAll();
+    --num_out_;
+  }
+  return OkStatus();
+}
+
+// --------------------------------------------------------------- neighbours
+
+namespace {
+NodePtr OwnerOf(const Anchor* a) { return a->GetOwnerNode(); }
+}  // namespace
+
+std::vector<NodePtr> Node::GetInDataNodes() const {
+  std::vector<NodePtr> out;
+  for (uint32_t i = 0; i < num_in_; ++i) {
+    if (OutDataAnchor* p = InAt(i)->GetPeerOutAnchorPtr()) out.push_back(OwnerOf(p));
+  }
+  return out;
+}
+
+std::vector<NodePtr> Node::GetInControlNodes() const {
+  std::vector<NodePtr> out;
+  for (Anchor* p : in_ctrl_.PeerAnchors()) out.push_back(OwnerOf(p));
+  for (uint32_t i = 0; i < num_in_; ++i) {
+    if (OutControlAnchor* p = InAt(i)->GetPeerOutControlAnchorPtr()) out.push_back(OwnerOf(p));
+  }
+  return out;
+}
+
+std::vector<NodePtr> Node::GetInAllNodes() const {
+  std::vector<NodePtr> out = GetInDataNodes();
+  std::vector<NodePtr> ctrl = GetInControlNodes();
+  out.insert(out.end(), ctrl.begin(), ctrl.end());
+  return out;
+}
+
+std::vector<Node*> Node::GetInNodesPtr() const {
+  std::vector<Node*> out;
+  for (uint32_t i = 0; i < num_in_; ++i) {
+    if (OutDataAnchor* p = InAt(i)->GetPeerOutAnchorPtr()) out.push_back(p->GetOwnerNodeBarePtr());
+  }
+  for (Anchor* p : in_ctrl_.PeerAnchors()) out.push_back(p->GetOwnerNodeBarePtr());
+  for (uint32_t i = 0; i < num_in_; ++i) {
+    if (OutControlAnchor* p = InAt(i)->GetPeerOutControlAnchorPtr()) {
+      out.push_back(p->GetOwnerNodeBarePtr());
+    }
+  }
+  return out;
+}
+
+std::vector<NodePtr> Node::GetOutDataNodes() const {
+  std::vector<NodePtr> out;
+  for (uint32_t i = 0; i < num_out_; ++i) {
+    for (Anchor* p : OutAt(i)->PeerAnchors()) {
+      if (p->IsInData()) out.push_back(OwnerOf(p));
+    }
+  }
+  return out;
+}
+
+std::vector<NodePtr> Node::GetOutControlNodes() const {
+  std::vector<NodePtr> out;
+  for (Anchor* p : out_ctrl_.PeerAnchors()) out.push_back(OwnerOf(p));
+  for (uint32_t i = 0; i < num_out_; ++i) {
+    for (Anchor* p : OutAt(i)->PeerAnchors()) {
+      if (p->IsInControl()) out.push_back(OwnerOf(p));
+    }
+  }
+  return out;
+}
+
+std::vector<NodePtr> Node::GetOutAllNodes() const {
+  std::vector<NodePtr> out = GetOutDataNodes();
+  std::vector<NodePtr> ctrl = GetOutControlNodes();
+  out.insert(out.end(), ctrl.begin(), ctrl.end());
+  return out;
+}
+
+std::vector<Node*> Node::GetOutNodesPtr() const {
+  std::vector<Node*> out;
+  for (uint32_t i = 0; i < num_out_; ++i) {
+    for (Anchor* p : OutAt(i)->PeerAnchors()) {
+      if (p->IsInData()) out.push_back(p->GetOwnerNodeBarePtr());
+    }
+  }
+  for (Anchor* p : out_ctrl_.PeerAnchors()) out.push_back(p->GetOwnerNodeBarePtr());
+  for (uint32_t i = 0; i < num_out_; ++i) {
+    for (Anchor* p : OutAt(i)->PeerAnchors()) {
+      if (p->IsInControl()) out.push_back(p->GetOwnerNodeBarePtr());
+    }
+  }
+  return out;
+}
+
+size_t Node::GetInDataNodesSize() const {
+  size_t n = 0;
+  for (uint32_t i = 0; i < num_in_; ++i) n += InAt(i)->GetPeerOutAnchorPtr() != nullptr ? 1 : 0;
+  return n;
+}
+size_t Node::GetOutDataNodesSize() const {
+  size_t n = 0;
+  for (uint32_t i = 0; i < num_out_; ++i) n += OutAt(i)->GetPeerInDataNodesSize();
+  return n;
+}
+size_t Node::GetInNodesSize() const {
+  size_t n = in_ctrl_.GetPeerAnchorsSize();
+  for (uint32_t i = 0; i < num_in_; ++i) n += InAt(i)->GetPeerAnchorsSize();
+  return n;
+}
+size_t Node::GetOutNodesSize() const {
+  size_t n = out_ctrl_.GetPeerAnchorsSize();
+  for (uint32_t i = 0; i < num_out_; ++i) n += OutAt(i)->GetPeerAnchorsSize();
+  return n;
+}
+
+std::vector<std::pair<NodePtr, OutDataAnchorPtr>> Node::GetInDataNodesAndAnchors() const {
+  std::vector<std::pair<NodePtr, OutDataAnchorPtr>> out;
+  for (uint32_t i = 0; i < num_in_; ++i) {
+    if (OutDataAnchor* p = InAt(i)->GetPeerOutAnchorPtr()) {
+      out.emplace_back(OwnerOf(p), std::static_pointer_cast<OutDataAnchor>(p->GetSharedPtr()));
+    }
+  }
+  return out;
+}
+
+std::vector<std::pair<NodePtr, InDataAnchorPtr>> Node::GetOutDataNodesAndAnchors() const {
+  std::vector<std::pair<NodePtr, InDataAnchorPtr>> out;
+  for (uint32_t i = 0; i < num_out_; ++i) {
+    for (Anchor* p : OutAt(i)->PeerAnchors()) {
+      if (p->IsInData()) {
+        out.emplace_back(OwnerOf(p), std::static_pointer_cast<InDataAnchor>(p->GetSharedPtr()));
+      }
+    }
+  }
+  return out;
+}
+
+// ------------------------------------------------------------ AddLinkFrom
+
+namespace {
+Status CheckSingleOutput(const Node& self, const NodePtr& input_node) {
+  if (input_node == nullptr) {
+    return ParamInvalid("node ", self.DebugString(), ": AddLinkFrom a null node");
+  }
+  if (input_node->GetAllOutDataAnchorsSize() != 1) {
+    return ParamInvalid("node ", self.DebugString(), ": AddLinkFrom ", input_node->DebugString(),
+                        " needs a node with exactly one output, it has ",
+                        input_node->GetAllOutDataAnchorsSize());
+  }
+  return OkStatus();
+}
+}  // namespace
+
+Status Node::AddLinkFrom(const NodePtr& input_node) {
+  return AddLinkFrom(static_cast<uint32_t>(num_in_), input_node);
+}
+
+Status Node::AddLinkFrom(uint32_t index, const NodePtr& input_node) {
+  RETURN_IF_ERROR(CheckSingleOutput(*this, input_node));
+  const GeTensorDesc desc = input_node->GetOpDesc()->GetOutputDesc(0);
+  OutDataAnchor* src = input_node->GetOutDataAnchorBarePtr(0);
+  if (index < num_in_) {
+    InDataAnchor* dst = InAt(index);
+    RETURN_IF_ERROR(Anchor::CheckLink(src, dst));
+    RETURN_IF_ERROR(op_->UpdateInputDesc(index, desc));
+    Anchor::LinkUnchecked(src, dst);
+    return OkStatus();
+  }
+  if (index != num_in_ || op_->GetAllInputsSize() != num_in_) {
+    return OutOfRange("node ", DebugString(), ": AddLinkFrom input index ", index,
+                      " must be an existing input or the next one (", num_in_,
+                      " anchors, ", op_->GetAllInputsSize(), " input descs)");
+  }
+  RETURN_IF_ERROR(op_->AddInputDesc(desc));
+  AppendInDataAnchors(1);
+  Anchor::LinkUnchecked(src, InAt(num_in_ - 1));
+  return OkStatus();
+}
+
+Status Node::AddLinkFrom(const std::string& name, const NodePtr& input_node) {
+  RETURN_IF_ERROR(CheckSingleOutput(*this, input_node));
+  const int32_t index = op_->GetInputIndexByName(name);
+  if (index >= 0) {
+    if (static_cast<uint32_t>(index) >= num_in_) {
+      return OutOfRange("node ", DebugString(), ": input '", name, "' (index ", index,
+                        ") has no anchor (", num_in_, " anchors)");
+    }
+    return AddLinkFrom(static_cast<uint32_t>(index), input_node);
+  }
+  if (op_->GetAllInputsSize() != num_in_) {
+    return ParamInvalid("node ", DebugString(), ": ", op_->GetAllInputsSize(),
+                        " input descs but ", num_in_, " input anchors");
+  }
+  OutDataAnchor* src = input_node->GetOutDataAnchorBarePtr(0);
+  RETURN_IF_ERROR(op_->AddInputDesc(name, input_node->GetOpDesc()->GetOutputDesc(0)));
+  AppendInDataAnchors(1);
+  Anchor::LinkUnchecked(src, InAt(num_in_ - 1));
+  return OkStatus();
+}
+
+}  // namespace ge

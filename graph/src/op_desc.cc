@@ -1,0 +1,734 @@
+// graph/src/op_desc.cc
+//
+// OpDesc: ports (shared descs + names), IR metadata (copy-on-write), the
+// lazily allocated compile-state / subgraph / function extension.
+#include "graph/inc/graph/op_desc.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/container/flat_hash_set.h"
+#include "absl/strings/str_cat.h"
+#include "graph/inc/graph/attr_value.h"
+#include "graph/src/string_interner.h"
+#include "metadef/inc/external/base/status.h"
+
+namespace ge {
+namespace {
+std::atomic<uint64_t> g_rename_epoch{0};
+}  // namespace
+
+uint64_t GetOpDescRenameEpoch() { return g_rename_epoch.load(std::memory_order_relaxed); }
+void BumpOpDescRenameEpoch() { g_rename_epoch.fetch_add(1, std::memory_order_relaxed); }
+
+struct OpDesc::IrMeta {
+  std::vector<std::pair<std::string, IrInputType>> inputs;
+  std::vector<std::pair<std::string, IrOutputType>> outputs;
+  std::vector<std::string> attr_names;
+  std::vector<std::pair<std::string, SubgraphType>> subgraphs;
+};
+
+struct OpDesc::Ext {
+  std::vector<int64_t> input_offsets;
+  std::vector<int64_t> output_offsets;
+  std::vector<int64_t> workspace;
+  std::vector<int64_t> workspace_bytes;
+  std::string engine_name;
+  std::string kernel_lib_name;
+  std::vector<std::string> src_name;
+  std::vector<int64_t> src_index;
+  std::vector<std::string> dst_name;
+  std::vector<int64_t> dst_index;
+  std::vector<bool> is_input_const;
+  std::map<std::string, uint32_t> subgraph_name_to_index;
+  std::vector<std::string> subgraph_instance_names;
+  InferShapeFunc infer_func;
+  InferFormatFunc infer_format_func;
+  VerifyFunc verify_func;
+  // Optional flags of the inputs (empty when no input is optional).
+  std::vector<uint8_t> optional_inputs;
+  // Descriptions of removed ports: kept alive for outstanding pointers.
+  std::vector<std::unique_ptr<GeTensorDesc>> retired_descs;
+
+  Ext() = default;
+  // Copies everything but the retired descriptions.
+  Ext(const Ext& o)
+      : input_offsets(o.input_offsets),
+        output_offsets(o.output_offsets),
+        workspace(o.workspace),
+        workspace_bytes(o.workspace_bytes),
+        engine_name(o.engine_name),
+        kernel_lib_name(o.kernel_lib_name),
+        src_name(o.src_name),
+        src_index(o.src_index),
+        dst_name(o.dst_name),
+        dst_index(o.dst_index),
+        is_input_const(o.is_input_const),
+        subgraph_name_to_index(o.subgraph_name_to_index),
+        subgraph_instance_names(o.subgraph_instance_names),
+        infer_func(o.infer_func),
+        infer_format_func(o.infer_format_func),
+        verify_func(o.verify_func),
+        optional_inputs(o.optional_inputs) {}
+};
+
+OpDesc::OpDesc() : type_(internal::EmptyInternedString()) {}
+OpDesc::OpDesc(const std::string& name, const std::string& type)
+    : name_(name), type_(internal::InternString(type)) {}
+
+OpDesc::OpDesc(const OpDesc& other)
+    : AttrHolder(other),
+      std::enable_shared_from_this<OpDesc>(),
+      name_(other.name_),
+      type_(other.type_),
+      id_(other.id_),
+      stream_id_(other.stream_id_),
+      ir_meta_(other.ir_meta_),
+      ext_(other.ext_ == nullptr ? nullptr : std::make_unique<Ext>(*other.ext_)),
+      num_inputs_(other.num_inputs_) {
+  ports_.reserve(other.ports_.size());
+  for (const Port& p : other.ports_) {
+    ports_.push_back(Port{std::make_unique<GeTensorDesc>(*p.desc), p.name});
+  }
+}
+
+OpDesc& OpDesc::operator=(const OpDesc& other) {
+  if (this == &other) return *this;
+  OpDesc copy(other);
+  AttrHolder::operator=(std::move(static_cast<AttrHolder&>(copy)));
+  type_ = copy.type_;
+  // Keep the old descriptions alive: pointers to them may be held.
+  for (Port& p : ports_) {
+    MutableExt().retired_descs.push_back(std::move(p.desc));
+  }
+  std::vector<std::unique_ptr<GeTensorDesc>> retired;
+  if (ext_ != nullptr) retired = std::move(ext_->retired_descs);
+  ports_ = std::move(copy.ports_);
+  num_inputs_ = copy.num_inputs_;
+  id_ = copy.id_;
+  stream_id_ = copy.stream_id_;
+  ir_meta_ = std::move(copy.ir_meta_);
+  ext_ = std::move(copy.ext_);
+  if (!retired.empty()) {
+    auto& keep = MutableExt().retired_descs;
+    for (auto& d : retired) keep.push_back(std::move(d));
+  }
+  SetName(copy.name_);
+  return *this;
+}
+
+OpDesc::~OpDesc() = default;
+
+void OpDesc::SetName(const std::string& name) {
+  if (name == name_) return;
+  if (attached_to_node_) BumpOpDescRenameEpoch();
+  name_ = name;
+}
+
+void OpDesc::SetType(const std::string& type) { type_ = internal::InternString(type); }
+
+OpDesc::Ext& OpDesc::MutableExt() {
+  if (ext_ == nullptr) ext_ = std::make_unique<Ext>();
+  return *ext_;
+}
+
+OpDesc::IrMeta& OpDesc::MutableIrMeta() {
+  if (ir_meta_ == nullptr) {
+    ir_meta_ = std::make_shared<IrMeta>();
+  } else if (ir_meta_.use_count() > 1) {
+    ir_meta_ = std::make_shared<IrMeta>(*ir_meta_);
+  }
+  return *ir_meta_;
+}
+
+std::string OpDesc::DebugString() const { return absl::StrCat(name_, "(", *type_, ")"); }
+
+// -------------------------------------------------------------------- ports
+
+GeTensorDescPtr OpDesc::DescPtr(GeTensorDesc* desc) const {
+  std::shared_ptr<const OpDesc> self = weak_from_this().lock();
+  if (self == nullptr) return GeTensorDescPtr(GeTensorDescPtr(), desc);  // non-owning
+  return GeTensorDescPtr(std::move(self), desc);
+}
+
+void OpDesc::ReserveFor(size_t more) {
+  const size_t need = ports_.size() + more;
+  if (need <= ports_.capacity()) return;
+  // Most ops have an input and an output: start with two slots, then grow
+  // tightly (ops have few ports), geometrically for large dynamic ports.
+  ports_.reserve(need < 2 ? 2 : need < 4 ? need : std::max(need, ports_.size() + ports_.size() / 2));
+}
+
+void OpDesc::SetOptional(size_t input_index, bool optional) {
+  if (!optional && (ext_ == nullptr || ext_->optional_inputs.empty())) return;
+  std::vector<uint8_t>& flags = MutableExt().optional_inputs;
+  if (flags.size() < num_inputs_) flags.resize(num_inputs_, 0);
+  flags[input_index] = optional ? 1 : 0;
+}
+
+int32_t OpDesc::FindPort(Dir dir, absl::string_view name) const {
+  const size_t n = Count(dir);
+  for (size_t i = 0; i < n; ++i) {
+    if (PortAt(dir, i).name == name) return static_cast<int32_t>(i);
+  }
+  return -1;
+}
+
+Status OpDesc::AddPort(Dir dir, const std::string& name, const GeTensorDesc& desc, bool optional) {
+  if (name.empty()) {
+    return ParamInvalid("op ", DebugString(), ": ", DirName(dir), " name must not be empty");
+  }
+  const int32_t existing = FindPort(dir, name);
+  if (existing >= 0) {
+    return AlreadyExists("op ", DebugString(), " already has an ", DirName(dir), " named '", name,
+                         "' (index ", existing, ")");
+  }
+  ReserveFor(1);
+  const size_t pos = Begin(dir) + Count(dir);
+  ports_.insert(ports_.begin() + static_cast<std::ptrdiff_t>(pos),
+                Port{std::make_unique<GeTensorDesc>(desc), name});
+  if (dir == Dir::kInput) {
+    ++num_inputs_;
+    SetOptional(pos, optional);
+  }
+  return OkStatus();
+}
+
+Status OpDesc::InsertPorts(Dir dir, const std::string& name, uint32_t num, size_t index,
+                           bool numbered) {
+  if (index > Count(dir)) {
+    return OutOfRange("op ", DebugString(), ": cannot insert ", DirName(dir), "s at index ", index,
+                      ", the op has ", Count(dir), " ", DirName(dir), "s");
+  }
+  std::vector<std::string> names;
+  names.reserve(num);
+  for (uint32_t i = 0; i < num; ++i) {
+    std::string n = numbered ? absl::StrCat(name, i) : name;
+    if (n.empty()) {
+      return ParamInvalid("op ", DebugString(), ": ", DirName(dir), " name must not be empty");
+    }
+    if (FindPort(dir, n) >= 0 || std::find(names.begin(), names.end(), n) != names.end()) {
+      return AlreadyExists("op ", DebugString(), " already has an ", DirName(dir), " named '", n,
+                           "'");
+    }
+    names.push_back(std::move(n));
+  }
+  std::vector<Port> added;
+  added.reserve(num);
+  for (std::string& n : names) {
+    added.push_back(Port{std::make_unique<GeTensorDesc>(), std::move(n)});
+  }
+  ReserveFor(num);
+  ports_.insert(ports_.begin() + static_cast<std::ptrdiff_t>(Begin(dir) + index),
+                std::make_move_iterator(added.begin()), std::make_move_iterator(added.end()));
+  if (dir == Dir::kInput) {
+    if (ext_ != nullptr && !ext_->optional_inputs.empty()) {
+      auto& flags = ext_->optional_inputs;
+      if (flags.size() < num_inputs_) flags.resize(num_inputs_, 0);
+      flags.insert(flags.begin() + static_cast<std::ptrdiff_t>(index), num, 0);
+    }
+    num_inputs_ += num;
+  }
+  return OkStatus();
+}
+
+Status OpDesc::UpdatePort(Dir dir, uint32_t index, const GeTensorDesc& desc) {
+  if (index >= Count(dir)) {
+    return OutOfRange("op ", DebugString(), ": ", DirName(dir), " index ", index,
+                      " is out of range (", Count(dir), " ", DirName(dir), "s)");
+  }
+  *PortAt(dir, index).desc = desc;
+  return OkStatus();
+}
+
+Status OpDesc::RemovePort(Dir dir, uint32_t index) {
+  if (index >= Count(dir)) {
+    return OutOfRange("op ", DebugString(), ": ", DirName(dir), " index ", index,
+                      " is out of range (", Count(dir), " ", DirName(dir), "s)");
+  }
+  const size_t pos = Begin(dir) + index;
+  MutableExt().retired_descs.push_back(std::move(ports_[pos].desc));
+  ports_.erase(ports_.begin() + static_cast<std::ptrdiff_t>(pos));
+  if (dir == Dir::kInput) {
+    --num_inputs_;
+    auto& flags = ext_->optional_inputs;
+    if (pos < flags.size()) flags.erase(flags.begin() + static_cast<std::ptrdiff_t>(pos));
+  }
+  return OkStatus();
+}
+
+Status OpDesc::UpdateNames(Dir dir, const std::map<std::string, uint32_t>& name_idx) {
+  const size_t count = Count(dir);
+  std::vector<std::string> names = Names(dir);
+  std::vector<bool> assigned(count, false);
+  for (const auto& [name, index] : name_idx) {
+    if (index >= count) {
+      return OutOfRange("op ", DebugString(), ": ", DirName(dir), " name '", name,
+                        "' maps to index ", index, ", the op has ", count, " ", DirName(dir),
+                        "s");
+    }
+    if (name.empty()) {
+      return ParamInvalid("op ", DebugString(), ": ", DirName(dir), " name must not be empty");
+    }
+    if (assigned[index]) {
+      return ParamInvalid("op ", DebugString(), ": two names map to ", DirName(dir), " index ",
+                          index, " (one of them is '", name, "')");
+    }
+    assigned[index] = true;
+    names[index] = name;
+  }
+  absl::flat_hash_set<absl::string_view> seen;
+  for (const std::string& n : names) {
+    if (!seen.insert(n).second) {
+      return AlreadyExists("op ", DebugString(), ": renaming would give two ", DirName(dir),
+                           "s named '", n, "'");
+    }
+  }
+  for (size_t i = 0; i < count; ++i) PortAt(dir, i).name = std::move(names[i]);
+  return OkStatus();
+}
+
+std::map<std::string, uint32_t> OpDesc::NameIndexMap(Dir dir) const {
+  std::map<std::string, uint32_t> m;
+  for (size_t i = 0; i < Count(dir); ++i) m.emplace(PortAt(dir, i).name, static_cast<uint32_t>(i));
+  return m;
+}
+
+std::vector<std::string> OpDesc::Names(Dir dir) const {
+  std::vector<std::string> names;
+  names.reserve(Count(dir));
+  for (size_t i = 0; i < Count(dir); ++i) names.push_back(PortAt(dir, i).name);
+  return names;
+}
+
+// ---- inputs
+
+Status OpDesc::AddInputDesc(const GeTensorDesc& desc) {
+  return AddPort(Dir::kInput, absl::StrCat("__input", num_inputs_), desc, false);
+}
+Status OpDesc::AddInputDesc(const std::string& name, const GeTensorDesc& desc) {
+  return AddPort(Dir::kInput, name, desc, false);
+}
+Status OpDesc::AddOptionalInputDesc(const std::string& name, const GeTensorDesc& desc) {
+  return AddPort(Dir::kInput, name, desc, true);
+}
+Status OpDesc::AddDynamicInputDesc(const std::string& name, uint32_t num, bool is_push_back) {
+  return InsertPorts(Dir::kInput, name, num, is_push_back ? num_inputs_ : 0, true);
+}
+Status OpDesc::AddDynamicInputDescByIndex(const std::string& name, uint32_t num, size_t index) {
+  return InsertPorts(Dir::kInput, name, num, index, true);
+}
+Status OpDesc::AddInputDescMiddle(const std::string& name, uint32_t num, size_t index) {
+  return InsertPorts(Dir::kInput, name, num, index, true);
+}
+Status OpDesc::AddInputDescForward(const std::string& name, uint32_t num) {
+  return InsertPorts(Dir::kInput, name, num, 0, true);
+}
+Status OpDesc::UpdateInputDesc(uint32_t index, const GeTensorDesc& desc) {
+  return UpdatePort(Dir::kInput, index, desc);
+}
+Status OpDesc::UpdateInputDesc(const std::string& name, const GeTensorDesc& desc) {
+  const int32_t index = FindPort(Dir::kInput, name);
+  if (index < 0) return NotFound("op ", DebugString(), " has no input named '", name, "'");
+  return UpdatePort(Dir::kInput, static_cast<uint32_t>(index), desc);
+}
+Status OpDesc::RemoveInputDesc(uint32_t index) { return RemovePort(Dir::kInput, index); }
+
+bool OpDesc::InputIsSet(const std::string& name) const {
+  const int32_t index = FindPort(Dir::kInput, name);
+  return index >= 0 && ports_[index].desc->IsValid();
+}
+
+GeTensorDesc OpDesc::GetInputDesc(uint32_t index) const {
+  return index < num_inputs_ ? *ports_[index].desc : GeTensorDesc();
+}
+GeTensorDesc OpDesc::GetInputDesc(const std::string& name) const {
+  const int32_t index = FindPort(Dir::kInput, name);
+  return index < 0 ? GeTensorDesc() : *ports_[index].desc;
+}
+GeTensorDescPtr OpDesc::MutableInputDesc(uint32_t index) const {
+  return index < num_inputs_ ? DescPtr(ports_[index].desc.get()) : nullptr;
+}
+GeTensorDescPtr OpDesc::MutableInputDesc(const std::string& name) const {
+  const int32_t index = FindPort(Dir::kInput, name);
+  return index < 0 ? nullptr : DescPtr(ports_[index].desc.get());
+}
+const GeTensorDesc* OpDesc::GetInputDescBarePtr(uint32_t index) const {
+  return index < num_inputs_ ? ports_[index].desc.get() : nullptr;
+}
+std::vector<GeTensorDesc> OpDesc::GetAllInputsDesc() const {
+  std::vector<GeTensorDesc> descs;
+  for (uint32_t i = 0; i < num_inputs_; ++i) {
+    if (ports_[i].desc->IsValid()) descs.push_back(*ports_[i].desc);
+  }
+  return descs;
+}
+std::vector<GeTensorDescPtr> OpDesc::GetAllInputsDescPtr() const {
+  std::vector<GeTensorDescPtr> descs;
+  for (uint32_t i = 0; i < num_inputs_; ++i) {
+    if (ports_[i].desc->IsValid()) descs.push_back(DescPtr(ports_[i].desc.get()));
+  }
+  return descs;
+}
+size_t OpDesc::GetInputsSize() const {
+  size_t n = 0;
+  for (uint32_t i = 0; i < num_inputs_; ++i) n += ports_[i].desc->IsValid() ? 1 : 0;
+  return n;
+}
+
+int32_t OpDesc::GetInputIndexByName(const std::string& name) const {
+  return FindPort(Dir::kInput, name);
+}
+std::string OpDesc::GetInputNameByIndex(uint32_t index) const {
+  return index < num_inputs_ ? ports_[index].name : std::string();
+}
+const std::string* OpDesc::GetInputNamePtr(uint32_t index) const {
+  return index < num_inputs_ ? &ports_[index].name : nullptr;
+}
+std::map<std::string, uint32_t> OpDesc::GetAllInputName() const { return NameIndexMap(Dir::kInput); }
+std::vector<std::string> OpDesc::GetAllInputNames() const { return Names(Dir::kInput); }
+Status OpDesc::UpdateInputName(const std::map<std::string, uint32_t>& input_name_idx) {
+  return UpdateNames(Dir::kInput, input_name_idx);
+}
+bool OpDesc::IsOptionalInput(const std::string& name) const {
+  const int32_t index = FindPort(Dir::kInput, name);
+  return index >= 0 && IsOptionalInput(static_cast<uint32_t>(index));
+}
+bool OpDesc::IsOptionalInput(uint32_t index) const {
+  return index < num_inputs_ && ext_ != nullptr && index < ext_->optional_inputs.size() &&
+         ext_->optional_inputs[index] != 0;
+}
+std::vector<std::string> OpDesc::GetOptionalInputNames() const {
+  std::vector<std::string> names;
+  for (uint32_t i = 0; i < num_inputs_; ++i) {
+    if (IsOptionalInput(i)) names.push_back(ports_[i].name);
+  }
+  return names;
+}
+
+// ---- outputs
+
+Status OpDesc::AddOutputDesc(const GeTensorDesc& desc) {
+  return AddPort(Dir::kOutput, absl::StrCat("__output", GetOutputsSize()), desc, false);
+}
+Status OpDesc::AddOutputDesc(const std::string& name, const GeTensorDesc& desc) {
+  return AddPort(Dir::kOutput, name, desc, false);
+}
+Status OpDesc::AddDynamicOutputDesc(const std::string& name, uint32_t num, bool is_push_back) {
+  return InsertPorts(Dir::kOutput, name, num, is_push_back ? GetOutputsSize() : 0, true);
+}
+Status OpDesc::AddOutputDescMiddle(const std::string& name, uint32_t num, size_t index) {
+  return InsertPorts(Dir::kOutput, name, num, index, true);
+}
+Status OpDesc::AddOutputDescForward(const std::string& name, uint32_t num) {
+  return InsertPorts(Dir::kOutput, name, num, 0, true);
+}
+Status OpDesc::UpdateOutputDesc(uint32_t index, const GeTensorDesc& desc) {
+  return UpdatePort(Dir::kOutput, index, desc);
+}
+Status OpDesc::UpdateOutputDesc(const std::string& name, const GeTensorDesc& desc) {
+  const int32_t index = FindPort(Dir::kOutput, name);
+  if (index < 0) return NotFound("op ", DebugString(), " has no output named '", name, "'");
+  return UpdatePort(Dir::kOutput, static_cast<uint32_t>(index), desc);
+}
+Status OpDesc::RemoveOutputDesc(uint32_t index) { return RemovePort(Dir::kOutput, index); }
+
+GeTensorDesc OpDesc::GetOutputDesc(uint32_t index) const {
+  return index < GetOutputsSize() ? *PortAt(Dir::kOutput, index).desc : GeTensorDesc();
+}
+GeTensorDesc OpDesc::GetOutputDesc(const std::string& name) const {
+  const int32_t index = FindPort(Dir::kOutput, name);
+  return index < 0 ? GeTensorDesc() : *PortAt(Dir::kOutput, index).desc;
+}
+GeTensorDescPtr OpDesc::MutableOutputDesc(uint32_t index) const {
+  return index < GetOutputsSize() ? DescPtr(PortAt(Dir::kOutput, index).desc.get()) : nullptr;
+}
+GeTensorDescPtr OpDesc::MutableOutputDesc(const std::string& name) const {
+  const int32_t index = FindPort(Dir::kOutput, name);
+  return index < 0 ? nullptr : DescPtr(PortAt(Dir::kOutput, index).desc.get());
+}
+const GeTensorDesc* OpDesc::GetOutputDescBarePtr(uint32_t index) const {
+  return index < GetOutputsSize() ? PortAt(Dir::kOutput, index).desc.get() : nullptr;
+}
+std::vector<GeTensorDesc> OpDesc::GetAllOutputsDesc() const {
+  std::vector<GeTensorDesc> descs;
+  descs.reserve(GetOutputsSize());
+  for (size_t i = num_inputs_; i < ports_.size(); ++i) descs.push_back(*ports_[i].desc);
+  return descs;
+}
+std::vector<GeTensorDescPtr> OpDesc::GetAllOutputsDescPtr() const {
+  std::vector<GeTensorDescPtr> descs;
+  descs.reserve(GetOutputsSize());
+  for (size_t i = num_inputs_; i < ports_.size(); ++i) descs.push_back(DescPtr(ports_[i].desc.get()));
+  return descs;
+}
+int32_t OpDesc::GetOutputIndexByName(const std::string& name) const {
+  return FindPort(Dir::kOutput, name);
+}
+std::string OpDesc::GetOutputNameByIndex(uint32_t index) const {
+  return index < GetOutputsSize() ? PortAt(Dir::kOutput, index).name : std::string();
+}
+const std::string* OpDesc::GetOutputNamePtr(uint32_t index) const {
+  return index < GetOutputsSize() ? &PortAt(Dir::kOutput, index).name : nullptr;
+}
+std::map<std::string, uint32_t> OpDesc::GetAllOutputName() const {
+  return NameIndexMap(Dir::kOutput);
+}
+std::vector<std::string> OpDesc::GetAllOutputNames() const { return Names(Dir::kOutput); }
+Status OpDesc::UpdateOutputName(const std::map<std::string, uint32_t>& output_name_idx) {
+  return UpdateNames(Dir::kOutput, output_name_idx);
+}
+
+// ------------------------------------------------------------- IR metadata
+
+namespace {
+template <typename Vec>
+bool HasName(const Vec& v, const std::string& name) {
+  for (const auto& e : v) {
+    if (e.first == name) return true;
+  }
+  return false;
+}
+
+template <typename T>
+const std::vector<T>& EmptyVector() {
+  static const std::vector<T>* const kEmpty = new std::vector<T>();
+  return *kEmpty;
+}
+}  // namespace
+
+Status OpDesc::AppendIrInput(const std::string& name, IrInputType type) {
+  if (name.empty()) return ParamInvalid("op ", DebugString(), ": IR input name must not be empty");
+  if (ir_meta_ != nullptr && HasName(ir_meta_->inputs, name)) {
+    return AlreadyExists("op ", DebugString(), " already has an IR input named '", name, "'");
+  }
+  MutableIrMeta().inputs.emplace_back(name, type);
+  return OkStatus();
+}
+Status OpDesc::AppendIrOutput(const std::string& name, IrOutputType type) {
+  if (name.empty()) return ParamInvalid("op ", DebugString(), ": IR output name must not be empty");
+  if (ir_meta_ != nullptr && HasName(ir_meta_->outputs, name)) {
+    return AlreadyExists("op ", DebugString(), " already has an IR output named '", name, "'");
+  }
+  MutableIrMeta().outputs.emplace_back(name, type);
+  return OkStatus();
+}
+const std::vector<std::pair<std::string, IrInputType>>& OpDesc::GetIrInputs() const {
+  return ir_meta_ == nullptr ? EmptyVector<std::pair<std::string, IrInputType>>() : ir_meta_->inputs;
+}
+const std::vector<std::pair<std::string, IrOutputType>>& OpDesc::GetIrOutputs() const {
+  return ir_meta_ == nullptr ? EmptyVector<std::pair<std::string, IrOutputType>>()
+                             : ir_meta_->outputs;
+}
+Status OpDesc::AppendIrAttrName(const std::string& name) {
+  if (name.empty()) return ParamInvalid("op ", DebugString(), ": IR attr name must not be empty");
+  if (ir_meta_ != nullptr && std::find(ir_meta_->attr_names.begin(), ir_meta_->attr_names.end(),
+                                       name) != ir_meta_->attr_names.end()) {
+    return AlreadyExists("op ", DebugString(), " already has an IR attribute named '", name, "'");
+  }
+  MutableIrMeta().attr_names.push_back(name);
+  return OkStatus();
+}
+const std::vector<std::string>& OpDesc::GetIrAttrNames() const {
+  return ir_meta_ == nullptr ? EmptyVector<std::string>() : ir_meta_->attr_names;
+}
+Status OpDesc::RegisterSubgraphIrName(const std::string& name, SubgraphType type) {
+  if (name.empty()) {
+    return ParamInvalid("op ", DebugString(), ": IR subgraph name must not be empty");
+  }
+  if (ir_meta_ != nullptr && HasName(ir_meta_->subgraphs, name)) {
+    return AlreadyExists("op ", DebugString(), " already has an IR subgraph named '", name, "'");
+  }
+  MutableIrMeta().subgraphs.emplace_back(name, type);
+  return OkStatus();
+}
+const std::vector<std::pair<std::string, SubgraphType>>& OpDesc::GetOrderedSubgraphIrNames() const {
+  return ir_meta_ == nullptr ? EmptyVector<std::pair<std::string, SubgraphType>>()
+                             : ir_meta_->subgraphs;
+}
+std::map<std::string, SubgraphType> OpDesc::GetSubgraphIrNames() const {
+  std::map<std::string, SubgraphType> m;
+  for (const auto& e : GetOrderedSubgraphIrNames()) m.emplace(e.first, e.second);
+  return m;
+}
+StatusOr<SubgraphType> OpDesc::GetSubgraphTypeByIrName(const std::string& name) const {
+  for (const auto& e : GetOrderedSubgraphIrNames()) {
+    if (e.first == name) return e.second;
+  }
+  return NotFound("op ", DebugString(), " has no IR subgraph named '", name, "'");
+}
+
+// ---------------------------------------------------------------- subgraphs
+
+Status OpDesc::AddSubgraphName(const std::string& name) {
+  if (name.empty()) return ParamInvalid("op ", DebugString(), ": subgraph name must not be empty");
+  Ext& ext = MutableExt();
+  if (ext.subgraph_name_to_index.count(name) != 0) {
+    return AlreadyExists("op ", DebugString(), " already has a subgraph named '", name, "'");
+  }
+  ext.subgraph_name_to_index.emplace(name, static_cast<uint32_t>(ext.subgraph_instance_names.size()));
+  ext.subgraph_instance_names.emplace_back();
+  return OkStatus();
+}
+std::map<std::string, uint32_t> OpDesc::GetSubgraphNameIndexes() const {
+  return ext_ == nullptr ? std::map<std::string, uint32_t>() : ext_->subgraph_name_to_index;
+}
+StatusOr<std::string> OpDesc::GetSubgraphNameByIndex(uint32_t index) const {
+  if (ext_ != nullptr) {
+    for (const auto& [name, i] : ext_->subgraph_name_to_index) {
+      if (i == index) return name;
+    }
+  }
+  return NotFound("op ", DebugString(), " has no subgraph slot at index ", index);
+}
+Status OpDesc::SetSubgraphInstanceName(uint32_t index, const std::string& instance_name) {
+  const size_t n = ext_ == nullptr ? 0 : ext_->subgraph_instance_names.size();
+  if (index >= n) {
+    return OutOfRange("op ", DebugString(), ": subgraph index ", index, " is out of range (", n,
+                      " subgraph slots)");
+  }
+  ext_->subgraph_instance_names[index] = instance_name;
+  return OkStatus();
+}
+void OpDesc::AddSubgraphInstanceName(const std::string& instance_name) {
+  MutableExt().subgraph_instance_names.push_back(instance_name);
+}
+const std::vector<std::string>& OpDesc::GetSubgraphInstanceNames() const {
+  return ext_ == nullptr ? EmptyVector<std::string>() : ext_->subgraph_instance_names;
+}
+std::string OpDesc::GetSubgraphInstanceName(uint32_t index) const {
+  const auto& names = GetSubgraphInstanceNames();
+  return index < names.size() ? names[index] : std::string();
+}
+Status OpDesc::RemoveSubgraphInstanceName(const std::string& instance_name) {
+  bool found = false;
+  if (ext_ != nullptr && !instance_name.empty()) {
+    for (std::string& n : ext_->subgraph_instance_names) {
+      if (n == instance_name) {
+        n.clear();
+        found = true;
+      }
+    }
+  }
+  if (!found) {
+    return NotFound("op ", DebugString(), " has no subgraph instance named '", instance_name, "'");
+  }
+  return OkStatus();
+}
+StatusOr<std::string> OpDesc::GetSubgraphNameByInstanceName(
+    const std::string& instance_name) const {
+  const auto& names = GetSubgraphInstanceNames();
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (names[i] != instance_name || instance_name.empty()) continue;
+    for (const auto& [name, index] : ext_->subgraph_name_to_index) {
+      if (index == i) return name;
+    }
+  }
+  return NotFound("op ", DebugString(), " has no subgraph slot bound to instance '", instance_name,
+                  "'");
+}
+
+// ------------------------------------------------------------ compile state
+
+void OpDesc::SetInputOffset(const std::vector<int64_t>& offsets) { MutableExt().input_offsets = offsets; }
+std::vector<int64_t> OpDesc::GetInputOffset() const {
+  return ext_ == nullptr ? std::vector<int64_t>() : ext_->input_offsets;
+}
+void OpDesc::SetOutputOffset(const std::vector<int64_t>& offsets) {
+  MutableExt().output_offsets = offsets;
+}
+std::vector<int64_t> OpDesc::GetOutputOffset() const {
+  return ext_ == nullptr ? std::vector<int64_t>() : ext_->output_offsets;
+}
+void OpDesc::SetWorkspace(const std::vector<int64_t>& workspace) { MutableExt().workspace = workspace; }
+std::vector<int64_t> OpDesc::GetWorkspace() const {
+  return ext_ == nullptr ? std::vector<int64_t>() : ext_->workspace;
+}
+void OpDesc::SetWorkspaceBytes(const std::vector<int64_t>& workspace_bytes) {
+  MutableExt().workspace_bytes = workspace_bytes;
+}
+std::vector<int64_t> OpDesc::GetWorkspaceBytes() const {
+  return ext_ == nullptr ? std::vector<int64_t>() : ext_->workspace_bytes;
+}
+void OpDesc::SetOpEngineName(const std::string& name) { MutableExt().engine_name = name; }
+std::string OpDesc::GetOpEngineName() const { return ext_ == nullptr ? std::string() : ext_->engine_name; }
+void OpDesc::SetOpKernelLibName(const std::string& name) { MutableExt().kernel_lib_name = name; }
+std::string OpDesc::GetOpKernelLibName() const {
+  return ext_ == nullptr ? std::string() : ext_->kernel_lib_name;
+}
+void OpDesc::SetSrcName(const std::vector<std::string>& names) { MutableExt().src_name = names; }
+std::vector<std::string> OpDesc::GetSrcName() const {
+  return ext_ == nullptr ? std::vector<std::string>() : ext_->src_name;
+}
+void OpDesc::SetSrcIndex(const std::vector<int64_t>& indices) { MutableExt().src_index = indices; }
+std::vector<int64_t> OpDesc::GetSrcIndex() const {
+  return ext_ == nullptr ? std::vector<int64_t>() : ext_->src_index;
+}
+void OpDesc::SetDstName(const std::vector<std::string>& names) { MutableExt().dst_name = names; }
+std::vector<std::string> OpDesc::GetDstName() const {
+  return ext_ == nullptr ? std::vector<std::string>() : ext_->dst_name;
+}
+void OpDesc::SetDstIndex(const std::vector<int64_t>& indices) { MutableExt().dst_index = indices; }
+std::vector<int64_t> OpDesc::GetDstIndex() const {
+  return ext_ == nullptr ? std::vector<int64_t>() : ext_->dst_index;
+}
+void OpDesc::SetIsInputConst(const std::vector<bool>& is_input_const) {
+  MutableExt().is_input_const = is_input_const;
+}
+std::vector<bool> OpDesc::GetIsInputConst() const {
+  return ext_ == nullptr ? std::vector<bool>() : ext_->is_input_const;
+}
+
+// ----------------------------------------------------------- function slots
+
+namespace {
+const OpDesc::InferShapeFunc& EmptyFunc() {
+  static const OpDesc::InferShapeFunc* const kEmpty = new OpDesc::InferShapeFunc();
+  return *kEmpty;
+}
+}  // namespace
+
+void OpDesc::SetInferFunc(InferShapeFunc func) { MutableExt().infer_func = std::move(func); }
+const OpDesc::InferShapeFunc& OpDesc::GetInferFunc() const {
+  return ext_ == nullptr ? EmptyFunc() : ext_->infer_func;
+}
+bool OpDesc::HasInferFunc() const { return ext_ != nullptr && ext_->infer_func != nullptr; }
+Status OpDesc::CallInferFunc() {
+  if (!HasInferFunc()) return NotFound("op ", DebugString(), " has no infer-shape function");
+  // Copy: the function may replace itself through this OpDesc.
+  InferShapeFunc func = ext_->infer_func;
+  return func(*this);
+}
+void OpDesc::SetInferFormatFunc(InferFormatFunc func) {
+  MutableExt().infer_format_func = std::move(func);
+}
+const OpDesc::InferFormatFunc& OpDesc::GetInferFormatFunc() const {
+  return ext_ == nullptr ? EmptyFunc() : ext_->infer_format_func;
+}
+bool OpDesc::HasInferFormatFunc() const {
+  return ext_ != nullptr && ext_->infer_format_func != nullptr;
+}
+Status OpDesc::CallInferFormatFunc() {
+  if (!HasInferFormatFunc()) return NotFound("op ", DebugString(), " has no infer-format function");
+  InferFormatFunc func = ext_->infer_format_func;
+  return func(*this);
+}
+void OpDesc::SetVerifyFunc(VerifyFunc func) { MutableExt().verify_func = std::move(func); }
+const OpDesc::VerifyFunc& OpDesc::GetVerifyFunc() const {
+  return ext_ == nullptr ? EmptyFunc() : ext_->verify_func;
+}
+bool OpDesc::HasVerifyFunc() const { return ext_ != nullptr && ext_->verify_func != nullptr; }
+Status OpDesc::CallVerifyFunc() {
+  if (!HasVerifyFunc()) return NotFound("op ", DebugString(), " has no verify function");
+  VerifyFunc func = ext_->verify_func;
+  return func(*this);
+}
+
+}  // namespace ge

@@ -1,0 +1,268 @@
+// graph/src/topo_sort_algorithms.cc
+//
+// Iterative topological sorts, cycle finding and the const-chain delay on a
+// CSR graph. See topo_sort_algorithms.h.
+#include "graph/src/topo_sort_algorithms.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace ge {
+namespace topo {
+namespace {
+
+constexpr uint32_t kNone = std::numeric_limits<uint32_t>::max();
+
+// Seeds of Kahn's algorithm: in-degree 0, Data vertices first, by index.
+std::vector<uint32_t> Seeds(const SortInput& in, const std::vector<uint32_t>& indeg) {
+  std::vector<uint32_t> seeds;
+  const uint32_t n = static_cast<uint32_t>(indeg.size());
+  for (uint32_t v = 0; v < n; ++v) {
+    if (indeg[v] == 0 && !in.is_data.empty() && in.is_data[v] != 0) seeds.push_back(v);
+  }
+  for (uint32_t v = 0; v < n; ++v) {
+    if (indeg[v] == 0 && (in.is_data.empty() || in.is_data[v] == 0)) seeds.push_back(v);
+  }
+  return seeds;
+}
+
+bool Kahn(const SortInput& in, Algo algo, bool memory_priority, std::vector<uint32_t>* order) {
+  const Csr& succ = *in.succ;
+  const uint32_t n = static_cast<uint32_t>(succ.num_vertices());
+  std::vector<uint32_t> indeg(n, 0);
+  for (uint32_t t : succ.targets) ++indeg[t];
+  std::vector<uint32_t> ready = Seeds(in, indeg);
+
+  if (memory_priority) {
+    // std heap functions build a max-heap for `less`: less(a, b) means a has
+    // lower priority than b.
+    auto less = [&in](uint32_t a, uint32_t b) {
+      if (in.out_bytes[a] != in.out_bytes[b]) return in.out_bytes[a] < in.out_bytes[b];
+      if (in.out_data_nodes[a] != in.out_data_nodes[b]) {
+        return in.out_data_nodes[a] < in.out_data_nodes[b];
+      }
+      const int c = in.names[a]->compare(*in.names[b]);
+      if (c != 0) return c > 0;
+      return a > b;
+    };
+    std::make_heap(ready.begin(), ready.end(), less);
+    while (!ready.empty()) {
+      std::pop_heap(ready.begin(), ready.end(), less);
+      const uint32_t v = ready.back();
+      ready.pop_back();
+      order->push_back(v);
+      for (uint32_t t : succ.Neighbors(v)) {
+        if (--indeg[t] == 0) {
+          ready.push_back(t);
+          std::push_heap(ready.begin(), ready.end(), less);
+        }
+      }
+    }
+  } else if (algo == Algo::kBFS) {
+    size_t head = 0;
+    while (head < ready.size()) {
+      const uint32_t v = ready[head++];
+      order->push_back(v);
+      for (uint32_t t : succ.Neighbors(v)) {
+        if (--indeg[t] == 0) ready.push_back(t);
+      }
+    }
+  } else {
+    std::vector<uint32_t> stack(ready.rbegin(), ready.rend());
+    std::vector<uint32_t> newly_ready;
+    while (!stack.empty()) {
+      const uint32_t v = stack.back();
+      stack.pop_back();
+      order->push_back(v);
+      newly_ready.clear();
+      for (uint32_t t : succ.Neighbors(v)) {
+        if (--indeg[t] == 0) newly_ready.push_back(t);
+      }
+      stack.insert(stack.end(), newly_ready.rbegin(), newly_ready.rend());
+    }
+  }
+  return order->size() == n;
+}
+
+bool ReverseDfs(const SortInput& in, Algo algo, std::vector<uint32_t>* order) {
+  const Csr& succ = *in.succ;
+  const Csr& pred = *in.pred;
+  const uint32_t n = static_cast<uint32_t>(succ.num_vertices());
+  enum : uint8_t { kNotWalked = 0, kWalking = 1, kWalked = 2 };
+  std::vector<uint8_t> state(n, kNotWalked);
+  std::vector<uint32_t> mark(n, kNone);
+  std::vector<uint32_t> stack;
+  std::vector<uint32_t> inputs;
+  const bool stable = algo == Algo::kStableRDFS;
+  auto input_less = [&in, stable](uint32_t a, uint32_t b) {
+    if (stable) return a < b;
+    if (in.out_bytes[a] != in.out_bytes[b]) return in.out_bytes[a] < in.out_bytes[b];
+    const int c = in.names[a]->compare(*in.names[b]);
+    if (c != 0) return c < 0;
+    return a < b;
+  };
+  for (uint32_t root = 0; root < n; ++root) {
+    if (state[root] != kNotWalked) continue;
+    if (!stable && !succ.Neighbors(root).empty()) continue;  // RDFS starts at sinks
+    stack.push_back(root);
+    while (!stack.empty()) {
+      const uint32_t v = stack.back();
+      if (state[v] == kNotWalked) {
+        state[v] = kWalking;
+        inputs.clear();
+        for (uint32_t p : pred.Neighbors(v)) {
+          if (mark[p] == v) continue;
+          mark[p] = v;
+          if (state[p] == kWalking) return false;  // p is on the current path: cycle
+          if (state[p] == kNotWalked) inputs.push_back(p);
+        }
+        std::sort(inputs.begin(), inputs.end(), input_less);
+        stack.insert(stack.end(), inputs.rbegin(), inputs.rend());
+        continue;
+      }
+      stack.pop_back();
+      if (state[v] == kWalking) {
+        state[v] = kWalked;
+        order->push_back(v);
+      }
+    }
+  }
+  return order->size() == n;
+}
+
+}  // namespace
+
+Csr Csr::FromEdges(size_t n, const std::vector<std::pair<uint32_t, uint32_t>>& edges) {
+  Csr csr;
+  csr.offsets.assign(n + 1, 0);
+  for (const auto& e : edges) ++csr.offsets[e.first + 1];
+  for (size_t v = 0; v < n; ++v) csr.offsets[v + 1] += csr.offsets[v];
+  csr.targets.resize(edges.size());
+  std::vector<uint32_t> fill(csr.offsets.begin(), csr.offsets.end() - 1);
+  for (const auto& e : edges) csr.targets[fill[e.first]++] = e.second;
+  return csr;
+}
+
+Csr Csr::Transpose() const {
+  const size_t n = num_vertices();
+  Csr t;
+  t.offsets.assign(n + 1, 0);
+  for (uint32_t target : targets) ++t.offsets[target + 1];
+  for (size_t v = 0; v < n; ++v) t.offsets[v + 1] += t.offsets[v];
+  t.targets.resize(targets.size());
+  std::vector<uint32_t> fill(t.offsets.begin(), t.offsets.end() - (n == 0 ? 0 : 1));
+  for (uint32_t v = 0; v < n; ++v) {
+    for (uint32_t target : Neighbors(v)) t.targets[fill[target]++] = v;
+  }
+  return t;
+}
+
+bool Sort(const SortInput& in, Algo algo, bool memory_priority, std::vector<uint32_t>* order) {
+  order->clear();
+  order->reserve(in.succ->num_vertices());
+  if (algo == Algo::kBFS || algo == Algo::kDFS) return Kahn(in, algo, memory_priority, order);
+  return ReverseDfs(in, algo, order);
+}
+
+std::vector<uint32_t> FindCycle(const Csr& succ) {
+  const uint32_t n = static_cast<uint32_t>(succ.num_vertices());
+  enum : uint8_t { kWhite = 0, kGray = 1, kBlack = 2 };
+  std::vector<uint8_t> color(n, kWhite);
+  std::vector<uint32_t> stack_pos(n, 0);
+  std::vector<std::pair<uint32_t, uint32_t>> stack;  // (vertex, next edge)
+  for (uint32_t s = 0; s < n; ++s) {
+    if (color[s] != kWhite) continue;
+    color[s] = kGray;
+    stack_pos[s] = 0;
+    stack.emplace_back(s, succ.offsets[s]);
+    while (!stack.empty()) {
+      auto& top = stack.back();
+      const uint32_t v = top.first;
+      if (top.second < succ.offsets[v + 1]) {
+        const uint32_t t = succ.targets[top.second++];
+        if (color[t] == kWhite) {
+          color[t] = kGray;
+          stack_pos[t] = static_cast<uint32_t>(stack.size());
+          stack.emplace_back(t, succ.offsets[t]);
+        } else if (color[t] == kGray) {
+          std::vector<uint32_t> cycle;
+          for (size_t i = stack_pos[t]; i < stack.size(); ++i) cycle.push_back(stack[i].first);
+          return cycle;
+        }
+      } else {
+        color[v] = kBlack;
+        stack.pop_back();
+      }
+    }
+  }
+  return {};
+}
+
+void DelayConstChains(const DelayInput& in, std::vector<uint32_t>* order) {
+  const Csr& succ = *in.succ;
+  const Csr& data_pred = *in.data_pred;
+  const uint32_t n = static_cast<uint32_t>(order->size());
+  const uint32_t nv = static_cast<uint32_t>(succ.num_vertices());
+  std::vector<uint32_t> pos(nv, kNone);
+  for (uint32_t i = 0; i < n; ++i) pos[(*order)[i]] = i;
+
+  // Slot i holds a chain of vertices (linked through `next`) ending with
+  // order[i]; a moved chain is prepended to its consumer's slot.
+  std::vector<uint32_t> next(nv, kNone);
+  std::vector<uint32_t> head(order->begin(), order->end());
+  std::vector<uint32_t> tail(order->begin(), order->end());
+  std::vector<uint32_t> size(n, 1);
+  std::vector<uint8_t> movable(n, 1);
+  std::vector<uint32_t> mark(nv, kNone);
+  bool moved = false;
+
+  auto inputs_all_const = [&](uint32_t v) {
+    auto preds = data_pred.Neighbors(v);
+    if (preds.empty()) return false;
+    for (uint32_t p : preds) {
+      if (in.is_const_like[p] == 0) return false;
+    }
+    return true;
+  };
+
+  for (uint32_t i = 0; i < n; ++i) {
+    if (movable[i] == 0 || head[i] == kNone) continue;
+    const uint32_t v = (*order)[i];
+    if (size[i] == 1) {
+      if (!inputs_all_const(v)) continue;
+    } else if (in.num_in_data_anchors[v] != 1) {
+      continue;
+    }
+    uint32_t min_pos = kNone;
+    uint32_t consumers = 0;
+    for (uint32_t t : succ.Neighbors(v)) {
+      if (mark[t] == v) continue;
+      mark[t] = v;
+      ++consumers;
+      min_pos = std::min(min_pos, pos[t]);
+    }
+    if (min_pos == kNone || min_pos <= i + 1) continue;
+    const uint32_t j = min_pos;
+    next[tail[i]] = head[j];
+    head[j] = head[i];
+    size[j] += size[i];
+    head[i] = kNone;
+    if (consumers > 1) movable[j] = 0;
+    moved = true;
+  }
+  if (!moved) return;
+  order->clear();
+  for (uint32_t i = 0; i < n; ++i) {
+    for (uint32_t v = head[i]; v != kNone; v = next[v]) {
+      order->push_back(v);
+      if (v == tail[i]) break;
+    }
+  }
+}
+
+}  // namespace topo
+}  // namespace ge
