@@ -11,10 +11,12 @@
 //     make one). A ComputeGraph owns the nodes in its list.
 //   * The data anchors are allocated together with the node (one allocation
 //     for node, control block and anchors); control anchors are members.
-//     Anchor addresses are stable for
-//     the node's lifetime: anchors appended later (NodeUtils::AppendInputAnchor,
-//     AddLinkFrom) never move existing ones, and anchors removed from the end
-//     are unlinked and kept (retired) until the node dies.
+//     Anchor addresses are stable for the node's lifetime: anchors appended
+//     later (NodeUtils::AppendInputAnchor, AddLinkFrom) never move existing
+//     ones, and anchors removed from the end are unlinked and kept (retired)
+//     until the node dies.
+//   * A node is linked into at most one graph's NodeList (defined below),
+//     which holds it through a reference stored in the node itself.
 //   * Destroying a node unlinks all its anchors, so peers never dangle.
 //   * The owner graph is a plain back pointer kept valid by ComputeGraph
 //     (set on AddNode, cleared on RemoveNode and when the graph dies).
