@@ -1,0 +1,1241 @@
+// compiler/parser/onnx/onnx_parser.cc
+#include "compiler/parser/onnx/onnx_parser.h"
+
+#include <cstdint>
+#include <exception>
+#include <fstream>
+#include <functional>
+#include <limits>
+#include <map>
+#include <memory>
+#include <queue>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/string_view.h"
+#include "compiler/parser/onnx/onnx_function.h"
+#include "compiler/parser/onnx/onnx_op_map.h"
+#include "compiler/parser/onnx/onnx_tensor.h"
+#include "compiler/parser/onnx/onnx_version.h"
+#include "graph/inc/graph/attr_utils.h"
+#include "graph/inc/graph/ge_attr_define.h"
+#include "graph/inc/graph/node.h"
+#include "graph/inc/graph/op_desc.h"
+#include "graph/inc/graph/op_types.h"
+#include "metadef/register/inc/register/framework_registry.h"
+#include "metadef/register/inc/register/op_registry.h"
+#include "onnx/common/constants.h"
+#include "onnx/shape_inference/implementation.h"
+
+namespace ge {
+namespace {
+
+using onnx::AttributeProto;
+using onnx::GraphProto;
+using onnx::ModelProto;
+using onnx::NodeProto;
+using onnx::ValueInfoProto;
+using onnx_parser::TensorLoadContext;
+
+constexpr int64_t kMinIrVersion = 3;
+constexpr char kDefaultGraphName[] = "onnx_graph";
+
+// ------------------------------------------------------------ problems
+
+// Problems collected over the whole model, reported as one status.
+class Problems {
+ public:
+  template <typename... Args>
+  void Add(ErrorCode code, const Args&... args) {
+    items_.push_back({code, absl::StrCat(args...)});
+  }
+  void AddStatus(const Status& st, absl::string_view prefix) {
+    items_.push_back({GetErrorCode(st), absl::StrCat(prefix, st.message())});
+  }
+  bool empty() const { return items_.empty(); }
+  size_t size() const { return items_.size(); }
+
+  Status ToStatus(absl::string_view model_name) const {
+    if (items_.empty()) return OkStatus();
+    ErrorCode code = items_[0].code;
+    for (const Item& it : items_) {
+      if (it.code != code) code = ErrorCode::kGraphInvalid;
+    }
+    std::string msg = absl::StrCat("ONNX model '", model_name, "': ", items_.size(),
+                                   items_.size() == 1 ? " error:" : " errors:");
+    for (const Item& it : items_) absl::StrAppend(&msg, "\n  ", it.text);
+    return MakeStatus(code, msg);
+  }
+
+ private:
+  struct Item {
+    ErrorCode code;
+    std::string text;
+  };
+  std::vector<Item> items_;
+};
+
+std::string NodeLabel(const NodeProto& n, int index) {
+  if (!n.name().empty()) return absl::StrCat("node '", n.name(), "' (", n.op_type(), ")");
+  return absl::StrCat("node #", index, " (", n.op_type(), ")");
+}
+
+std::string GraphLabel(const std::string& path) { return absl::StrCat("graph '", path, "': "); }
+
+bool HasSubgraphs(const NodeProto& n) {
+  for (const AttributeProto& a : n.attribute()) {
+    if (a.type() == AttributeProto::GRAPH || a.type() == AttributeProto::GRAPHS || a.has_g() ||
+        a.graphs_size() > 0) {
+      return true;
+    }
+  }
+  return false;
+}
+
+std::string SubgraphPath(const std::string& path, const NodeProto& n, int index,
+                         const std::string& attr) {
+  return absl::StrCat(path, "/", n.name().empty() ? absl::StrCat("#", index) : n.name(), ".",
+                      attr);
+}
+
+// Names a graph defines locally (inputs, initializers, node outputs).
+absl::flat_hash_set<std::string> LocalNames(const GraphProto& g) {
+  absl::flat_hash_set<std::string> s;
+  for (const ValueInfoProto& vi : g.input()) s.insert(vi.name());
+  for (const onnx::TensorProto& t : g.initializer()) s.insert(t.name());
+  for (const onnx::SparseTensorProto& t : g.sparse_initializer()) s.insert(t.values().name());
+  for (const NodeProto& n : g.node()) {
+    for (const std::string& o : n.output()) {
+      if (!o.empty()) s.insert(o);
+    }
+  }
+  return s;
+}
+
+// Names a graph uses but does not define (its outer-scope references).
+void FreeVariables(const GraphProto& g, absl::flat_hash_set<std::string>* out) {
+  const absl::flat_hash_set<std::string> local = LocalNames(g);
+  auto use = [&](const std::string& name) {
+    if (!name.empty() && !local.contains(name)) out->insert(name);
+  };
+  for (const NodeProto& n : g.node()) {
+    for (const std::string& i : n.input()) use(i);
+    for (const AttributeProto& a : n.attribute()) {
+      absl::flat_hash_set<std::string> inner;
+      if (a.has_g()) FreeVariables(a.g(), &inner);
+      for (const GraphProto& sub : a.graphs()) FreeVariables(sub, &inner);
+      for (const std::string& name : inner) use(name);
+    }
+  }
+  for (const ValueInfoProto& vi : g.output()) use(vi.name());
+}
+
+// Every name a node reads: its inputs and its subgraphs' free variables.
+std::vector<std::string> NodeDependencies(const NodeProto& n) {
+  std::vector<std::string> deps;
+  for (const std::string& i : n.input()) {
+    if (!i.empty()) deps.push_back(i);
+  }
+  for (const AttributeProto& a : n.attribute()) {
+    absl::flat_hash_set<std::string> inner;
+    if (a.has_g()) FreeVariables(a.g(), &inner);
+    for (const GraphProto& sub : a.graphs()) FreeVariables(sub, &inner);
+    deps.insert(deps.end(), inner.begin(), inner.end());
+  }
+  return deps;
+}
+
+// A topological order of g's nodes that keeps the model order where it is
+// one. Nodes on a cycle are reported and left out.
+std::vector<int> TopologicalOrder(const GraphProto& g, const std::string& path,
+                                  Problems* problems) {
+  const int n = g.node_size();
+  absl::flat_hash_map<std::string, int> producer;
+  for (int i = 0; i < n; ++i) {
+    for (const std::string& o : g.node(i).output()) {
+      if (!o.empty()) producer.emplace(o, i);
+    }
+  }
+  std::vector<std::vector<int>> succ(static_cast<size_t>(n));
+  std::vector<int> indeg(static_cast<size_t>(n), 0);
+  for (int i = 0; i < n; ++i) {
+    absl::flat_hash_set<int> preds;
+    for (const std::string& d : NodeDependencies(g.node(i))) {
+      auto it = producer.find(d);
+      if (it != producer.end() && it->second != i && preds.insert(it->second).second) {
+        succ[static_cast<size_t>(it->second)].push_back(i);
+        ++indeg[static_cast<size_t>(i)];
+      }
+    }
+  }
+  std::priority_queue<int, std::vector<int>, std::greater<int>> ready;
+  for (int i = 0; i < n; ++i) {
+    if (indeg[static_cast<size_t>(i)] == 0) ready.push(i);
+  }
+  std::vector<int> order;
+  order.reserve(static_cast<size_t>(n));
+  while (!ready.empty()) {
+    const int i = ready.top();
+    ready.pop();
+    order.push_back(i);
+    for (int s : succ[static_cast<size_t>(i)]) {
+      if (--indeg[static_cast<size_t>(s)] == 0) ready.push(s);
+    }
+  }
+  if (static_cast<int>(order.size()) != n) {
+    std::vector<std::string> names;
+    for (int i = 0; i < n; ++i) {
+      if (indeg[static_cast<size_t>(i)] > 0) names.push_back(NodeLabel(g.node(i), i));
+    }
+    problems->Add(ErrorCode::kGraphCycle, GraphLabel(path), "nodes form a cycle: ",
+                  absl::StrJoin(names, ", "));
+  }
+  return order;
+}
+
+// ------------------------------------------------------------ op lookup
+
+struct OpLookup {
+  const FrameworkOpMapping* mapping = nullptr;
+  const OpRegistrationData* reg = nullptr;
+};
+
+// Caches FrameworkRegistry lookups for one parse.
+class OpResolver {
+ public:
+  explicit OpResolver(absl::flat_hash_map<std::string, int64_t> opsets)
+      : opsets_(std::move(opsets)) {}
+
+  // The mapping and registration of an op; an error describes what is missing.
+  StatusOr<OpLookup> Find(const NodeProto& n) {
+    const std::string domain = onnx_parser::CanonicalDomain(n.domain());
+    if (!onnx_parser::IsAcceptedDomain(n.domain())) {
+      return NotSupported("domain '", n.domain(), "' is not supported (accepted: '', '",
+                          onnx_parser::kOnnxDomain, "', '", onnx_parser::kOnnxTrainingDomain,
+                          "')");
+    }
+    const std::string key = absl::StrCat(domain, "\n", n.op_type());
+    auto it = cache_.find(key);
+    if (it == cache_.end()) {
+      Entry e;
+      auto v = opsets_.find(domain);
+      const int64_t version = v == opsets_.end() ? kAnyVersion : v->second;
+      StatusOr<FrameworkOpMapping> m =
+          FrameworkRegistry::Instance().Find(FrameworkType::ONNX, n.op_type(), domain, version);
+      if (!m.ok()) {
+        e.error = NotSupported("unsupported op type '", n.op_type(), "' (domain '", domain,
+                               "')");
+      } else {
+        e.mapping = std::make_unique<FrameworkOpMapping>(std::move(m).value());
+        e.reg = OpRegistry::Instance().Find(e.mapping->op_type);
+        if (e.reg == nullptr) {
+          e.error = NotSupported("unsupported op type '", n.op_type(), "' (domain '", domain,
+                                 "'): op ", e.mapping->op_type,
+                                 " is not in the linked op library");
+        }
+      }
+      it = cache_.emplace(key, std::move(e)).first;
+    }
+    if (!it->second.error.ok()) return it->second.error;
+    return OpLookup{it->second.mapping.get(), it->second.reg};
+  }
+
+ private:
+  struct Entry {
+    std::unique_ptr<FrameworkOpMapping> mapping;
+    const OpRegistrationData* reg = nullptr;
+    Status error;
+  };
+  absl::flat_hash_map<std::string, int64_t> opsets_;
+  absl::flat_hash_map<std::string, Entry> cache_;
+};
+
+absl::flat_hash_map<std::string, int64_t> OpsetMap(const ModelProto& model) {
+  absl::flat_hash_map<std::string, int64_t> m;
+  for (const onnx::OperatorSetIdProto& o : model.opset_import()) {
+    m[onnx_parser::CanonicalDomain(o.domain())] = o.version();
+  }
+  return m;
+}
+
+// ------------------------------------------------------------ validation
+
+// Structural checks of the model as given (before version conversion).
+class Validator {
+ public:
+  Validator(const ModelProto& model, OpResolver* ops, Problems* problems)
+      : model_(model),
+        opsets_(OpsetMap(model)),
+        ops_(ops),
+        problems_(problems),
+        has_default_opset_(opsets_.contains("")) {}
+
+  void Check(const GraphProto& g, const std::string& path,
+             const std::vector<const absl::flat_hash_set<std::string>*>& outer, bool is_root) {
+    const std::string where = GraphLabel(path);
+    absl::flat_hash_set<std::string> defined;
+    absl::flat_hash_set<std::string> inputs;
+    for (const ValueInfoProto& vi : g.input()) {
+      if (vi.name().empty()) {
+        problems_->Add(ErrorCode::kGraphInvalid, where, "a graph input has an empty name");
+      } else if (!inputs.insert(vi.name()).second) {
+        problems_->Add(ErrorCode::kGraphInvalid, where, "duplicate graph input '", vi.name(), "'");
+      }
+      defined.insert(vi.name());
+    }
+    absl::flat_hash_set<std::string> inits;
+    auto add_init = [&](const std::string& name) {
+      if (name.empty()) {
+        problems_->Add(ErrorCode::kGraphInvalid, where, "an initializer has an empty name");
+      } else if (!inits.insert(name).second) {
+        problems_->Add(ErrorCode::kGraphInvalid, where, "duplicate initializer '", name, "'");
+      }
+      defined.insert(name);
+    };
+    for (const onnx::TensorProto& t : g.initializer()) add_init(t.name());
+    for (const onnx::SparseTensorProto& t : g.sparse_initializer()) add_init(t.values().name());
+
+    absl::flat_hash_set<std::string> node_names;
+    for (int i = 0; i < g.node_size(); ++i) {
+      const NodeProto& n = g.node(i);
+      if (!n.name().empty() && !node_names.insert(n.name()).second) {
+        problems_->Add(ErrorCode::kGraphInvalid, where, "duplicate node name '", n.name(), "'");
+      }
+      for (const std::string& o : n.output()) {
+        if (o.empty()) continue;
+        if (!defined.insert(o).second) {
+          problems_->Add(ErrorCode::kGraphInvalid, where, NodeLabel(n, i), ": output '", o,
+                         "' is already defined (values must be assigned once)");
+        }
+      }
+    }
+    auto is_defined = [&](const std::string& name) {
+      if (defined.contains(name)) return true;
+      for (const auto* s : outer) {
+        if (s->contains(name)) return true;
+      }
+      return false;
+    };
+    std::vector<const absl::flat_hash_set<std::string>*> inner_outer = outer;
+    inner_outer.push_back(&defined);
+    for (int i = 0; i < g.node_size(); ++i) {
+      const NodeProto& n = g.node(i);
+      const std::string label = absl::StrCat(where, NodeLabel(n, i), ": ");
+      StatusOr<OpLookup> op = ops_->Find(n);
+      if (!op.ok() && !onnx_parser::CanInline(model_, n, DomainOpset(n.domain()))) {
+        problems_->AddStatus(op.status(), label);
+      } else if (!has_default_opset_ && onnx_parser::CanonicalDomain(n.domain()).empty()) {
+        problems_->Add(ErrorCode::kGraphInvalid, label,
+                       "the model imports no opset of the default ONNX domain");
+      }
+      for (const std::string& in : n.input()) {
+        if (!in.empty() && !is_defined(in)) {
+          problems_->Add(ErrorCode::kGraphInvalid, label, "input '", in,
+                         "' is not defined (no graph input, initializer or node output has "
+                         "this name)");
+        }
+      }
+      for (const AttributeProto& a : n.attribute()) {
+        if (a.has_g()) Check(a.g(), SubgraphPath(path, n, i, a.name()), inner_outer, false);
+        for (int k = 0; k < a.graphs_size(); ++k) {
+          Check(a.graphs(k), SubgraphPath(path, n, i, absl::StrCat(a.name(), k)), inner_outer,
+                false);
+        }
+      }
+    }
+    if (is_root && g.output_size() == 0) {
+      problems_->Add(ErrorCode::kGraphInvalid, where, "the graph has no outputs");
+    }
+    for (const ValueInfoProto& vi : g.output()) {
+      if (!is_defined(vi.name())) {
+        problems_->Add(ErrorCode::kGraphInvalid, where, "graph output '", vi.name(),
+                       "' is not produced by any node, input or initializer");
+      }
+    }
+  }
+
+ private:
+  int64_t DomainOpset(const std::string& domain) const {
+    auto it = opsets_.find(onnx_parser::CanonicalDomain(domain));
+    return it == opsets_.end() ? 0 : it->second;
+  }
+
+  const ModelProto& model_;
+  const absl::flat_hash_map<std::string, int64_t> opsets_;
+  OpResolver* ops_;
+  Problems* problems_;
+  bool has_default_opset_;
+};
+
+// ------------------------------------------------------------ building
+
+// A produced value: output `index` of `node`; node == nullptr for a value
+// whose producer failed to build (consumers skip it quietly).
+struct ValueRef {
+  Node* node = nullptr;
+  int32_t index = 0;
+};
+
+// Outer-scope values captured by the bodies of one node.
+struct CaptureTable {
+  std::vector<std::string> names;
+  std::vector<ValueRef> outer;
+  absl::flat_hash_map<std::string, size_t> index;
+};
+
+enum class BodyKind { kIf, kLoop, kScan, kGeneric };
+
+struct Scope {
+  Scope* parent = nullptr;
+  ComputeGraphPtr graph;
+  std::string path;
+  absl::flat_hash_map<std::string, ValueRef> values;
+  absl::flat_hash_set<std::string> node_names;
+  // Bodies only.
+  CaptureTable* captures = nullptr;
+  std::map<size_t, NodePtr> capture_data;  // capture index -> Data node
+};
+
+// Output descs known from value infos.
+using DescMap = absl::flat_hash_map<std::string, GeTensorDesc>;
+
+class GraphBuilder {
+ public:
+  GraphBuilder(const ModelProto& model, const ParseOptions& options, TensorLoadContext tensors,
+               OpResolver* ops, Problems* problems)
+      : model_(model),
+        options_(options),
+        tensors_(std::move(tensors)),
+        ops_(ops),
+        problems_(problems) {}
+
+  StatusOr<ComputeGraphPtr> Build();
+
+ private:
+  std::string UniqueNodeName(Scope* scope, const std::string& wanted) {
+    std::string name = wanted.empty() ? std::string("node") : wanted;
+    if (scope->node_names.insert(name).second) return name;
+    for (int64_t k = 1;; ++k) {
+      std::string candidate = absl::StrCat(name, "_", k);
+      if (scope->node_names.insert(candidate).second) return candidate;
+    }
+  }
+
+  std::string UniqueSubgraphName(const std::string& wanted) {
+    if (subgraph_names_.insert(wanted).second) return wanted;
+    for (int64_t k = 1;; ++k) {
+      std::string candidate = absl::StrCat(wanted, "_", k);
+      if (subgraph_names_.insert(candidate).second) return candidate;
+    }
+  }
+
+  // Desc of a named value from the value infos (unknown when absent).
+  GeTensorDesc DescOf(const std::string& name, const DescMap& local) const {
+    auto it = local.find(name);
+    if (it != local.end()) return it->second;
+    it = global_descs_.find(name);
+    if (it != global_descs_.end()) return it->second;
+    return GeTensorDesc(GeShape({UNKNOWN_RANK}), FORMAT_ND, DT_UNDEFINED);
+  }
+
+  static GeTensorDesc ProducerDesc(const ValueRef& v) {
+    if (v.node == nullptr) return GeTensorDesc();
+    return v.node->GetOpDescBarePtr()->GetOutputDesc(static_cast<uint32_t>(v.index));
+  }
+
+  void CollectDescs(const GraphProto& g, const std::string& path, DescMap* out);
+
+  StatusOr<NodePtr> AddDataNode(Scope* scope, const std::string& name, const GeTensorDesc& desc);
+  void BuildConsts(Scope* scope, const GraphProto& g);
+  Status BuildRootOutputs(Scope* scope, const GraphProto& g, const DescMap& descs);
+  void BuildNodes(Scope* scope, const GraphProto& g, const DescMap& descs);
+  void BuildNode(Scope* scope, const GraphProto& g, int index, const DescMap& descs);
+  StatusOr<ValueRef> Resolve(Scope* scope, const std::string& name);
+
+  // A body of a control-flow node, built into `body`.
+  struct BodyPlan {
+    std::string attr;
+    const GraphProto* proto = nullptr;
+    ComputeGraphPtr graph;
+    std::unique_ptr<Scope> scope;
+    std::vector<NodePtr> formal_data;  // Data nodes of the formal inputs
+    std::vector<ValueRef> outputs;     // the body outputs (ONNX order)
+    std::vector<GeTensorDesc> output_descs;
+  };
+  Status BuildBody(Scope* parent, const NodeProto& n, int index, BodyPlan* plan,
+                   CaptureTable* captures);
+  Status FinishBody(BodyPlan* plan, BodyKind kind, size_t n_carried, size_t n_scan_in,
+                    const CaptureTable& captures, size_t onnx_inputs);
+  Status AddNetOutput(Scope* scope, const std::vector<ValueRef>& values,
+                      const std::vector<GeTensorDesc>& descs,
+                      const std::vector<int64_t>& parent_indices);
+
+  Status Link(const ValueRef& src, const NodePtr& dst, uint32_t slot) {
+    if (src.node == nullptr) return OkStatus();
+    OpDesc* op = dst->GetOpDescBarePtr();
+    GeTensorDesc desc = ProducerDesc(src);
+    RETURN_IF_ERROR(op->UpdateInputDesc(slot, desc));
+    return src.node->GetOutDataAnchor(src.index)->LinkTo(dst->GetInDataAnchor(static_cast<int32_t>(slot)));
+  }
+
+  const ModelProto& model_;
+  const ParseOptions& options_;
+  const TensorLoadContext tensors_;
+  OpResolver* ops_;
+  Problems* problems_;
+  ComputeGraphPtr root_;
+  DescMap global_descs_;
+  absl::flat_hash_set<std::string> subgraph_names_;
+  // Subgraphs in the order they were bound (every one after its descendants).
+  std::vector<std::pair<std::string, ComputeGraphPtr>> pending_subgraphs_;
+  // Root graph ONNX node name -> its outputs (ONNX order), for output_nodes.
+  absl::flat_hash_map<std::string, std::vector<ValueRef>> root_node_outputs_;
+};
+
+void GraphBuilder::CollectDescs(const GraphProto& g, const std::string& path, DescMap* out) {
+  auto add = [&](const ValueInfoProto& vi) {
+    if (vi.name().empty() || out->contains(vi.name())) return;
+    StatusOr<GeTensorDesc> d = onnx_parser::DescFromOnnxType(vi.type(), absl::StrCat("value '", vi.name(), "'"));
+    if (d.ok()) {
+      d->SetName(vi.name());
+      out->emplace(vi.name(), std::move(d).value());
+    }
+  };
+  for (const ValueInfoProto& vi : g.input()) add(vi);
+  for (const ValueInfoProto& vi : g.output()) add(vi);
+  for (const ValueInfoProto& vi : g.value_info()) add(vi);
+}
+
+StatusOr<NodePtr> GraphBuilder::AddDataNode(Scope* scope, const std::string& name,
+                                            const GeTensorDesc& desc) {
+  auto op = std::make_shared<OpDesc>(UniqueNodeName(scope, name), DATA);
+  RETURN_IF_ERROR(op->AddInputDesc("x", desc));
+  RETURN_IF_ERROR(op->AddOutputDesc("y", desc));
+  return scope->graph->AddNode(op);
+}
+
+void GraphBuilder::BuildConsts(Scope* scope, const GraphProto& g) {
+  const std::string where = GraphLabel(scope->path);
+  auto add_const = [&](const std::string& name, StatusOr<GeTensor> t) {
+    if (!t.ok()) {
+      problems_->AddStatus(t.status(), where);
+      scope->values[name] = ValueRef{};
+      return;
+    }
+    auto op = std::make_shared<OpDesc>(UniqueNodeName(scope, name), CONSTANT);
+    GeTensorDesc desc = t->GetTensorDesc();
+    desc.SetName(name);
+    Status st = op->AddOutputDesc("y", desc);
+    if (st.ok()) st = AttrUtils::SetTensor(op, ATTR_NAME_WEIGHTS, std::move(t).value());
+    StatusOr<NodePtr> node = st.ok() ? scope->graph->AddNode(op) : StatusOr<NodePtr>(st);
+    if (!node.ok()) {
+      problems_->AddStatus(node.status(), absl::StrCat(where, "initializer '", name, "': "));
+      scope->values[name] = ValueRef{};
+      return;
+    }
+    scope->values[name] = ValueRef{node->get(), 0};
+  };
+  for (const onnx::TensorProto& t : g.initializer()) {
+    add_const(t.name(), onnx_parser::TensorFromOnnx(t, tensors_,
+                                                    absl::StrCat("initializer '", t.name(), "'")));
+  }
+  for (const onnx::SparseTensorProto& t : g.sparse_initializer()) {
+    add_const(t.values().name(),
+              onnx_parser::SparseTensorFromOnnx(
+                  t, tensors_, absl::StrCat("sparse initializer '", t.values().name(), "'")));
+  }
+}
+
+StatusOr<ValueRef> GraphBuilder::Resolve(Scope* scope, const std::string& name) {
+  auto it = scope->values.find(name);
+  if (it != scope->values.end()) return it->second;
+  if (scope->parent == nullptr || scope->captures == nullptr) {
+    return NotFound("value '", name, "' is not defined");
+  }
+  ASSIGN_OR_RETURN(ValueRef outer, Resolve(scope->parent, name));
+  CaptureTable& table = *scope->captures;
+  size_t j;
+  auto cit = table.index.find(name);
+  if (cit == table.index.end()) {
+    j = table.names.size();
+    table.names.push_back(name);
+    table.outer.push_back(outer);
+    table.index.emplace(name, j);
+  } else {
+    j = cit->second;
+  }
+  GeTensorDesc desc = ProducerDesc(outer);
+  ASSIGN_OR_RETURN(NodePtr data, AddDataNode(scope, name, desc));
+  scope->capture_data[j] = data;
+  ValueRef v{data.get(), 0};
+  scope->values[name] = v;
+  return v;
+}
+
+Status GraphBuilder::BuildBody(Scope* parent, const NodeProto& n, int index, BodyPlan* plan,
+                               CaptureTable* captures) {
+  const std::string path = SubgraphPath(parent->path, n, index, plan->attr);
+  plan->graph = std::make_shared<ComputeGraph>(
+      plan->proto->name().empty() ? path : plan->proto->name());
+  plan->scope = std::make_unique<Scope>();
+  Scope* scope = plan->scope.get();
+  scope->parent = parent;
+  scope->graph = plan->graph;
+  scope->path = path;
+  scope->captures = captures;
+
+  DescMap descs;
+  CollectDescs(*plan->proto, path, &descs);
+  for (const ValueInfoProto& vi : plan->proto->input()) {
+    ASSIGN_OR_RETURN(NodePtr data, AddDataNode(scope, vi.name(), DescOf(vi.name(), descs)));
+    scope->values[vi.name()] = ValueRef{data.get(), 0};
+    plan->formal_data.push_back(data);
+  }
+  BuildConsts(scope, *plan->proto);
+  BuildNodes(scope, *plan->proto, descs);
+  for (const ValueInfoProto& vi : plan->proto->output()) {
+    StatusOr<ValueRef> v = Resolve(scope, vi.name());
+    if (!v.ok()) {
+      problems_->AddStatus(v.status(), absl::StrCat(GraphLabel(path), "graph output: "));
+      plan->outputs.push_back(ValueRef{});
+    } else {
+      plan->outputs.push_back(*v);
+    }
+    GeTensorDesc d = DescOf(vi.name(), descs);
+    if (d.GetDataType() == DT_UNDEFINED && v.ok() && v->node != nullptr) d = ProducerDesc(*v);
+    plan->output_descs.push_back(d);
+  }
+  return OkStatus();
+}
+
+Status GraphBuilder::AddNetOutput(Scope* scope, const std::vector<ValueRef>& values,
+                                  const std::vector<GeTensorDesc>& descs,
+                                  const std::vector<int64_t>& parent_indices) {
+  auto op = std::make_shared<OpDesc>(UniqueNodeName(scope, "NetOutput"), NETOUTPUT);
+  for (size_t i = 0; i < values.size(); ++i) {
+    GeTensorDesc d = descs[i];
+    if (i < parent_indices.size() && parent_indices[i] >= 0) {
+      RETURN_IF_ERROR(AttrUtils::SetInt(d, ATTR_NAME_PARENT_NODE_INDEX, parent_indices[i]));
+    }
+    RETURN_IF_ERROR(op->AddInputDesc(absl::StrCat("x", i), d));
+  }
+  ASSIGN_OR_RETURN(NodePtr node, scope->graph->AddNode(op));
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (values[i].node == nullptr) continue;
+    RETURN_IF_ERROR(values[i].node->GetOutDataAnchor(values[i].index)
+                        ->LinkTo(node->GetInDataAnchor(static_cast<int32_t>(i))));
+  }
+  return OkStatus();
+}
+
+// Sets the parent indices of the body's Data nodes, adds the pass-through
+// captures (Loop / Scan) and the NetOutput.
+Status GraphBuilder::FinishBody(BodyPlan* plan, BodyKind kind, size_t n_carried,
+                                size_t n_scan_in, const CaptureTable& captures,
+                                size_t onnx_inputs) {
+  Scope* scope = plan->scope.get();
+  const size_t c = captures.names.size();
+  // Formal inputs.
+  for (size_t i = 0; i < plan->formal_data.size(); ++i) {
+    int64_t parent = static_cast<int64_t>(i);
+    if (kind == BodyKind::kScan && i >= n_carried) parent = static_cast<int64_t>(i + c);
+    RETURN_IF_ERROR(AttrUtils::SetInt(plan->formal_data[i]->GetOpDesc(),
+                                      ATTR_NAME_PARENT_NODE_INDEX, parent));
+  }
+  // Captures: every one needs a Data node when it is passed through.
+  const bool pass_through = kind == BodyKind::kLoop || kind == BodyKind::kScan;
+  for (size_t j = 0; j < c; ++j) {
+    if (pass_through && scope->capture_data.count(j) == 0) {
+      GeTensorDesc desc = ProducerDesc(captures.outer[j]);
+      ASSIGN_OR_RETURN(NodePtr data, AddDataNode(scope, captures.names[j], desc));
+      scope->capture_data[j] = data;
+    }
+  }
+  for (const auto& [j, data] : scope->capture_data) {
+    int64_t parent = 0;
+    switch (kind) {
+      case BodyKind::kIf: parent = static_cast<int64_t>(1 + j); break;
+      case BodyKind::kLoop: parent = static_cast<int64_t>(2 + n_carried + j); break;
+      case BodyKind::kScan: parent = static_cast<int64_t>(n_carried + j); break;
+      case BodyKind::kGeneric: parent = static_cast<int64_t>(onnx_inputs + j); break;
+    }
+    RETURN_IF_ERROR(AttrUtils::SetInt(data->GetOpDesc(), ATTR_NAME_PARENT_NODE_INDEX, parent));
+  }
+  (void)n_scan_in;
+  // Outputs.
+  std::vector<ValueRef> values;
+  std::vector<GeTensorDesc> descs;
+  std::vector<int64_t> parents;
+  const size_t n_out = plan->outputs.size();
+  if (kind == BodyKind::kLoop || kind == BodyKind::kScan) {
+    // Loop: cond, n carried, [captures], k scans. Scan: n states, [captures], k scans.
+    const size_t lead = kind == BodyKind::kLoop ? 1 : 0;
+    for (size_t i = 0; i < n_out; ++i) {
+      if (i == lead + n_carried) {
+        for (size_t j = 0; j < c; ++j) {
+          const NodePtr& data = scope->capture_data[j];
+          values.push_back(ValueRef{data.get(), 0});
+          descs.push_back(data->GetOpDescBarePtr()->GetOutputDesc(0));
+          parents.push_back(static_cast<int64_t>(n_carried + j));
+        }
+      }
+      values.push_back(plan->outputs[i]);
+      descs.push_back(plan->output_descs[i]);
+      if (i < lead) {
+        parents.push_back(-1);
+      } else if (i < lead + n_carried) {
+        parents.push_back(static_cast<int64_t>(i - lead));
+      } else {
+        parents.push_back(static_cast<int64_t>(i - lead + c));
+      }
+    }
+    if (n_out <= lead + n_carried) {
+      for (size_t j = 0; j < c; ++j) {
+        const NodePtr& data = scope->capture_data[j];
+        values.push_back(ValueRef{data.get(), 0});
+        descs.push_back(data->GetOpDescBarePtr()->GetOutputDesc(0));
+        parents.push_back(static_cast<int64_t>(n_carried + j));
+      }
+    }
+  } else {
+    for (size_t i = 0; i < n_out; ++i) {
+      values.push_back(plan->outputs[i]);
+      descs.push_back(plan->output_descs[i]);
+      parents.push_back(static_cast<int64_t>(i));
+    }
+  }
+  return AddNetOutput(scope, values, descs, parents);
+}
+
+void GraphBuilder::BuildNodes(Scope* scope, const GraphProto& g, const DescMap& descs) {
+  const std::vector<int> order = TopologicalOrder(g, scope->path, problems_);
+  if (static_cast<int>(order.size()) != g.node_size()) {
+    // Nodes on a cycle (already reported) are not built; their values are
+    // poisoned so that consumers do not report them again.
+    std::vector<bool> sorted(static_cast<size_t>(g.node_size()), false);
+    for (int i : order) sorted[static_cast<size_t>(i)] = true;
+    for (int i = 0; i < g.node_size(); ++i) {
+      if (sorted[static_cast<size_t>(i)]) continue;
+      for (const std::string& o : g.node(i).output()) {
+        if (!o.empty()) scope->values[o] = ValueRef{};
+      }
+    }
+  }
+  for (int i : order) BuildNode(scope, g, i, descs);
+}
+
+// IR-based plan of a node's inputs / outputs.
+struct IoPlan {
+  std::map<std::string, uint32_t> dynamic_counts;
+};
+
+Status PlanDynamic(const std::vector<OpIoDef>& ios, size_t count, absl::string_view what,
+                   IoPlan* plan) {
+  size_t fixed = 0;
+  const OpIoDef* dynamic = nullptr;
+  for (const OpIoDef& io : ios) {
+    if (io.kind == IoKind::kDynamic) {
+      if (dynamic != nullptr) {
+        return NotSupported("op declares two dynamic ", what, "s ('", dynamic->name, "', '",
+                            io.name, "')");
+      }
+      dynamic = &io;
+    } else {
+      ++fixed;
+    }
+  }
+  if (dynamic != nullptr) {
+    plan->dynamic_counts[dynamic->name] = static_cast<uint32_t>(count > fixed ? count - fixed : 0);
+  } else if (count > fixed) {
+    return ParamInvalid("has ", count, " ", what, "s but the op takes at most ", fixed);
+  }
+  return OkStatus();
+}
+
+void GraphBuilder::BuildNode(Scope* scope, const GraphProto& g, int index, const DescMap& descs) {
+  const NodeProto& n = g.node(index);
+  const std::string label = absl::StrCat(GraphLabel(scope->path), NodeLabel(n, index), ": ");
+  auto poison = [&]() {
+    for (const std::string& o : n.output()) {
+      if (!o.empty()) scope->values[o] = ValueRef{};
+    }
+  };
+  StatusOr<OpLookup> op_or = ops_->Find(n);
+  if (!op_or.ok()) {
+    problems_->AddStatus(op_or.status(), label);
+    return poison();
+  }
+  const OpLookup op = *op_or;
+
+  // ONNX inputs.
+  std::vector<ValueRef> inputs(static_cast<size_t>(n.input_size()));
+  std::vector<bool> present(static_cast<size_t>(n.input_size()), false);
+  bool failed = false;
+  for (int k = 0; k < n.input_size(); ++k) {
+    if (n.input(k).empty()) continue;
+    StatusOr<ValueRef> v = Resolve(scope, n.input(k));
+    if (!v.ok()) {
+      problems_->AddStatus(v.status(), label);
+      failed = true;
+      continue;
+    }
+    inputs[static_cast<size_t>(k)] = *v;
+    present[static_cast<size_t>(k)] = true;
+  }
+
+  // Subgraphs.
+  BodyKind kind = BodyKind::kGeneric;
+  if (op.mapping->op_type == IF) kind = BodyKind::kIf;
+  if (op.mapping->op_type == "Loop") kind = BodyKind::kLoop;
+  if (op.mapping->op_type == "Scan") kind = BodyKind::kScan;
+  const bool has_bodies = HasSubgraphs(n);
+  CaptureTable captures;
+  std::vector<BodyPlan> bodies;
+  size_t n_carried = 0;
+  size_t n_scan_in = 0;
+  const size_t onnx_in = static_cast<size_t>(n.input_size());
+  const size_t onnx_out = static_cast<size_t>(n.output_size());
+  if (has_bodies) {
+    if (kind == BodyKind::kLoop) {
+      n_carried = onnx_in > 2 ? onnx_in - 2 : 0;
+    } else if (kind == BodyKind::kScan) {
+      int64_t m = 0;
+      for (const AttributeProto& a : n.attribute()) {
+        if (a.name() == "num_scan_inputs") m = a.i();
+      }
+      if (m < 1 || static_cast<size_t>(m) > onnx_in) {
+        problems_->Add(ErrorCode::kParamInvalid, label, "num_scan_inputs is ", m,
+                       ", expected 1..", onnx_in);
+        return poison();
+      }
+      n_scan_in = static_cast<size_t>(m);
+      n_carried = onnx_in - n_scan_in;
+    }
+    for (const AttributeProto& a : n.attribute()) {
+      if (a.has_g()) {
+        BodyPlan p;
+        p.attr = a.name();
+        p.proto = &a.g();
+        bodies.push_back(std::move(p));
+      }
+      if (a.graphs_size() > 0) {
+        problems_->Add(ErrorCode::kNotSupported, label, "attribute '", a.name(),
+                       "' holds a list of graphs, which is not supported");
+        return poison();
+      }
+    }
+    for (BodyPlan& body : bodies) {
+      Status st = BuildBody(scope, n, index, &body, &captures);
+      if (!st.ok()) {
+        problems_->AddStatus(st, label);
+        return poison();
+      }
+    }
+    for (BodyPlan& body : bodies) {
+      Status st = FinishBody(&body, kind, n_carried, n_scan_in, captures, onnx_in);
+      if (!st.ok()) {
+        problems_->AddStatus(st, label);
+        return poison();
+      }
+    }
+  }
+  if (failed) return poison();
+  const size_t c = captures.names.size();
+  const bool pass_through = kind == BodyKind::kLoop || kind == BodyKind::kScan;
+
+  // Slots: ONNX input k -> slot; capture j -> slot.
+  auto in_slot = [&](size_t k) -> size_t {
+    return (kind == BodyKind::kScan && k >= n_carried) ? k + c : k;
+  };
+  auto capture_slot = [&](size_t j) -> size_t {
+    return kind == BodyKind::kScan ? n_carried + j : onnx_in + j;
+  };
+  auto out_slot = [&](size_t i) -> size_t {
+    return (pass_through && i >= n_carried) ? i + c : i;
+  };
+  const size_t total_in = onnx_in + c;
+  const size_t total_out = onnx_out + (pass_through ? c : 0);
+
+  IoPlan io;
+  Status st = PlanDynamic(op.reg->inputs, total_in, "input", &io);
+  if (st.ok()) st = PlanDynamic(op.reg->outputs, total_out, "output", &io);
+  if (!st.ok()) {
+    problems_->AddStatus(st, label);
+    return poison();
+  }
+  const std::string node_name =
+      UniqueNodeName(scope, n.name().empty() ? absl::StrCat(n.op_type(), "_", index) : n.name());
+  StatusOr<OpDescPtr> desc_or =
+      OperatorFactory::CreateOpDesc(node_name, op.mapping->op_type, io.dynamic_counts);
+  if (!desc_or.ok()) {
+    problems_->AddStatus(desc_or.status(), label);
+    return poison();
+  }
+  OpDescPtr desc = *desc_or;
+  st = op.mapping->MapAttrs(&n, *desc);
+  if (!st.ok()) {
+    problems_->AddStatus(st, label);
+    return poison();
+  }
+  // Required inputs must be present.
+  {
+    size_t slot = 0;
+    for (const OpIoDef& ir : op.reg->inputs) {
+      const size_t count =
+          ir.kind == IoKind::kDynamic ? io.dynamic_counts[ir.name] : static_cast<size_t>(1);
+      if (ir.kind == IoKind::kRequired) {
+        bool have = false;
+        for (size_t k = 0; k < onnx_in && !have; ++k) have = in_slot(k) == slot && present[k];
+        for (size_t j = 0; j < c && !have; ++j) have = capture_slot(j) == slot;
+        if (!have) {
+          problems_->Add(ErrorCode::kGraphInvalid, label, "required input ", slot, " ('",
+                         ir.name, "') is missing");
+          return poison();
+        }
+      }
+      slot += count;
+    }
+  }
+  // Output descs.
+  for (size_t i = 0; i < onnx_out; ++i) {
+    const std::string& name = n.output(static_cast<int>(i));
+    if (name.empty()) continue;
+    GeTensorDesc d = DescOf(name, descs);
+    d.SetName(name);
+    st = desc->UpdateOutputDesc(static_cast<uint32_t>(out_slot(i)), d);
+    if (!st.ok()) break;
+  }
+  if (st.ok() && pass_through) {
+    for (size_t j = 0; j < c && st.ok(); ++j) {
+      GeTensorDesc d = ProducerDesc(captures.outer[j]);
+      st = desc->UpdateOutputDesc(static_cast<uint32_t>(n_carried + j), d);
+    }
+  }
+  if (st.ok() && has_bodies) {
+    st = AttrUtils::SetInt(desc, kAttrCapturedInputs, static_cast<int64_t>(c));
+  }
+  StatusOr<NodePtr> node_or = st.ok() ? scope->graph->AddNode(desc) : StatusOr<NodePtr>(st);
+  if (!node_or.ok()) {
+    problems_->AddStatus(node_or.status(), label);
+    return poison();
+  }
+  NodePtr node = *node_or;
+  for (size_t k = 0; k < onnx_in && st.ok(); ++k) {
+    if (present[k]) st = Link(inputs[k], node, static_cast<uint32_t>(in_slot(k)));
+  }
+  for (size_t j = 0; j < c && st.ok(); ++j) {
+    st = Link(captures.outer[j], node, static_cast<uint32_t>(capture_slot(j)));
+  }
+  // Subgraphs: bind to the node's slots and register at the root.
+  const std::map<std::string, uint32_t> slots = desc->GetSubgraphNameIndexes();
+  for (BodyPlan& body : bodies) {
+    if (!st.ok()) break;
+    auto sit = slots.find(body.attr);
+    if (sit == slots.end()) {
+      st = NotSupported("op ", op.mapping->op_type, " has no subgraph slot '", body.attr, "'");
+      break;
+    }
+    const std::string sub_name = UniqueSubgraphName(absl::StrCat(node_name, "_", body.attr));
+    body.graph->SetName(sub_name);
+    body.graph->SetParentGraph(scope->graph);
+    body.graph->SetParentNode(node);
+    st = desc->SetSubgraphInstanceName(sit->second, sub_name);
+    // Registered at the root once the whole tree exists (nested bodies are
+    // built before their parents).
+    if (st.ok()) pending_subgraphs_.emplace_back(sub_name, body.graph);
+  }
+  if (!st.ok()) {
+    problems_->AddStatus(st, label);
+    return poison();
+  }
+  for (size_t i = 0; i < onnx_out; ++i) {
+    const std::string& name = n.output(static_cast<int>(i));
+    if (!name.empty()) {
+      scope->values[name] = ValueRef{node.get(), static_cast<int32_t>(out_slot(i))};
+    }
+  }
+  if (scope->parent == nullptr && !n.name().empty()) {
+    std::vector<ValueRef>& outs = root_node_outputs_[n.name()];
+    for (size_t i = 0; i < onnx_out; ++i) {
+      outs.push_back(n.output(static_cast<int>(i)).empty()
+                         ? ValueRef{}
+                         : ValueRef{node.get(), static_cast<int32_t>(out_slot(i))});
+    }
+  }
+}
+
+Status GraphBuilder::BuildRootOutputs(Scope* scope, const GraphProto& g, const DescMap& descs) {
+  std::vector<ValueRef> values;
+  std::vector<GeTensorDesc> out_descs;
+  auto add = [&](const ValueRef& v, const std::string& name) {
+    values.push_back(v);
+    GeTensorDesc d = DescOf(name, descs);
+    if (d.GetDataType() == DT_UNDEFINED && v.node != nullptr) d = ProducerDesc(v);
+    out_descs.push_back(d);
+  };
+  const std::string where = GraphLabel(scope->path);
+  if (options_.output_nodes.empty()) {
+    for (const ValueInfoProto& vi : g.output()) {
+      StatusOr<ValueRef> v = Resolve(scope, vi.name());
+      if (!v.ok()) {
+        problems_->AddStatus(v.status(), absl::StrCat(where, "graph output: "));
+        continue;
+      }
+      add(*v, vi.name());
+    }
+  } else {
+    for (const std::string& entry : options_.output_nodes) {
+      auto vit = scope->values.find(entry);
+      if (vit != scope->values.end()) {
+        add(vit->second, entry);
+        continue;
+      }
+      auto nit = root_node_outputs_.find(entry);
+      if (nit != root_node_outputs_.end()) {
+        for (const ValueRef& v : nit->second) {
+          if (v.node != nullptr) add(v, "");
+        }
+        continue;
+      }
+      const size_t colon = entry.rfind(':');
+      int64_t idx = -1;
+      if (colon != std::string::npos &&
+          absl::SimpleAtoi(absl::string_view(entry).substr(colon + 1), &idx)) {
+        nit = root_node_outputs_.find(entry.substr(0, colon));
+        if (nit != root_node_outputs_.end()) {
+          if (idx < 0 || static_cast<size_t>(idx) >= nit->second.size() ||
+              nit->second[static_cast<size_t>(idx)].node == nullptr) {
+            return ParamInvalid("output_nodes: node '", entry.substr(0, colon), "' has no output ",
+                                idx, " (it has ", nit->second.size(), ")");
+          }
+          add(nit->second[static_cast<size_t>(idx)], "");
+          continue;
+        }
+      }
+      return ParamInvalid("output_nodes: '", entry, "' is neither a value nor a node of graph '",
+                          scope->path, "'");
+    }
+  }
+  RETURN_IF_ERROR(AddNetOutput(scope, values, out_descs, {}));
+  std::vector<std::pair<NodePtr, int32_t>> info;
+  for (const ValueRef& v : values) {
+    if (v.node != nullptr) info.emplace_back(v.node->shared_from_this(), v.index);
+  }
+  root_->SetGraphOutNodesInfo(info);
+  return OkStatus();
+}
+
+StatusOr<ComputeGraphPtr> GraphBuilder::Build() {
+  const GraphProto& g = model_.graph();
+  const std::string name = g.name().empty() ? std::string(kDefaultGraphName) : g.name();
+  root_ = std::make_shared<ComputeGraph>(name);
+  subgraph_names_.insert(name);
+  Scope scope;
+  scope.graph = root_;
+  scope.path = name;
+  CollectDescs(g, name, &global_descs_);
+
+  absl::flat_hash_set<std::string> inits;
+  for (const onnx::TensorProto& t : g.initializer()) inits.insert(t.name());
+  for (const onnx::SparseTensorProto& t : g.sparse_initializer()) inits.insert(t.values().name());
+  int64_t index = 0;
+  for (const ValueInfoProto& vi : g.input()) {
+    if (inits.contains(vi.name())) continue;
+    GeTensorDesc desc = DescOf(vi.name(), global_descs_);
+    ASSIGN_OR_RETURN(NodePtr data, AddDataNode(&scope, vi.name(), desc));
+    RETURN_IF_ERROR(AttrUtils::SetInt(data->GetOpDesc(), kAttrDataIndex, index++));
+    scope.values[vi.name()] = ValueRef{data.get(), 0};
+  }
+  BuildConsts(&scope, g);
+  BuildNodes(&scope, g, global_descs_);
+  RETURN_IF_ERROR(BuildRootOutputs(&scope, g, global_descs_));
+  // Parents before children.
+  for (auto it = pending_subgraphs_.rbegin(); it != pending_subgraphs_.rend(); ++it) {
+    RETURN_IF_ERROR(root_->AddSubgraph(it->first, it->second));
+  }
+  return root_;
+}
+
+// ------------------------------------------------------------ options
+
+Status ApplyInputShapes(const ParseOptions& options, ModelProto* model) {
+  if (options.input_shapes.empty()) return OkStatus();
+  GraphProto* g = model->mutable_graph();
+  absl::flat_hash_set<std::string> inits;
+  for (const onnx::TensorProto& t : g->initializer()) inits.insert(t.name());
+  std::vector<std::string> names;
+  absl::flat_hash_map<std::string, ValueInfoProto*> inputs;
+  for (ValueInfoProto& vi : *g->mutable_input()) {
+    if (inits.contains(vi.name())) continue;
+    names.push_back(vi.name());
+    inputs.emplace(vi.name(), &vi);
+  }
+  for (const auto& [name, dims] : options.input_shapes) {
+    auto it = inputs.find(name);
+    if (it == inputs.end()) {
+      return ParamInvalid("input_shapes: '", name, "' is not a graph input of the model (inputs: ",
+                          names.empty() ? std::string("none") : absl::StrJoin(names, ", "), ")");
+    }
+    for (size_t d = 0; d < dims.size(); ++d) {
+      if (dims[d] < -1) {
+        return ParamInvalid("input_shapes: input '", name, "' dim ", d, " is ", dims[d],
+                            ", expected >= -1");
+      }
+    }
+    onnx::TypeProto* type = it->second->mutable_type();
+    if (type->value_case() != onnx::TypeProto::kTensorType &&
+        type->value_case() != onnx::TypeProto::VALUE_NOT_SET) {
+      return ParamInvalid("input_shapes: input '", name, "' is a ",
+                          onnx_parser::OnnxTypeString(*type), ", not a tensor");
+    }
+    onnx::TypeProto::Tensor* tt = type->mutable_tensor_type();
+    if (tt->has_shape()) {
+      const onnx::TensorShapeProto& shape = tt->shape();
+      if (shape.dim_size() != static_cast<int>(dims.size())) {
+        return ParamInvalid("input_shapes: input '", name, "' has rank ", shape.dim_size(),
+                            " in the model, the override [", absl::StrJoin(dims, ","),
+                            "] has rank ", dims.size());
+      }
+      for (size_t d = 0; d < dims.size(); ++d) {
+        const auto& md = shape.dim(static_cast<int>(d));
+        if (md.has_dim_value() && dims[d] >= 0 && md.dim_value() != dims[d]) {
+          return ParamInvalid("input_shapes: input '", name, "' dim ", d, " is fixed to ",
+                              md.dim_value(), " in the model, the override gives ", dims[d]);
+        }
+      }
+    }
+    onnx::TensorShapeProto old = tt->shape();
+    const bool had_shape = tt->has_shape();
+    onnx::TensorShapeProto* shape = tt->mutable_shape();
+    shape->clear_dim();
+    for (size_t d = 0; d < dims.size(); ++d) {
+      onnx::TensorShapeProto::Dimension* nd = shape->add_dim();
+      if (dims[d] >= 0) {
+        nd->set_dim_value(dims[d]);
+      } else if (had_shape) {
+        *nd = old.dim(static_cast<int>(d));
+      }
+    }
+  }
+  return OkStatus();
+}
+
+// ONNX shape inference on the model (value_info for intermediate descs);
+// failures leave the model as it was.
+void InferShapesBestEffort(ModelProto* model) {
+  ModelProto inferred = *model;
+  try {
+    onnx::ShapeInferenceOptions opts(/*check_type_val=*/false, /*strict_mode_val=*/0,
+                                     /*data_prop_val=*/false);
+    onnx::shape_inference::InferShapes(inferred, onnx::OpSchemaRegistry::Instance(), opts);
+    *model = std::move(inferred);
+  } catch (const std::exception&) {
+    // Best effort: the descs stay as the model gives them.
+  }
+}
+
+StatusOr<ComputeGraphPtr> ParseModel(absl::string_view bytes, const ParseOptions& options,
+                                     const std::string& file_name, const std::string& model_dir) {
+  if (options.target_opset != onnx_parser::kTargetOpset) {
+    return NotSupported("target opset ", options.target_opset,
+                        " is not supported: the op library implements opset ",
+                        onnx_parser::kTargetOpset);
+  }
+  const std::string source = file_name.empty() ? std::string("<bytes>") : file_name;
+  ModelProto model;
+  if (bytes.size() > static_cast<size_t>(std::numeric_limits<int>::max()) ||
+      !model.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) {
+    return ParseFailed("ONNX model '", source, "': the ", bytes.size(),
+                       " bytes are not a valid ONNX ModelProto");
+  }
+  if (!model.has_graph()) {
+    return ParseFailed("ONNX model '", source, "': the ", bytes.size(),
+                       " bytes hold no graph (not an ONNX model?)");
+  }
+  const std::string name = !file_name.empty() ? file_name
+                           : model.graph().name().empty() ? std::string(kDefaultGraphName)
+                                                          : model.graph().name();
+  const int64_t ir = model.ir_version();
+  if (ir < kMinIrVersion || ir > onnx::IR_VERSION) {
+    return NotSupported("ONNX model '", name, "': IR version ", ir,
+                        " is not supported (supported: ", kMinIrVersion, " to ",
+                        static_cast<int64_t>(onnx::IR_VERSION), ")");
+  }
+  const int64_t opset = onnx_parser::DefaultDomainOpset(model);
+  if (opset > options.target_opset) {
+    return NotSupported("ONNX model '", name, "': default-domain opset ", opset,
+                        " is newer than the supported opset ", options.target_opset);
+  }
+
+  Problems problems;
+  OpResolver ops(OpsetMap(model));
+  {
+    Validator validator(model, &ops, &problems);
+    const std::string root =
+        model.graph().name().empty() ? std::string(kDefaultGraphName) : model.graph().name();
+    validator.Check(model.graph(), root, {}, /*is_root=*/true);
+  }
+  RETURN_IF_ERROR(problems.ToStatus(name));
+  RETURN_IF_ERROR(ApplyInputShapes(options, &model));
+
+  StatusOr<onnx_parser::OpsetConversion> conv =
+      onnx_parser::NormalizeOpset(&model, options.target_opset, options.converter);
+  if (!conv.ok()) return Annotate(conv.status(), "ONNX model '", name, "': ");
+  if (options.info != nullptr) {
+    options.info->ir_version = ir;
+    options.info->source_opset = conv->from_opset;
+    options.info->opset = conv->to_opset;
+    options.info->converter = conv->converter;
+    options.info->onnx_converter_error = conv->onnx_error;
+  }
+  if (options.infer_shapes) InferShapesBestEffort(&model);
+
+  OpResolver converted_ops(OpsetMap(model));
+  {
+    int64_t inlined = 0;
+    Status st = onnx_parser::InlineFunctions(
+        &model, options.target_opset, onnx_parser::CollectValueTypes(model),
+        [&converted_ops](const NodeProto& n) { return converted_ops.Find(n).ok(); }, &inlined);
+    if (!st.ok()) return Annotate(st, "ONNX model '", name, "': ");
+    if (options.info != nullptr) options.info->inlined_functions = inlined;
+    if (inlined > 0 && options.infer_shapes) InferShapesBestEffort(&model);
+  }
+  GraphBuilder builder(model, options, TensorLoadContext{model_dir}, &converted_ops, &problems);
+  StatusOr<ComputeGraphPtr> graph = builder.Build();
+  if (!graph.ok()) return Annotate(graph.status(), "ONNX model '", name, "': ");
+  RETURN_IF_ERROR(problems.ToStatus(name));
+  RETURN_IF_ERROR(AttrUtils::SetInt(*graph, "_onnx_ir_version", ir));
+  RETURN_IF_ERROR(AttrUtils::SetInt(*graph, "_onnx_source_opset", conv->from_opset));
+  return graph;
+}
+
+}  // namespace
+
+OnnxModelParser::OnnxModelParser() { onnx_parser::EnsureOnnxMappingsRegistered(); }
+
+StatusOr<ComputeGraphPtr> OnnxModelParser::ParseFile(const std::string& path,
+                                                     const ParseOptions& options) const {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return NotFound("ONNX model file '", path, "' cannot be opened");
+  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (in.bad()) return IoError("ONNX model file '", path, "': read error");
+  std::string dir = options.model_dir;
+  if (dir.empty()) {
+    const size_t slash = path.rfind('/');
+    dir = slash == std::string::npos ? std::string(".") : path.substr(0, slash == 0 ? 1 : slash);
+  }
+  return ParseModel(bytes, options, path, dir);
+}
+
+StatusOr<ComputeGraphPtr> OnnxModelParser::ParseBytes(absl::string_view bytes,
+                                                      const ParseOptions& options) const {
+  return ParseModel(bytes, options, "", options.model_dir);
+}
+
+}  // namespace ge

@@ -1,0 +1,66 @@
+#include "compiler/passes/const_value_util.h"
+
+#include <memory>
+#include <utility>
+
+#include "graph/inc/graph/anchor.h"
+#include "graph/inc/graph/attr_value.h"
+#include "graph/inc/graph/ge_attr_define.h"
+#include "graph/inc/graph/op_desc.h"
+#include "graph/inc/graph/op_types.h"
+
+namespace ge {
+
+bool IsConstNode(const Node& node) {
+  return node.GetType() == CONSTANT || node.GetType() == CONSTANTOP;
+}
+
+StatusOr<gert::HostTensor> GetConstNodeValue(const Node& node) {
+  if (!IsConstNode(node)) return NotFound("node ", node.GetName(), " is not a Const");
+  const AttrValue* attr = node.GetOpDescBarePtr()->GetAttr(ATTR_NAME_WEIGHTS);
+  if (attr == nullptr) {
+    return NotFound("Const node ", node.GetName(), " has no '", ATTR_NAME_WEIGHTS, "' attribute");
+  }
+  const GeTensor* value = attr->Get<GeTensor>();
+  if (value == nullptr) {
+    return TypeMismatch("Const node ", node.GetName(), ": attribute '", ATTR_NAME_WEIGHTS,
+                        "' is not a tensor");
+  }
+  const GeTensorDesc& desc = value->GetTensorDesc();
+  StatusOr<gert::Shape> shape = gert::Shape::FromDims(desc.GetShape().GetDimsSpan());
+  if (!shape.ok()) return Annotate(shape.status(), "Const node ", node.GetName(), ": ");
+  if (shape->IsUnknownShape()) {
+    return GraphInvalid("Const node ", node.GetName(), " has unknown value shape ",
+                        desc.GetShape().ToString());
+  }
+  absl::Span<const uint8_t> data = value->GetData();
+  StatusOr<gert::HostTensor> t =
+      gert::HostTensor::CreateFrom(desc.GetDataType(), *shape, data.data(), data.size());
+  if (!t.ok()) return Annotate(t.status(), "Const node ", node.GetName(), ": ");
+  return t;
+}
+
+StatusOr<gert::HostTensor> GetConstInputValue(const Node& node, int32_t in_index) {
+  InDataAnchor* in = node.GetInDataAnchorBarePtr(in_index);
+  if (in == nullptr) return NotFound("node ", node.GetName(), " has no input ", in_index);
+  OutDataAnchor* peer = in->GetPeerOutAnchorPtr();
+  if (peer == nullptr) {
+    return NotFound("input ", in_index, " of node ", node.GetName(), " is not connected");
+  }
+  return GetConstNodeValue(*peer->GetOwnerNodeBarePtr());
+}
+
+GeTensor HostTensorToGeTensor(const gert::HostTensor& t) {
+  GeTensorDesc desc(GeShape(t.GetShape().ToVector()), FORMAT_ND, t.GetDataType());
+  return GeTensor(desc, static_cast<const uint8_t*>(t.tensor().GetAddr()), t.tensor().GetSize());
+}
+
+StatusOr<OpDescPtr> MakeConstOpDesc(const std::string& name, const gert::HostTensor& value) {
+  auto op = std::make_shared<OpDesc>(name, CONSTANT);
+  GeTensor t = HostTensorToGeTensor(value);
+  RETURN_IF_ERROR(op->AddOutputDesc("y", t.GetTensorDesc()));
+  RETURN_IF_ERROR(op->SetAttr(ATTR_NAME_WEIGHTS, AttrValue::CreateFrom<GeTensor>(t)));
+  return op;
+}
+
+}  // namespace ge

@@ -1,0 +1,114 @@
+// compiler/passes/constant_fuse_same_pass.cc
+#include "compiler/passes/constant_fuse_same_pass.h"
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/hash/hash.h"
+#include "compiler/passes/pass_framework/graph_rewriter.h"
+#include "compiler/passes/pass_utils.h"
+#include "graph/inc/graph/anchor.h"
+#include "graph/inc/graph/attr_value.h"
+#include "graph/inc/graph/ge_attr_define.h"
+#include "graph/inc/graph/op_desc.h"
+
+namespace ge {
+namespace {
+
+bool IsCandidate(const Node& node) {
+  if (ConstWeights(node) == nullptr || node.GetAllOutDataAnchorsSize() != 1) return false;
+  if (node.GetInControlAnchorBarePtr()->IsLinked()) return false;
+  for (size_t i = 0; i < node.GetAllInDataAnchorsSize(); ++i) {
+    if (node.GetInDataAnchorBarePtr(static_cast<int32_t>(i))->IsLinked()) return false;
+  }
+  return true;
+}
+
+size_t ContentHash(const Node& node) {
+  const GeTensor& w = *ConstWeights(node);
+  absl::Span<const uint8_t> bytes = w.GetData();
+  return absl::HashOf(node.GetType(), static_cast<int32_t>(w.GetTensorDesc().GetDataType()),
+                      w.GetTensorDesc().GetShape().GetDims(),
+                      absl::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
+}
+
+bool SameOutputDesc(const GeTensorDesc* a, const GeTensorDesc* b) {
+  if (a == nullptr || b == nullptr) return a == b;
+  return a->GetDataType() == b->GetDataType() && a->GetShape() == b->GetShape() &&
+         a->GetFormat() == b->GetFormat();
+}
+
+// Attributes other than the weights.
+bool SameOtherAttrs(const OpDesc& a, const OpDesc& b) {
+  const AttrStore& sa = a.GetAttrStore();
+  const AttrStore& sb = b.GetAttrStore();
+  size_t i = 0, j = 0;
+  while (true) {
+    while (i < sa.size() && sa.NameAt(i) == ATTR_NAME_WEIGHTS) ++i;
+    while (j < sb.size() && sb.NameAt(j) == ATTR_NAME_WEIGHTS) ++j;
+    if (i == sa.size() || j == sb.size()) return i == sa.size() && j == sb.size();
+    if (sa.NameAt(i) != sb.NameAt(j) || sa.ValueAt(i) != sb.ValueAt(j)) return false;
+    ++i;
+    ++j;
+  }
+}
+
+bool SameConstant(const Node& a, const Node& b) {
+  if (a.GetType() != b.GetType()) return false;
+  const GeTensor& wa = *ConstWeights(a);
+  const GeTensor& wb = *ConstWeights(b);
+  if (wa.GetTensorDesc().GetDataType() != wb.GetTensorDesc().GetDataType() ||
+      wa.GetTensorDesc().GetShape() != wb.GetTensorDesc().GetShape()) {
+    return false;
+  }
+  absl::Span<const uint8_t> ba = wa.GetData();
+  absl::Span<const uint8_t> bb = wb.GetData();
+  if (ba != bb) return false;  // element-wise byte comparison
+  return SameOutputDesc(a.GetOpDescBarePtr()->GetOutputDescBarePtr(0),
+                        b.GetOpDescBarePtr()->GetOutputDescBarePtr(0)) &&
+         SameOtherAttrs(*a.GetOpDescBarePtr(), *b.GetOpDescBarePtr());
+}
+
+}  // namespace
+
+StatusOr<bool> ConstantFuseSamePass::RunImpl(const ComputeGraphPtr& graph) {
+  ASSIGN_OR_RETURN(bool changed, RunOnGraph(graph));
+  if (graph->GetParentGraph() != nullptr) return changed;
+  for (const ComputeGraphPtr& sub : graph->GetAllSubgraphs()) {
+    ASSIGN_OR_RETURN(bool sub_changed, RunOnGraph(sub));
+    changed = changed || sub_changed;
+  }
+  return changed;
+}
+
+StatusOr<bool> ConstantFuseSamePass::RunOnGraph(const ComputeGraphPtr& graph) {
+  absl::flat_hash_map<size_t, std::vector<NodePtr>> kept;
+  std::vector<std::pair<NodePtr, NodePtr>> merges;  // (duplicate, kept)
+  for (const NodePtr& node : graph->DirectNodes()) {
+    if (!IsCandidate(*node)) continue;
+    std::vector<NodePtr>& bucket = kept[ContentHash(*node)];
+    NodePtr same;
+    for (const NodePtr& k : bucket) {
+      if (SameConstant(*k, *node)) {
+        same = k;
+        break;
+      }
+    }
+    if (same == nullptr) {
+      bucket.push_back(node);
+    } else {
+      merges.emplace_back(node, same);
+    }
+  }
+  GraphRewriter rw(graph);
+  for (const auto& [dup, keep] : merges) {
+    RETURN_IF_ERROR(rw.ReplaceAllUsesWith(dup->GetOutDataAnchor(0), keep->GetOutDataAnchor(0)));
+    RETURN_IF_ERROR(rw.MoveOutControlEdges(dup, keep));
+    RETURN_IF_ERROR(rw.RemoveDeadNode(dup));
+  }
+  return rw.changed();
+}
+
+}  // namespace ge

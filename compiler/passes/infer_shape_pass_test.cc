@@ -1,0 +1,216 @@
+// compiler/passes/infer_shape_pass_test.cc
+//
+// InferShapePass: descs propagate in topological order with Const values
+// as const inputs; If outputs merge the branches; Loop bodies iterate to a
+// shape fixed point. Graphs still run in the reference interpreter and the
+// inferred shapes match the computed ones.
+#include "compiler/passes/infer_shape_pass.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "gmock/gmock.h"
+#include "graph/inc/graph/attr_value.h"
+#include "graph/inc/graph/compute_graph.h"
+#include "graph/inc/graph/op_desc.h"
+#include "graph/inc/graph/op_types.h"
+#include "graph/src/testing/status_matchers.h"
+#include "gtest/gtest.h"
+#include "runtime/reference/reference_interpreter.h"
+#include "runtime/reference/reference_test_util.h"
+
+namespace ge {
+namespace {
+
+using reftest::Bool;
+using reftest::F32;
+using reftest::I64;
+using reftest::Inputs;
+using reftest::TestGraph;
+using reftest::ToF32;
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+
+NodePtr TypedData(TestGraph& g, const std::string& name, int64_t index,
+                  const std::vector<int64_t>& dims, DataType dt = DT_FLOAT) {
+  NodePtr d = g.Data(name, index);
+  GeTensorDesc desc(GeShape(dims), FORMAT_ND, dt);
+  EXPECT_TRUE(d->GetOpDescBarePtr()->UpdateInputDesc(0, desc).ok());
+  EXPECT_TRUE(d->GetOpDescBarePtr()->UpdateOutputDesc(0, desc).ok());
+  return d;
+}
+
+GeShape OutShape(const NodePtr& n, uint32_t i = 0) {
+  return n->GetOpDescBarePtr()->GetOutputDesc(i).GetShape();
+}
+
+TEST(InferShapePassTest, PropagatesDescsAndUsesConstValues) {
+  TestGraph g("g");
+  NodePtr x = TypedData(g, "x", 0, {2, 3});
+  NodePtr b = g.Const("b", F32({3}, {1, 2, 3}));
+  NodePtr add = g.Op("add", "Add", {x, b});
+  NodePtr shape = g.Const("shape", I64({2}, {3, 2}));
+  NodePtr reshape = g.Op("reshape", "Reshape", {add, shape});
+  NodePtr out = g.NetOutput({reshape});
+  InferShapePass pass;
+  auto changed = pass.Run(g.graph());
+  GE_ASSERT_OK(changed.status());
+  EXPECT_TRUE(*changed);
+  EXPECT_EQ(OutShape(b), GeShape({3}));
+  EXPECT_EQ(OutShape(add), GeShape({2, 3}));
+  EXPECT_EQ(add->GetOpDescBarePtr()->GetInputDesc(1).GetShape(), GeShape({3}));
+  EXPECT_EQ(OutShape(reshape), GeShape({3, 2}));
+  EXPECT_EQ(OutShape(reshape).GetDimNum(), 2u);
+  EXPECT_EQ(out->GetOpDescBarePtr()->GetInputDesc(0).GetShape(), GeShape({3, 2}));
+  EXPECT_EQ(out->GetOpDescBarePtr()->GetInputDesc(0).GetDataType(), DT_FLOAT);
+
+  auto again = pass.Run(g.graph());
+  GE_ASSERT_OK(again.status());
+  EXPECT_FALSE(*again);
+
+  auto run = ReferenceInterpreter::Run(*g.graph(), Inputs(F32({2, 3}, {0, 0, 0, 1, 1, 1})));
+  GE_ASSERT_OK(run.status());
+  EXPECT_THAT(reftest::Dims((*run)[0]), ElementsAre(3, 2));
+}
+
+TEST(InferShapePassTest, InferErrorsNameTheGraph) {
+  TestGraph g("bad_graph");
+  NodePtr x = TypedData(g, "x", 0, {2, 3});
+  NodePtr y = TypedData(g, "y", 1, {4});
+  g.NetOutput({g.Op("add", "Add", {x, y})});  // not broadcastable
+  InferShapePass pass;
+  auto r = pass.Run(g.graph());
+  ASSERT_FALSE(r.ok());
+  EXPECT_THAT(std::string(r.status().message()), HasSubstr("bad_graph"));
+  EXPECT_THAT(std::string(r.status().message()), HasSubstr("add"));
+}
+
+struct IfGraph {
+  TestGraph root{"root"};
+  NodePtr x;
+  NodePtr cond;
+  NodePtr if_node;
+};
+
+// then: -x ([2]); else: concat(x, x) ([4]) or -x when `same`.
+void BuildIf(IfGraph* g, bool same) {
+  g->cond = TypedData(g->root, "cond", 0, {}, DT_BOOL);
+  g->x = TypedData(g->root, "x", 1, {2});
+  g->if_node = g->root.Op("if", "If", {g->cond, g->x}, {}, {{"input", 1}, {"output", 1}});
+  g->root.NetOutput({g->if_node});
+  TestGraph then_g("then", g->if_node, 0);
+  then_g.NetOutput({then_g.Op("neg", "Neg", {then_g.Data("tx", -1, 1)})});
+  TestGraph else_g("else", g->if_node, 1);
+  NodePtr ex = else_g.Data("ex", -1, 1);
+  if (same) {
+    else_g.NetOutput({else_g.Op("abs", "Abs", {ex})});
+  } else {
+    else_g.NetOutput({else_g.Op("cat", "Concat", {ex, ex}, {{"axis", AttrValue::CreateFrom<int64_t>(0)}},
+                                {{"inputs", 2}})});
+  }
+}
+
+TEST(InferShapePassTest, IfOutputsAgreeingBranchesAreStatic) {
+  IfGraph g;
+  BuildIf(&g, /*same=*/true);
+  InferShapePass pass;
+  GE_ASSERT_OK(pass.Run(g.root.graph()).status());
+  EXPECT_EQ(OutShape(g.if_node), GeShape({2}));
+  EXPECT_EQ(g.if_node->GetOpDescBarePtr()->GetOutputDesc(0).GetDataType(), DT_FLOAT);
+  auto run = ReferenceInterpreter::Run(*g.root.graph(),
+                                       Inputs(Bool({}, {true}), F32({2}, {1, -2})));
+  GE_ASSERT_OK(run.status());
+  EXPECT_THAT(ToF32((*run)[0]), ElementsAre(-1, 2));
+}
+
+TEST(InferShapePassTest, IfOutputsDifferingBranchesGetUnknownDims) {
+  IfGraph g;
+  BuildIf(&g, /*same=*/false);
+  InferShapePass pass;
+  GE_ASSERT_OK(pass.Run(g.root.graph()).status());
+  EXPECT_EQ(OutShape(g.if_node), GeShape({-1}));
+  auto run = ReferenceInterpreter::Run(*g.root.graph(),
+                                       Inputs(Bool({}, {false}), F32({2}, {1, -2})));
+  GE_ASSERT_OK(run.status());
+  EXPECT_THAT(ToF32((*run)[0]), ElementsAre(1, -2, 1, -2));
+}
+
+TEST(InferShapePassTest, BadParentIndexIsAnError) {
+  TestGraph root("root");
+  NodePtr cond = TypedData(root, "cond", 0, {}, DT_BOOL);
+  NodePtr x = TypedData(root, "x", 1, {2});
+  NodePtr if_node = root.Op("if", "If", {cond, x}, {}, {{"input", 1}, {"output", 1}});
+  root.NetOutput({if_node});
+  TestGraph then_g("then", if_node, 0);
+  then_g.NetOutput({then_g.Data("tx", -1, 5)});
+  TestGraph else_g("else", if_node, 1);
+  else_g.NetOutput({else_g.Data("ex", -1, 1)});
+  InferShapePass pass;
+  auto r = pass.Run(root.graph());
+  ASSERT_FALSE(r.ok());
+  EXPECT_THAT(std::string(r.status().message()), HasSubstr("tx"));
+}
+
+// Loop with M = 3 and one carried value; the body applies `grow` (concat
+// with itself -> the shape changes) or Neg (shape stays).
+NodePtr BuildLoop(TestGraph& root, bool grow) {
+  NodePtr m = root.Const("m", I64({}, {3}));
+  NodePtr c = root.Const("c", Bool({}, {true}));
+  NodePtr v = TypedData(root, "v", 0, {2});
+  NodePtr loop = root.Op("loop", "Loop", {m, c, v}, {},
+                         {{"v_initial", 1}, {"v_final_and_scan_outputs", 1}});
+  root.NetOutput({loop});
+  TestGraph body("body", loop, 0);
+  body.Data("i", -1, 0);
+  NodePtr bc = body.Data("bc", -1, 1);
+  NodePtr bv = body.Data("bv", -1, 2);
+  NodePtr next = grow ? body.Op("cat", "Concat", {bv, bv}, {{"axis", AttrValue::CreateFrom<int64_t>(0)}},
+                                {{"inputs", 2}})
+                      : body.Op("neg", "Neg", {bv});
+  body.NetOutput({bc, next});
+  return loop;
+}
+
+TEST(InferShapePassTest, LoopWithStableBodyKeepsStaticShape) {
+  TestGraph root("root");
+  NodePtr loop = BuildLoop(root, /*grow=*/false);
+  InferShapePass pass;
+  GE_ASSERT_OK(pass.Run(root.graph()).status());
+  EXPECT_EQ(OutShape(loop), GeShape({2}));
+  auto run = ReferenceInterpreter::Run(*root.graph(), Inputs(F32({2}, {1, 2})));
+  GE_ASSERT_OK(run.status());
+  EXPECT_THAT(ToF32((*run)[0]), ElementsAre(-1, -2));
+}
+
+TEST(InferShapePassTest, LoopWithGrowingBodyReachesUnknownDim) {
+  TestGraph root("root");
+  NodePtr loop = BuildLoop(root, /*grow=*/true);
+  InferShapePass pass;
+  GE_ASSERT_OK(pass.Run(root.graph()).status());
+  EXPECT_EQ(OutShape(loop), GeShape({-1}));
+  // The body's Data saw the merged (fixed-point) shape.
+  ComputeGraphPtr body = root.graph()->GetSubgraph("body");
+  ASSERT_NE(body, nullptr);
+  EXPECT_EQ(OutShape(body->FindNode("bv")), GeShape({-1}));
+  auto run = ReferenceInterpreter::Run(*root.graph(), Inputs(F32({2}, {1, 2})));
+  GE_ASSERT_OK(run.status());
+  EXPECT_EQ(reftest::Dims((*run)[0]), std::vector<int64_t>({16}));
+}
+
+TEST(InferShapePassTest, MergeDescs) {
+  GeTensorDesc a(GeShape({2, 3}), FORMAT_ND, DT_FLOAT);
+  GeTensorDesc b(GeShape({2, 4}), FORMAT_ND, DT_FLOAT);
+  GeTensorDesc c(GeShape({2}), FORMAT_ND, DT_FLOAT);
+  EXPECT_EQ(InferShapePass::MergeDescs(a, a).GetShape(), GeShape({2, 3}));
+  EXPECT_EQ(InferShapePass::MergeDescs(a, b).GetShape(), GeShape({2, -1}));
+  EXPECT_TRUE(InferShapePass::MergeDescs(a, c).GetShape().IsUnknownDimNum());
+}
+
+TEST(InferShapePassTest, NullGraphIsAnError) {
+  InferShapePass pass;
+  EXPECT_FALSE(pass.Run(nullptr).ok());
+}
+
+}  // namespace
+}  // namespace ge

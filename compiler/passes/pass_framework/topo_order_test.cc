@@ -1,0 +1,111 @@
+// compiler/passes/pass_framework/topo_order_test.cc
+#include "compiler/passes/pass_framework/topo_order.h"
+
+#include <string>
+#include <vector>
+
+#include "gmock/gmock.h"
+#include "graph/src/testing/graph_builder.h"
+#include "graph/src/testing/status_matchers.h"
+#include "gtest/gtest.h"
+
+namespace ge {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using testing::GraphBuilder;
+using testing::Names;
+
+TEST(StableTopologicalOrderTest, KeepsAnOrderThatIsAlreadyTopological) {
+  GraphBuilder b("g");
+  NodePtr a = b.AddNode("a", "Data", 0, 1);
+  NodePtr c = b.AddNode("c", "Relu", 1, 1);
+  NodePtr d = b.AddNode("d", "Relu", 1, 1);
+  NodePtr e = b.AddNode("e", "Add", 2, 1);
+  b.AddDataEdge(a, 0, c, 0);
+  b.AddDataEdge(a, 0, d, 0);
+  b.AddDataEdge(c, 0, e, 0);
+  b.AddDataEdge(d, 0, e, 1);
+  auto order = StableTopologicalOrder(*b.graph());
+  GE_ASSERT_OK(order);
+  EXPECT_THAT(Names(*order), ElementsAre("a", "c", "d", "e"));
+}
+
+TEST(StableTopologicalOrderTest, MovesProducersBeforeConsumersAndCountsControlEdges) {
+  GraphBuilder b("g");
+  NodePtr sink = b.AddNode("sink", "Add", 2, 1);
+  NodePtr late = b.AddNode("late", "Relu", 1, 1);
+  NodePtr src = b.AddNode("src", "Data", 0, 1);
+  NodePtr ctrl = b.AddNode("ctrl", "NoOp", 0, 0);
+  b.AddDataEdge(src, 0, late, 0);
+  b.AddDataEdge(late, 0, sink, 0);
+  b.AddDataEdge(src, 0, sink, 1);
+  b.AddControlEdge(sink, ctrl);  // ctrl comes after sink despite no data
+  auto order = StableTopologicalOrder(*b.graph());
+  GE_ASSERT_OK(order);
+  EXPECT_THAT(Names(*order), ElementsAre("src", "late", "sink", "ctrl"));
+  // The graph itself is untouched.
+  EXPECT_THAT(testing::NodeNames(*b.graph()), ElementsAre("sink", "late", "src", "ctrl"));
+}
+
+TEST(StableTopologicalOrderTest, DataToControlLinksAreDependencies) {
+  GraphBuilder b("g");
+  NodePtr after = b.AddNode("after", "NoOp", 0, 0);
+  NodePtr before = b.AddNode("before", "Data", 0, 1);
+  GE_ASSERT_OK(before->GetOutDataAnchor(0)->LinkTo(after->GetInControlAnchor()));
+  auto order = StableTopologicalOrder(*b.graph());
+  GE_ASSERT_OK(order);
+  EXPECT_THAT(Names(*order), ElementsAre("before", "after"));
+}
+
+TEST(StableTopologicalOrderTest, ReportsTheNodesOfACycleInEdgeOrder) {
+  GraphBuilder b("loop");
+  NodePtr in = b.AddNode("in", "Data", 0, 1);
+  NodePtr x = b.AddNode("x", "Add", 2, 1);
+  NodePtr y = b.AddNode("y", "Relu", 1, 1);
+  NodePtr z = b.AddNode("z", "Relu", 1, 1);
+  b.AddDataEdge(in, 0, x, 0);
+  b.AddDataEdge(x, 0, y, 0);
+  b.AddDataEdge(y, 0, z, 0);
+  b.AddControlEdge(z, x);
+  auto order = StableTopologicalOrder(*b.graph());
+  GE_EXPECT_CODE(order, ErrorCode::kGraphCycle);
+  EXPECT_THAT(order.status().message(), HasSubstr("graph 'loop' has a cycle: "));
+  // Any rotation of x -> y -> z -> x names the same cycle.
+  const std::string msg(order.status().message());
+  EXPECT_TRUE(msg.find("x -> y -> z -> x") != std::string::npos ||
+              msg.find("y -> z -> x -> y") != std::string::npos ||
+              msg.find("z -> x -> y -> z") != std::string::npos)
+      << msg;
+}
+
+TEST(StableTopologicalOrderTest, SelfLoopIsACycle) {
+  GraphBuilder b("g");
+  NodePtr n = b.AddNode("n", "Relu", 1, 1);
+  b.AddControlEdge(n, n);
+  auto order = StableTopologicalOrder(*b.graph());
+  GE_EXPECT_CODE(order, ErrorCode::kGraphCycle);
+  EXPECT_THAT(order.status().message(), HasSubstr("n -> n"));
+}
+
+TEST(StableTopologicalOrderTest, EmptyGraphAndLongChain) {
+  GraphBuilder empty("empty");
+  auto none = StableTopologicalOrder(*empty.graph());
+  GE_ASSERT_OK(none);
+  EXPECT_TRUE(none->empty());
+
+  // A reversed 20000-node chain: no recursion, every node once.
+  GraphBuilder b("chain");
+  std::vector<NodePtr> nodes;
+  for (int i = 0; i < 20000; ++i) nodes.push_back(b.AddNode("n" + std::to_string(i), "Relu", 1, 1));
+  for (int i = 19999; i > 0; --i) b.AddDataEdge(nodes[i], 0, nodes[i - 1], 0);
+  auto order = StableTopologicalOrder(*b.graph());
+  GE_ASSERT_OK(order);
+  ASSERT_EQ(order->size(), 20000u);
+  EXPECT_EQ((*order)[0]->GetName(), "n19999");
+  EXPECT_EQ((*order)[19999]->GetName(), "n0");
+}
+
+}  // namespace
+}  // namespace ge

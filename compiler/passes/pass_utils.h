@@ -1,0 +1,73 @@
+// compiler/passes/pass_utils.h
+//
+// Node classification shared by the graph passes: which op types are graph
+// inputs, constants, variables, control flow, which nodes have side effects
+// (must not be removed) and which are non-deterministic (must not be merged),
+// plus small desc / constant helpers.
+//
+// Side effects (HasSideEffects): an op type in kSideEffectOpTypes
+// (communication, assignment, printing, stream / label control, variables,
+// which hold state), a node whose OpDesc carries the bool attribute
+// kAttrHasSideEffect = true, or a node whose subgraphs (recursively) contain
+// such a node. The op registry has no side-effect flag yet; the list and the
+// attribute stand in for it.
+//
+// Non-determinism (IsNonDeterministic): random ops (kRandomOpTypes) and
+// nodes with side effects; two such nodes with equal inputs may produce
+// different values.
+//
+// Example
+//   if (HasSideEffects(*node) || IsDataLikeType(node->GetType())) continue;
+#ifndef COMPILER_PASSES_PASS_UTILS_H_
+#define COMPILER_PASSES_PASS_UTILS_H_
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "absl/strings/string_view.h"
+#include "graph/inc/graph/ge_tensor.h"
+#include "graph/inc/graph/graph_fwd.h"
+#include "graph/inc/graph/node.h"
+#include "metadef/inc/external/graph/types.h"
+
+namespace ge {
+
+// Bool OpDesc attribute: the node has a side effect the type does not show.
+inline constexpr char kAttrHasSideEffect[] = "_has_side_effect";
+
+bool IsDataLikeType(absl::string_view type);      // Data, RefData, AippData
+bool IsConstType(absl::string_view type);         // Const, Constant
+bool IsVariableType(absl::string_view type);      // Variable, VariableV2, VarHandleOp, RefData
+bool IsControlFlowType(absl::string_view type);   // Switch/Merge/Enter/..., If/While/Case/...
+bool IsSideEffectType(absl::string_view type);
+bool IsRandomType(absl::string_view type);
+
+bool HasSideEffects(const Node& node);
+bool IsNonDeterministic(const Node& node);
+
+// True when the node has any control edge: in-control or out-control peers,
+// data -> control consumers, or control -> data producers.
+bool HasControlEdges(const Node& node);
+
+// Known rank and every dim >= 0.
+bool IsStaticShape(const GeShape& shape);
+
+// The producing output of input `index`; nullptr when unlinked.
+OutDataAnchor* ProducerOf(const Node& node, int32_t index);
+
+// The weights of a Const / Constant node (its ATTR_NAME_WEIGHTS tensor);
+// nullptr for other nodes or when absent.
+const GeTensor* ConstWeights(const Node& node);
+
+// The values of an integer (INT32 / INT64) constant feeding input `index`;
+// nullopt when the producer is not such a constant.
+std::optional<std::vector<int64_t>> ConstIntInput(const Node& node, int32_t index);
+
+// A DataType attribute (stored as a data type, or as an int that is a valid
+// DataType); nullopt when absent or of another type.
+std::optional<DataType> DataTypeAttr(const OpDesc& op, absl::string_view name);
+
+}  // namespace ge
+
+#endif  // COMPILER_PASSES_PASS_UTILS_H_

@@ -1,0 +1,374 @@
+// graph/serialization/src/tensor_serialize_utils.cc
+#include "graph/serialization/inc/tensor_serialize_utils.h"
+
+#include <array>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/strings/str_cat.h"
+#include "graph/serialization/inc/attr_serializer.h"
+#include "metadef/inc/external/graph/tensor_desc.h"
+#include "metadef/inc/external/graph/type_utils.h"
+
+namespace ge {
+namespace {
+
+// kDataTypeMap: ge::DataType <-> ge::proto::DataType (same names, different
+// numbers).
+#define GE_DT_PAIR(name) {::ge::name, ::ge::proto::name}
+constexpr std::pair<DataType, proto::DataType> kDataTypeMap[] = {
+    GE_DT_PAIR(DT_UNDEFINED),      GE_DT_PAIR(DT_FLOAT),         GE_DT_PAIR(DT_FLOAT16),
+    GE_DT_PAIR(DT_INT8),           GE_DT_PAIR(DT_UINT8),         GE_DT_PAIR(DT_INT16),
+    GE_DT_PAIR(DT_UINT16),         GE_DT_PAIR(DT_INT32),         GE_DT_PAIR(DT_INT64),
+    GE_DT_PAIR(DT_UINT32),         GE_DT_PAIR(DT_UINT64),        GE_DT_PAIR(DT_BOOL),
+    GE_DT_PAIR(DT_DOUBLE),         GE_DT_PAIR(DT_STRING),        GE_DT_PAIR(DT_DUAL_SUB_INT8),
+    GE_DT_PAIR(DT_DUAL_SUB_UINT8), GE_DT_PAIR(DT_COMPLEX64),     GE_DT_PAIR(DT_COMPLEX128),
+    GE_DT_PAIR(DT_QINT8),          GE_DT_PAIR(DT_QINT16),        GE_DT_PAIR(DT_QINT32),
+    GE_DT_PAIR(DT_QUINT8),         GE_DT_PAIR(DT_QUINT16),       GE_DT_PAIR(DT_RESOURCE),
+    GE_DT_PAIR(DT_STRING_REF),     GE_DT_PAIR(DT_DUAL),          GE_DT_PAIR(DT_VARIANT),
+    GE_DT_PAIR(DT_BF16),           GE_DT_PAIR(DT_INT4),          GE_DT_PAIR(DT_UINT1),
+    GE_DT_PAIR(DT_INT2),           GE_DT_PAIR(DT_UINT2),         GE_DT_PAIR(DT_COMPLEX32),
+    GE_DT_PAIR(DT_HIFLOAT8),       GE_DT_PAIR(DT_FLOAT8_E5M2),   GE_DT_PAIR(DT_FLOAT8_E4M3FN),
+    GE_DT_PAIR(DT_FLOAT8_E8M0),    GE_DT_PAIR(DT_FLOAT6_E3M2),   GE_DT_PAIR(DT_FLOAT6_E2M3),
+    GE_DT_PAIR(DT_FLOAT4_E2M1),    GE_DT_PAIR(DT_FLOAT4_E1M2),   GE_DT_PAIR(DT_UINT4),
+    GE_DT_PAIR(DT_INT1),
+};
+#undef GE_DT_PAIR
+
+constexpr int kProtoDataTypeCount = proto::DataType_ARRAYSIZE;
+
+struct DataTypeTables {
+  std::array<int32_t, DT_MAX> to_proto;
+  std::array<int32_t, kProtoDataTypeCount> from_proto;
+  DataTypeTables() {
+    to_proto.fill(-1);
+    from_proto.fill(-1);
+    for (const auto& [ge_type, proto_type] : kDataTypeMap) {
+      to_proto[static_cast<size_t>(ge_type)] = proto_type;
+      from_proto[static_cast<size_t>(proto_type)] = ge_type;
+    }
+  }
+};
+
+const DataTypeTables& Tables() {
+  static const DataTypeTables* const kTables = new DataTypeTables();
+  return *kTables;
+}
+
+// Layout strings of the plain (unpacked) formats, and their inverse.
+struct FormatTables {
+  std::array<std::string, FORMAT_END> names;
+  std::array<bool, FORMAT_END> ok{};
+  absl::flat_hash_map<std::string, Format> by_name;
+  FormatTables() {
+    for (int32_t f = 0; f < FORMAT_END; ++f) {
+      std::string name = TypeUtils::FormatToSerialString(f);
+      StatusOr<Format> back = TypeUtils::SerialStringToFormat(name);
+      if (back.ok() && *back == f) {
+        ok[static_cast<size_t>(f)] = true;
+        by_name.emplace(name, static_cast<Format>(f));
+      }
+      names[static_cast<size_t>(f)] = std::move(name);
+    }
+  }
+};
+
+const FormatTables& Formats() {
+  static const FormatTables* const kTables = new FormatTables();
+  return *kTables;
+}
+
+bool IsSerializableFormat(int32_t format) {
+  if (format >= 0 && format < FORMAT_END) return Formats().ok[static_cast<size_t>(format)];
+  return GeTensorSerializeUtils::FormatToLayout(format).ok();
+}
+
+constexpr absl::string_view kDeviceCpu = "CPU";
+constexpr absl::string_view kDeviceNpu = "NPU";
+
+void RangeAsProto(const GeTensorDesc::ShapeRange& range, proto::ShapeRange* def) {
+  def->mutable_min()->Reserve(static_cast<int>(range.size()));
+  def->mutable_max()->Reserve(static_cast<int>(range.size()));
+  for (const auto& [lo, hi] : range) {
+    def->add_min(lo);
+    def->add_max(hi);
+  }
+}
+
+StatusOr<GeTensorDesc::ShapeRange> RangeFromProto(const proto::ShapeRange& def, const char* what,
+                                                  const DeserializeContext& ctx) {
+  if (def.min_size() != def.max_size()) {
+    return ParseFailed(what, " has ", def.min_size(), " min values but ", def.max_size(),
+                       " max values");
+  }
+  if (def.min_size() > ctx.options.max_dim_num) {
+    return OutOfRange(what, " has ", def.min_size(), " entries, more than the limit of ",
+                      ctx.options.max_dim_num);
+  }
+  GeTensorDesc::ShapeRange range;
+  range.reserve(static_cast<size_t>(def.min_size()));
+  for (int i = 0; i < def.min_size(); ++i) range.emplace_back(def.min(i), def.max(i));
+  return range;
+}
+
+// Sets a (possibly stale) shape range: GeTensorDesc checks a range against
+// the shape it is set on, but a shape changed after its range was set leaves
+// a range that no longer matches; such a range is restored through a
+// temporary shape of unknown dims.
+Status SetRange(GeTensorDesc* desc, bool origin, GeTensorDesc::ShapeRange range) {
+  if (range.empty()) return OkStatus();
+  Status st = origin ? desc->SetOriginShapeRange(range) : desc->SetShapeRange(range);
+  if (st.ok()) return st;
+  const GeShape current = origin ? desc->GetOriginShape() : desc->GetShape();
+  const GeShape temp(std::vector<int64_t>(range.size(), UNKNOWN_DIM));
+  if (origin) {
+    desc->SetOriginShape(temp);
+  } else {
+    desc->SetShape(temp);
+  }
+  st = origin ? desc->SetOriginShapeRange(std::move(range)) : desc->SetShapeRange(std::move(range));
+  if (origin) {
+    desc->SetOriginShape(current);
+  } else {
+    desc->SetShape(current);
+  }
+  return st;
+}
+
+}  // namespace
+
+StatusOr<proto::DataType> GeTensorSerializeUtils::DataTypeToProto(DataType data_type) {
+  const auto v = static_cast<int32_t>(data_type);
+  if (v < 0 || v >= DT_MAX || Tables().to_proto[static_cast<size_t>(v)] < 0) {
+    return ParamInvalid("data type ", v, " is not a ge::DataType");
+  }
+  return static_cast<proto::DataType>(Tables().to_proto[static_cast<size_t>(v)]);
+}
+
+StatusOr<DataType> GeTensorSerializeUtils::DataTypeFromProto(int64_t proto_value) {
+  if (proto_value < 0 || proto_value >= kProtoDataTypeCount ||
+      Tables().from_proto[static_cast<size_t>(proto_value)] < 0) {
+    return ParseFailed("data type ", proto_value, " is not a ge.proto.DataType");
+  }
+  return static_cast<DataType>(Tables().from_proto[static_cast<size_t>(proto_value)]);
+}
+
+StatusOr<std::string> GeTensorSerializeUtils::FormatToLayout(int32_t format) {
+  if (format >= 0 && format < FORMAT_END) {
+    if (Formats().ok[static_cast<size_t>(format)]) return Formats().names[static_cast<size_t>(format)];
+  } else {
+    std::string name = TypeUtils::FormatToSerialString(format);
+    StatusOr<Format> back = TypeUtils::SerialStringToFormat(name);
+    if (back.ok() && *back == format) return name;
+  }
+  return ParamInvalid("format ", format, " (", TypeUtils::FormatToSerialString(format),
+                      ") is not a valid packed format");
+}
+
+StatusOr<Format> GeTensorSerializeUtils::LayoutToFormat(absl::string_view layout) {
+  const auto& by_name = Formats().by_name;
+  auto it = by_name.find(layout);
+  if (it != by_name.end()) return it->second;
+  StatusOr<Format> f = TypeUtils::SerialStringToFormat(layout);
+  if (!f.ok()) return ParseFailed("layout '", layout, "': ", f.status().message());
+  // A name that parses must also print back (sub-format / C0 in range).
+  if (!FormatToLayout(*f).ok()) return ParseFailed("layout '", layout, "' is not a valid format");
+  return *f;
+}
+
+StatusOr<Format> GeTensorSerializeUtils::CheckedFormat(int64_t value) {
+  if (value < std::numeric_limits<int32_t>::min() || value > std::numeric_limits<int32_t>::max() ||
+      !FormatToLayout(static_cast<int32_t>(value)).ok()) {
+    return ParseFailed("format value ", value, " is not a valid packed format");
+  }
+  return static_cast<Format>(value);
+}
+
+Status GeTensorSerializeUtils::GeShapeAsProto(const GeShape& shape, proto::ShapeDef* def) {
+  const absl::Span<const int64_t> dims = shape.GetDimsSpan();
+  def->mutable_dim()->Reserve(static_cast<int>(dims.size()));
+  for (int64_t d : dims) def->add_dim(d);
+  return OkStatus();
+}
+
+Status GeTensorSerializeUtils::AssembleGeShapeFromProto(const proto::ShapeDef& def, GeShape* shape,
+                                                        const DeserializeContext& ctx) {
+  const int n = def.dim_size();
+  if (n > ctx.options.max_dim_num) {
+    return OutOfRange("shape has ", n, " dims, more than the limit of ", ctx.options.max_dim_num);
+  }
+  for (int i = 0; i < n; ++i) {
+    const int64_t d = def.dim(i);
+    if (d == UNKNOWN_RANK) {
+      if (n != 1) {
+        return ParamInvalid("dim ", i, " is -2 (unknown rank) in a shape of ", n,
+                            " dims; -2 must be the only dim");
+      }
+    } else if (d < UNKNOWN_DIM) {
+      return ParamInvalid("dim ", i, " is ", d, "; dims must be >= 0, -1 (unknown) or a sole -2");
+    }
+  }
+  GeShape out;
+  for (int64_t d : def.dim()) out.AppendDim(d);
+  *shape = out;
+  return OkStatus();
+}
+
+bool GeTensorSerializeUtils::HasExplicitRealDimCnt(const GeTensorDesc& desc) {
+  const int64_t rank = static_cast<int64_t>(desc.GetShape().GetDimNum());
+  if (desc.GetRealDimCnt() != rank) return true;
+  // GeTensorDesc keeps the real dim count in its lazily allocated extension
+  // and has no accessor for "set"; a desc without the extension returns the
+  // shared empty range object, so it cannot have one.
+  // TODO(graph): use GeTensorDesc::HasRealDimCnt() once it exists.
+  static const GeTensorDesc* const kPlain = new GeTensorDesc();
+  if (&desc.GetShapeRange() == &kPlain->GetShapeRange()) return false;
+  // Unset, GetRealDimCnt() follows the shape's rank; set, it does not. The
+  // raw value is private, so probe a copy with a different rank.
+  GeTensorDesc probe(desc);
+  probe.SetShape(GeShape(std::vector<int64_t>(static_cast<size_t>(rank) + 1, 1)));
+  return probe.GetRealDimCnt() != rank + 1;
+}
+
+Status GeTensorSerializeUtils::GeTensorDescAsProto(const GeTensorDesc& desc,
+                                                   proto::TensorDescriptor* def,
+                                                   SerializeContext& ctx) {
+  if (!desc.GetName().empty()) def->set_name(desc.GetName());
+  ASSIGN_OR_RETURN(proto::DataType dt, DataTypeToProto(desc.GetDataType()));
+  def->set_dtype(dt);
+  RETURN_IF_ERROR(GeShapeAsProto(desc.GetShape(), def->mutable_shape()));
+  const Format format = desc.GetFormat();
+  const Format origin_format = desc.GetOriginFormat();
+  const bool strings = ctx.options.layout_strings;
+  if (strings) {
+    ASSIGN_OR_RETURN(std::string layout, FormatToLayout(format));
+    def->set_layout(std::move(layout));
+    ASSIGN_OR_RETURN(std::string origin_layout, FormatToLayout(origin_format));
+    def->set_origin_layout(std::move(origin_layout));
+  } else {
+    if (!IsSerializableFormat(format)) return FormatToLayout(format).status();
+    if (!IsSerializableFormat(origin_format)) return FormatToLayout(origin_format).status();
+  }
+  def->set_format(format);
+  if (origin_format != format) def->set_origin_format(origin_format);
+  if (desc.GetOriginShape() != desc.GetShape()) {
+    RETURN_IF_ERROR(GeShapeAsProto(desc.GetOriginShape(), def->mutable_origin_shape()));
+  }
+  if (strings || desc.GetOriginDataType() != desc.GetDataType()) {
+    ASSIGN_OR_RETURN(proto::DataType origin_dt, DataTypeToProto(desc.GetOriginDataType()));
+    def->set_origin_dtype(origin_dt);
+  }
+  if (!desc.GetShapeRange().empty()) RangeAsProto(desc.GetShapeRange(), def->mutable_shape_range());
+  if (!desc.GetOriginShapeRange().empty()) {
+    RangeAsProto(desc.GetOriginShapeRange(), def->mutable_origin_shape_range());
+  }
+  if (HasExplicitRealDimCnt(desc)) def->set_real_dim_cnt(desc.GetRealDimCnt());
+  def->set_size(desc.GetSizeMeta());
+  def->set_weight_size(desc.GetWeightSize());
+  def->set_reuse_input(desc.GetReuseInput());
+  def->set_reuse_input_index(desc.GetReuseInputIndex());
+  def->set_data_offset(desc.GetDataOffset());
+  if (desc.GetDeviceType() == DeviceType::kCpu) {
+    def->set_device_type(std::string(kDeviceCpu));
+  } else if (desc.GetDeviceType() != DeviceType::kNpu) {
+    return ParamInvalid("device type ", static_cast<int32_t>(desc.GetDeviceType()),
+                        " is neither NPU nor CPU");
+  }
+  def->set_input_tensor(desc.IsInputTensor());
+  def->set_output_tensor(desc.IsOutputTensor());
+  if (!desc.GetAttrStore().empty()) {
+    RETURN_IF_ERROR(SerializeAttrStore(desc.GetAttrStore(), def->mutable_attr(), ctx));
+  }
+  return OkStatus();
+}
+
+Status GeTensorSerializeUtils::AssembleGeTensorDescFromProto(const proto::TensorDescriptor& def,
+                                                             GeTensorDesc* desc,
+                                                             DeserializeContext& ctx) {
+  ASSIGN_OR_RETURN(DataType dt, DataTypeFromProto(def.dtype()));
+  DataType origin_dt = dt;
+  if (def.has_origin_dtype()) {
+    ASSIGN_OR_RETURN(origin_dt, DataTypeFromProto(def.origin_dtype()));
+  }
+  Format format;
+  if (!def.layout().empty()) {
+    ASSIGN_OR_RETURN(format, LayoutToFormat(def.layout()));
+  } else {
+    ASSIGN_OR_RETURN(format, CheckedFormat(def.format()));
+  }
+  Format origin_format = format;
+  if (!def.origin_layout().empty()) {
+    ASSIGN_OR_RETURN(origin_format, LayoutToFormat(def.origin_layout()));
+  } else if (def.has_origin_format()) {
+    ASSIGN_OR_RETURN(origin_format, CheckedFormat(def.origin_format()));
+  }
+  GeShape shape;
+  RETURN_IF_ERROR(Annotate(AssembleGeShapeFromProto(def.shape(), &shape, ctx), "shape: "));
+  GeShape origin_shape;
+  if (def.has_origin_shape()) {
+    RETURN_IF_ERROR(
+        Annotate(AssembleGeShapeFromProto(def.origin_shape(), &origin_shape, ctx), "origin shape: "));
+  }
+  GeTensorDesc d(shape, format, dt);
+  if (origin_format != format) d.SetOriginFormat(origin_format);
+  if (origin_dt != dt) d.SetOriginDataType(origin_dt);
+  if (def.has_shape_range()) {
+    ASSIGN_OR_RETURN(GeTensorDesc::ShapeRange range,
+                     RangeFromProto(def.shape_range(), "shape range", ctx));
+    RETURN_IF_ERROR(SetRange(&d, /*origin=*/false, std::move(range)));
+  }
+  if (def.has_origin_shape()) d.SetOriginShape(origin_shape);
+  if (def.has_origin_shape_range()) {
+    ASSIGN_OR_RETURN(GeTensorDesc::ShapeRange range,
+                     RangeFromProto(def.origin_shape_range(), "origin shape range", ctx));
+    RETURN_IF_ERROR(SetRange(&d, /*origin=*/true, std::move(range)));
+  }
+  if (!def.name().empty()) d.SetName(def.name());
+  if (def.has_real_dim_cnt()) d.SetRealDimCnt(def.real_dim_cnt());
+  if (def.size() != 0) d.SetSizeMeta(def.size());
+  if (def.weight_size() != 0) d.SetWeightSize(def.weight_size());
+  if (def.reuse_input()) d.SetReuseInput(true);
+  if (def.reuse_input_index() != 0) d.SetReuseInputIndex(def.reuse_input_index());
+  if (def.data_offset() != 0) d.SetDataOffset(def.data_offset());
+  if (def.device_type() == kDeviceCpu) {
+    d.SetDeviceType(DeviceType::kCpu);
+  } else if (!def.device_type().empty() && def.device_type() != kDeviceNpu) {
+    return ParseFailed("device type '", def.device_type(), "' is neither NPU nor CPU");
+  }
+  if (def.input_tensor()) d.SetInputTensor(true);
+  if (def.output_tensor()) d.SetOutputTensor(true);
+  if (!def.attr().empty()) {
+    RETURN_IF_ERROR(DeserializeAttrStore(def.attr(), &d.MutableAttrStore(), ctx));
+  }
+  *desc = std::move(d);
+  return OkStatus();
+}
+
+Status GeTensorSerializeUtils::GeTensorAsProto(const GeTensor& tensor, proto::TensorDef* def,
+                                               SerializeContext& ctx) {
+  RETURN_IF_ERROR(GeTensorDescAsProto(tensor.GetTensorDesc(), def->mutable_desc(), ctx));
+  if (!ctx.options.omit_tensor_data) {
+    const absl::Span<const uint8_t> data = tensor.GetData();
+    if (!data.empty()) def->set_data(data.data(), data.size());
+  }
+  return OkStatus();
+}
+
+Status GeTensorSerializeUtils::AssembleGeTensorFromProto(const proto::TensorDef& def,
+                                                         GeTensor* tensor,
+                                                         DeserializeContext& ctx) {
+  GeTensorDesc desc;
+  RETURN_IF_ERROR(AssembleGeTensorDescFromProto(def.desc(), &desc, ctx));
+  if (def.data().empty()) {
+    *tensor = GeTensor(desc);
+  } else {
+    *tensor = GeTensor(desc, reinterpret_cast<const uint8_t*>(def.data().data()), def.data().size());
+  }
+  return OkStatus();
+}
+
+}  // namespace ge
