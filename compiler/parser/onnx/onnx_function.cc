@@ -112,8 +112,8 @@ class Inliner {
     bool changed = true;
     for (int round = 0; changed; ++round) {
       if (round > kMaxInlineDepth) {
-        return NotSupported("graph '", g->name(), "': functions nest deeper than ",
-                            kMaxInlineDepth, " levels (recursive function?)");
+        return NotSupported("graph '", g->name(), "': functions nest deeper than ", kMaxInlineDepth,
+                            " levels (recursive function?)");
       }
       changed = false;
       std::vector<NodeProto> out;
@@ -203,7 +203,7 @@ class Inliner {
       b.set_name(Fresh(prefix + (b.name().empty() ? absl::StrCat(b.op_type(), "_", k) : b.name())));
       for (std::string& in : *b.mutable_input()) in = map_name(in);
       for (std::string& o : *b.mutable_output()) o = map_name(o);
-      RETURN_IF_ERROR(ResolveAttributes(&b, n, schema, where));
+      ResolveAttributes(&b, n, schema);
       for (AttributeProto& a : *b.mutable_attribute()) {
         if (a.has_g()) RenameFree(a.mutable_g(), rename);
         for (GraphProto& sub : *a.mutable_graphs()) RenameFree(&sub, rename);
@@ -229,9 +229,9 @@ class Inliner {
     return true;
   }
 
-  // Replaces attribute references by the call's attributes (or defaults).
-  Status ResolveAttributes(NodeProto* b, const NodeProto& call, const onnx::OpSchema* schema,
-                           const std::string& where) {
+  // Replaces attribute references by the call's attributes (or defaults);
+  // a reference to an attribute nobody gives is dropped.
+  static void ResolveAttributes(NodeProto* b, const NodeProto& call, const onnx::OpSchema* schema) {
     auto* attrs = b->mutable_attribute();
     for (int i = attrs->size() - 1; i >= 0; --i) {
       AttributeProto& a = *attrs->Mutable(i);
@@ -254,12 +254,11 @@ class Inliner {
       a = *value;
       a.set_name(name);
     }
-    (void)where;
-    return OkStatus();
   }
 
   // Renames the outer-scope references of a body node's subgraph.
-  static void RenameFree(GraphProto* g, const absl::flat_hash_map<std::string, std::string>& rename) {
+  static void RenameFree(GraphProto* g,
+                         const absl::flat_hash_map<std::string, std::string>& rename) {
     absl::flat_hash_set<std::string> local;
     for (const auto& vi : g->input()) local.insert(vi.name());
     for (const auto& t : g->initializer()) local.insert(t.name());

@@ -19,6 +19,7 @@
 //                                         auto; with another value the
 //                                         regression check is skipped)
 //   ONNX_CONFORMANCE_WRITE=<path>         write the current statuses there
+#include <dirent.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/types.h>
@@ -29,7 +30,6 @@
 #include <chrono>  // NOLINT(build/c++11)
 #include <cstdio>
 #include <cstdlib>
-#include <dirent.h>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -125,8 +125,9 @@ Status RunCase(const std::string& dir, OnnxVersionConverter converter) {
     for (size_t i = 0; i < out_files.size(); ++i) {
       ASSIGN_OR_RETURN(std::string b, onnx_test::ReadFileBytes(out_files[i]));
       const onnx::TypeProto empty;
-      const onnx::TypeProto& type =
-          static_cast<int>(i) < model.graph().output_size() ? model.graph().output(static_cast<int>(i)).type() : empty;
+      const onnx::TypeProto& type = static_cast<int>(i) < model.graph().output_size()
+                                        ? model.graph().output(static_cast<int>(i)).type()
+                                        : empty;
       StatusOr<gert::HostTensor> want = onnx_test::HostValueFromOnnxBytes(type, b);
       if (!want.ok()) return Annotate(want.status(), set, " output ", i, ": ");
       RETURN_IF_ERROR(onnx_test::CompareHostTensors((*outs)[i].tensor(), want->tensor(), kRtol,
@@ -242,7 +243,10 @@ TEST(OnnxNodeConformanceTest, BackendTestData) {
 
   // Warm up in the parent (the children inherit it): op registry, ONNX
   // schemas and the builtin mappings.
-  { OnnxModelParser warm_up; (void)warm_up; }
+  {
+    OnnxModelParser warm_up;
+    (void)warm_up;
+  }
   std::map<std::string, Result> results;
   for (const char* suite : kSuites) {
     const std::string suite_dir = absl::StrCat(kDataRoot, "/", suite);
@@ -301,8 +305,8 @@ TEST(OnnxNodeConformanceTest, BackendTestData) {
     for (const std::string& id : newly_passing) std::cout << "  " << id << "\n";
   }
   std::cout << std::flush;
-  EXPECT_TRUE(regressions.empty()) << regressions.size() << " regressions:\n  "
-                                   << absl::StrJoin(regressions, "\n  ");
+  EXPECT_TRUE(regressions.empty())
+      << regressions.size() << " regressions:\n  " << absl::StrJoin(regressions, "\n  ");
 }
 
 }  // namespace

@@ -56,16 +56,12 @@ StatusOr<AttrValue> FromInt(int64_t v, AttrValue::ValueType declared, absl::stri
       if (!dt.ok()) return Annotate(dt.status(), what, ": ");
       return AttrValue::CreateFrom<DataType>(*dt);
     }
-    case AttrValue::VT_BOOL:
-      return AttrValue::CreateFrom<bool>(v != 0);
-    case AttrValue::VT_FLOAT:
-      return AttrValue::CreateFrom<float>(static_cast<float>(v));
-    case AttrValue::VT_LIST_INT:
-      return AttrValue::CreateFrom<std::vector<int64_t>>({v});
+    case AttrValue::VT_BOOL: return AttrValue::CreateFrom<bool>(v != 0);
+    case AttrValue::VT_FLOAT: return AttrValue::CreateFrom<float>(static_cast<float>(v));
+    case AttrValue::VT_LIST_INT: return AttrValue::CreateFrom<std::vector<int64_t>>({v});
     case AttrValue::VT_LIST_FLOAT:
       return AttrValue::CreateFrom<std::vector<float>>({static_cast<float>(v)});
-    default:
-      return AttrValue::CreateFrom<int64_t>(v);
+    default: return AttrValue::CreateFrom<int64_t>(v);
   }
 }
 
@@ -90,8 +86,7 @@ StatusOr<AttrValue> FromInts(const AttributeProto& a, AttrValue::ValueType decla
       for (int64_t v : a.ints()) out.push_back(static_cast<float>(v));
       return AttrValue::CreateFrom(std::move(out));
     }
-    default:
-      return AttrValue::CreateFrom(std::vector<int64_t>(a.ints().begin(), a.ints().end()));
+    default: return AttrValue::CreateFrom(std::vector<int64_t>(a.ints().begin(), a.ints().end()));
   }
 }
 
@@ -169,8 +164,7 @@ StatusOr<AttrValue> ConvertOnnxAttribute(const AttributeProto& a, AttrValue::Val
                                          absl::string_view what) {
   const AttributeProto::AttributeType type = EffectiveType(a);
   switch (type) {
-    case AttributeProto::INT:
-      return FromInt(a.i(), declared, what);
+    case AttributeProto::INT: return FromInt(a.i(), declared, what);
     case AttributeProto::FLOAT: {
       const float f = a.f();
       if (declared == AttrValue::VT_INT && std::isfinite(f) && std::floor(f) == f) {

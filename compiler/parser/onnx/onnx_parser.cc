@@ -100,8 +100,7 @@ bool HasSubgraphs(const NodeProto& n) {
 
 std::string SubgraphPath(const std::string& path, const NodeProto& n, int index,
                          const std::string& attr) {
-  return absl::StrCat(path, "/", n.name().empty() ? absl::StrCat("#", index) : n.name(), ".",
-                      attr);
+  return absl::StrCat(path, "/", n.name().empty() ? absl::StrCat("#", index) : n.name(), ".", attr);
 }
 
 // Names a graph defines locally (inputs, initializers, node outputs).
@@ -193,8 +192,8 @@ std::vector<int> TopologicalOrder(const GraphProto& g, const std::string& path,
     for (int i = 0; i < n; ++i) {
       if (indeg[static_cast<size_t>(i)] > 0) names.push_back(NodeLabel(g.node(i), i));
     }
-    problems->Add(ErrorCode::kGraphCycle, GraphLabel(path), "nodes form a cycle: ",
-                  absl::StrJoin(names, ", "));
+    problems->Add(ErrorCode::kGraphCycle, GraphLabel(path),
+                  "nodes form a cycle: ", absl::StrJoin(names, ", "));
   }
   return order;
 }
@@ -217,8 +216,7 @@ class OpResolver {
     const std::string domain = onnx_parser::CanonicalDomain(n.domain());
     if (!onnx_parser::IsAcceptedDomain(n.domain())) {
       return NotSupported("domain '", n.domain(), "' is not supported (accepted: '', '",
-                          onnx_parser::kOnnxDomain, "', '", onnx_parser::kOnnxTrainingDomain,
-                          "')");
+                          onnx_parser::kOnnxDomain, "', '", onnx_parser::kOnnxTrainingDomain, "')");
     }
     const std::string key = absl::StrCat(domain, "\n", n.op_type());
     auto it = cache_.find(key);
@@ -229,15 +227,13 @@ class OpResolver {
       StatusOr<FrameworkOpMapping> m =
           FrameworkRegistry::Instance().Find(FrameworkType::ONNX, n.op_type(), domain, version);
       if (!m.ok()) {
-        e.error = NotSupported("unsupported op type '", n.op_type(), "' (domain '", domain,
-                               "')");
+        e.error = NotSupported("unsupported op type '", n.op_type(), "' (domain '", domain, "')");
       } else {
         e.mapping = std::make_unique<FrameworkOpMapping>(std::move(m).value());
         e.reg = OpRegistry::Instance().Find(e.mapping->op_type);
         if (e.reg == nullptr) {
           e.error = NotSupported("unsupported op type '", n.op_type(), "' (domain '", domain,
-                                 "'): op ", e.mapping->op_type,
-                                 " is not in the linked op library");
+                                 "'): op ", e.mapping->op_type, " is not in the linked op library");
         }
       }
       it = cache_.emplace(key, std::move(e)).first;
@@ -449,7 +445,7 @@ class GraphBuilder {
     return v.node->GetOpDescBarePtr()->GetOutputDesc(static_cast<uint32_t>(v.index));
   }
 
-  void CollectDescs(const GraphProto& g, const std::string& path, DescMap* out);
+  void CollectDescs(const GraphProto& g, DescMap* out);
 
   StatusOr<NodePtr> AddDataNode(Scope* scope, const std::string& name, const GeTensorDesc& desc);
   void BuildConsts(Scope* scope, const GraphProto& g);
@@ -458,7 +454,7 @@ class GraphBuilder {
   void BuildNode(Scope* scope, const GraphProto& g, int index, const DescMap& descs);
   StatusOr<ValueRef> Resolve(Scope* scope, const std::string& name);
 
-  // A body of a control-flow node, built into `body`.
+  // One subgraph (GRAPH attribute) of a node, built before the node.
   struct BodyPlan {
     std::string attr;
     const GraphProto* proto = nullptr;
@@ -470,8 +466,8 @@ class GraphBuilder {
   };
   Status BuildBody(Scope* parent, const NodeProto& n, int index, BodyPlan* plan,
                    CaptureTable* captures);
-  Status FinishBody(BodyPlan* plan, BodyKind kind, size_t n_carried, size_t n_scan_in,
-                    const CaptureTable& captures, size_t onnx_inputs);
+  Status FinishBody(BodyPlan* plan, BodyKind kind, size_t n_carried, const CaptureTable& captures,
+                    size_t onnx_inputs);
   Status AddNetOutput(Scope* scope, const std::vector<ValueRef>& values,
                       const std::vector<GeTensorDesc>& descs,
                       const std::vector<int64_t>& parent_indices);
@@ -481,7 +477,8 @@ class GraphBuilder {
     OpDesc* op = dst->GetOpDescBarePtr();
     GeTensorDesc desc = ProducerDesc(src);
     RETURN_IF_ERROR(op->UpdateInputDesc(slot, desc));
-    return src.node->GetOutDataAnchor(src.index)->LinkTo(dst->GetInDataAnchor(static_cast<int32_t>(slot)));
+    return src.node->GetOutDataAnchor(src.index)->LinkTo(
+        dst->GetInDataAnchor(static_cast<int32_t>(slot)));
   }
 
   const ModelProto& model_;
@@ -498,10 +495,11 @@ class GraphBuilder {
   absl::flat_hash_map<std::string, std::vector<ValueRef>> root_node_outputs_;
 };
 
-void GraphBuilder::CollectDescs(const GraphProto& g, const std::string& path, DescMap* out) {
+void GraphBuilder::CollectDescs(const GraphProto& g, DescMap* out) {
   auto add = [&](const ValueInfoProto& vi) {
     if (vi.name().empty() || out->contains(vi.name())) return;
-    StatusOr<GeTensorDesc> d = onnx_parser::DescFromOnnxType(vi.type(), absl::StrCat("value '", vi.name(), "'"));
+    StatusOr<GeTensorDesc> d =
+        onnx_parser::DescFromOnnxType(vi.type(), absl::StrCat("value '", vi.name(), "'"));
     if (d.ok()) {
       d->SetName(vi.name());
       out->emplace(vi.name(), std::move(d).value());
@@ -581,8 +579,8 @@ StatusOr<ValueRef> GraphBuilder::Resolve(Scope* scope, const std::string& name) 
 Status GraphBuilder::BuildBody(Scope* parent, const NodeProto& n, int index, BodyPlan* plan,
                                CaptureTable* captures) {
   const std::string path = SubgraphPath(parent->path, n, index, plan->attr);
-  plan->graph = std::make_shared<ComputeGraph>(
-      plan->proto->name().empty() ? path : plan->proto->name());
+  plan->graph =
+      std::make_shared<ComputeGraph>(plan->proto->name().empty() ? path : plan->proto->name());
   plan->scope = std::make_unique<Scope>();
   Scope* scope = plan->scope.get();
   scope->parent = parent;
@@ -591,7 +589,7 @@ Status GraphBuilder::BuildBody(Scope* parent, const NodeProto& n, int index, Bod
   scope->captures = captures;
 
   DescMap descs;
-  CollectDescs(*plan->proto, path, &descs);
+  CollectDescs(*plan->proto, &descs);
   for (const ValueInfoProto& vi : plan->proto->input()) {
     ASSIGN_OR_RETURN(NodePtr data, AddDataNode(scope, vi.name(), DescOf(vi.name(), descs)));
     scope->values[vi.name()] = ValueRef{data.get(), 0};
@@ -628,7 +626,8 @@ Status GraphBuilder::AddNetOutput(Scope* scope, const std::vector<ValueRef>& val
   ASSIGN_OR_RETURN(NodePtr node, scope->graph->AddNode(op));
   for (size_t i = 0; i < values.size(); ++i) {
     if (values[i].node == nullptr) continue;
-    RETURN_IF_ERROR(values[i].node->GetOutDataAnchor(values[i].index)
+    RETURN_IF_ERROR(values[i]
+                        .node->GetOutDataAnchor(values[i].index)
                         ->LinkTo(node->GetInDataAnchor(static_cast<int32_t>(i))));
   }
   return OkStatus();
@@ -637,16 +636,15 @@ Status GraphBuilder::AddNetOutput(Scope* scope, const std::vector<ValueRef>& val
 // Sets the parent indices of the body's Data nodes, adds the pass-through
 // captures (Loop / Scan) and the NetOutput.
 Status GraphBuilder::FinishBody(BodyPlan* plan, BodyKind kind, size_t n_carried,
-                                size_t n_scan_in, const CaptureTable& captures,
-                                size_t onnx_inputs) {
+                                const CaptureTable& captures, size_t onnx_inputs) {
   Scope* scope = plan->scope.get();
   const size_t c = captures.names.size();
   // Formal inputs.
   for (size_t i = 0; i < plan->formal_data.size(); ++i) {
     int64_t parent = static_cast<int64_t>(i);
     if (kind == BodyKind::kScan && i >= n_carried) parent = static_cast<int64_t>(i + c);
-    RETURN_IF_ERROR(AttrUtils::SetInt(plan->formal_data[i]->GetOpDesc(),
-                                      ATTR_NAME_PARENT_NODE_INDEX, parent));
+    RETURN_IF_ERROR(
+        AttrUtils::SetInt(plan->formal_data[i]->GetOpDesc(), ATTR_NAME_PARENT_NODE_INDEX, parent));
   }
   // Captures: every one needs a Data node when it is passed through.
   const bool pass_through = kind == BodyKind::kLoop || kind == BodyKind::kScan;
@@ -667,7 +665,6 @@ Status GraphBuilder::FinishBody(BodyPlan* plan, BodyKind kind, size_t n_carried,
     }
     RETURN_IF_ERROR(AttrUtils::SetInt(data->GetOpDesc(), ATTR_NAME_PARENT_NODE_INDEX, parent));
   }
-  (void)n_scan_in;
   // Outputs.
   std::vector<ValueRef> values;
   std::vector<GeTensorDesc> descs;
@@ -803,15 +800,21 @@ void GraphBuilder::BuildNode(Scope* scope, const GraphProto& g, int index, const
   const size_t onnx_out = static_cast<size_t>(n.output_size());
   if (has_bodies) {
     if (kind == BodyKind::kLoop) {
-      n_carried = onnx_in > 2 ? onnx_in - 2 : 0;
+      if (onnx_in < 2) {
+        problems_->Add(ErrorCode::kGraphInvalid, label,
+                       "Loop needs its inputs M and cond (names may be empty), got ", onnx_in,
+                       " inputs");
+        return poison();
+      }
+      n_carried = onnx_in - 2;
     } else if (kind == BodyKind::kScan) {
       int64_t m = 0;
       for (const AttributeProto& a : n.attribute()) {
         if (a.name() == "num_scan_inputs") m = a.i();
       }
       if (m < 1 || static_cast<size_t>(m) > onnx_in) {
-        problems_->Add(ErrorCode::kParamInvalid, label, "num_scan_inputs is ", m,
-                       ", expected 1..", onnx_in);
+        problems_->Add(ErrorCode::kParamInvalid, label, "num_scan_inputs is ", m, ", expected 1..",
+                       onnx_in);
         return poison();
       }
       n_scan_in = static_cast<size_t>(m);
@@ -838,7 +841,7 @@ void GraphBuilder::BuildNode(Scope* scope, const GraphProto& g, int index, const
       }
     }
     for (BodyPlan& body : bodies) {
-      Status st = FinishBody(&body, kind, n_carried, n_scan_in, captures, onnx_in);
+      Status st = FinishBody(&body, kind, n_carried, captures, onnx_in);
       if (!st.ok()) {
         problems_->AddStatus(st, label);
         return poison();
@@ -856,9 +859,7 @@ void GraphBuilder::BuildNode(Scope* scope, const GraphProto& g, int index, const
   auto capture_slot = [&](size_t j) -> size_t {
     return kind == BodyKind::kScan ? n_carried + j : onnx_in + j;
   };
-  auto out_slot = [&](size_t i) -> size_t {
-    return (pass_through && i >= n_carried) ? i + c : i;
-  };
+  auto out_slot = [&](size_t i) -> size_t { return (pass_through && i >= n_carried) ? i + c : i; };
   const size_t total_in = onnx_in + c;
   const size_t total_out = onnx_out + (pass_through ? c : 0);
 
@@ -894,8 +895,8 @@ void GraphBuilder::BuildNode(Scope* scope, const GraphProto& g, int index, const
         for (size_t k = 0; k < onnx_in && !have; ++k) have = in_slot(k) == slot && present[k];
         for (size_t j = 0; j < c && !have; ++j) have = capture_slot(j) == slot;
         if (!have) {
-          problems_->Add(ErrorCode::kGraphInvalid, label, "required input ", slot, " ('",
-                         ir.name, "') is missing");
+          problems_->Add(ErrorCode::kGraphInvalid, label, "required input ", slot, " ('", ir.name,
+                         "') is missing");
           return poison();
         }
       }
@@ -1039,7 +1040,7 @@ StatusOr<ComputeGraphPtr> GraphBuilder::Build() {
   Scope scope;
   scope.graph = root_;
   scope.path = name;
-  CollectDescs(g, name, &global_descs_);
+  CollectDescs(g, &global_descs_);
 
   absl::flat_hash_set<std::string> inits;
   for (const onnx::TensorProto& t : g.initializer()) inits.insert(t.name());
@@ -1158,7 +1159,7 @@ StatusOr<ComputeGraphPtr> ParseModel(absl::string_view bytes, const ParseOptions
     return ParseFailed("ONNX model '", source, "': the ", bytes.size(),
                        " bytes hold no graph (not an ONNX model?)");
   }
-  const std::string name = !file_name.empty() ? file_name
+  const std::string name = !file_name.empty()             ? file_name
                            : model.graph().name().empty() ? std::string(kDefaultGraphName)
                                                           : model.graph().name();
   const int64_t ir = model.ir_version();
@@ -1197,14 +1198,17 @@ StatusOr<ComputeGraphPtr> ParseModel(absl::string_view bytes, const ParseOptions
   if (options.infer_shapes) InferShapesBestEffort(&model);
 
   OpResolver converted_ops(OpsetMap(model));
-  {
+  // Function inlining; context-dependent bodies need the input types, so
+  // shapes are inferred again after each round that inlined something.
+  for (int round = 0; round < 8; ++round) {
     int64_t inlined = 0;
     Status st = onnx_parser::InlineFunctions(
         &model, options.target_opset, onnx_parser::CollectValueTypes(model),
         [&converted_ops](const NodeProto& n) { return converted_ops.Find(n).ok(); }, &inlined);
     if (!st.ok()) return Annotate(st, "ONNX model '", name, "': ");
-    if (options.info != nullptr) options.info->inlined_functions = inlined;
-    if (inlined > 0 && options.infer_shapes) InferShapesBestEffort(&model);
+    if (options.info != nullptr) options.info->inlined_functions += inlined;
+    if (inlined == 0) break;
+    InferShapesBestEffort(&model);
   }
   GraphBuilder builder(model, options, TensorLoadContext{model_dir}, &converted_ops, &problems);
   StatusOr<ComputeGraphPtr> graph = builder.Build();

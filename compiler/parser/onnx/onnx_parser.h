@@ -99,18 +99,17 @@ inline constexpr char kAttrCapturedInputs[] = "_captured_input_num";
 // What the parser did (filled when ParseOptions::info is set).
 struct OnnxParseInfo {
   int64_t ir_version = 0;
-  int64_t source_opset = 0;  // default-domain opset of the model as given
-  int64_t opset = 0;         // after conversion
-  std::string converter;     // "none", "onnx", "builtin"
+  int64_t source_opset = 0;          // default-domain opset of the model as given
+  int64_t opset = 0;                 // after conversion
+  std::string converter;             // "none", "onnx", "builtin"
   std::string onnx_converter_error;  // set when kAuto fell back to the builtin adapters
   int64_t inlined_functions = 0;     // calls replaced by their function bodies
 };
 
 struct ParseOptions {
-  // Shapes of graph inputs (atc --input_shape): input name -> dims, -1 for a
-  // dynamic dim. The rank must match the model's when it is known; a fixed
-  // model dim may only be overridden by the same value or -1 is kept... see
-  // ParseBytes for the rules.
+  // Shapes of graph inputs (atc --input_shape): input name -> dims. A dim >= 0
+  // fixes the dim; -1 keeps the model's dim (value or dim_param). Rules: see
+  // ParseBytes.
   std::map<std::string, std::vector<int64_t>> input_shapes;
   // Graph outputs to use instead of the model's (atc --out_nodes): each a
   // value name, "node_name:output_index", or a node name (all its outputs).
@@ -134,9 +133,10 @@ class OnnxModelParser {
   // Reads and parses `path` (external data relative to its directory).
   StatusOr<ComputeGraphPtr> ParseFile(const std::string& path,
                                       const ParseOptions& options = ParseOptions()) const;
-  // Parses a serialized ModelProto. Input shape rules: an unknown input name,
-  // a rank different from the model's, a dim below -1, or a fixed model dim
-  // replaced by another fixed value is ParamInvalid naming the input and dim.
+  // Parses a serialized ModelProto. Input shape rules: an unknown input name
+  // (or an initializer), a rank different from the model's, a dim below -1,
+  // or a fixed model dim replaced by another fixed value is ParamInvalid
+  // naming the input and the dim.
   StatusOr<ComputeGraphPtr> ParseBytes(absl::string_view bytes,
                                        const ParseOptions& options = ParseOptions()) const;
 };

@@ -123,8 +123,8 @@ TEST(OnnxParserTest, BuildsDataConstNodesAndNetOutput) {
   ASSERT_TRUE(g.ok()) << g.status();
   const ComputeGraph& graph = **g;
   EXPECT_EQ(graph.GetName(), "main");
-  EXPECT_EQ(NodeNames(graph), (std::vector<std::string>{"x:Data", "w:Const", "add:Add",
-                                                        "relu:Relu", "NetOutput:NetOutput"}));
+  EXPECT_EQ(NodeNames(graph), (std::vector<std::string>{"x:Data", "w:Const", "add:Add", "relu:Relu",
+                                                        "NetOutput:NetOutput"}));
   EXPECT_EQ(info.converter, "none");
   EXPECT_EQ(info.opset, 17);
   EXPECT_EQ(info.ir_version, 8);
@@ -167,7 +167,9 @@ TEST(OnnxParserTest, BuildsDataConstNodesAndNetOutput) {
 
 TEST(OnnxParserTest, InitializerListedAsInputIsConst) {
   G m;
-  m.In("x", {2}).In("w", {2}).In("z", {2})
+  m.In("x", {2})
+      .In("w", {2})
+      .In("z", {2})
       .Init(onnx_test::FloatTensor("w", {2}, {10, 20}))
       .Node(MakeNode("Add", {"x", "w"}, {"s"}, "a1"))
       .Node(MakeNode("Add", {"s", "z"}, {"y"}, "a2"))
@@ -177,8 +179,8 @@ TEST(OnnxParserTest, InitializerListedAsInputIsConst) {
   EXPECT_EQ((*g)->FindNode("w")->GetType(), "Const");
   EXPECT_EQ(IntAttr(*(*g)->FindNode("x")->GetOpDesc(), kAttrDataIndex), 0);
   EXPECT_EQ(IntAttr(*(*g)->FindNode("z")->GetOpDesc(), kAttrDataIndex), 1);
-  StatusOr<std::vector<gert::HostTensor>> outs = ReferenceInterpreter::Run(
-      **g, Vec(FloatHost({2}, {1, 2}), FloatHost({2}, {100, 200})));
+  StatusOr<std::vector<gert::HostTensor>> outs =
+      ReferenceInterpreter::Run(**g, Vec(FloatHost({2}, {1, 2}), FloatHost({2}, {100, 200})));
   ASSERT_TRUE(outs.ok()) << outs.status();
   EXPECT_EQ(FloatsOf((*outs)[0]), (std::vector<float>{111, 222}));
 }
@@ -210,8 +212,7 @@ TEST(OnnxParserTest, NodeNamesAreUniquePerGraph) {
   StatusOr<ComputeGraphPtr> g = Parse(m.Bytes());
   ASSERT_TRUE(g.ok()) << g.status();
   EXPECT_EQ(NodeNames(**g), (std::vector<std::string>{"x:Data", "Relu_0:Relu", "x_1:Neg",
-                                                      "NetOutput:Abs",
-                                                      "NetOutput_1:NetOutput"}));
+                                                      "NetOutput:Abs", "NetOutput_1:NetOutput"}));
 }
 
 TEST(OnnxParserTest, UnsortedNodesAreSortedAndCyclesRejected) {
@@ -240,7 +241,9 @@ TEST(OnnxParserTest, UnsortedNodesAreSortedAndCyclesRejected) {
 
 TEST(OnnxParserTest, OptionalAndVariadicInputs) {
   G m;
-  m.In("x", {3}).In("hi", {}).In("b", {1})
+  m.In("x", {3})
+      .In("hi", {})
+      .In("b", {1})
       .Node(MakeNode("Clip", {"x", "", "hi"}, {"c"}, "clip"))
       .Node(MakeNode("Concat", {"c", "b", "c"}, {"y"}, "cat"))
       .Out("y");
@@ -285,14 +288,20 @@ TEST(OnnxParserTest, AttributesAreConverted) {
     *a->mutable_sparse_tensor()->mutable_indices() = onnx_test::Int64Tensor("i", {1}, {2});
   }
   m.Init(onnx_test::FloatTensor("w", {1, 1, 2, 2}, {1, 1, 1, 1}))
-      .Node(cast).Node(conv).Node(leaky).Node(constant)
-      .Out("c").Out("l").Out("k");
+      .Node(cast)
+      .Node(conv)
+      .Node(leaky)
+      .Node(constant)
+      .Out("c")
+      .Out("l")
+      .Out("k");
   StatusOr<ComputeGraphPtr> g = Parse(m.Bytes());
   ASSERT_TRUE(g.ok()) << g.status();
   StatusOr<DataType> to = AttrUtils::GetDataType((*g)->FindNode("cast")->GetOpDesc(), "to");
   ASSERT_TRUE(to.ok()) << to.status();
   EXPECT_EQ(*to, DT_INT64);
-  StatusOr<std::vector<int64_t>> pads = AttrUtils::GetListInt((*g)->FindNode("conv")->GetOpDesc(), "pads");
+  StatusOr<std::vector<int64_t>> pads =
+      AttrUtils::GetListInt((*g)->FindNode("conv")->GetOpDesc(), "pads");
   ASSERT_TRUE(pads.ok());
   EXPECT_EQ(*pads, (std::vector<int64_t>{0, 0, 1, 1}));
   StatusOr<float> alpha = AttrUtils::GetFloat((*g)->FindNode("leaky")->GetOpDesc(), "alpha");
@@ -398,7 +407,9 @@ TEST(OnnxParserTest, InputShapesOverride) {
       {"y", {1}, "input_shapes: 'y' is not a graph input of the model (inputs: x)"},
       {"w", {3}, "input_shapes: 'w' is not a graph input of the model (inputs: x)"},
       {"x", {4}, "input_shapes: input 'x' has rank 2 in the model, the override [4] has rank 1"},
-      {"x", {4, 5}, "input_shapes: input 'x' dim 1 is fixed to 3 in the model, the override gives 5"},
+      {"x",
+       {4, 5},
+       "input_shapes: input 'x' dim 1 is fixed to 3 in the model, the override gives 5"},
       {"x", {-2, 3}, "input_shapes: input 'x' dim 0 is -2, expected >= -1"},
   };
   for (const Case& c : cases) {
@@ -493,7 +504,8 @@ TEST(OnnxParserTest, BrokenBytesAndVersions) {
   g = parser.ParseFile("/nonexistent/model.onnx");
   ASSERT_FALSE(g.ok());
   EXPECT_EQ(GetErrorCode(g.status()), ErrorCode::kNotFound);
-  EXPECT_EQ(std::string(g.status().message()), "ONNX model file '/nonexistent/model.onnx' cannot be opened");
+  EXPECT_EQ(std::string(g.status().message()),
+            "ONNX model file '/nonexistent/model.onnx' cannot be opened");
 }
 
 TEST(OnnxParserTest, EveryProblemInOneError) {
@@ -562,7 +574,8 @@ TEST(OnnxParserTest, DomainRejectionNamesDomainAndNode) {
 
 TEST(OnnxParserTest, DuplicateNames) {
   G m;
-  m.In("x", {2}).In("x", {2})
+  m.In("x", {2})
+      .In("x", {2})
       .Init(onnx_test::FloatTensor("w", {2}, {1, 2}))
       .Init(onnx_test::FloatTensor("w", {2}, {1, 2}))
       .Node(MakeNode("Relu", {"x"}, {"w"}, "r1"))
@@ -641,13 +654,13 @@ TEST(OnnxParserTest, IfBranchesCaptureOuterValues) {
   ASSERT_NE(else_g, nullptr);
   EXPECT_EQ(then_g->GetParentNode(), node);
   EXPECT_EQ(then_g->GetParentGraph(), *g);
-  EXPECT_EQ(NodeNames(*then_g), (std::vector<std::string>{"a:Data", "b:Data", "then_add:Add",
-                                                          "NetOutput:NetOutput"}));
+  EXPECT_EQ(NodeNames(*then_g),
+            (std::vector<std::string>{"a:Data", "b:Data", "then_add:Add", "NetOutput:NetOutput"}));
   EXPECT_EQ(IntAttr(*then_g->FindNode("a")->GetOpDesc(), ATTR_NAME_PARENT_NODE_INDEX), 1);
   EXPECT_EQ(IntAttr(*then_g->FindNode("b")->GetOpDesc(), ATTR_NAME_PARENT_NODE_INDEX), 2);
   // The else branch uses only `a`.
-  EXPECT_EQ(NodeNames(*else_g), (std::vector<std::string>{"a:Data", "else_neg:Neg",
-                                                          "NetOutput:NetOutput"}));
+  EXPECT_EQ(NodeNames(*else_g),
+            (std::vector<std::string>{"a:Data", "else_neg:Neg", "NetOutput:NetOutput"}));
   EXPECT_EQ(IntAttr(*else_g->FindNode("a")->GetOpDesc(), ATTR_NAME_PARENT_NODE_INDEX), 1);
   GeTensorDesc out_desc = then_g->FindNode("NetOutput")->GetOpDesc()->GetInputDesc(0);
   EXPECT_EQ(IntAttr(out_desc, ATTR_NAME_PARENT_NODE_INDEX), 0);
@@ -676,7 +689,9 @@ TEST(OnnxParserTest, LoopCapturesBecomeLoopCarriedValues) {
   G m;
   onnx::NodeProto n = MakeNode("Loop", {"M", "", "acc0"}, {"acc", "scans"}, "loop");
   AddGraphAttr(&n, "body", LoopBody());
-  m.In("M", {}, TensorProto::INT64).In("acc0", {1}).In("step", {1})
+  m.In("M", {}, TensorProto::INT64)
+      .In("acc0", {1})
+      .In("step", {1})
       .Init(onnx_test::FloatTensor("scale", {1}, {10}))
       .Node(n)
       .Out("acc")
@@ -706,7 +721,8 @@ TEST(OnnxParserTest, LoopCapturesBecomeLoopCarriedValues) {
   EXPECT_EQ(Source(*body_out, 2), "step:0");
   EXPECT_EQ(Source(*body_out, 3), "scale:0");
   EXPECT_EQ(Source(*body_out, 4), "scale_it:0");
-  EXPECT_FALSE(AttrUtils::HasAttr(body_out->GetOpDesc()->GetInputDesc(0), ATTR_NAME_PARENT_NODE_INDEX));
+  EXPECT_FALSE(
+      AttrUtils::HasAttr(body_out->GetOpDesc()->GetInputDesc(0), ATTR_NAME_PARENT_NODE_INDEX));
   EXPECT_EQ(IntAttr(body_out->GetOpDesc()->GetInputDesc(4), ATTR_NAME_PARENT_NODE_INDEX), 3);
 
   std::vector<gert::HostTensor> in;

@@ -31,26 +31,20 @@ int64_t ElementBytes(DataType dt) {
   switch (dt) {
     case DT_BOOL:
     case DT_INT8:
-    case DT_UINT8:
-      return 1;
+    case DT_UINT8: return 1;
     case DT_INT16:
     case DT_UINT16:
     case DT_FLOAT16:
-    case DT_BF16:
-      return 2;
+    case DT_BF16: return 2;
     case DT_INT32:
     case DT_UINT32:
-    case DT_FLOAT:
-      return 4;
+    case DT_FLOAT: return 4;
     case DT_INT64:
     case DT_UINT64:
     case DT_DOUBLE:
-    case DT_COMPLEX64:
-      return 8;
-    case DT_COMPLEX128:
-      return 16;
-    default:
-      return 0;
+    case DT_COMPLEX64: return 8;
+    case DT_COMPLEX128: return 16;
+    default: return 0;
   }
 }
 
@@ -169,8 +163,7 @@ StatusOr<std::vector<uint8_t>> TypedFieldBytes(const TensorProto& t, DataType dt
       }
       break;
     }
-    default:
-      return NotSupported(what, ": element type ", DtName(dt), " is not supported");
+    default: return NotSupported(what, ": element type ", DtName(dt), " is not supported");
   }
   return out;
 }
@@ -210,8 +203,7 @@ StatusOr<DataType> DataTypeFromOnnx(int32_t elem_type) {
     case TensorProto::COMPLEX64: return DT_COMPLEX64;
     case TensorProto::COMPLEX128: return DT_COMPLEX128;
     case TensorProto::BFLOAT16: return DT_BF16;
-    default:
-      return ParamInvalid("unknown ONNX element type ", elem_type);
+    default: return ParamInvalid("unknown ONNX element type ", elem_type);
   }
 }
 
@@ -300,8 +292,8 @@ StatusOr<std::string> ReadExternalData(const TensorProto& t, const TensorLoadCon
   const std::string joined = JoinPath(dir, location);
   char file_buf[PATH_MAX];
   if (realpath(joined.c_str(), file_buf) == nullptr) {
-    return NotFound(what, ": external data file '", location, "' not found in '",
-                    ctx.model_dir, "'");
+    return NotFound(what, ": external data file '", location, "' not found in '", ctx.model_dir,
+                    "'");
   }
   const std::string file(file_buf);
   const std::string prefix = dir == "/" ? dir : dir + "/";
@@ -317,8 +309,8 @@ StatusOr<std::string> ReadExternalData(const TensorProto& t, const TensorLoadCon
   const long size = std::ftell(f.get());  // NOLINT(runtime/int): ftell's type
   if (size < 0) return IoError(what, ": cannot size external data file '", location, "'");
   if (offset > size) {
-    return OutOfRange(what, ": external data offset ", offset, " is past the end of '",
-                      location, "' (", size, " bytes)");
+    return OutOfRange(what, ": external data offset ", offset, " is past the end of '", location,
+                      "' (", size, " bytes)");
   }
   if (length < 0) length = size - offset;
   if (length > size - offset) {
@@ -363,8 +355,8 @@ StatusOr<std::vector<std::string>> DecodeStringTensorData(absl::Span<const uint8
     std::memcpy(head, data.data() + static_cast<size_t>(i) * sizeof(head), sizeof(head));
     if (head[0] < 0 || head[1] < 0 || static_cast<uint64_t>(head[0]) > data.size() ||
         static_cast<uint64_t>(head[1]) > data.size() - static_cast<uint64_t>(head[0])) {
-      return ParseFailed("string tensor: element ", i, " (offset ", head[0], ", length ",
-                         head[1], ") is outside the ", data.size(), " data bytes");
+      return ParseFailed("string tensor: element ", i, " (offset ", head[0], ", length ", head[1],
+                         ") is outside the ", data.size(), " data bytes");
     }
     out.emplace_back(reinterpret_cast<const char*>(data.data()) + head[0],
                      static_cast<size_t>(head[1]));
@@ -451,7 +443,8 @@ StatusOr<GeTensor> SparseTensorFromOnnx(const onnx::SparseTensorProto& sparse,
   const GeShape& ishape = indices.GetTensorDesc().GetShape();
   const int64_t rank = static_cast<int64_t>(dims.size());
   const bool linear = ishape.GetDimNum() == 1 && ishape.GetDim(0) == nnz;
-  const bool coords = ishape.GetDimNum() == 2 && ishape.GetDim(0) == nnz && ishape.GetDim(1) == rank;
+  const bool coords =
+      ishape.GetDimNum() == 2 && ishape.GetDim(0) == nnz && ishape.GetDim(1) == rank;
   if (!linear && !coords) {
     return ParseFailed(what, ": indices shape ", ishape.ToString(), " must be [", nnz, "] or [",
                        nnz, ",", rank, "] for ", nnz, " values of shape ", DimsString(dims));
@@ -469,8 +462,8 @@ StatusOr<GeTensor> SparseTensorFromOnnx(const onnx::SparseTensorProto& sparse,
         int64_t c = 0;
         std::memcpy(&c, idx_bytes.data() + (i * rank + d) * 8, 8);
         if (c < 0 || c >= dims[static_cast<size_t>(d)]) {
-          return ParseFailed(what, ": index ", i, " coordinate ", d, " is ", c,
-                             ", outside dim ", dims[static_cast<size_t>(d)]);
+          return ParseFailed(what, ": index ", i, " coordinate ", d, " is ", c, ", outside dim ",
+                             dims[static_cast<size_t>(d)]);
         }
         pos = pos * dims[static_cast<size_t>(d)] + c;
       }
@@ -490,8 +483,8 @@ std::string OnnxTypeString(const onnx::TypeProto& type) {
     case onnx::TypeProto::kTensorType:
       return absl::StrCat("tensor(", OnnxElemTypeName(type.tensor_type().elem_type()), ")");
     case onnx::TypeProto::kSparseTensorType:
-      return absl::StrCat("sparse_tensor(",
-                          OnnxElemTypeName(type.sparse_tensor_type().elem_type()), ")");
+      return absl::StrCat("sparse_tensor(", OnnxElemTypeName(type.sparse_tensor_type().elem_type()),
+                          ")");
     case onnx::TypeProto::kSequenceType:
       return absl::StrCat("seq(", OnnxTypeString(type.sequence_type().elem_type()), ")");
     case onnx::TypeProto::kOptionalType:
@@ -499,10 +492,8 @@ std::string OnnxTypeString(const onnx::TypeProto& type) {
     case onnx::TypeProto::kMapType:
       return absl::StrCat("map(", OnnxElemTypeName(type.map_type().key_type()), ",",
                           OnnxTypeString(type.map_type().value_type()), ")");
-    case onnx::TypeProto::kOpaqueType:
-      return "opaque";
-    default:
-      return "undefined";
+    case onnx::TypeProto::kOpaqueType: return "opaque";
+    default: return "undefined";
   }
 }
 
@@ -545,8 +536,7 @@ StatusOr<GeTensorDesc> DescFromOnnxType(const onnx::TypeProto& type, absl::strin
       RETURN_IF_ERROR(desc.SetAttr(kAttrOnnxType, AttrValue::CreateFrom(OnnxTypeString(type))));
       return desc;
     }
-    default:
-      return NotSupported(what, ": ONNX type ", OnnxTypeString(type), " is not supported");
+    default: return NotSupported(what, ": ONNX type ", OnnxTypeString(type), " is not supported");
   }
 }
 

@@ -99,8 +99,7 @@ TEST(OnnxTensorTest, SmallIntegerTypesFromInt32Data) {
 
   TensorProto u16 = Make(TensorProto::UINT16, {2});
   for (int v : {65535, 1}) u16.add_int32_data(v);
-  EXPECT_EQ(Values<uint16_t>(*TensorFromOnnx(u16, kNoDir, "a")),
-            (std::vector<uint16_t>{65535, 1}));
+  EXPECT_EQ(Values<uint16_t>(*TensorFromOnnx(u16, kNoDir, "a")), (std::vector<uint16_t>{65535, 1}));
 
   TensorProto b = Make(TensorProto::BOOL, {3});
   for (int v : {1, 0, 7}) b.add_int32_data(v);
@@ -203,7 +202,8 @@ TEST(OnnxTensorTest, CountAndShapeErrorsNameTheTensor) {
   TensorProto neg = Make(TensorProto::FLOAT, {2, -1});
   g = TensorFromOnnx(neg, kNoDir, "initializer 'n'");
   ASSERT_FALSE(g.ok());
-  EXPECT_EQ(std::string(g.status().message()), "initializer 'n': dim 1 is negative (-1) in shape [2,-1]");
+  EXPECT_EQ(std::string(g.status().message()),
+            "initializer 'n': dim 1 is negative (-1) in shape [2,-1]");
 
   TensorProto big = Make(TensorProto::FLOAT, {1LL << 40, 1LL << 40});
   g = TensorFromOnnx(big, kNoDir, "initializer 'big'");
@@ -262,8 +262,7 @@ TEST(OnnxTensorTest, TypeProtoToDesc) {
   EXPECT_EQ(d->GetShape().GetDims(), (std::vector<int64_t>{-1, 3, -1}));
   const AttrValue* params = d->GetAttr(kAttrDimParams);
   ASSERT_NE(params, nullptr);
-  EXPECT_EQ(*params->Get<std::vector<std::string>>(),
-            (std::vector<std::string>{"batch", "", ""}));
+  EXPECT_EQ(*params->Get<std::vector<std::string>>(), (std::vector<std::string>{"batch", "", ""}));
 
   // No dim_param: no attribute. No shape: unknown rank.
   onnx::TypeProto plain;
@@ -296,7 +295,8 @@ TEST(OnnxTensorTest, TypeProtoToDesc) {
   *map.mutable_map_type()->mutable_value_type() = plain;
   d = DescFromOnnxType(map, "output 'm'");
   ASSERT_FALSE(d.ok());
-  EXPECT_EQ(std::string(d.status().message()), "output 'm': ONNX type map(int64,tensor(int64)) is not supported");
+  EXPECT_EQ(std::string(d.status().message()),
+            "output 'm': ONNX type map(int64,tensor(int64)) is not supported");
 
   onnx::TypeProto none;
   d = DescFromOnnxType(none, "v");
@@ -362,12 +362,13 @@ TEST_F(ExternalDataTest, ReadsWholeFileAndRanges) {
 
 TEST_F(ExternalDataTest, RejectsBadLocationsAndSizes) {
   TensorLoadContext ctx{dir_};
-  StatusOr<GeTensor> r = TensorFromOnnx(External("../secret.bin", -1, -1, {4}), ctx,
-                                        "initializer 'w'");
+  StatusOr<GeTensor> r =
+      TensorFromOnnx(External("../secret.bin", -1, -1, {4}), ctx, "initializer 'w'");
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(std::string(r.status().message()),
             "initializer 'w': external data location '../secret.bin' resolves outside the model "
-            "directory '" + dir_ + "'");
+            "directory '" +
+                dir_ + "'");
 
   r = TensorFromOnnx(External(root_ + "/secret.bin", -1, -1, {4}), ctx, "initializer 'w'");
   ASSERT_FALSE(r.ok());
@@ -376,8 +377,8 @@ TEST_F(ExternalDataTest, RejectsBadLocationsAndSizes) {
   r = TensorFromOnnx(External("missing.bin", -1, -1, {4}), ctx, "initializer 'w'");
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(GetErrorCode(r.status()), ErrorCode::kNotFound);
-  EXPECT_EQ(std::string(r.status().message()), "initializer 'w': external data file 'missing.bin' not found in '" +
-                                      dir_ + "'");
+  EXPECT_EQ(std::string(r.status().message()),
+            "initializer 'w': external data file 'missing.bin' not found in '" + dir_ + "'");
 
   r = TensorFromOnnx(External("weights.bin", 8, 16, {4}), ctx, "initializer 'w'");
   ASSERT_FALSE(r.ok());

@@ -54,8 +54,7 @@ std::string ValueString(const gert::Tensor& t, int64_t i) {
     case DT_FLOAT16:
     case DT_BF16:
     case DT_COMPLEX64:
-    case DT_COMPLEX128:
-      return absl::StrCat(FloatAt(t, i));
+    case DT_COMPLEX128: return absl::StrCat(FloatAt(t, i));
     case DT_BOOL: return t.GetData<bool>()[i] ? "true" : "false";
     case DT_INT8: return absl::StrCat(t.GetData<int8_t>()[i]);
     case DT_UINT8: return absl::StrCat(t.GetData<uint8_t>()[i]);
@@ -73,8 +72,9 @@ std::string ValueString(const gert::Tensor& t, int64_t i) {
 }  // namespace
 
 StatusOr<gert::HostTensor> HostTensorFromOnnx(const onnx::TensorProto& t) {
-  ASSIGN_OR_RETURN(GeTensor g, onnx_parser::TensorFromOnnx(t, onnx_parser::TensorLoadContext(),
-                                                           absl::StrCat("tensor '", t.name(), "'")));
+  ASSIGN_OR_RETURN(GeTensor g,
+                   onnx_parser::TensorFromOnnx(t, onnx_parser::TensorLoadContext(),
+                                               absl::StrCat("tensor '", t.name(), "'")));
   const GeTensorDesc& desc = g.GetTensorDesc();
   ASSIGN_OR_RETURN(gert::Shape shape, gert::Shape::FromDims(desc.GetShape().GetDimsSpan()));
   if (desc.GetDataType() == DT_STRING) {
@@ -110,8 +110,7 @@ StatusOr<gert::HostTensor> HostTensorFromSequence(const onnx::SequenceProto& s) 
         elems.push_back(std::move(h));
       }
       break;
-    case onnx::SequenceProto::UNDEFINED:
-      break;
+    case onnx::SequenceProto::UNDEFINED: break;
     default:
       return NotSupported("sequence '", s.name(), "': element type ", s.elem_type(),
                           " is not supported");
@@ -130,8 +129,7 @@ StatusOr<gert::HostTensor> HostTensorFromOptional(const onnx::OptionalProto& o) 
       ASSIGN_OR_RETURN(gert::HostTensor h, HostTensorFromSequence(o.sequence_value()));
       return gert::HostTensor::CreateOptional(std::move(h));
     }
-    case onnx::OptionalProto::UNDEFINED:
-      return gert::HostTensor::CreateEmptyOptional();
+    case onnx::OptionalProto::UNDEFINED: return gert::HostTensor::CreateEmptyOptional();
     default:
       return NotSupported("optional '", o.name(), "': element type ", o.elem_type(),
                           " is not supported");
@@ -191,8 +189,8 @@ Status CompareHostTensors(const gert::Tensor& actual, const gert::Tensor& expect
   int64_t n = expected.GetShapeSize();
   if (n <= 0) return OkStatus();
   const bool complex = dt == DT_COMPLEX64 || dt == DT_COMPLEX128;
-  const bool floating = complex || dt == DT_FLOAT || dt == DT_DOUBLE || dt == DT_FLOAT16 ||
-                        dt == DT_BF16;
+  const bool floating =
+      complex || dt == DT_FLOAT || dt == DT_DOUBLE || dt == DT_FLOAT16 || dt == DT_BF16;
   if (complex) n *= 2;
   if (actual.GetAddr() == nullptr || expected.GetAddr() == nullptr) {
     return Failed(path, ": tensor without data");
@@ -209,14 +207,13 @@ Status CompareHostTensors(const gert::Tensor& actual, const gert::Tensor& expect
       StatusOr<size_t> esize = gert::HostStorageBytes(dt, 1);
       if (!esize.ok()) return esize.status();
       same = std::memcmp(static_cast<const uint8_t*>(actual.GetAddr()) + i * *esize,
-                         static_cast<const uint8_t*>(expected.GetAddr()) + i * *esize,
-                         *esize) == 0;
+                         static_cast<const uint8_t*>(expected.GetAddr()) + i * *esize, *esize) == 0;
     }
     if (!same) {
       const int64_t shown = complex ? i / 2 : i;
       return Failed(path, ": element ", shown, complex ? (i % 2 ? " (imag)" : " (real)") : "",
-                    " expected ", ValueString(expected, i), ", got ", ValueString(actual, i),
-                    " (", DtName(dt), " ", expected.GetShape().ToString(), ")");
+                    " expected ", ValueString(expected, i), ", got ", ValueString(actual, i), " (",
+                    DtName(dt), " ", expected.GetShape().ToString(), ")");
     }
   }
   return OkStatus();
@@ -232,8 +229,8 @@ namespace {
 template <typename T>
 gert::HostTensor MakeHost(DataType dt, const std::vector<int64_t>& dims, const std::vector<T>& v) {
   StatusOr<gert::Shape> shape = gert::Shape::FromDims(dims);
-  StatusOr<gert::HostTensor> t =
-      shape.ok() ? gert::HostTensor::Create(dt, *shape) : StatusOr<gert::HostTensor>(shape.status());
+  StatusOr<gert::HostTensor> t = shape.ok() ? gert::HostTensor::Create(dt, *shape)
+                                            : StatusOr<gert::HostTensor>(shape.status());
   if (!t.ok() || static_cast<int64_t>(v.size()) != t->GetShape().GetShapeSize()) {
     std::fprintf(stderr, "MakeHost: bad test tensor\n");
     std::abort();

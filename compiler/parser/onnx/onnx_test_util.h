@@ -13,7 +13,8 @@
 //
 // Example
 //   ASSIGN_OR_RETURN(gert::HostTensor x, HostValueFromOnnxBytes(vi.type(), bytes));
-//   RETURN_IF_ERROR(CompareHostTensors(actual.tensor(), expected.tensor(), 1e-3, 1e-5, "output 0"));
+//   RETURN_IF_ERROR(CompareHostTensors(actual.tensor(), expected.tensor(), 1e-3, 1e-5, "output
+//   0"));
 #ifndef COMPILER_PARSER_ONNX_ONNX_TEST_UTIL_H_
 #define COMPILER_PARSER_ONNX_ONNX_TEST_UTIL_H_
 

@@ -194,8 +194,8 @@ TensorProto Int64Tensor(const std::vector<int64_t>& values) {
 
 // ------------------------------------------------------------ adapter
 
-constexpr absl::string_view kLegacyBroadcastOps[] = {
-    "Add", "Sub", "Mul", "Div", "Pow", "And", "Or", "Xor", "Equal", "Greater", "Less"};
+constexpr absl::string_view kLegacyBroadcastOps[] = {"Add", "Sub", "Mul",   "Div",     "Pow", "And",
+                                                     "Or",  "Xor", "Equal", "Greater", "Less"};
 
 bool IsLegacyBroadcastOp(const std::string& t) {
   for (absl::string_view op : kLegacyBroadcastOps) {
@@ -264,8 +264,8 @@ class BuiltinAdapter {
   }
 
   std::vector<int64_t> Ints(const AttributeProto* a) const {
-    return a == nullptr ? std::vector<int64_t>() : std::vector<int64_t>(a->ints().begin(),
-                                                                      a->ints().end());
+    return a == nullptr ? std::vector<int64_t>()
+                        : std::vector<int64_t>(a->ints().begin(), a->ints().end());
   }
 
   // Moves an INTS attribute to input `index` (an int64 initializer); pads
@@ -310,8 +310,8 @@ Status BuiltinAdapter::AdaptLegacyBroadcast(NodeProto n, GraphProto* g,
     const int64_t axis = ax->i() < 0 ? ax->i() + ra : ax->i();
     const int64_t trailing = ra - axis - rb;
     if (axis < 0 || trailing < 0) {
-      return ParamInvalid(Where(n), "legacy broadcast axis ", ax->i(), " does not fit input B of rank ",
-                          rb, " into input A of rank ", ra);
+      return ParamInvalid(Where(n), "legacy broadcast axis ", ax->i(),
+                          " does not fit input B of rank ", rb, " into input A of rank ", ra);
     }
     if (trailing > 0) {
       std::vector<int64_t> axes;
@@ -480,7 +480,8 @@ Status BuiltinAdapter::AdaptNode(NodeProto n, GraphProto* g, std::vector<NodePro
     }
   }
   if (op == "Tile" && from_ < 6) {
-    return NotSupported(Where(n), "Tile-1 (tiles, axis) has a different signature than "
+    return NotSupported(Where(n),
+                        "Tile-1 (tiles, axis) has a different signature than "
                         "opset 17 and cannot be converted");
   }
   if (op == "Scan" && from_ < 9) return AdaptScan8(std::move(n), out);
@@ -515,8 +516,8 @@ Status BuiltinAdapter::AdaptNode(NodeProto n, GraphProto* g, std::vector<NodePro
   if (op == "Dropout" && from_ < 12) {
     const AttributeProto* ratio = FindAttr(n, "ratio");
     if (ratio != nullptr) {
-      const std::string c = AddConst(g, NumberTensor({ratio->f()}, TensorProto::FLOAT, {}),
-                                     n.name() + "_ratio");
+      const std::string c =
+          AddConst(g, NumberTensor({ratio->f()}, TensorProto::FLOAT, {}), n.name() + "_ratio");
       RemoveAttr(&n, "ratio");
       SetInput(&n, 1, c);
     }
@@ -545,7 +546,8 @@ Status BuiltinAdapter::AdaptNode(NodeProto n, GraphProto* g, std::vector<NodePro
       const AttributeProto* h = FindAttr(n, "height_scale");
       const AttributeProto* w = FindAttr(n, "width_scale");
       if (h == nullptr || w == nullptr) {
-        return ParamInvalid(Where(n), "needs attribute 'scales' (or 'height_scale' and 'width_scale')");
+        return ParamInvalid(Where(n),
+                            "needs attribute 'scales' (or 'height_scale' and 'width_scale')");
       }
       scales = {1.0, 1.0, h->f(), w->f()};
     }
@@ -553,8 +555,8 @@ Status BuiltinAdapter::AdaptNode(NodeProto n, GraphProto* g, std::vector<NodePro
     RemoveAttr(&n, "height_scale");
     RemoveAttr(&n, "width_scale");
     const int64_t count = static_cast<int64_t>(scales.size());
-    SetInput(&n, 1, AddConst(g, NumberTensor(scales, TensorProto::FLOAT, {count}),
-                             n.name() + "_scales"));
+    SetInput(&n, 1,
+             AddConst(g, NumberTensor(scales, TensorProto::FLOAT, {count}), n.name() + "_scales"));
   }
   if (op == "Resize" && from_ == 10) {
     if (n.input_size() >= 2) {
@@ -699,8 +701,8 @@ StatusOr<OpsetConversion> NormalizeOpset(ModelProto* model, int64_t target,
     const size_t nl = error.find('\n');
     if (nl != std::string::npos) error.resize(nl);
     if (kind == OnnxVersionConverter::kOnnx) {
-      return NotSupported("ONNX version converter failed from opset ", c.from_opset, " to ",
-                          target, ": ", error);
+      return NotSupported("ONNX version converter failed from opset ", c.from_opset, " to ", target,
+                          ": ", error);
     }
     c.onnx_error = error;
   }

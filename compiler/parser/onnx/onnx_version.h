@@ -66,10 +66,10 @@ namespace onnx_parser {
 inline constexpr int64_t kTargetOpset = 17;
 
 struct OpsetConversion {
-  int64_t from_opset = 0;   // default-domain opset of the model as given
-  int64_t to_opset = 0;     // after conversion
-  std::string converter;    // "none", "onnx" or "builtin"
-  std::string onnx_error;   // why ONNX's converter was not used (kAuto fallback)
+  int64_t from_opset = 0;  // default-domain opset of the model as given
+  int64_t to_opset = 0;    // after conversion
+  std::string converter;   // "none", "onnx" or "builtin"
+  std::string onnx_error;  // why ONNX's converter was not used (kAuto fallback)
 };
 
 // The default-domain ("" / "ai.onnx") opset the model imports; 0 when none.

@@ -38,7 +38,8 @@ onnx::ModelProto OneNode(const onnx::NodeProto& node, int64_t opset,
   onnx::GraphProto g;
   g.set_name("g");
   *g.add_node() = node;
-  for (const auto& [name, dims] : inputs) *g.add_input() = TensorValueInfo(name, TensorProto::FLOAT, dims);
+  for (const auto& [name, dims] : inputs)
+    *g.add_input() = TensorValueInfo(name, TensorProto::FLOAT, dims);
   for (const std::string& o : outputs) {
     onnx::ValueInfoProto* vi = g.add_output();
     vi->set_name(o);
@@ -134,7 +135,8 @@ TEST(OnnxVersionTest, ModelAtTargetIsUntouched) {
   onnx::ModelProto newer = OneNode(MakeNode("Relu", {"x"}, {"y"}), 18, {{"x", {2}}}, {"y"});
   c = onnx_parser::NormalizeOpset(&newer, 17, OnnxVersionConverter::kAuto);
   ASSERT_FALSE(c.ok());
-  EXPECT_EQ(std::string(c.status().message()), "model opset 18 is newer than the supported opset 17");
+  EXPECT_EQ(std::string(c.status().message()),
+            "model opset 18 is newer than the supported opset 17");
 }
 
 TEST(OnnxVersionTest, ReshapeShapeAttributeBecomesInput) {
@@ -149,8 +151,11 @@ TEST(OnnxVersionTest, ReshapeShapeAttributeBecomesInput) {
   ASSERT_EQ(adapted.graph().initializer_size(), 1);
   EXPECT_EQ(adapted.graph().initializer(0).int64_data_size(), 2);
   EXPECT_EQ(onnx_parser::DefaultDomainOpset(adapted), 17);
-  ExpectOutput(m, [] { return Inputs(FloatHost({2, 3}, {1, 2, 3, 4, 5, 6})); }, {3, 2},
-               {1, 2, 3, 4, 5, 6});
+  ExpectOutput(m,
+               [] {
+                 return Inputs(FloatHost({2, 3}, {1, 2, 3, 4, 5, 6}));
+               },
+               {3, 2}, {1, 2, 3, 4, 5, 6});
 }
 
 TEST(OnnxVersionTest, SliceAttributesBecomeInputs) {
@@ -159,19 +164,27 @@ TEST(OnnxVersionTest, SliceAttributesBecomeInputs) {
   AddIntsAttr(&n, "ends", {3});
   AddIntsAttr(&n, "axes", {1});
   ExpectOutput(OneNode(n, 9, {{"x", {2, 4}}}, {"y"}),
-               [] { return Inputs(FloatHost({2, 4}, {0, 1, 2, 3, 4, 5, 6, 7})); }, {2, 2},
-               {1, 2, 5, 6});
+               [] {
+                 return Inputs(FloatHost({2, 4}, {0, 1, 2, 3, 4, 5, 6, 7}));
+               },
+               {2, 2}, {1, 2, 5, 6});
 }
 
 TEST(OnnxVersionTest, SqueezeUnsqueezeAxesBecomeInputs) {
   onnx::NodeProto u = MakeNode("Unsqueeze", {"x"}, {"y"}, "u");
   AddIntsAttr(&u, "axes", {0, 2});
-  ExpectOutput(OneNode(u, 11, {{"x", {2}}}, {"y"}), [] { return Inputs(FloatHost({2}, {1, 2})); },
+  ExpectOutput(OneNode(u, 11, {{"x", {2}}}, {"y"}),
+               [] {
+                 return Inputs(FloatHost({2}, {1, 2}));
+               },
                {1, 2, 1}, {1, 2});
   onnx::NodeProto s = MakeNode("Squeeze", {"x"}, {"y"}, "s");
   AddIntsAttr(&s, "axes", {1});
   ExpectOutput(OneNode(s, 12, {{"x", {2, 1}}}, {"y"}),
-               [] { return Inputs(FloatHost({2, 1}, {3, 4})); }, {2}, {3, 4});
+               [] {
+                 return Inputs(FloatHost({2, 1}, {3, 4}));
+               },
+               {2}, {3, 4});
 }
 
 TEST(OnnxVersionTest, ReduceSumAxesBecomeInput) {
@@ -179,7 +192,10 @@ TEST(OnnxVersionTest, ReduceSumAxesBecomeInput) {
   AddIntsAttr(&n, "axes", {1});
   AddIntAttr(&n, "keepdims", 0);
   ExpectOutput(OneNode(n, 11, {{"x", {2, 3}}}, {"y"}),
-               [] { return Inputs(FloatHost({2, 3}, {1, 2, 3, 4, 5, 6})); }, {2}, {6, 15});
+               [] {
+                 return Inputs(FloatHost({2, 3}, {1, 2, 3, 4, 5, 6}));
+               },
+               {2}, {6, 15});
 }
 
 TEST(OnnxVersionTest, SplitAttributeBecomesInput) {
@@ -200,7 +216,10 @@ TEST(OnnxVersionTest, PadAttributesBecomeInputs) {
   onnx::NodeProto n = MakeNode("Pad", {"x"}, {"y"}, "p");
   AddIntsAttr(&n, "pads", {1, 0});
   AddFloatAttr(&n, "value", 9.0f);
-  ExpectOutput(OneNode(n, 2, {{"x", {2}}}, {"y"}), [] { return Inputs(FloatHost({2}, {1, 2})); },
+  ExpectOutput(OneNode(n, 2, {{"x", {2}}}, {"y"}),
+               [] {
+                 return Inputs(FloatHost({2}, {1, 2}));
+               },
                {3}, {9, 1, 2});
   // Opset 1 spells the attribute `paddings` (ONNX's converter cannot convert it).
   onnx::NodeProto old = MakeNode("Pad", {"x"}, {"y"}, "p");
@@ -217,18 +236,25 @@ TEST(OnnxVersionTest, ClipMinMaxBecomeInputs) {
   AddFloatAttr(&n, "min", -1.0f);
   AddFloatAttr(&n, "max", 2.0f);
   ExpectOutput(OneNode(n, 6, {{"x", {4}}}, {"y"}),
-               [] { return Inputs(FloatHost({4}, {-5, 0, 1.5f, 7})); }, {4}, {-1, 0, 1.5f, 2});
+               [] {
+                 return Inputs(FloatHost({4}, {-5, 0, 1.5f, 7}));
+               },
+               {4}, {-1, 0, 1.5f, 2});
   onnx::NodeProto only_max = MakeNode("Clip", {"x"}, {"y"}, "c");
   AddFloatAttr(&only_max, "max", 0.5f);
   ExpectOutput(OneNode(only_max, 6, {{"x", {2}}}, {"y"}),
-               [] { return Inputs(FloatHost({2}, {-5, 3})); }, {2}, {-5, 0.5f});
+               [] {
+                 return Inputs(FloatHost({2}, {-5, 3}));
+               },
+               {2}, {-5, 0.5f});
 }
 
 TEST(OnnxVersionTest, TopKAttributeBecomesInput) {
   onnx::NodeProto n = MakeNode("TopK", {"x"}, {"v", "i"}, "t");
   AddIntAttr(&n, "k", 2);
   onnx::ModelProto m = OneNode(n, 9, {{"x", {4}}}, {"v", "i"});
-  RunResult r = ParseAndRun(m, OnnxVersionConverter::kBuiltin, Inputs(FloatHost({4}, {3, 9, 1, 5})));
+  RunResult r =
+      ParseAndRun(m, OnnxVersionConverter::kBuiltin, Inputs(FloatHost({4}, {3, 9, 1, 5})));
   ASSERT_TRUE(r.status.ok()) << r.status;
   EXPECT_EQ(FloatsOf(r.outputs[0]), (std::vector<float>{9, 5}));
   EXPECT_EQ(onnx_test::Int64sOf(r.outputs[1]), (std::vector<int64_t>{1, 3}));
@@ -243,9 +269,12 @@ TEST(OnnxVersionTest, UpsampleScalesBecomeInput) {
   AddStringAttr(&n, "mode", "nearest");
   // Upsample before opset 11 is never given to ONNX's converter (it changes
   // the coordinate mapping), so kAuto uses the builtin adapters too.
-  ExpectOutput(OneNode(n, 7, {{"x", {1, 1, 1, 2}}}, {"y"}),
-               [] { return Inputs(FloatHost({1, 1, 1, 2}, {1, 2})); }, {1, 1, 1, 4},
-               {1, 1, 2, 2}, "builtin");
+  ExpectOutput(
+      OneNode(n, 7, {{"x", {1, 1, 1, 2}}}, {"y"}),
+      [] {
+        return Inputs(FloatHost({1, 1, 1, 2}, {1, 2}));
+      },
+      {1, 1, 1, 4}, {1, 1, 2, 2}, "builtin");
 
   onnx::NodeProto v1 = MakeNode("Upsample", {"x"}, {"y"}, "u");
   AddFloatAttr(&v1, "height_scale", 2.0f);
@@ -264,15 +293,22 @@ TEST(OnnxVersionTest, Resize10UsesAsymmetricCoordinates) {
   onnx::ModelProto m = OneNode(n, 10, {{"x", {1, 1, 1, 2}}}, {"y"});
   *m.mutable_graph()->add_initializer() = onnx_test::FloatTensor("scales", {4}, {1, 1, 1, 2});
   // Asymmetric linear: x_in = x_out / 2 -> 1, 1.5, 2, 2 (clamped).
-  ExpectOutput(m, [] { return Inputs(FloatHost({1, 1, 1, 2}, {1, 2})); }, {1, 1, 1, 4},
-               {1, 1.5f, 2, 2}, "builtin");
+  ExpectOutput(
+      m,
+      [] {
+        return Inputs(FloatHost({1, 1, 1, 2}, {1, 2}));
+      },
+      {1, 1, 1, 4}, {1, 1.5f, 2, 2}, "builtin");
 }
 
 TEST(OnnxVersionTest, DropoutRatioAndLegacyAttributesDropped) {
   onnx::NodeProto n = MakeNode("Dropout", {"x"}, {"y"}, "d");
   AddFloatAttr(&n, "ratio", 0.25f);
   AddIntAttr(&n, "is_test", 1);
-  ExpectOutput(OneNode(n, 6, {{"x", {3}}}, {"y"}), [] { return Inputs(FloatHost({3}, {1, 2, 3})); },
+  ExpectOutput(OneNode(n, 6, {{"x", {3}}}, {"y"}),
+               [] {
+                 return Inputs(FloatHost({3}, {1, 2, 3}));
+               },
                {3}, {1, 2, 3});
 }
 
@@ -287,8 +323,8 @@ TEST(OnnxVersionTest, BatchNormalizationLegacyAttributes) {
   *m.mutable_graph()->add_initializer() = onnx_test::FloatTensor("b", {2}, {1, 0});
   *m.mutable_graph()->add_initializer() = onnx_test::FloatTensor("m", {2}, {0, 1});
   *m.mutable_graph()->add_initializer() = onnx_test::FloatTensor("v", {2}, {1, 4});
-  RunResult r = ParseAndRun(m, OnnxVersionConverter::kBuiltin,
-                            Inputs(FloatHost({1, 2, 1, 1}, {5, 5})));
+  RunResult r =
+      ParseAndRun(m, OnnxVersionConverter::kBuiltin, Inputs(FloatHost({1, 2, 1, 1}, {5, 5})));
   ASSERT_TRUE(r.status.ok()) << r.status;
   // (5 - 0) / 1 * 2 + 1 = 11; (5 - 1) / 2 * 3 + 0 = 6.
   EXPECT_EQ(FloatsOf(r.outputs[0]), (std::vector<float>{11, 6}));
@@ -315,8 +351,11 @@ TEST(OnnxVersionTest, SoftmaxCoercesToTwoDimensions) {
   std::vector<std::string> types;
   for (const auto& node : adapted.graph().node()) types.push_back(node.op_type());
   EXPECT_EQ(types, (std::vector<std::string>{"Shape", "Flatten", "Softmax", "Reshape"}));
-  ExpectOutput(m, [] { return Inputs(FloatHost({1, 2, 2}, {0, 0, 0, 0})); }, {1, 2, 2},
-               {0.25f, 0.25f, 0.25f, 0.25f});
+  ExpectOutput(m,
+               [] {
+                 return Inputs(FloatHost({1, 2, 2}, {0, 0, 0, 0}));
+               },
+               {1, 2, 2}, {0.25f, 0.25f, 0.25f, 0.25f});
 
   // The last axis needs no rewrite.
   onnx::NodeProto last = MakeNode("Softmax", {"x"}, {"y"}, "sm");
@@ -359,8 +398,10 @@ TEST(OnnxVersionTest, CastTypeNameFallsBackToBuiltin) {
 TEST(OnnxVersionTest, ConcatAxisDefaultsToOne) {
   onnx::NodeProto n = MakeNode("Concat", {"a", "b"}, {"y"}, "c");
   ExpectOutput(OneNode(n, 3, {{"a", {1, 1}}, {"b", {1, 1}}}, {"y"}),
-               [] { return Inputs(FloatHost({1, 1}, {1}), FloatHost({1, 1}, {2})); }, {1, 2},
-               {1, 2});
+               [] {
+                 return Inputs(FloatHost({1, 1}, {1}), FloatHost({1, 1}, {2}));
+               },
+               {1, 2}, {1, 2});
 }
 
 TEST(OnnxVersionTest, LegacyBroadcastAxisAlignsB) {
@@ -369,8 +410,9 @@ TEST(OnnxVersionTest, LegacyBroadcastAxisAlignsB) {
   AddIntAttr(&n, "broadcast", 1);
   AddIntAttr(&n, "axis", 1);
   onnx::ModelProto m = OneNode(n, 6, {{"a", {1, 2, 3}}, {"b", {2}}}, {"y"});
-  RunResult r = ParseAndRun(m, OnnxVersionConverter::kAuto,
-                            Inputs(FloatHost({1, 2, 3}, {0, 0, 0, 1, 1, 1}), FloatHost({2}, {10, 20})));
+  RunResult r =
+      ParseAndRun(m, OnnxVersionConverter::kAuto,
+                  Inputs(FloatHost({1, 2, 3}, {0, 0, 0, 1, 1, 1}), FloatHost({2}, {10, 20})));
   ASSERT_TRUE(r.status.ok()) << r.status;
   EXPECT_EQ(r.info.converter, "builtin");  // ONNX's converter rejects this model
   EXPECT_EQ(FloatsOf(r.outputs[0]), (std::vector<float>{10, 10, 10, 21, 21, 21}));
@@ -390,8 +432,9 @@ TEST(OnnxVersionTest, LegacyBroadcastAxisAlignsB) {
 TEST(OnnxVersionTest, PRelu6SlopeIsPerChannel) {
   onnx::NodeProto n = MakeNode("PRelu", {"x", "slope"}, {"y"}, "p");
   onnx::ModelProto m = OneNode(n, 6, {{"x", {1, 2, 2}}, {"slope", {2}}}, {"y"});
-  RunResult r = ParseAndRun(m, OnnxVersionConverter::kAuto,
-                            Inputs(FloatHost({1, 2, 2}, {-1, -1, -1, 1}), FloatHost({2}, {0.5f, 2})));
+  RunResult r =
+      ParseAndRun(m, OnnxVersionConverter::kAuto,
+                  Inputs(FloatHost({1, 2, 2}, {-1, -1, -1, 1}), FloatHost({2}, {0.5f, 2})));
   ASSERT_TRUE(r.status.ok()) << r.status;
   EXPECT_EQ(r.info.converter, "builtin");
   EXPECT_EQ(FloatsOf(r.outputs[0]), (std::vector<float>{-0.5f, -0.5f, -2, 1}));
@@ -412,8 +455,8 @@ TEST(OnnxVersionTest, Scan8BecomesNestedScans) {
   onnx_test::AddGraphAttr(&scan, "body", body);
   onnx::ModelProto m = OneNode(scan, 8, {{"s", {2, 1}}, {"x", {2, 3, 1}}}, {"s_final", "ys"});
   for (OnnxVersionConverter c : {OnnxVersionConverter::kAuto, OnnxVersionConverter::kBuiltin}) {
-    RunResult r = ParseAndRun(m, c, Inputs(FloatHost({2, 1}, {0, 100}),
-                                           FloatHost({2, 3, 1}, {1, 2, 3, 4, 5, 6})));
+    RunResult r = ParseAndRun(
+        m, c, Inputs(FloatHost({2, 1}, {0, 100}), FloatHost({2, 3, 1}, {1, 2, 3, 4, 5, 6})));
     ASSERT_TRUE(r.status.ok()) << r.status;
     EXPECT_EQ(r.info.converter, "builtin");
     ASSERT_EQ(r.outputs.size(), 2u);
@@ -423,7 +466,8 @@ TEST(OnnxVersionTest, Scan8BecomesNestedScans) {
   }
   onnx::NodeProto with_lens = scan;
   with_lens.set_input(0, "s");
-  onnx::ModelProto bad = OneNode(with_lens, 8, {{"s", {2, 1}}, {"x", {2, 3, 1}}}, {"s_final", "ys"});
+  onnx::ModelProto bad =
+      OneNode(with_lens, 8, {{"s", {2, 1}}, {"x", {2, 3, 1}}}, {"s_final", "ys"});
   RunResult r = ParseAndRun(bad, OnnxVersionConverter::kBuiltin, {});
   ASSERT_FALSE(r.status.ok());
   EXPECT_EQ(std::string(r.status.message()),

@@ -71,6 +71,9 @@ class AttrSerializerRegistry {
                   bool replace = false);
   // nullptr when none.
   const AttrSerializer* Get(AttrValue::ValueType type) const;
+  // The built-in serializer of a type (nullptr for a type without one), for
+  // codecs that inline a type's encoding as long as it is not replaced.
+  const AttrSerializer* Builtin(AttrValue::ValueType type) const;
 
   // The value type an AttrDef encodes: the oneof case, or for a list its
   // val_type. VT_NONE for an empty AttrDef. ParseFailed for a list whose
@@ -79,10 +82,13 @@ class AttrSerializerRegistry {
 
  private:
   AttrSerializerRegistry();
+  template <typename T>
+  void RegisterBuiltin();
   static constexpr size_t kSlots = 128;
   static int SlotOf(AttrValue::ValueType type);
 
   std::array<std::atomic<const AttrSerializer*>, kSlots> slots_{};
+  std::array<const AttrSerializer*, kSlots> builtin_{};  // set in the constructor
   absl::Mutex mu_;
   std::vector<std::unique_ptr<const AttrSerializer>> owned_ ABSL_GUARDED_BY(mu_);
 };

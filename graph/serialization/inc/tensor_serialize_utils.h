@@ -56,6 +56,8 @@ class GeTensorSerializeUtils {
   static StatusOr<Format> LayoutToFormat(absl::string_view layout);
   // Checks a packed format value read from `format` / `origin_format`.
   static StatusOr<Format> CheckedFormat(int64_t value);
+  // True when FormatToLayout succeeds (cheap for plain formats).
+  static bool IsSerializableFormat(int32_t format);
 
   static Status GeShapeAsProto(const GeShape& shape, proto::ShapeDef* def);
   static Status AssembleGeShapeFromProto(const proto::ShapeDef& def, GeShape* shape,

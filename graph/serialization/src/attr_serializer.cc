@@ -451,40 +451,42 @@ using NamedAttrsSerializer = TypedSerializer<NamedAttrs>;
 using ListListIntSerializer = TypedSerializer<std::vector<std::vector<int64_t>>>;
 using ListListFloatSerializer = TypedSerializer<std::vector<std::vector<float>>>;
 
-template <typename T>
-void RegisterBuiltin(AttrSerializerRegistry* r) {
-  Status st = r->Register(AttrValue::TypeOf<T>(), std::make_unique<TypedSerializer<T>>());
-  (void)st;  // built-in types are distinct: cannot fail
-}
-
 }  // namespace
 
 // ---------------------------------------------------------------- registry
 
+template <typename T>
+void AttrSerializerRegistry::RegisterBuiltin() {
+  constexpr AttrValue::ValueType type = AttrValue::TypeOf<T>();
+  Status st = Register(type, std::make_unique<TypedSerializer<T>>());
+  (void)st;  // built-in types are distinct: cannot fail
+  builtin_[static_cast<size_t>(SlotOf(type))] = Get(type);
+}
+
 AttrSerializerRegistry::AttrSerializerRegistry() {
   for (auto& slot : slots_) slot.store(nullptr, std::memory_order_relaxed);
-  RegisterBuiltin<int64_t>(this);
-  RegisterBuiltin<float>(this);
-  RegisterBuiltin<bool>(this);
-  RegisterBuiltin<std::string>(this);
-  RegisterBuiltin<DataType>(this);
-  RegisterBuiltin<GeTensorDesc>(this);
-  RegisterBuiltin<GeTensor>(this);
-  RegisterBuiltin<Bytes>(this);
-  RegisterBuiltin<ComputeGraphPtr>(this);
-  RegisterBuiltin<NamedAttrs>(this);
-  RegisterBuiltin<std::vector<std::vector<int64_t>>>(this);
-  RegisterBuiltin<std::vector<std::vector<float>>>(this);
-  RegisterBuiltin<std::vector<int64_t>>(this);
-  RegisterBuiltin<std::vector<float>>(this);
-  RegisterBuiltin<std::vector<bool>>(this);
-  RegisterBuiltin<std::vector<std::string>>(this);
-  RegisterBuiltin<std::vector<DataType>>(this);
-  RegisterBuiltin<std::vector<GeTensorDesc>>(this);
-  RegisterBuiltin<std::vector<GeTensor>>(this);
-  RegisterBuiltin<std::vector<Bytes>>(this);
-  RegisterBuiltin<std::vector<ComputeGraphPtr>>(this);
-  RegisterBuiltin<std::vector<NamedAttrs>>(this);
+  RegisterBuiltin<int64_t>();
+  RegisterBuiltin<float>();
+  RegisterBuiltin<bool>();
+  RegisterBuiltin<std::string>();
+  RegisterBuiltin<DataType>();
+  RegisterBuiltin<GeTensorDesc>();
+  RegisterBuiltin<GeTensor>();
+  RegisterBuiltin<Bytes>();
+  RegisterBuiltin<ComputeGraphPtr>();
+  RegisterBuiltin<NamedAttrs>();
+  RegisterBuiltin<std::vector<std::vector<int64_t>>>();
+  RegisterBuiltin<std::vector<std::vector<float>>>();
+  RegisterBuiltin<std::vector<int64_t>>();
+  RegisterBuiltin<std::vector<float>>();
+  RegisterBuiltin<std::vector<bool>>();
+  RegisterBuiltin<std::vector<std::string>>();
+  RegisterBuiltin<std::vector<DataType>>();
+  RegisterBuiltin<std::vector<GeTensorDesc>>();
+  RegisterBuiltin<std::vector<GeTensor>>();
+  RegisterBuiltin<std::vector<Bytes>>();
+  RegisterBuiltin<std::vector<ComputeGraphPtr>>();
+  RegisterBuiltin<std::vector<NamedAttrs>>();
 }
 
 AttrSerializerRegistry& AttrSerializerRegistry::Instance() {
@@ -520,6 +522,11 @@ Status AttrSerializerRegistry::Register(AttrValue::ValueType type,
   owned_.push_back(std::move(serializer));
   cell.store(owned_.back().get(), std::memory_order_release);
   return OkStatus();
+}
+
+const AttrSerializer* AttrSerializerRegistry::Builtin(AttrValue::ValueType type) const {
+  const int slot = SlotOf(type);
+  return slot < 0 ? nullptr : builtin_[static_cast<size_t>(slot)];
 }
 
 const AttrSerializer* AttrSerializerRegistry::Get(AttrValue::ValueType type) const {

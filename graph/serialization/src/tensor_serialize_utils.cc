@@ -11,6 +11,8 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "graph/serialization/inc/attr_serializer.h"
+#include "graph/serialization/inc/model_serialize_proto.h"
+#include "graph/serialization/src/graph_codec.h"
 #include "metadef/inc/external/graph/tensor_desc.h"
 #include "metadef/inc/external/graph/type_utils.h"
 
@@ -82,63 +84,6 @@ const FormatTables& Formats() {
   return *kTables;
 }
 
-bool IsSerializableFormat(int32_t format) {
-  if (format >= 0 && format < FORMAT_END) return Formats().ok[static_cast<size_t>(format)];
-  return GeTensorSerializeUtils::FormatToLayout(format).ok();
-}
-
-constexpr absl::string_view kDeviceCpu = "CPU";
-constexpr absl::string_view kDeviceNpu = "NPU";
-
-void RangeAsProto(const GeTensorDesc::ShapeRange& range, proto::ShapeRange* def) {
-  def->mutable_min()->Reserve(static_cast<int>(range.size()));
-  def->mutable_max()->Reserve(static_cast<int>(range.size()));
-  for (const auto& [lo, hi] : range) {
-    def->add_min(lo);
-    def->add_max(hi);
-  }
-}
-
-StatusOr<GeTensorDesc::ShapeRange> RangeFromProto(const proto::ShapeRange& def, const char* what,
-                                                  const DeserializeContext& ctx) {
-  if (def.min_size() != def.max_size()) {
-    return ParseFailed(what, " has ", def.min_size(), " min values but ", def.max_size(),
-                       " max values");
-  }
-  if (def.min_size() > ctx.options.max_dim_num) {
-    return OutOfRange(what, " has ", def.min_size(), " entries, more than the limit of ",
-                      ctx.options.max_dim_num);
-  }
-  GeTensorDesc::ShapeRange range;
-  range.reserve(static_cast<size_t>(def.min_size()));
-  for (int i = 0; i < def.min_size(); ++i) range.emplace_back(def.min(i), def.max(i));
-  return range;
-}
-
-// Sets a (possibly stale) shape range: GeTensorDesc checks a range against
-// the shape it is set on, but a shape changed after its range was set leaves
-// a range that no longer matches; such a range is restored through a
-// temporary shape of unknown dims.
-Status SetRange(GeTensorDesc* desc, bool origin, GeTensorDesc::ShapeRange range) {
-  if (range.empty()) return OkStatus();
-  Status st = origin ? desc->SetOriginShapeRange(range) : desc->SetShapeRange(range);
-  if (st.ok()) return st;
-  const GeShape current = origin ? desc->GetOriginShape() : desc->GetShape();
-  const GeShape temp(std::vector<int64_t>(range.size(), UNKNOWN_DIM));
-  if (origin) {
-    desc->SetOriginShape(temp);
-  } else {
-    desc->SetShape(temp);
-  }
-  st = origin ? desc->SetOriginShapeRange(std::move(range)) : desc->SetShapeRange(std::move(range));
-  if (origin) {
-    desc->SetOriginShape(current);
-  } else {
-    desc->SetShape(current);
-  }
-  return st;
-}
-
 }  // namespace
 
 StatusOr<proto::DataType> GeTensorSerializeUtils::DataTypeToProto(DataType data_type) {
@@ -188,6 +133,11 @@ StatusOr<Format> GeTensorSerializeUtils::CheckedFormat(int64_t value) {
   return static_cast<Format>(value);
 }
 
+bool GeTensorSerializeUtils::IsSerializableFormat(int32_t format) {
+  if (format >= 0 && format < FORMAT_END) return Formats().ok[static_cast<size_t>(format)];
+  return FormatToLayout(format).ok();
+}
+
 Status GeTensorSerializeUtils::GeShapeAsProto(const GeShape& shape, proto::ShapeDef* def) {
   const absl::Span<const int64_t> dims = shape.GetDimsSpan();
   def->mutable_dim()->Reserve(static_cast<int>(dims.size()));
@@ -201,6 +151,7 @@ Status GeTensorSerializeUtils::AssembleGeShapeFromProto(const proto::ShapeDef& d
   if (n > ctx.options.max_dim_num) {
     return OutOfRange("shape has ", n, " dims, more than the limit of ", ctx.options.max_dim_num);
   }
+  GeShape out;
   for (int i = 0; i < n; ++i) {
     const int64_t d = def.dim(i);
     if (d == UNKNOWN_RANK) {
@@ -211,9 +162,8 @@ Status GeTensorSerializeUtils::AssembleGeShapeFromProto(const proto::ShapeDef& d
     } else if (d < UNKNOWN_DIM) {
       return ParamInvalid("dim ", i, " is ", d, "; dims must be >= 0, -1 (unknown) or a sole -2");
     }
+    out.AppendDim(d);
   }
-  GeShape out;
-  for (int64_t d : def.dim()) out.AppendDim(d);
   *shape = out;
   return OkStatus();
 }
@@ -237,115 +187,18 @@ bool GeTensorSerializeUtils::HasExplicitRealDimCnt(const GeTensorDesc& desc) {
 Status GeTensorSerializeUtils::GeTensorDescAsProto(const GeTensorDesc& desc,
                                                    proto::TensorDescriptor* def,
                                                    SerializeContext& ctx) {
-  if (!desc.GetName().empty()) def->set_name(desc.GetName());
-  ASSIGN_OR_RETURN(proto::DataType dt, DataTypeToProto(desc.GetDataType()));
-  def->set_dtype(dt);
-  RETURN_IF_ERROR(GeShapeAsProto(desc.GetShape(), def->mutable_shape()));
-  const Format format = desc.GetFormat();
-  const Format origin_format = desc.GetOriginFormat();
-  const bool strings = ctx.options.layout_strings;
-  if (strings) {
-    ASSIGN_OR_RETURN(std::string layout, FormatToLayout(format));
-    def->set_layout(std::move(layout));
-    ASSIGN_OR_RETURN(std::string origin_layout, FormatToLayout(origin_format));
-    def->set_origin_layout(std::move(origin_layout));
-  } else {
-    if (!IsSerializableFormat(format)) return FormatToLayout(format).status();
-    if (!IsSerializableFormat(origin_format)) return FormatToLayout(origin_format).status();
-  }
-  def->set_format(format);
-  if (origin_format != format) def->set_origin_format(origin_format);
-  if (desc.GetOriginShape() != desc.GetShape()) {
-    RETURN_IF_ERROR(GeShapeAsProto(desc.GetOriginShape(), def->mutable_origin_shape()));
-  }
-  if (strings || desc.GetOriginDataType() != desc.GetDataType()) {
-    ASSIGN_OR_RETURN(proto::DataType origin_dt, DataTypeToProto(desc.GetOriginDataType()));
-    def->set_origin_dtype(origin_dt);
-  }
-  if (!desc.GetShapeRange().empty()) RangeAsProto(desc.GetShapeRange(), def->mutable_shape_range());
-  if (!desc.GetOriginShapeRange().empty()) {
-    RangeAsProto(desc.GetOriginShapeRange(), def->mutable_origin_shape_range());
-  }
-  if (HasExplicitRealDimCnt(desc)) def->set_real_dim_cnt(desc.GetRealDimCnt());
-  def->set_size(desc.GetSizeMeta());
-  def->set_weight_size(desc.GetWeightSize());
-  def->set_reuse_input(desc.GetReuseInput());
-  def->set_reuse_input_index(desc.GetReuseInputIndex());
-  def->set_data_offset(desc.GetDataOffset());
-  if (desc.GetDeviceType() == DeviceType::kCpu) {
-    def->set_device_type(std::string(kDeviceCpu));
-  } else if (desc.GetDeviceType() != DeviceType::kNpu) {
-    return ParamInvalid("device type ", static_cast<int32_t>(desc.GetDeviceType()),
-                        " is neither NPU nor CPU");
-  }
-  def->set_input_tensor(desc.IsInputTensor());
-  def->set_output_tensor(desc.IsOutputTensor());
-  if (!desc.GetAttrStore().empty()) {
-    RETURN_IF_ERROR(SerializeAttrStore(desc.GetAttrStore(), def->mutable_attr(), ctx));
-  }
+  std::string bytes;
+  RETURN_IF_ERROR(codec::EncodeTensorDesc(desc, ctx, &bytes));
+  Status st = ModelSerializeImp::ParseBytes(bytes, def);
+  if (!st.ok()) return Internal("the codec wrote an unparseable tensor descriptor: ", st.message());
   return OkStatus();
 }
 
 Status GeTensorSerializeUtils::AssembleGeTensorDescFromProto(const proto::TensorDescriptor& def,
                                                              GeTensorDesc* desc,
                                                              DeserializeContext& ctx) {
-  ASSIGN_OR_RETURN(DataType dt, DataTypeFromProto(def.dtype()));
-  DataType origin_dt = dt;
-  if (def.has_origin_dtype()) {
-    ASSIGN_OR_RETURN(origin_dt, DataTypeFromProto(def.origin_dtype()));
-  }
-  Format format;
-  if (!def.layout().empty()) {
-    ASSIGN_OR_RETURN(format, LayoutToFormat(def.layout()));
-  } else {
-    ASSIGN_OR_RETURN(format, CheckedFormat(def.format()));
-  }
-  Format origin_format = format;
-  if (!def.origin_layout().empty()) {
-    ASSIGN_OR_RETURN(origin_format, LayoutToFormat(def.origin_layout()));
-  } else if (def.has_origin_format()) {
-    ASSIGN_OR_RETURN(origin_format, CheckedFormat(def.origin_format()));
-  }
-  GeShape shape;
-  RETURN_IF_ERROR(Annotate(AssembleGeShapeFromProto(def.shape(), &shape, ctx), "shape: "));
-  GeShape origin_shape;
-  if (def.has_origin_shape()) {
-    RETURN_IF_ERROR(
-        Annotate(AssembleGeShapeFromProto(def.origin_shape(), &origin_shape, ctx), "origin shape: "));
-  }
-  GeTensorDesc d(shape, format, dt);
-  if (origin_format != format) d.SetOriginFormat(origin_format);
-  if (origin_dt != dt) d.SetOriginDataType(origin_dt);
-  if (def.has_shape_range()) {
-    ASSIGN_OR_RETURN(GeTensorDesc::ShapeRange range,
-                     RangeFromProto(def.shape_range(), "shape range", ctx));
-    RETURN_IF_ERROR(SetRange(&d, /*origin=*/false, std::move(range)));
-  }
-  if (def.has_origin_shape()) d.SetOriginShape(origin_shape);
-  if (def.has_origin_shape_range()) {
-    ASSIGN_OR_RETURN(GeTensorDesc::ShapeRange range,
-                     RangeFromProto(def.origin_shape_range(), "origin shape range", ctx));
-    RETURN_IF_ERROR(SetRange(&d, /*origin=*/true, std::move(range)));
-  }
-  if (!def.name().empty()) d.SetName(def.name());
-  if (def.has_real_dim_cnt()) d.SetRealDimCnt(def.real_dim_cnt());
-  if (def.size() != 0) d.SetSizeMeta(def.size());
-  if (def.weight_size() != 0) d.SetWeightSize(def.weight_size());
-  if (def.reuse_input()) d.SetReuseInput(true);
-  if (def.reuse_input_index() != 0) d.SetReuseInputIndex(def.reuse_input_index());
-  if (def.data_offset() != 0) d.SetDataOffset(def.data_offset());
-  if (def.device_type() == kDeviceCpu) {
-    d.SetDeviceType(DeviceType::kCpu);
-  } else if (!def.device_type().empty() && def.device_type() != kDeviceNpu) {
-    return ParseFailed("device type '", def.device_type(), "' is neither NPU nor CPU");
-  }
-  if (def.input_tensor()) d.SetInputTensor(true);
-  if (def.output_tensor()) d.SetOutputTensor(true);
-  if (!def.attr().empty()) {
-    RETURN_IF_ERROR(DeserializeAttrStore(def.attr(), &d.MutableAttrStore(), ctx));
-  }
-  *desc = std::move(d);
-  return OkStatus();
+  ASSIGN_OR_RETURN(const std::string bytes, ModelSerializeImp::ToBytes(def));
+  return codec::DecodeTensorDesc(bytes, ctx, desc);
 }
 
 Status GeTensorSerializeUtils::GeTensorAsProto(const GeTensor& tensor, proto::TensorDef* def,

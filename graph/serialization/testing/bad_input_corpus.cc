@@ -98,7 +98,7 @@ proto::ModelDef BaseModel() {
   c->add_input("");
   c->add_input("a:-1");
   c->add_subgraph_name("then");
-  (*c->mutable_subgraph_slot())["then_branch"] = 0;
+  c->add_subgraph_slot()->set_name("then_branch");
   g->add_input("a");
   g->add_output("c:0");
   proto::GraphDef* s = m.add_graph();
@@ -250,7 +250,11 @@ std::vector<BadInputCase> BadInputCorpus() {
          },
          E::kAlreadyExists, "already has an input named 'x'");
   mutate("subgraph_slot_out_of_range",
-         [](proto::ModelDef& m) { (*Op(m, 0, "c")->mutable_subgraph_slot())["else_branch"] = 4; },
+         [](proto::ModelDef& m) {
+           proto::SubgraphSlot* slot = Op(m, 0, "c")->add_subgraph_slot();
+           slot->set_name("else_branch");
+           slot->set_index(4);
+         },
          E::kOutOfRange, "subgraph slot 'else_branch' has index 4");
   mutate("ir_input_kind", [](proto::ModelDef& m) {
            proto::IrIoDef* io = Op(m, 0, "b")->add_ir_input();

@@ -1,0 +1,307 @@
+// graph/serialization/src/wire_format.h
+//
+// Internal: protobuf wire-format primitives for the graph codec
+// (graph_codec.cc), which writes and reads ge_ir.proto messages directly
+// instead of through generated message objects.
+//
+// WireWriter emits canonical proto3 encoding, byte-identical to the
+// generated serializer's: fields in the order the caller writes them (the
+// codec writes field-number order), proto3 scalars only when non-zero,
+// strings only when non-empty (repeated elements and oneof members always),
+// packed repeated scalars, minimal varints, negative int32 as 10-byte
+// varints. Nested messages: BeginMessage reserves one length byte and
+// EndMessage patches it (moving the body when the length needs more bytes).
+//
+// WireReader walks the fields of one message; every read checks bounds, so a
+// truncated or malformed message makes it return false (and stay failed),
+// never read out of bounds. Groups (wire types 3 / 4) are rejected.
+//
+// Example
+//   std::string out;
+//   WireWriter w(&out);
+//   w.String(1, name);
+//   const size_t m = w.BeginMessage(3);
+//   w.PackedInt64(1, dims);
+//   w.EndMessage(m);
+#ifndef GRAPH_SERIALIZATION_SRC_WIRE_FORMAT_H_
+#define GRAPH_SERIALIZATION_SRC_WIRE_FORMAT_H_
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+
+#include "absl/strings/string_view.h"
+#include "absl/types/span.h"
+
+namespace ge {
+namespace wire {
+
+enum WireType : uint32_t {
+  kVarint = 0,
+  kFixed64 = 1,
+  kLen = 2,
+  kStartGroup = 3,
+  kEndGroup = 4,
+  kFixed32 = 5,
+};
+
+inline size_t VarintSize(uint64_t v) {
+  size_t n = 1;
+  while (v >= 0x80) {
+    v >>= 7;
+    ++n;
+  }
+  return n;
+}
+
+inline size_t EncodeVarint(uint64_t v, char* buf) {
+  size_t n = 0;
+  while (v >= 0x80) {
+    buf[n++] = static_cast<char>(v | 0x80);
+    v >>= 7;
+  }
+  buf[n++] = static_cast<char>(v);
+  return n;
+}
+
+class WireWriter {
+ public:
+  explicit WireWriter(std::string* out) : out_(out) {}
+
+  std::string* out() { return out_; }
+
+  void Varint(uint64_t v) {
+    char buf[10];
+    out_->append(buf, EncodeVarint(v, buf));
+  }
+  void Tag(uint32_t field, WireType type) { Varint((static_cast<uint64_t>(field) << 3) | type); }
+
+  // proto3 singular scalars: written only when not zero / empty.
+  void Int64(uint32_t field, int64_t v) {
+    if (v != 0) Int64Always(field, v);
+  }
+  void Int32(uint32_t field, int32_t v) {
+    if (v != 0) Int32Always(field, v);
+  }
+  void UInt32(uint32_t field, uint32_t v) {
+    if (v != 0) UInt32Always(field, v);
+  }
+  void Bool(uint32_t field, bool v) {
+    if (v) BoolAlways(field, v);
+  }
+  void String(uint32_t field, absl::string_view s) {
+    if (!s.empty()) StringAlways(field, s);
+  }
+
+  // Fields with presence (proto3 optional, oneof members, repeated elements).
+  void Int64Always(uint32_t field, int64_t v) {
+    Tag(field, kVarint);
+    Varint(static_cast<uint64_t>(v));
+  }
+  void Int32Always(uint32_t field, int32_t v) {
+    Tag(field, kVarint);
+    Varint(static_cast<uint64_t>(static_cast<int64_t>(v)));  // sign-extended
+  }
+  void UInt32Always(uint32_t field, uint32_t v) {
+    Tag(field, kVarint);
+    Varint(v);
+  }
+  void BoolAlways(uint32_t field, bool v) {
+    Tag(field, kVarint);
+    out_->push_back(v ? 1 : 0);
+  }
+  void FloatAlways(uint32_t field, float v) {
+    Tag(field, kFixed32);
+    uint32_t bits;
+    std::memcpy(&bits, &v, sizeof(bits));
+    char buf[4];
+    for (int i = 0; i < 4; ++i) buf[i] = static_cast<char>((bits >> (8 * i)) & 0xff);
+    out_->append(buf, 4);
+  }
+  void StringAlways(uint32_t field, absl::string_view s) {
+    Tag(field, kLen);
+    Varint(s.size());
+    out_->append(s.data(), s.size());
+  }
+
+  // Packed repeated scalars; nothing when empty.
+  template <typename T>
+  void PackedInt64(uint32_t field, absl::Span<const T> values) {
+    if (values.empty()) return;
+    size_t len = 0;
+    for (T v : values) len += VarintSize(static_cast<uint64_t>(static_cast<int64_t>(v)));
+    Tag(field, kLen);
+    Varint(len);
+    for (T v : values) Varint(static_cast<uint64_t>(static_cast<int64_t>(v)));
+  }
+  template <typename T>
+  void PackedUInt32(uint32_t field, absl::Span<const T> values) {
+    if (values.empty()) return;
+    size_t len = 0;
+    for (T v : values) len += VarintSize(static_cast<uint32_t>(v));
+    Tag(field, kLen);
+    Varint(len);
+    for (T v : values) Varint(static_cast<uint32_t>(v));
+  }
+
+  // A nested message: returns the body start for EndMessage.
+  size_t BeginMessage(uint32_t field) {
+    Tag(field, kLen);
+    out_->push_back('\0');
+    return out_->size();
+  }
+  void EndMessage(size_t start) {
+    const size_t len = out_->size() - start;
+    if (len < 0x80) {
+      (*out_)[start - 1] = static_cast<char>(len);
+      return;
+    }
+    char buf[10];
+    out_->replace(start - 1, 1, buf, EncodeVarint(len, buf));
+  }
+  // A nested message whose bytes are already encoded.
+  void Message(uint32_t field, absl::string_view bytes) { StringAlways(field, bytes); }
+
+ private:
+  std::string* out_;
+};
+
+class WireReader {
+ public:
+  explicit WireReader(absl::string_view data)
+      : p_(reinterpret_cast<const uint8_t*>(data.data())), end_(p_ + data.size()) {}
+
+  bool ok() const { return ok_; }
+  bool AtEnd() const { return p_ == end_; }
+
+  // Reads the next field's tag; false at the end of the message or on error
+  // (check ok()).
+  bool Next(uint32_t* field, WireType* type) {
+    if (!ok_ || p_ == end_) return false;
+    uint64_t tag;
+    if (!ReadVarint(&tag)) return false;
+    const uint64_t number = tag >> 3;
+    const uint32_t wt = static_cast<uint32_t>(tag & 7);
+    if (number == 0 || number > 0x1fffffff || wt == kStartGroup || wt == kEndGroup || wt > kFixed32) {
+      return Fail();
+    }
+    *field = static_cast<uint32_t>(number);
+    *type = static_cast<WireType>(wt);
+    return true;
+  }
+
+  bool ReadVarint(uint64_t* v) {
+    uint64_t result = 0;
+    for (int shift = 0; shift < 70; shift += 7) {
+      if (p_ == end_) return Fail();
+      const uint8_t b = *p_++;
+      if (shift == 63 && b > 1) return Fail();
+      result |= static_cast<uint64_t>(b & 0x7f) << shift;
+      if ((b & 0x80) == 0) {
+        *v = result;
+        return true;
+      }
+    }
+    return Fail();
+  }
+  bool ReadLen(absl::string_view* v) {
+    uint64_t len;
+    if (!ReadVarint(&len)) return false;
+    if (len > static_cast<uint64_t>(end_ - p_)) return Fail();
+    *v = absl::string_view(reinterpret_cast<const char*>(p_), static_cast<size_t>(len));
+    p_ += len;
+    return true;
+  }
+  bool ReadFixed32(uint32_t* v) {
+    if (end_ - p_ < 4) return Fail();
+    *v = static_cast<uint32_t>(p_[0]) | (static_cast<uint32_t>(p_[1]) << 8) |
+         (static_cast<uint32_t>(p_[2]) << 16) | (static_cast<uint32_t>(p_[3]) << 24);
+    p_ += 4;
+    return true;
+  }
+  bool Skip(WireType type) {
+    uint64_t v;
+    absl::string_view s;
+    switch (type) {
+      case kVarint:
+        return ReadVarint(&v);
+      case kFixed64:
+        if (end_ - p_ < 8) return Fail();
+        p_ += 8;
+        return true;
+      case kLen:
+        return ReadLen(&s);
+      case kFixed32:
+        if (end_ - p_ < 4) return Fail();
+        p_ += 4;
+        return true;
+      default:
+        return Fail();
+    }
+  }
+
+  // Typed reads of the current field's value, checking its wire type.
+  bool Int64(WireType type, int64_t* v) {
+    uint64_t u;
+    if (type != kVarint || !ReadVarint(&u)) return Fail();
+    *v = static_cast<int64_t>(u);
+    return true;
+  }
+  bool Int32(WireType type, int32_t* v) {
+    int64_t w;
+    if (!Int64(type, &w)) return false;
+    *v = static_cast<int32_t>(w);  // protobuf truncates int32 the same way
+    return true;
+  }
+  bool UInt32(WireType type, uint32_t* v) {
+    int64_t w;
+    if (!Int64(type, &w)) return false;
+    *v = static_cast<uint32_t>(w);
+    return true;
+  }
+  bool Bool(WireType type, bool* v) {
+    int64_t w;
+    if (!Int64(type, &w)) return false;
+    *v = w != 0;
+    return true;
+  }
+  bool Bytes(WireType type, absl::string_view* v) {
+    if (type != kLen) return Fail();
+    return ReadLen(v);
+  }
+  // A repeated varint field, packed (kLen) or not (kVarint): calls
+  // fn(int64_t) for each element.
+  template <typename Fn>
+  bool Repeated(WireType type, Fn fn) {
+    if (type == kVarint) {
+      uint64_t u;
+      if (!ReadVarint(&u)) return false;
+      return fn(static_cast<int64_t>(u));
+    }
+    absl::string_view packed;
+    if (type != kLen || !ReadLen(&packed)) return Fail();
+    WireReader r(packed);
+    while (!r.AtEnd()) {
+      uint64_t u;
+      if (!r.ReadVarint(&u)) return Fail();
+      if (!fn(static_cast<int64_t>(u))) return false;
+    }
+    return true;
+  }
+
+  bool Fail() {
+    ok_ = false;
+    p_ = end_;
+    return false;
+  }
+
+ private:
+  const uint8_t* p_;
+  const uint8_t* end_;
+  bool ok_ = true;
+};
+
+}  // namespace wire
+}  // namespace ge
+
+#endif  // GRAPH_SERIALIZATION_SRC_WIRE_FORMAT_H_
