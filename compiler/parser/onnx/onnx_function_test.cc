@@ -129,6 +129,30 @@ TEST(OnnxFunctionTest, ModelLocalFunctionsAreInlined) {
   EXPECT_NE(graph->FindNode("twice/ScaleAdd_1/Add_2"), nullptr);
 }
 
+TEST(OnnxFunctionTest, LocalFunctionsSurviveVersionConversion) {
+  onnx::NodeProto call = MakeNode("ScaleAdd", {"x"}, {"y"}, "sa");
+  call.set_domain(kDomain);
+  onnx_test::AddFloatAttr(&call, "alpha", 1.0f);
+  onnx::ModelProto m = ModelWithFunctions(call);
+  m.mutable_opset_import(0)->set_version(13);
+  // ONNX's converter fails on the custom-domain call; kAuto falls back.
+  for (OnnxVersionConverter c : {OnnxVersionConverter::kAuto, OnnxVersionConverter::kBuiltin}) {
+    OnnxModelParser parser;
+    ParseOptions opts;
+    OnnxParseInfo info;
+    opts.converter = c;
+    opts.info = &info;
+    StatusOr<ComputeGraphPtr> g = parser.ParseBytes(onnx_test::Serialize(m), opts);
+    ASSERT_TRUE(g.ok()) << g.status();
+    EXPECT_EQ(info.converter, "builtin");
+    EXPECT_EQ(info.inlined_functions, 1);
+    StatusOr<std::vector<gert::HostTensor>> outs =
+        ReferenceInterpreter::Run(**g, One(FloatHost({2}, {1, 2})));
+    ASSERT_TRUE(outs.ok()) << outs.status();
+    EXPECT_EQ(FloatsOf((*outs)[0]), (std::vector<float>{2, 4}));
+  }
+}
+
 TEST(OnnxFunctionTest, MissingAttributeReferenceIsDropped) {
   // Without alpha the Constant has no value: the op reports it when run.
   onnx::NodeProto call = MakeNode("ScaleAdd", {"x"}, {"y"}, "sa");

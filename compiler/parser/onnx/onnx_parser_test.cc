@@ -669,6 +669,17 @@ TEST(OnnxParserTest, IfBranchesCaptureOuterValues) {
   StatusOr<NodePtr> producer = NodeUtils::GetParentInput(*then_g->FindNode("b"));
   ASSERT_TRUE(producer.ok()) << producer.status();
   EXPECT_EQ((*producer)->GetName(), "b");
+
+  for (bool cond : {true, false}) {
+    std::vector<gert::HostTensor> in;
+    in.push_back(onnx_test::BoolHost({}, {cond}));
+    in.push_back(FloatHost({2}, {1, 2}));
+    in.push_back(FloatHost({2}, {10, 20}));
+    StatusOr<std::vector<gert::HostTensor>> outs = ReferenceInterpreter::Run(**g, std::move(in));
+    ASSERT_TRUE(outs.ok()) << outs.status();
+    const std::vector<float> want = cond ? std::vector<float>{11, 22} : std::vector<float>{-1, -2};
+    EXPECT_EQ(FloatsOf((*outs)[0]), want);
+  }
 }
 
 // Loop computing: for i in [0, M): acc = acc + step (step captured), and a
@@ -859,6 +870,36 @@ TEST(OnnxParserTest, ExternalDataThroughParseFileAndParseBytes) {
   ParseOptions opts;
   opts.model_dir = dir;
   EXPECT_TRUE(parser.ParseBytes(bytes, opts).ok());
+
+  // Version conversion keeps the external reference.
+  for (OnnxVersionConverter c : {OnnxVersionConverter::kOnnx, OnnxVersionConverter::kBuiltin}) {
+    ParseOptions old_opset;
+    old_opset.model_dir = dir;
+    old_opset.converter = c;
+    g = parser.ParseBytes(m.Bytes(11), old_opset);
+    ASSERT_TRUE(g.ok()) << g.status();
+    outs = ReferenceInterpreter::Run(**g, Vec(FloatHost({3}, {1, 1, 1})));
+    ASSERT_TRUE(outs.ok()) << outs.status();
+    EXPECT_EQ(FloatsOf((*outs)[0]), (std::vector<float>{1, 2, 3}));
+  }
+}
+
+TEST(OnnxParserTest, SparseInitializerBecomesDenseConst) {
+  G m;
+  onnx::SparseTensorProto* sp = m.g.add_sparse_initializer();
+  sp->add_dims(4);
+  *sp->mutable_values() = onnx_test::FloatTensor("w", {2}, {5, 6});
+  *sp->mutable_indices() = onnx_test::Int64Tensor("w_idx", {2}, {0, 3});
+  m.In("x", {4}).Node(MakeNode("Add", {"x", "w"}, {"y"}, "add")).Out("y");
+  for (int64_t opset : {17, 12}) {
+    StatusOr<ComputeGraphPtr> g = Parse(m.Bytes(opset));
+    ASSERT_TRUE(g.ok()) << g.status();
+    EXPECT_EQ((*g)->FindNode("w")->GetType(), "Const");
+    StatusOr<std::vector<gert::HostTensor>> outs =
+        ReferenceInterpreter::Run(**g, Vec(FloatHost({4}, {1, 1, 1, 1})));
+    ASSERT_TRUE(outs.ok()) << outs.status();
+    EXPECT_EQ(FloatsOf((*outs)[0]), (std::vector<float>{6, 1, 1, 7})) << opset;
+  }
 }
 
 // ------------------------------------------------------------ mappings

@@ -637,6 +637,25 @@ std::string OnnxConverterGap(const GraphProto& g, int64_t from) {
   return "";
 }
 
+// ONNX's converter (1.12) rebuilds the model from its IR, which loses
+// external-data references (the tensor comes back empty), sparse
+// initializers and model-local functions: take them from the original.
+void RestoreDroppedParts(const ModelProto& original, ModelProto* converted) {
+  absl::flat_hash_map<std::string, const TensorProto*> external;
+  for (const TensorProto& t : original.graph().initializer()) {
+    if (t.data_location() == TensorProto::EXTERNAL) external.emplace(t.name(), &t);
+  }
+  for (TensorProto& t : *converted->mutable_graph()->mutable_initializer()) {
+    auto it = external.find(t.name());
+    if (it != external.end()) t = *it->second;
+  }
+  if (converted->graph().sparse_initializer_size() == 0) {
+    *converted->mutable_graph()->mutable_sparse_initializer() =
+        original.graph().sparse_initializer();
+  }
+  if (converted->functions_size() == 0) *converted->mutable_functions() = original.functions();
+}
+
 void SetDefaultOpset(ModelProto* model, int64_t version) {
   for (onnx::OperatorSetIdProto& o : *model->mutable_opset_import()) {
     if (IsDefaultDomain(o.domain())) o.set_version(version);
@@ -686,6 +705,7 @@ StatusOr<OpsetConversion> NormalizeOpset(ModelProto* model, int64_t target,
       ModelProto converted =
           onnx::version_conversion::ConvertVersion(*model, static_cast<int>(target));
       if (DefaultDomainOpset(converted) == target) {
+        RestoreDroppedParts(*model, &converted);
         *model = std::move(converted);
         c.to_opset = target;
         c.converter = "onnx";

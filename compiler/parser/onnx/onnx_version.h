@@ -7,9 +7,16 @@
 //
 // Converters
 //   kOnnx     onnx::version_conversion::ConvertVersion. Its failures (an
-//             exception, or a model returned unconverted) are errors.
+//             exception, or a model returned unconverted) are errors. What
+//             its IR round trip loses is taken from the original model:
+//             external-data initializers (main graph), sparse initializers,
+//             model-local functions.
 //   kBuiltin  the parser's own per-op adapters (below).
 //   kAuto     kOnnx first; when it fails, kBuiltin on the original model.
+//             Models with nodes that ONNX's converter (1.12) converts with
+//             other semantics go to kBuiltin directly: Scan-8, PRelu-6,
+//             Upsample / Resize before opset 11, Reshape-4, legacy
+//             broadcast `axis` (OpsetConversion::onnx_error says why).
 //
 // Builtin adapters (source opset -> opset-17 form); values that moved from
 // attributes to inputs become initializers of the node's graph:
