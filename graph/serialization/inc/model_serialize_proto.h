@@ -1,10 +1,12 @@
 // graph/serialization/inc/model_serialize_proto.h
 //
-// ModelSerializeImp: the proto-level API behind ModelSerialize (seed 000,
-// section 7.1): ComputeGraph trees <-> ge::proto::ModelDef / GraphDef, one op
-// <-> OpDef, and the edge encoding (see model_serialize.h for the format and
-// the contract). Also the deterministic byte encoding and the bounded parser
-// shared by the byte-level API.
+// ModelSerializeImp: the proto-level API (seed 000, section 7.1): ComputeGraph
+// trees <-> generated ge::proto::ModelDef / GraphDef objects, one op <-> OpDef
+// (without edges); see model_serialize.h for the format and the contract.
+// These run the graph codec and a generated parse (or a generated serialize
+// and the codec), so they give exactly what the byte-level API gives; use
+// them for text dumps, tests and tools, and the byte-level API for speed.
+// Also the deterministic byte encoding of any message and a bounded parser.
 //
 // Example
 //   proto::ModelDef model;

@@ -33,6 +33,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/container/inlined_vector.h"
+#include "absl/hash/hash.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -93,10 +94,11 @@ void WriteEntry(WireWriter& w, uint32_t field, const std::string& node_name, int
   const size_t digits = static_cast<size_t>(end - buf);
   w.Tag(field, wire::kLen);
   w.Varint(node_name.size() + 1 + digits);
-  std::string* out = w.out();
-  out->append(node_name);
-  out->push_back(':');
-  out->append(buf, digits);
+  char* p = w.Reserve(node_name.size() + 1 + digits);
+  std::memcpy(p, node_name.data(), node_name.size());
+  p[node_name.size()] = ':';
+  std::memcpy(p + node_name.size() + 1, buf, digits);
+  w.Commit(node_name.size() + 1 + digits);
 }
 
 // Parses "node:index": the last ':' separates the name (which may contain
@@ -177,10 +179,8 @@ Status EncodeAttrValue(const AttrValue& value, SerializeContext& ctx, WireWriter
   if (size > static_cast<size_t>(INT_MAX)) {
     return Overflow("an attribute value of ", size, " bytes is larger than protobuf's 2 GiB limit");
   }
-  std::string* out = w.out();
-  const size_t at = out->size();
-  out->resize(at + size);
-  def.SerializeWithCachedSizesToArray(reinterpret_cast<uint8_t*>(&(*out)[at]));
+  def.SerializeWithCachedSizesToArray(reinterpret_cast<uint8_t*>(w.Reserve(size)));
+  w.Commit(size);
   return OkStatus();
 }
 
@@ -279,7 +279,16 @@ Status DecodeAttrValue(absl::string_view bytes, DeserializeContext& ctx, AttrVal
 Status DecodeAttrs(const std::vector<absl::string_view>& entries, DeserializeContext& ctx,
                    AttrStore* store) {
   if (entries.empty()) return OkStatus();
-  std::vector<AttrEntryView> views(entries.size());
+  if (entries.size() == 1) {
+    AttrEntryView e;
+    if (!ReadAttrEntry(entries[0], &e)) return Malformed("attribute entry");
+    AttrValue value;
+    Status st = DecodeAttrValue(e.value, ctx, &value);
+    if (st.ok()) st = store->Set(e.key, std::move(value));
+    if (!st.ok()) return Annotate(st, "attribute '", e.key, "': ");
+    return OkStatus();
+  }
+  absl::InlinedVector<AttrEntryView, 4> views(entries.size());
   bool sorted = true;
   for (size_t i = 0; i < entries.size(); ++i) {
     if (!ReadAttrEntry(entries[i], &views[i])) return Malformed("attribute entry");
@@ -296,6 +305,60 @@ Status DecodeAttrs(const std::vector<absl::string_view>& entries, DeserializeCon
     if (!st.ok()) return Annotate(st, "attribute '", e.key, "': ");
   }
   return OkStatus();
+}
+
+// ===================================================== duplicate names
+
+// Sorts 64-bit keys: LSD radix sort (16-bit digits) for large inputs, whose
+// sequential passes beat hash-table inserts once the table leaves the cache.
+void SortKeys(std::vector<uint64_t>* keys) {
+  const size_t n = keys->size();
+  if (n < 4096) {
+    std::sort(keys->begin(), keys->end());
+    return;
+  }
+  std::vector<uint64_t> tmp(n);
+  std::vector<uint32_t> count(1 << 16);
+  for (int shift = 0; shift < 64; shift += 16) {
+    std::fill(count.begin(), count.end(), 0);
+    for (uint64_t k : *keys) ++count[(k >> shift) & 0xffff];
+    uint32_t sum = 0;
+    for (uint32_t& c : count) {
+      const uint32_t v = c;
+      c = sum;
+      sum += v;
+    }
+    for (uint64_t k : *keys) tmp[count[(k >> shift) & 0xffff]++] = k;
+    keys->swap(tmp);
+  }
+}
+
+uint64_t NameHash(absl::string_view name) { return absl::HashOf(name); }
+
+// The first pair (i < j) of equal names among n names with the given hashes,
+// or {n, n} when all are distinct. name_of(i) returns name i.
+template <typename NameFn>
+std::pair<size_t, size_t> FindDuplicateName(const std::vector<uint64_t>& hashes, NameFn name_of) {
+  const size_t n = hashes.size();
+  std::vector<uint64_t> sorted(hashes);
+  SortKeys(&sorted);
+  absl::flat_hash_set<uint64_t> repeated;
+  for (size_t i = 1; i < n; ++i) {
+    if (sorted[i] == sorted[i - 1]) repeated.insert(sorted[i]);
+  }
+  if (repeated.empty()) return {n, n};
+  // Rare: equal hashes. Compare the names of each group, in op order.
+  absl::flat_hash_map<uint64_t, std::vector<size_t>> groups;
+  std::pair<size_t, size_t> first = {n, n};
+  for (size_t j = 0; j < n; ++j) {
+    if (!repeated.contains(hashes[j])) continue;
+    std::vector<size_t>& g = groups[hashes[j]];
+    for (size_t i : g) {
+      if (name_of(i) == name_of(j) && j < first.second) first = {i, j};
+    }
+    g.push_back(j);
+  }
+  return first;
 }
 
 // ============================================================ tensor descs
@@ -591,7 +654,8 @@ Status DecodeDesc(absl::string_view bytes, DeserializeContext& ctx, GeTensorDesc
   if (has_origin_shape) {
     RETURN_IF_ERROR(Annotate(CheckDims(origin_dims, ctx, &origin_shape), "origin shape: "));
   }
-  GeTensorDesc d(shape, fmt, dt);
+  *desc = GeTensorDesc(shape, fmt, dt);
+  GeTensorDesc& d = *desc;
   if (origin_fmt != fmt) d.SetOriginFormat(origin_fmt);
   if (origin_dt != dt) d.SetOriginDataType(origin_dt);
   if (has_range) {
@@ -618,9 +682,7 @@ Status DecodeDesc(absl::string_view bytes, DeserializeContext& ctx, GeTensorDesc
   }
   if (input_tensor) d.SetInputTensor(true);
   if (output_tensor) d.SetOutputTensor(true);
-  RETURN_IF_ERROR(DecodeAttrs(attrs, ctx, &d.MutableAttrStore()));
-  *desc = std::move(d);
-  return OkStatus();
+  return DecodeAttrs(attrs, ctx, &d.MutableAttrStore());
 }
 
 // ===================================================================== ops
@@ -643,6 +705,12 @@ Status EncodeOp(const OpDesc& op, SerializeContext& ctx, WireWriter& w, InputsFn
 
   const size_t n_in = op.GetAllInputsSize();
   const size_t n_out = op.GetAllOutputsDescSize();
+  // OpDesc keeps the compile state, engine names, optional flags and
+  // subgraph names in a lazily allocated extension; without it they are all
+  // empty and the accessors return a shared empty vector (checked by
+  // address, so an implementation that does not is only slower).
+  static const OpDesc* const kPlainOp = new OpDesc();
+  const bool has_ext = &op.GetSubgraphInstanceNames() != &kPlainOp->GetSubgraphInstanceNames();
   bool default_names = true;
   for (size_t i = 0; i < n_in && default_names; ++i) {
     default_names = IsDefaultPortName(*op.GetInputNamePtr(static_cast<uint32_t>(i)), kInputPrefix, i);
@@ -652,18 +720,20 @@ Status EncodeOp(const OpDesc& op, SerializeContext& ctx, WireWriter& w, InputsFn
       w.StringAlways(POp::kInputNameFieldNumber, *op.GetInputNamePtr(static_cast<uint32_t>(i)));
     }
   }
-  for (const std::string& s : op.GetSrcName()) w.StringAlways(POp::kSrcNameFieldNumber, s);
-  w.PackedInt64<int64_t>(POp::kSrcIndexFieldNumber, op.GetSrcIndex());
-  for (const std::string& s : op.GetDstName()) w.StringAlways(POp::kDstNameFieldNumber, s);
-  w.PackedInt64<int64_t>(POp::kDstIndexFieldNumber, op.GetDstIndex());
-  w.PackedInt64<int64_t>(POp::kInputIFieldNumber, op.GetInputOffset());
-  w.PackedInt64<int64_t>(POp::kOutputIFieldNumber, op.GetOutputOffset());
-  w.PackedInt64<int64_t>(POp::kWorkspaceFieldNumber, op.GetWorkspace());
-  w.PackedInt64<int64_t>(POp::kWorkspaceBytesFieldNumber, op.GetWorkspaceBytes());
-  const std::vector<bool> is_const = op.GetIsInputConst();
-  if (!is_const.empty()) {
-    const std::vector<uint8_t> bytes(is_const.begin(), is_const.end());
-    w.PackedUInt32<uint8_t>(POp::kIsInputConstFieldNumber, bytes);
+  if (has_ext) {
+    for (const std::string& s : op.GetSrcName()) w.StringAlways(POp::kSrcNameFieldNumber, s);
+    w.PackedInt64<int64_t>(POp::kSrcIndexFieldNumber, op.GetSrcIndex());
+    for (const std::string& s : op.GetDstName()) w.StringAlways(POp::kDstNameFieldNumber, s);
+    w.PackedInt64<int64_t>(POp::kDstIndexFieldNumber, op.GetDstIndex());
+    w.PackedInt64<int64_t>(POp::kInputIFieldNumber, op.GetInputOffset());
+    w.PackedInt64<int64_t>(POp::kOutputIFieldNumber, op.GetOutputOffset());
+    w.PackedInt64<int64_t>(POp::kWorkspaceFieldNumber, op.GetWorkspace());
+    w.PackedInt64<int64_t>(POp::kWorkspaceBytesFieldNumber, op.GetWorkspaceBytes());
+    const std::vector<bool> is_const = op.GetIsInputConst();
+    if (!is_const.empty()) {
+      const std::vector<uint8_t> bytes(is_const.begin(), is_const.end());
+      w.PackedUInt32<uint8_t>(POp::kIsInputConstFieldNumber, bytes);
+    }
   }
   for (size_t i = 0; i < n_in; ++i) {
     const size_t m = w.BeginMessage(POp::kInputDescFieldNumber);
@@ -705,6 +775,7 @@ Status EncodeOp(const OpDesc& op, SerializeContext& ctx, WireWriter& w, InputsFn
     io(POp::kIrSubgraphFieldNumber, name, kind == kDynamic ? PIo::DYNAMIC : PIo::STATIC);
   }
   for (const std::string& name : op.GetIrAttrNames()) w.StringAlways(POp::kIrAttrNameFieldNumber, name);
+  if (!has_ext) return tail(w, n_in, n_out);
   w.String(POp::kEngineNameFieldNumber, op.GetOpEngineName());
   w.String(POp::kKernelLibNameFieldNumber, op.GetOpKernelLibName());
   absl::InlinedVector<uint32_t, 4> optional;
@@ -983,7 +1054,7 @@ StatusOr<OpDescPtr> BuildOpDesc(const OpFields& f, DeserializeContext& ctx) {
     return ParseFailed("op has ", n_out, " output descs but ", f.output_names.size(),
                        " output names");
   }
-  std::vector<uint8_t> optional(n_in, 0);
+  absl::InlinedVector<uint8_t, 8> optional(n_in, 0);
   for (uint32_t idx : f.optional_inputs) {
     if (idx >= n_in) {
       return OutOfRange("optional input index ", idx, " is out of range (", n_in, " inputs)");
@@ -1127,14 +1198,38 @@ struct GraphLinks {
   std::string registered_name;  // empty when equal to the name
 };
 
+// The tree written with `graph`, with the links of each subgraph; checks
+// unique graph names and that every instance name resolves within it.
+struct Tree {
+  std::vector<ComputeGraphPtr> subgraphs;
+  std::vector<GraphLinks> links;
+  const ComputeGraph* root = nullptr;
+  const ComputeGraph* registry = nullptr;  // null: subgraphs are not written
+  absl::flat_hash_set<std::string> graph_names;
+
+  Status CheckInstances(const ComputeGraph& g, const Node& node) const;
+};
+
 class GraphWriter {
  public:
-  GraphWriter(const ComputeGraph& graph, SerializeContext& ctx) : graph_(graph), ctx_(ctx) {}
+  GraphWriter(const ComputeGraph& graph, const Tree& tree, SerializeContext& ctx)
+      : graph_(graph), tree_(tree), ctx_(ctx) {}
 
   // Writes the GraphDef body; `nested(w)` writes field 15 (nested subgraphs).
   template <typename NestedFn>
   Status Write(const GraphLinks& links, WireWriter& w, NestedFn nested) {
-    RETURN_IF_ERROR(Index());
+    const size_t start = w.size();
+    Status st = WriteBody(links, w, nested);
+    if (st.ok() || !restart_) return st;
+    // OpDesc ids are not list positions: write again with a position table.
+    w.Truncate(start);
+    RETURN_IF_ERROR(IndexByName());
+    return WriteBody(links, w, nested);
+  }
+
+ private:
+  template <typename NestedFn>
+  Status WriteBody(const GraphLinks& links, WireWriter& w, NestedFn nested) {
     w.String(PGraph::kNameFieldNumber, graph_.GetName());
     for (const NodePtr& in : graph_.GetInputNodes()) {
       if (in == nullptr || !InThisGraph(in.get())) {
@@ -1152,13 +1247,37 @@ class GraphWriter {
       }
       WriteEntry(w, PGraph::kOutputFieldNumber, out->GetName(), index);
     }
+    // One pass: names are hashed for the duplicate check, consumer
+    // positions are assumed to be the OpDesc ids (true after a topological
+    // sort or a deserialization) and the ids are checked on the way; a
+    // mismatch makes Write start over with a position table.
+    hashes_.clear();
+    nodes_.clear();
+    uint32_t i = 0;
     for (const NodePtr& node : graph_.DirectNodes()) {
+      const std::string& name = node->GetName();
+      if (name.empty()) {
+        return GraphInvalid("graph '", graph_.GetName(), "': node ", i, " (type ", node->GetType(),
+                            ") has an empty name");
+      }
+      if (by_name_.empty() && node->GetOpDescBarePtr()->GetId() != i) {
+        restart_ = true;
+        return Internal("restart");
+      }
+      hashes_.push_back(NameHash(name));
+      nodes_.push_back(node.get());
       const size_t m = w.BeginMessage(PGraph::kOpFieldNumber);
       Status st = WriteOp(*node, w);
       if (!st.ok()) {
         return Annotate(st, "graph '", graph_.GetName(), "' node '", node->GetName(), "': ");
       }
       w.EndMessage(m);
+      ++i;
+    }
+    const auto [a, b] =
+        FindDuplicateName(hashes_, [this](size_t k) -> const std::string& { return nodes_[k]->GetName(); });
+    if (b < nodes_.size()) {
+      return GraphInvalid("graph '", graph_.GetName(), "' has two nodes named '", nodes_[b]->GetName(), "'");
     }
     if (!ctx_.options.structure_only && !graph_.GetAttrStore().empty()) {
       RETURN_IF_ERROR(Annotate(EncodeAttrs(graph_.GetAttrStore(), PGraph::kAttrFieldNumber, ctx_, w),
@@ -1173,26 +1292,21 @@ class GraphWriter {
   }
 
  private:
-  // List positions (for consumer order) and the unique-name check.
-  Status Index() {
-    const NodeList& nodes = graph_.DirectNodes();
-    position_.reserve(nodes.size());
-    absl::flat_hash_set<absl::string_view> names;
-    names.reserve(nodes.size());
+  // The position table used when OpDesc ids are not list positions.
+  Status IndexByName() {
+    by_name_.reserve(graph_.GetDirectNodesSize());
     uint32_t i = 0;
-    for (const NodePtr& node : nodes) {
-      position_.emplace(node.get(), i);
-      const std::string& name = node->GetName();
-      if (name.empty()) {
-        return GraphInvalid("graph '", graph_.GetName(), "': node ", i, " (type ", node->GetType(),
-                            ") has an empty name");
+    for (const NodePtr& node : graph_.DirectNodes()) {
+      if (!by_name_.emplace(node->GetName(), i++).second) {
+        return GraphInvalid("graph '", graph_.GetName(), "' has two nodes named '", node->GetName(), "'");
       }
-      if (!names.insert(name).second) {
-        return GraphInvalid("graph '", graph_.GetName(), "' has two nodes named '", name, "'");
-      }
-      ++i;
     }
     return OkStatus();
+  }
+
+  uint32_t PositionOf(const Node* node) const {
+    if (by_name_.empty()) return static_cast<uint32_t>(node->GetOpDescBarePtr()->GetId());
+    return by_name_.at(node->GetName());
   }
 
   bool InThisGraph(const Node* node) const {
@@ -1238,6 +1352,9 @@ class GraphWriter {
       }
       return OutputOrder(node.GetOutControlAnchorBarePtr()->PeerAnchors(), -1, w);
     };
+    if (!node.GetOpDescBarePtr()->GetSubgraphInstanceNames().empty() && !ctx_.options.omit_subgraphs) {
+      RETURN_IF_ERROR(tree_.CheckInstances(graph_, node));
+    }
     return EncodeOp(*node.GetOpDescBarePtr(), ctx_, w, inputs, tail);
   }
 
@@ -1256,7 +1373,8 @@ class GraphWriter {
     keys_.clear();
     for (const Anchor* p : peers) {
       const uint32_t slot = p->IsInControl() ? UINT32_MAX : static_cast<uint32_t>(p->GetIdx());
-      keys_.push_back((static_cast<uint64_t>(position_.at(p->GetOwnerNodeBarePtr())) << 32) | slot);
+      const uint32_t pos = PositionOf(p->GetOwnerNodeBarePtr());
+      keys_.push_back((static_cast<uint64_t>(pos) << 32) | slot);
     }
     if (std::is_sorted(keys_.begin(), keys_.end())) return OkStatus();
     order_.resize(keys_.size());
@@ -1272,18 +1390,17 @@ class GraphWriter {
   }
 
   const ComputeGraph& graph_;
+  const Tree& tree_;
   SerializeContext& ctx_;
-  absl::flat_hash_map<const Node*, uint32_t> position_;
+  absl::flat_hash_map<absl::string_view, uint32_t> by_name_;  // positions, when ids are not
+  std::vector<const Node*> nodes_;
+  std::vector<uint64_t> hashes_;
+  bool restart_ = false;
   std::vector<uint64_t> keys_;
   std::vector<uint32_t> order_;
 };
 
-// The tree written with `graph`, with the links of each subgraph; checks
-// unique graph names and that every instance name resolves within it.
-struct Tree {
-  std::vector<ComputeGraphPtr> subgraphs;
-  std::vector<GraphLinks> links;
-};
+
 
 StatusOr<Tree> CollectTree(const ComputeGraph& graph, const SerializeContext& ctx) {
   Tree tree;
@@ -1305,25 +1422,30 @@ StatusOr<Tree> CollectTree(const ComputeGraph& graph, const SerializeContext& ct
     if (parent_node != nullptr) links.parent_node = parent_node->GetName();
     tree.links.push_back(std::move(links));
   }
-  std::vector<const ComputeGraph*> all = {&graph};
-  for (const ComputeGraphPtr& sg : tree.subgraphs) all.push_back(sg.get());
-  for (const ComputeGraph* g : all) {
-    for (const NodePtr& node : g->DirectNodes()) {
-      for (const std::string& inst : node->GetOpDescBarePtr()->GetSubgraphInstanceNames()) {
-        if (inst.empty()) continue;
-        const ComputeGraphPtr sg = registry->GetSubgraph(inst);
-        if (sg == nullptr || (sg.get() != &graph && !graph_names.contains(sg->GetName()))) {
-          return GraphInvalid("graph '", g->GetName(), "' node '", node->GetName(),
-                              "' refers to subgraph '", inst,
-                              "', which is not registered in the graph tree");
-        }
-      }
-    }
-  }
+  tree.root = &graph;
+  tree.registry = registry;
+  tree.graph_names = std::move(graph_names);
   return tree;
 }
 
+// Every instance name of an op must name a subgraph written with the tree
+// (the reader checks the same).
+Status Tree::CheckInstances(const ComputeGraph& g, const Node& node) const {
+  for (const std::string& inst : node.GetOpDescBarePtr()->GetSubgraphInstanceNames()) {
+    if (inst.empty()) continue;
+    const ComputeGraphPtr sg = registry == nullptr ? nullptr : registry->GetSubgraph(inst);
+    if (sg == nullptr || (sg.get() != root && !graph_names.contains(sg->GetName()))) {
+      return GraphInvalid("graph '", g.GetName(), "' node '", node.GetName(), "' refers to subgraph '",
+                          inst, "', which is not registered in the graph tree");
+    }
+  }
+  return OkStatus();
+}
+
 Status NoNested(WireWriter&) { return OkStatus(); }
+
+// Expected GraphDef size (for the length bytes reserved in front of it).
+size_t SizeHint(const ComputeGraph& graph) { return 96 * graph.GetDirectNodesSize(); }
 
 // =================================================================== reading
 
@@ -1399,10 +1521,12 @@ class GraphReader {
   absl::string_view name() const { return view_.name; }
   const GraphView& view() const { return view_; }
   const std::vector<NodePtr>& nodes() const { return nodes_; }
+  // The nodes whose ops name subgraph instances.
+  const std::vector<Node*>& nodes_with_subgraphs() const { return with_subgraphs_; }
 
-  NodePtr FindNode(absl::string_view name) const {
-    auto it = index_.find(name);
-    return it == index_.end() ? nullptr : nodes_[it->second];
+  NodePtr FindNode(absl::string_view name) {
+    const uint32_t i = Find(static_cast<uint32_t>(nodes_.size()), name);
+    return i == kUnresolved ? nullptr : nodes_[i];
   }
 
   Status Read() {
@@ -1415,21 +1539,28 @@ class GraphReader {
     if (view_.graph_id != 0) graph_->SetGraphID(view_.graph_id);
     RETURN_IF_ERROR(Annotate(DecodeAttrs(view_.attrs, ctx_, &graph_->MutableAttrStore()), "graph '",
                              gname, "': "));
-    RETURN_IF_ERROR(ReadNodes());
-    RETURN_IF_ERROR(ReadEdges());
-    RETURN_IF_ERROR(LinkEdges());
-    if (ctx_.options.check_cycles) RETURN_IF_ERROR(CheckAcyclic());
+    RETURN_IF_ERROR(ReadNodesAndEdges());
+    RETURN_IF_ERROR(FinishEdges());
+    if (ctx_.options.check_cycles && deferred_) RETURN_IF_ERROR(CheckAcyclic());
     std::vector<Edge>().swap(edges_);
     return ReadInputsOutputs();
   }
 
  private:
-  Status ReadNodes() {
+  static constexpr uint32_t kUnresolved = UINT32_MAX;
+
+  // One pass over the ops: each op becomes a node, then its input entries
+  // become edges. While every entry names an earlier op, the edges are linked
+  // at once, in canonical order, and the graph is acyclic by construction.
+  // The first entry naming a later op (or the op itself) switches to
+  // deferred mode: the rest is linked by FinishEdges, still in canonical
+  // order, and the cycle check runs.
+  Status ReadNodesAndEdges() {
     const size_t n = view_.ops.size();
     nodes_.reserve(n);
-    index_.reserve(n);
-    entry_begin_.reserve(n + 1);
-    entry_begin_.push_back(0);
+    names_.reserve(n);
+    hashes_.reserve(n);
+    edges_.reserve(2 * n);
     OpFields fields;
     for (size_t i = 0; i < n; ++i) {
       if (!ReadOpFields(view_.ops[i], &fields)) {
@@ -1439,10 +1570,11 @@ class GraphReader {
         return GraphInvalid("graph '", view_.name, "' op ", i, " (type '", fields.type,
                             "') has an empty name");
       }
-      auto [it, inserted] = index_.emplace(fields.name, static_cast<uint32_t>(i));
-      if (!inserted) {
-        return GraphInvalid("graph '", view_.name, "' has duplicate node name '", fields.name,
-                            "' (ops ", it->second, " and ", i, ")");
+      names_.push_back(fields.name);
+      hashes_.push_back(NameHash(fields.name));
+      if (index_built_) {
+        auto [it, inserted] = index_.emplace(fields.name, static_cast<uint32_t>(i));
+        if (!inserted) return Duplicate(it->second, i);
       }
       StatusOr<OpDescPtr> op = BuildOpDesc(fields, ctx_);
       if (!op.ok()) {
@@ -1454,14 +1586,42 @@ class GraphReader {
       }
       RETURN_IF_ERROR(Annotate(AdjustAnchors(fields, **node), "graph '", view_.name, "' node '",
                                fields.name, "': "));
+      if (!(*node)->GetOpDescBarePtr()->GetSubgraphInstanceNames().empty()) {
+        with_subgraphs_.push_back(node->get());
+      }
       nodes_.push_back(std::move(node).value());
-      entries_.insert(entries_.end(), fields.inputs.begin(), fields.inputs.end());
-      entry_begin_.push_back(static_cast<uint32_t>(entries_.size()));
       if (!fields.output_orders.empty()) {
         orders_.emplace_back(static_cast<uint32_t>(i), std::move(fields.output_orders));
         fields.output_orders.clear();
+        needs_kahn_ = true;
+      }
+      RETURN_IF_ERROR(ReadEntries(static_cast<uint32_t>(i), fields.inputs));
+    }
+    if (!index_built_) {  // the duplicate check the index would have made
+      const auto [a, b] = FindDuplicateName(hashes_, [this](size_t k) { return names_[k]; });
+      if (b < n) return Duplicate(a, b);
+    }
+    return OkStatus();
+  }
+
+  Status Duplicate(size_t a, size_t b) const {
+    return GraphInvalid("graph '", view_.name, "' has duplicate node name '", names_[b], "' (ops ", a,
+                        " and ", b, ")");
+  }
+
+  // Builds the name index over the ops read so far (it is then kept up to
+  // date); graphs whose entries all name recent ops never need it.
+  Status EnsureIndex() {
+    if (index_built_ || !index_status_.ok()) return index_status_;
+    index_.reserve(view_.ops.size());
+    for (size_t k = 0; k < names_.size(); ++k) {
+      auto [it, inserted] = index_.emplace(names_[k], static_cast<uint32_t>(k));
+      if (!inserted) {
+        index_status_ = Duplicate(it->second, k);
+        return index_status_;
       }
     }
+    index_built_ = true;
     return OkStatus();
   }
 
@@ -1495,95 +1655,151 @@ class GraphReader {
     return OkStatus();
   }
 
-  // Resolves "node:index" of entry k of op `dst` to (src op, index).
-  Status Resolve(uint32_t dst, size_t k, absl::string_view entry, uint32_t* src, int32_t* idx) const {
-    const Node& node = *nodes_[dst];
-    absl::string_view name;
-    Status st = ParseEntry(entry, &name, idx);
-    if (!st.ok()) return Annotate(st, "node '", node.GetName(), "' input ", k, ": ");
+  // Looks a producer name up among the ops read so far (ops before `dst`
+  // first; kUnresolved when absent or on a duplicate, which Read reports).
+  uint32_t Find(uint32_t dst, absl::string_view name) {
+    // Producers are usually among the last few ops: compare names before
+    // hashing (the hash table is cold in large graphs, and often not built).
+    constexpr uint32_t kWindow = 8;
+    for (uint32_t j = 1; j <= kWindow && j <= dst; ++j) {
+      if (names_[dst - j] == name) return dst - j;
+    }
+    if (!EnsureIndex().ok()) return kUnresolved;
     auto it = index_.find(name);
-    if (it == index_.end()) {
-      return GraphInvalid("node '", node.GetName(), "' input ", k, " refers to missing node '",
-                          name, "'");
-    }
-    *src = it->second;
-    const Node& src_node = *nodes_[*src];
-    if (*idx < -1) {
+    return it == index_.end() ? kUnresolved : it->second;
+  }
+
+  // Checks output index `idx` of op `src` for entry k of op `dst`.
+  Status CheckIndex(uint32_t dst, size_t k, absl::string_view entry, uint32_t src, int32_t idx) const {
+    const Node& node = *nodes_[dst];
+    if (idx < -1) {
       return OutOfRange("node '", node.GetName(), "' input ", k, " ('", entry,
-                        "') has negative output index ", *idx, "; only -1 (control) is allowed");
+                        "') has negative output index ", idx, "; only -1 (control) is allowed");
     }
-    if (*idx >= static_cast<int32_t>(src_node.GetAllOutDataAnchorsSize())) {
-      return OutOfRange("node '", node.GetName(), "' input ", k, " refers to output ", *idx,
+    const Node& src_node = *nodes_[src];
+    if (idx >= static_cast<int32_t>(src_node.GetAllOutDataAnchorsSize())) {
+      return OutOfRange("node '", node.GetName(), "' input ", k, " refers to output ", idx,
                         " of node '", src_node.GetName(), "', which has ",
                         src_node.GetAllOutDataAnchorsSize(), " outputs");
     }
     return OkStatus();
   }
 
-  Status ReadEdges() {
-    edges_.reserve(entries_.size());
-    absl::flat_hash_set<uint64_t> seen_ctrl;
-    for (uint32_t dst = 0; dst < nodes_.size(); ++dst) {
-      const Node& node = *nodes_[dst];
-      const size_t begin = entry_begin_[dst];
-      const size_t count = entry_begin_[dst + 1] - begin;
-      const size_t n_in = node.GetAllInDataAnchorsSize();
-      if (count < n_in) {
-        return GraphInvalid("node '", node.GetName(), "' has ", n_in, " input anchors but only ",
-                            count, " input entries");
+  Status ReadEntries(uint32_t dst, const std::vector<absl::string_view>& entries) {
+    const Node& node = *nodes_[dst];
+    const size_t count = entries.size();
+    const size_t n_in = node.GetAllInDataAnchorsSize();
+    if (count < n_in) {
+      return GraphInvalid("node '", node.GetName(), "' has ", n_in, " input anchors but only ", count,
+                          " input entries");
+    }
+    if (static_cast<int64_t>(count - n_in) > ctx_.options.max_ports_per_op) {
+      return OutOfRange("node '", node.GetName(), "' has ", count - n_in,
+                        " control input entries, more than the limit of ",
+                        ctx_.options.max_ports_per_op);
+    }
+    const bool check_ctrl = count > n_in + 1;
+    if (check_ctrl) seen_ctrl_.clear();
+    for (size_t k = 0; k < count; ++k) {
+      const absl::string_view entry = entries[k];
+      const bool data = k < n_in;
+      if (entry.empty()) {
+        if (data) continue;
+        return GraphInvalid("node '", node.GetName(), "' input ", k, " is an empty control input entry");
       }
-      if (static_cast<int64_t>(count - n_in) > ctx_.options.max_ports_per_op) {
-        return OutOfRange("node '", node.GetName(), "' has ", count - n_in,
-                          " control input entries, more than the limit of ",
-                          ctx_.options.max_ports_per_op);
+      absl::string_view name;
+      int32_t idx = 0;
+      Status st = ParseEntry(entry, &name, &idx);
+      if (!st.ok()) return Annotate(st, "node '", node.GetName(), "' input ", k, ": ");
+      const uint32_t src = Find(dst, name);
+      const int32_t dst_idx = data ? static_cast<int32_t>(k) : -1;
+      if (src == kUnresolved || src == dst) {
+        // A later op (or this one): resolved and checked by FinishEdges.
+        deferred_ = true;
+        unresolved_.push_back({static_cast<uint32_t>(edges_.size()), static_cast<uint32_t>(k), entry});
+        edges_.push_back(Edge{kUnresolved, idx, dst, dst_idx});
+        continue;
       }
-      if (count > n_in + 1) seen_ctrl.clear();
-      for (size_t k = 0; k < count; ++k) {
-        const absl::string_view entry = entries_[begin + k];
-        const bool data = k < n_in;
-        if (entry.empty()) {
-          if (data) continue;
-          return GraphInvalid("node '", node.GetName(), "' input ", k,
-                              " is an empty control input entry");
+      RETURN_IF_ERROR(CheckIndex(dst, k, entry, src, idx));
+      if (!data && check_ctrl) {
+        const uint64_t key = (static_cast<uint64_t>(src) << 32) | static_cast<uint32_t>(idx + 1);
+        if (!seen_ctrl_.insert(key).second) {
+          return GraphInvalid("node '", node.GetName(), "' lists control input '", entry, "' twice");
         }
-        uint32_t src = 0;
-        int32_t idx = 0;
-        RETURN_IF_ERROR(Resolve(dst, k, entry, &src, &idx));
-        if (!data && count > n_in + 1) {
-          const uint64_t key = (static_cast<uint64_t>(src) << 32) | static_cast<uint32_t>(idx + 1);
-          if (!seen_ctrl.insert(key).second) {
-            return GraphInvalid("node '", node.GetName(), "' lists control input '", entry,
-                                "' twice");
-          }
-        }
-        edges_.push_back(Edge{src, idx, dst, data ? static_cast<int32_t>(k) : -1});
+      }
+      edges_.push_back(Edge{src, idx, dst, dst_idx});
+      if (!deferred_ && !needs_kahn_) {
+        RETURN_IF_ERROR(Link(edges_.back()));
+        linked_ = edges_.size();
       }
     }
-    std::vector<absl::string_view>().swap(entries_);
     return OkStatus();
   }
 
-  Status Link(const Edge& e) const {
+  // Resolves the deferred entries and links what is not linked yet.
+  Status FinishEdges() {
+    for (const Unresolved& u : unresolved_) {
+      Edge& e = edges_[u.edge];
+      const Node& node = *nodes_[e.dst];
+      absl::string_view name;
+      int32_t idx = 0;
+      RETURN_IF_ERROR(ParseEntry(u.entry, &name, &idx));
+      RETURN_IF_ERROR(EnsureIndex());
+      auto it = index_.find(name);
+      if (it == index_.end()) {
+        return GraphInvalid("node '", node.GetName(), "' input ", u.k, " refers to missing node '",
+                            name, "'");
+      }
+      RETURN_IF_ERROR(CheckIndex(e.dst, u.k, u.entry, it->second, idx));
+      e.src = it->second;
+    }
+    // Duplicate control inputs among deferred entries.
+    if (!unresolved_.empty()) {
+      absl::flat_hash_set<std::pair<uint32_t, uint64_t>> seen;
+      for (const Edge& e : edges_) {
+        if (e.dst_idx >= 0) continue;
+        const uint64_t key = (static_cast<uint64_t>(e.src) << 32) | static_cast<uint32_t>(e.src_idx + 1);
+        if (!seen.insert({e.dst, key}).second) {
+          return GraphInvalid("node '", nodes_[e.dst]->GetName(), "' lists control input '",
+                              nodes_[e.src]->GetName(), ":", e.src_idx, "' twice");
+        }
+      }
+    }
+    std::vector<Unresolved>().swap(unresolved_);
+    if (needs_kahn_) {
+      // Undo the early links; LinkInPeerOrder links everything.
+      for (size_t k = linked_; k > 0; --k) RETURN_IF_ERROR(Unlink(edges_[k - 1]));
+      linked_ = 0;
+      return LinkInPeerOrder();
+    }
+    for (size_t k = linked_; k < edges_.size(); ++k) RETURN_IF_ERROR(Link(edges_[k]));
+    linked_ = edges_.size();
+    return OkStatus();
+  }
+
+  std::pair<Anchor*, Anchor*> Ends(const Edge& e) const {
     Node& s = *nodes_[e.src];
     Node& d = *nodes_[e.dst];
     Anchor* from = e.src_idx < 0 ? static_cast<Anchor*>(s.GetOutControlAnchorBarePtr())
                                  : static_cast<Anchor*>(s.GetOutDataAnchorBarePtr(e.src_idx));
     Anchor* to = e.dst_idx < 0 ? static_cast<Anchor*>(d.GetInControlAnchorBarePtr())
                                : static_cast<Anchor*>(d.GetInDataAnchorBarePtr(e.dst_idx));
+    return {from, to};
+  }
+
+  Status Link(const Edge& e) const {
+    const auto [from, to] = Ends(e);
     Status st = from->LinkWith(to);
     if (!st.ok()) {
-      return Annotate(st, "graph '", view_.name, "': linking ", s.GetName(), ":", e.src_idx, " -> ",
-                      d.GetName(), ":", e.dst_idx, ": ");
+      return Annotate(st, "graph '", view_.name, "': linking ", nodes_[e.src]->GetName(), ":",
+                      e.src_idx, " -> ", nodes_[e.dst]->GetName(), ":", e.dst_idx, ": ");
     }
     return OkStatus();
   }
 
-  Status LinkEdges() {
-    if (orders_.empty()) {
-      for (const Edge& e : edges_) RETURN_IF_ERROR(Link(e));
-      return OkStatus();
-    }
-    return LinkInPeerOrder();
+  Status Unlink(const Edge& e) const {
+    const auto [from, to] = Ends(e);
+    return from->Unlink(to);
   }
 
   static uint64_t OutKey(uint32_t src, int32_t idx) {
@@ -1730,14 +1946,19 @@ class GraphReader {
 
   Status ReadInputsOutputs() {
     const absl::string_view gname = view_.name;
+    const std::vector<NodePtr>& current_inputs = graph_->GetInputNodes();
+    bool same = current_inputs.size() == view_.inputs.size();
+    for (size_t k = 0; same && k < current_inputs.size(); ++k) {
+      same = current_inputs[k]->GetName() == view_.inputs[k];
+    }
     std::vector<NodePtr> inputs;
     inputs.reserve(view_.inputs.size());
-    for (absl::string_view name : view_.inputs) {
+    for (absl::string_view name : same ? std::vector<absl::string_view>() : view_.inputs) {
       NodePtr node = FindNode(name);
       if (node == nullptr) return GraphInvalid("graph '", gname, "' input node '", name, "' is missing");
       inputs.push_back(std::move(node));
     }
-    if (graph_->GetInputNodes() != inputs) {
+    if (!same && graph_->GetInputNodes() != inputs) {
       const std::vector<NodePtr> current = graph_->GetInputNodes();
       for (const NodePtr& node : current) RETURN_IF_ERROR(graph_->RemoveInputNode(node));
       for (const NodePtr& node : inputs) RETURN_IF_ERROR(graph_->AddInputNode(node));
@@ -1766,15 +1987,29 @@ class GraphReader {
     return OkStatus();
   }
 
+  struct Unresolved {
+    uint32_t edge;  // into edges_
+    uint32_t k;     // entry index
+    absl::string_view entry;
+  };
+
   const GraphView& view_;
   DeserializeContext& ctx_;
   ComputeGraphPtr graph_;
   std::vector<NodePtr> nodes_;
-  absl::flat_hash_map<absl::string_view, uint32_t> index_;  // views into the bytes
-  std::vector<absl::string_view> entries_;                   // input entries of all ops
-  std::vector<uint32_t> entry_begin_;                        // per op, into entries_
+  std::vector<Node*> with_subgraphs_;
+  std::vector<absl::string_view> names_;  // op names, views into the bytes
+  std::vector<uint64_t> hashes_;          // NameHash of names_
+  absl::flat_hash_map<absl::string_view, uint32_t> index_;  // see EnsureIndex
+  bool index_built_ = false;
+  Status index_status_;  // a duplicate name found while building index_
   std::vector<std::pair<uint32_t, std::vector<OutputOrderView>>> orders_;
-  std::vector<Edge> edges_;
+  std::vector<Edge> edges_;  // canonical order: consumers in op order, entries in order
+  std::vector<Unresolved> unresolved_;
+  absl::flat_hash_set<uint64_t> seen_ctrl_;
+  size_t linked_ = 0;        // edges_[0, linked_) are linked
+  bool deferred_ = false;    // an entry named a later op (or its own op)
+  bool needs_kahn_ = false;  // some op carries an OutputOrder
 };
 
 // Builds a tree from its root GraphDef and its subgraph GraphDefs.
@@ -1864,7 +2099,7 @@ StatusOr<ComputeGraphPtr> ReadTree(const GraphView& root_view, const std::vector
     if (!st.ok()) return Annotate(st, "registering subgraph '", v.name, "': ");
   }
   for (const auto& r : readers) {
-    for (const NodePtr& node : r->nodes()) {
+    for (const Node* node : r->nodes_with_subgraphs()) {
       for (const std::string& inst : node->GetOpDescBarePtr()->GetSubgraphInstanceNames()) {
         if (!inst.empty() && root->GetSubgraph(inst) == nullptr) {
           return NotFound("graph '", r->name(), "' node '", node->GetName(),
@@ -1892,17 +2127,16 @@ Status EncodeModel(const ComputeGraph& graph, SerializeContext& ctx, std::string
   out->reserve(out->size() + 128 * (graph.GetDirectNodesSize() + 1));
   WireWriter w(out);
   w.String(PModel::kNameFieldNumber, graph.GetName());
-  size_t m = w.BeginMessage(PModel::kGraphFieldNumber);
-  RETURN_IF_ERROR(GraphWriter(graph, ctx).Write(GraphLinks(), w, NoNested));
+  size_t m = w.BeginMessage(PModel::kGraphFieldNumber, SizeHint(graph));
+  RETURN_IF_ERROR(GraphWriter(graph, tree, ctx).Write(GraphLinks(), w, NoNested));
   w.EndMessage(m);
   for (size_t i = 0; i < tree.subgraphs.size(); ++i) {
-    m = w.BeginMessage(PModel::kGraphFieldNumber);
-    RETURN_IF_ERROR(GraphWriter(*tree.subgraphs[i], ctx).Write(tree.links[i], w, NoNested));
+    m = w.BeginMessage(PModel::kGraphFieldNumber, SizeHint(*tree.subgraphs[i]));
+    RETURN_IF_ERROR(GraphWriter(*tree.subgraphs[i], tree, ctx).Write(tree.links[i], w, NoNested));
     w.EndMessage(m);
   }
-  if (out->size() > static_cast<size_t>(INT_MAX)) {
-    return Overflow("the serialized model is ", out->size(),
-                    " bytes, more than protobuf's 2 GiB limit");
+  if (w.size() > static_cast<size_t>(INT_MAX)) {
+    return Overflow("the serialized model is ", w.size(), " bytes, more than protobuf's 2 GiB limit");
   }
   return OkStatus();
 }
@@ -1912,13 +2146,13 @@ Status EncodeGraph(const ComputeGraph& graph, SerializeContext& ctx, std::string
   WireWriter w(out);
   auto nested = [&tree, &ctx](WireWriter& w) -> Status {
     for (size_t i = 0; i < tree.subgraphs.size(); ++i) {
-      const size_t m = w.BeginMessage(PGraph::kSubgraphFieldNumber);
-      RETURN_IF_ERROR(GraphWriter(*tree.subgraphs[i], ctx).Write(tree.links[i], w, NoNested));
+      const size_t m = w.BeginMessage(PGraph::kSubgraphFieldNumber, SizeHint(*tree.subgraphs[i]));
+      RETURN_IF_ERROR(GraphWriter(*tree.subgraphs[i], tree, ctx).Write(tree.links[i], w, NoNested));
       w.EndMessage(m);
     }
     return OkStatus();
   };
-  return GraphWriter(graph, ctx).Write(GraphLinks(), w, nested);
+  return GraphWriter(graph, tree, ctx).Write(GraphLinks(), w, nested);
 }
 
 StatusOr<ComputeGraphPtr> DecodeModel(absl::string_view bytes, DeserializeContext& ctx) {

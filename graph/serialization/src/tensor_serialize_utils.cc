@@ -127,7 +127,7 @@ StatusOr<Format> GeTensorSerializeUtils::LayoutToFormat(absl::string_view layout
 
 StatusOr<Format> GeTensorSerializeUtils::CheckedFormat(int64_t value) {
   if (value < std::numeric_limits<int32_t>::min() || value > std::numeric_limits<int32_t>::max() ||
-      !FormatToLayout(static_cast<int32_t>(value)).ok()) {
+      !IsSerializableFormat(static_cast<int32_t>(value))) {
     return ParseFailed("format value ", value, " is not a valid packed format");
   }
   return static_cast<Format>(value);

@@ -26,10 +26,12 @@
 #ifndef GRAPH_SERIALIZATION_SRC_WIRE_FORMAT_H_
 #define GRAPH_SERIALIZATION_SRC_WIRE_FORMAT_H_
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <string>
 
+#include "absl/container/inlined_vector.h"
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 
@@ -66,13 +68,45 @@ inline size_t EncodeVarint(uint64_t v, char* buf) {
 
 class WireWriter {
  public:
-  explicit WireWriter(std::string* out) : out_(out) {}
+  // Appends to *out; the string is sized to the bytes written when the
+  // writer is destroyed (it holds spare capacity while writing).
+  explicit WireWriter(std::string* out) : out_(out), len_(out->size()) {}
+  ~WireWriter() { out_->resize(len_); }
+  WireWriter(const WireWriter&) = delete;
+  WireWriter& operator=(const WireWriter&) = delete;
 
-  std::string* out() { return out_; }
+  size_t size() const { return len_; }
+  // Drops the bytes after `size` (no nested message may be open past it).
+  void Truncate(size_t size) { len_ = size; }
+
+  // n writable bytes at the end; commit them with Commit(n).
+  char* Reserve(size_t n) {
+    if (out_->size() - len_ < n) {
+      const size_t want = std::max(len_ + n, out_->size() * 2 + 256);
+      out_->resize(want);
+    }
+    return &(*out_)[len_];
+  }
+  void Commit(size_t n) { len_ += n; }
+  void Append(const char* data, size_t n) {
+    if (n == 0) return;
+    std::memcpy(Reserve(n), data, n);
+    len_ += n;
+  }
+  void Append(absl::string_view s) { Append(s.data(), s.size()); }
+  void Byte(char c) {
+    *Reserve(1) = c;
+    ++len_;
+  }
 
   void Varint(uint64_t v) {
-    char buf[10];
-    out_->append(buf, EncodeVarint(v, buf));
+    char* p = Reserve(10);
+    if (v < 0x80) {
+      *p = static_cast<char>(v);
+      ++len_;
+      return;
+    }
+    len_ += EncodeVarint(v, p);
   }
   void Tag(uint32_t field, WireType type) { Varint((static_cast<uint64_t>(field) << 3) | type); }
 
@@ -108,20 +142,20 @@ class WireWriter {
   }
   void BoolAlways(uint32_t field, bool v) {
     Tag(field, kVarint);
-    out_->push_back(v ? 1 : 0);
+    Byte(v ? 1 : 0);
   }
   void FloatAlways(uint32_t field, float v) {
     Tag(field, kFixed32);
     uint32_t bits;
     std::memcpy(&bits, &v, sizeof(bits));
-    char buf[4];
-    for (int i = 0; i < 4; ++i) buf[i] = static_cast<char>((bits >> (8 * i)) & 0xff);
-    out_->append(buf, 4);
+    char* p = Reserve(4);
+    for (int i = 0; i < 4; ++i) p[i] = static_cast<char>((bits >> (8 * i)) & 0xff);
+    len_ += 4;
   }
   void StringAlways(uint32_t field, absl::string_view s) {
     Tag(field, kLen);
     Varint(s.size());
-    out_->append(s.data(), s.size());
+    Append(s);
   }
 
   // Packed repeated scalars; nothing when empty.
@@ -132,7 +166,9 @@ class WireWriter {
     for (T v : values) len += VarintSize(static_cast<uint64_t>(static_cast<int64_t>(v)));
     Tag(field, kLen);
     Varint(len);
-    for (T v : values) Varint(static_cast<uint64_t>(static_cast<int64_t>(v)));
+    char* p = Reserve(len);
+    for (T v : values) p += EncodeVarint(static_cast<uint64_t>(static_cast<int64_t>(v)), p);
+    len_ += len;
   }
   template <typename T>
   void PackedUInt32(uint32_t field, absl::Span<const T> values) {
@@ -141,29 +177,47 @@ class WireWriter {
     for (T v : values) len += VarintSize(static_cast<uint32_t>(v));
     Tag(field, kLen);
     Varint(len);
-    for (T v : values) Varint(static_cast<uint32_t>(v));
+    char* p = Reserve(len);
+    for (T v : values) p += EncodeVarint(static_cast<uint32_t>(v), p);
+    len_ += len;
   }
 
-  // A nested message: returns the body start for EndMessage.
-  size_t BeginMessage(uint32_t field) {
+  // A nested message: returns the body start for EndMessage. The length is
+  // written in front of the body when it is known; room for it is reserved
+  // from `size_hint` (the expected body size), and the body moves only when
+  // the length needs another number of bytes.
+  size_t BeginMessage(uint32_t field, size_t size_hint = 0) {
     Tag(field, kLen);
-    out_->push_back('\0');
-    return out_->size();
-  }
-  void EndMessage(size_t start) {
-    const size_t len = out_->size() - start;
-    if (len < 0x80) {
-      (*out_)[start - 1] = static_cast<char>(len);
-      return;
-    }
-    char buf[10];
-    out_->replace(start - 1, 1, buf, EncodeVarint(len, buf));
+    const size_t reserved = VarintSize(size_hint);
+    std::memset(Reserve(reserved), 0, reserved);
+    len_ += reserved;
+    reserved_.push_back(static_cast<uint8_t>(reserved));
+    return len_;
   }
   // A nested message whose bytes are already encoded.
   void Message(uint32_t field, absl::string_view bytes) { StringAlways(field, bytes); }
 
+  void EndMessage(size_t start) {
+    const size_t reserved = reserved_.back();
+    reserved_.pop_back();
+    const size_t len = len_ - start;
+    if (reserved == 1 && len < 0x80) {
+      (*out_)[start - 1] = static_cast<char>(len);
+      return;
+    }
+    char buf[10];
+    const size_t n = EncodeVarint(len, buf);
+    if (n > reserved) Reserve(n - reserved);
+    char* base = &(*out_)[0];
+    if (n != reserved) std::memmove(base + start - reserved + n, base + start, len);
+    std::memcpy(base + start - reserved, buf, n);
+    len_ = len_ - reserved + n;
+  }
+
  private:
   std::string* out_;
+  size_t len_;  // bytes written; out_->size() >= len_
+  absl::InlinedVector<uint8_t, 16> reserved_;  // length bytes reserved per open message
 };
 
 class WireReader {
