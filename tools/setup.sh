@@ -26,6 +26,8 @@ PACKAGES=(
   libonnx-dev
   libonnx-testdata
   libdnnl-dev
+  # SHA-256 (libcrypto) for the model cache key.
+  libssl-dev
   # Scripts (model generation, checks).
   python3
   python3-numpy
