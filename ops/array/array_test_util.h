@@ -28,59 +28,32 @@
 #include "metadef/register/inc/gert/contexts.h"
 #include "metadef/register/inc/gert/tensor.h"
 #include "metadef/register/inc/register/op_registry.h"
+#include "ops/common/op_test_harness.h"
 #include "ops/common/op_util.h"
-
-#define ASSERT_OK(expr)                     \
-  do {                                      \
-    const ::ge::Status st_ = (expr);        \
-    ASSERT_TRUE(st_.ok()) << st_.message(); \
-  } while (false)
-#define EXPECT_OK(expr)                     \
-  do {                                      \
-    const ::ge::Status st_ = (expr);        \
-    EXPECT_TRUE(st_.ok()) << st_.message(); \
-  } while (false)
 
 namespace ops {
 namespace test {
 
 inline constexpr char kNodeName[] = "test_node";
 
+// Shared pieces (ops/common/op_test_harness.h): status macros, tensor makers
+// from storage-type values, the allocator, infer inputs / results.
+using op_test::AbsentIn;
+using op_test::In;
+using op_test::InferResult;
+using op_test::TestAllocator;
+using op_test::Val;
+using op_test::typed::Bool;
+using op_test::typed::F32;
+using op_test::typed::F64;
+using op_test::typed::I32;
+using op_test::typed::I64;
+using op_test::typed::Make;
+using op_test::typed::Str;
+using op_test::typed::U8;
+
 // ------------------------------------------------------------ tensors
 
-template <typename T>
-gert::HostTensor Make(ge::DataType dt, const gert::Shape& s, const std::vector<T>& v) {
-  auto r = MakeHostTensor<T>(dt, s, absl::Span<const T>(v.data(), v.size()));
-  EXPECT_TRUE(r.ok()) << r.status().message();
-  return r.ok() ? std::move(r).value() : gert::HostTensor();
-}
-inline gert::HostTensor F32(const gert::Shape& s, const std::vector<float>& v) {
-  return Make<float>(ge::DT_FLOAT, s, v);
-}
-inline gert::HostTensor F64(const gert::Shape& s, const std::vector<double>& v) {
-  return Make<double>(ge::DT_DOUBLE, s, v);
-}
-inline gert::HostTensor I64(const gert::Shape& s, const std::vector<int64_t>& v) {
-  return Make<int64_t>(ge::DT_INT64, s, v);
-}
-inline gert::HostTensor I32(const gert::Shape& s, const std::vector<int32_t>& v) {
-  return Make<int32_t>(ge::DT_INT32, s, v);
-}
-inline gert::HostTensor U8(const gert::Shape& s, const std::vector<uint8_t>& v) {
-  return Make<uint8_t>(ge::DT_UINT8, s, v);
-}
-inline gert::HostTensor Str(const gert::Shape& s, const std::vector<std::string>& v) {
-  return Make<std::string>(ge::DT_STRING, s, v);
-}
-inline gert::HostTensor Bool(const gert::Shape& s, const std::vector<int>& v) {
-  auto r = gert::HostTensor::Create(ge::DT_BOOL, s);
-  EXPECT_TRUE(r.ok());
-  EXPECT_EQ(static_cast<int64_t>(v.size()), s.GetShapeSize());
-  if (!r.ok()) return gert::HostTensor();
-  bool* p = r->MutableData<bool>();
-  for (size_t i = 0; i < v.size(); ++i) p[i] = v[i] != 0;
-  return std::move(r).value();
-}
 inline gert::HostTensor F16(const gert::Shape& s, const std::vector<float>& v) {
   std::vector<uint16_t> bits;
   for (float f : v) bits.push_back(FloatToFp16(f));
@@ -93,82 +66,12 @@ inline gert::HostTensor Iota(const gert::Shape& s) {
   return F32(s, v);
 }
 
-// ------------------------------------------------------------ allocator
-
-class TestAllocator : public gert::OutputAllocator {
- public:
-  ge::Status Allocate(size_t output_index, gert::Tensor* tensor) override {
-    ASSIGN_OR_RETURN(gert::HostTensor h,
-                     gert::HostTensor::Create(tensor->GetDataType(), tensor->GetShape()));
-    auto owned = std::make_unique<gert::HostTensor>(std::move(h));
-    tensor->SetData(owned->tensor().GetAddr(), owned->tensor().GetSize());
-    owned_.push_back(std::move(owned));
-    ++calls_;
-    return ge::OkStatus();
-  }
-  int calls() const { return calls_; }
-
- private:
-  std::vector<std::unique_ptr<gert::HostTensor>> owned_;
-  int calls_ = 0;
-};
-
 // ------------------------------------------------------------ infer only
-
-// One input of an infer-only call: shape, dtype and optional known value.
-struct In {
-  gert::Shape shape;
-  ge::DataType dt = ge::DT_FLOAT;
-  const gert::Tensor* value = nullptr;
-  bool absent = false;
-};
-inline In AbsentIn() {
-  In in;
-  in.absent = true;
-  return in;
-}
-inline In Val(const gert::HostTensor& t) { return In{t.GetShape(), t.GetDataType(), &t.tensor()}; }
-
-struct InferResult {
-  ge::Status status;
-  std::vector<gert::Shape> shapes;
-  std::vector<ge::DataType> dtypes;
-};
 
 // verify -> infer data type (default: input 0's) -> infer shape.
 inline InferResult InferOp(const std::string& type, const ge::AttrHolder* attrs,
                            const std::vector<In>& ins, size_t n_out) {
-  InferResult r;
-  const ge::OpRegistrationData* reg = ge::OpRegistry::Instance().Find(type);
-  if (reg == nullptr) {
-    r.status = ge::NotFound("op ", type, " is not registered");
-    return r;
-  }
-  gert::InferShapeContextBuilder b;
-  b.Node(kNodeName, type).Attrs(attrs).Outputs(n_out);
-  for (const In& in : ins) {
-    if (in.absent) {
-      b.AbsentInput();
-    } else {
-      b.Input(in.shape, in.dt, in.value);
-    }
-  }
-  gert::InferShapeContext* ctx = b.Build();
-  r.status = ge::OkStatus();
-  if (reg->verify != nullptr) r.status = reg->verify(*ctx);
-  if (r.status.ok()) {
-    if (reg->infer_data_type != nullptr) {
-      r.status = reg->infer_data_type(*ctx);
-    } else {
-      for (size_t i = 0; i < n_out; ++i) ctx->SetOutputDataType(i, ctx->GetInputDataType(0));
-    }
-  }
-  if (r.status.ok()) r.status = reg->infer_shape(*ctx);
-  for (size_t i = 0; i < n_out; ++i) {
-    r.shapes.push_back(b.OutputShape(i));
-    r.dtypes.push_back(ctx->GetOutputDataType(i));
-  }
-  return r;
+  return op_test::InferOp(type, attrs, ins, n_out, kNodeName);
 }
 
 // ------------------------------------------------------------ full run
@@ -193,6 +96,11 @@ class OpTester {
   }
   OpTester& Outputs(size_t n) {
     n_out_ = n;
+    return *this;
+  }
+  // Output i is not requested: the kernel gets a null output tensor.
+  OpTester& AbsentOutput(size_t i) {
+    absent_out_.push_back(i);
     return *this;
   }
   // When false, inferred shapes are not used to preallocate outputs (the
@@ -230,7 +138,9 @@ class OpTester {
         out_views_[i].SetData(owned->tensor().GetAddr(), owned->tensor().GetSize());
         outputs_.push_back(std::move(owned));
       }
-      outs.push_back(&out_views_[i]);
+      bool absent = false;
+      for (size_t a : absent_out_) absent = absent || a == i;
+      outs.push_back(absent ? nullptr : &out_views_[i]);
     }
     std::vector<const gert::Tensor*> ins;
     for (const auto& t : inputs_) ins.push_back(t == nullptr ? nullptr : &t->tensor());
@@ -268,6 +178,7 @@ class OpTester {
   size_t n_out_ = 1;
   bool preallocate_ = true;
   InferResult infer_;
+  std::vector<size_t> absent_out_;
   std::vector<std::unique_ptr<gert::HostTensor>> outputs_;
   std::vector<gert::Tensor> out_views_;
   TestAllocator allocator_;
@@ -276,15 +187,7 @@ class OpTester {
 // The status is an error whose message names the test node and contains
 // `needle`.
 inline ::testing::AssertionResult IsNodeError(const ge::Status& st, const std::string& needle) {
-  if (st.ok()) return ::testing::AssertionFailure() << "expected an error, got OK";
-  const std::string msg(st.message());
-  if (msg.find(kNodeName) == std::string::npos) {
-    return ::testing::AssertionFailure() << "message does not name the node: " << msg;
-  }
-  if (msg.find(needle) == std::string::npos) {
-    return ::testing::AssertionFailure() << "message lacks \"" << needle << "\": " << msg;
-  }
-  return ::testing::AssertionSuccess();
+  return op_test::ErrorContains(st, needle, kNodeName);
 }
 
 }  // namespace test

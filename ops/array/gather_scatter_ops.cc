@@ -30,6 +30,7 @@
 #include "metadef/register/inc/register/op_registry.h"
 #include "ops/array/array_util.h"
 #include "ops/common/op_util.h"
+#include "ops/common/shape_range.h"
 
 namespace ops {
 namespace {
@@ -89,8 +90,20 @@ ge::StatusOr<gert::Shape> GatherShape(const gert::ContextBase& ctx, const gert::
 ge::Status InferGather(gert::InferShapeContext& ctx) {
   ASSIGN_OR_RETURN(const gert::Shape* data, InputShape(ctx, 0));
   ASSIGN_OR_RETURN(const gert::Shape* indices, InputShape(ctx, 1));
-  ASSIGN_OR_RETURN(gert::Shape out, GatherShape(ctx, *data, *indices, nullptr));
-  return SetOutputShape(ctx, 0, out);
+  int64_t axis = 0;
+  ASSIGN_OR_RETURN(gert::Shape out, GatherShape(ctx, *data, *indices, &axis));
+  RETURN_IF_ERROR(SetOutputShape(ctx, 0, out));
+  if (!AnyInputRange(ctx) || out.IsUnknownRank() || data->IsUnknownRank() ||
+      indices->IsUnknownRank()) {
+    return ge::OkStatus();
+  }
+  // data dims before and after the axis, with the indices' dims in between.
+  ASSIGN_OR_RETURN(gert::ShapeRange dr, InputRange(ctx, 0));
+  ASSIGN_OR_RETURN(gert::ShapeRange ir, InputRange(ctx, 1));
+  gert::ShapeRange range(dr.begin(), dr.begin() + axis);
+  range.insert(range.end(), ir.begin(), ir.end());
+  range.insert(range.end(), dr.begin() + axis + 1, dr.end());
+  return SetOutputRange(ctx, 0, std::move(range));
 }
 
 ge::Status GatherKernel(gert::KernelContext& ctx) {

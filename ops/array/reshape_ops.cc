@@ -25,6 +25,7 @@
 #include "metadef/register/inc/register/op_registry.h"
 #include "ops/array/array_util.h"
 #include "ops/common/op_util.h"
+#include "ops/common/shape_range.h"
 
 namespace ops {
 namespace {
@@ -135,7 +136,34 @@ ge::Status InferReshape(gert::InferShapeContext& ctx) {
                           s->IsUnknownRank() ? UnknownRankShape() : UnknownDimsShape(s->GetDim(0)));
   }
   ASSIGN_OR_RETURN(gert::Shape out, ReshapeShape(ctx, *x, *spec, allowzero));
-  return SetOutputShape(ctx, 0, out);
+  RETURN_IF_ERROR(SetOutputShape(ctx, 0, out));
+  if (!AnyInputRange(ctx) || x->IsUnknownRank()) return ge::OkStatus();
+  // Spec 0 copies the input dim's range; the -1 dim is the element count's
+  // range divided by the other dims.
+  ASSIGN_OR_RETURN(gert::ShapeRange xr, InputRange(ctx, 0));
+  DimRange total{1, 1};
+  for (const DimRange& r : xr) total = MulDimRange(total, r);
+  gert::ShapeRange range(out.GetDimNum());
+  DimRange others{1, 1};
+  int64_t infer_idx = -1;
+  for (size_t i = 0; i < range.size(); ++i) {
+    const int64_t v = (*spec)[i];
+    if (v == -1) {
+      infer_idx = static_cast<int64_t>(i);
+      continue;
+    }
+    range[i] = v == 0 && !allowzero && i < xr.size() ? xr[i] : DimRangeOf(out.GetDim(i));
+    others = MulDimRange(others, range[i]);
+  }
+  if (infer_idx >= 0) {
+    if (others.first == others.second) {
+      range[infer_idx] = DivDimRange(total, others.first);
+    } else {
+      const int64_t lo = others.first > 0 ? others.first : 1;
+      range[infer_idx] = IsBounded(total) ? DimRange{0, total.second / lo} : DimRangeOf(-1);
+    }
+  }
+  return SetOutputRange(ctx, 0, std::move(range));
 }
 
 // Copies input 0 into output 0 with `shape`.
@@ -175,7 +203,17 @@ ge::StatusOr<gert::Shape> FlattenShape(const gert::ContextBase& ctx, const gert:
 ge::Status InferFlatten(gert::InferShapeContext& ctx) {
   ASSIGN_OR_RETURN(const gert::Shape* x, InputShape(ctx, 0));
   ASSIGN_OR_RETURN(gert::Shape out, FlattenShape(ctx, *x));
-  return SetOutputShape(ctx, 0, out);
+  RETURN_IF_ERROR(SetOutputShape(ctx, 0, out));
+  if (!AnyInputRange(ctx) || x->IsUnknownRank()) return ge::OkStatus();
+  ASSIGN_OR_RETURN(int64_t axis, ctx.GetIntOr("axis", 1));
+  ASSIGN_OR_RETURN(gert::ShapeRange xr, InputRange(ctx, 0));
+  if (axis < 0) axis += static_cast<int64_t>(xr.size());
+  DimRange outer{1, 1}, inner{1, 1};
+  for (size_t d = 0; d < xr.size(); ++d) {
+    DimRange& acc = static_cast<int64_t>(d) < axis ? outer : inner;
+    acc = MulDimRange(acc, xr[d]);
+  }
+  return SetOutputRange(ctx, 0, {outer, inner});
 }
 
 ge::Status FlattenKernel(gert::KernelContext& ctx) {
@@ -237,7 +275,24 @@ ge::Status InferSqueeze(gert::InferShapeContext& ctx) {
     return SetOutputShape(ctx, 0, UnknownDimsShape(r - n));
   }
   ASSIGN_OR_RETURN(gert::Shape out, SqueezeShape(ctx, *x, axes));
-  return SetOutputShape(ctx, 0, out);
+  RETURN_IF_ERROR(SetOutputShape(ctx, 0, out));
+  if (!AnyInputRange(ctx) || x->IsUnknownRank() || axes->empty()) return ge::OkStatus();
+  ASSIGN_OR_RETURN(gert::ShapeRange xr, InputRange(ctx, 0));
+  const int64_t r = static_cast<int64_t>(xr.size());
+  ASSIGN_OR_RETURN(std::vector<int64_t> norm, WithNodeOr(ctx, NormalizeAxes(*axes, r)));
+  std::vector<bool> drop(xr.size(), false);
+  for (int64_t a : norm) {
+    if (!InDimRange(1, xr[a])) {
+      return ctx.Error("cannot squeeze axis ", a, ": its range ", DimRangeString(xr[a]),
+                       " excludes 1");
+    }
+    drop[a] = true;
+  }
+  gert::ShapeRange range;
+  for (size_t d = 0; d < xr.size(); ++d) {
+    if (!drop[d]) range.push_back(xr[d]);
+  }
+  return SetOutputRange(ctx, 0, std::move(range));
 }
 
 ge::Status SqueezeKernel(gert::KernelContext& ctx) {
@@ -282,7 +337,17 @@ ge::Status InferUnsqueeze(gert::InferShapeContext& ctx) {
     return SetOutputShape(ctx, 0, UnknownDimsShape(static_cast<int64_t>(x->GetDimNum()) + n));
   }
   ASSIGN_OR_RETURN(gert::Shape out, UnsqueezeShape(ctx, *x, *axes));
-  return SetOutputShape(ctx, 0, out);
+  RETURN_IF_ERROR(SetOutputShape(ctx, 0, out));
+  if (!AnyInputRange(ctx) || x->IsUnknownRank()) return ge::OkStatus();
+  ASSIGN_OR_RETURN(gert::ShapeRange xr, InputRange(ctx, 0));
+  const int64_t out_rank = static_cast<int64_t>(out.GetDimNum());
+  ASSIGN_OR_RETURN(std::vector<int64_t> norm, WithNodeOr(ctx, NormalizeAxes(*axes, out_rank)));
+  std::vector<bool> ones(out.GetDimNum(), false);
+  for (int64_t a : norm) ones[a] = true;
+  gert::ShapeRange range;
+  size_t next = 0;
+  for (size_t d = 0; d < ones.size(); ++d) range.push_back(ones[d] ? DimRange{1, 1} : xr[next++]);
+  return SetOutputRange(ctx, 0, std::move(range));
 }
 
 ge::Status UnsqueezeKernel(gert::KernelContext& ctx) {

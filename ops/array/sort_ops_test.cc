@@ -97,6 +97,20 @@ TEST(UniqueTest, OnnxNotSortedWithoutAxis) {
   EXPECT_THAT(t.Values<int64_t>(3), ElementsAre(1, 2, 2, 1));
 }
 
+TEST(UniqueTest, OptionalOutputsMayBeOmitted) {
+  const ge::OpRegistrationData* reg = ge::OpRegistry::Instance().Find("Unique");
+  ASSERT_NE(reg, nullptr);
+  ASSERT_EQ(reg->outputs.size(), 4u);
+  EXPECT_EQ(reg->outputs[0].kind, ge::IoKind::kRequired);
+  for (size_t i = 1; i < 4; ++i) EXPECT_EQ(reg->outputs[i].kind, ge::IoKind::kOptional) << i;
+  // Only Y and counts requested.
+  OpTester t("Unique");
+  t.Input(F32({5}, {3, 1, 3, 2, 1})).Outputs(4).AbsentOutput(1).AbsentOutput(2);
+  ASSERT_OK(t.Run());
+  EXPECT_THAT(t.Values<float>(0), ElementsAre(1, 2, 3));
+  EXPECT_THAT(t.Values<int64_t>(3), ElementsAre(2, 1, 2));
+}
+
 TEST(UniqueTest, OnnxSortedWithoutAxis) {
   // test_unique_sorted_without_axis.
   OpTester t("Unique");

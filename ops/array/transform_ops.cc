@@ -29,6 +29,7 @@
 #include "metadef/register/inc/register/op_registry.h"
 #include "ops/array/array_util.h"
 #include "ops/common/op_util.h"
+#include "ops/common/shape_range.h"
 
 namespace ops {
 namespace {
@@ -87,7 +88,12 @@ ge::Status InferTranspose(gert::InferShapeContext& ctx) {
   ASSIGN_OR_RETURN(std::vector<int64_t> perm, GetPerm(ctx, static_cast<int64_t>(x->GetDimNum())));
   gert::Shape out;
   for (int64_t p : perm) out.AppendDim(x->GetDim(p));
-  return SetOutputShape(ctx, 0, out);
+  RETURN_IF_ERROR(SetOutputShape(ctx, 0, out));
+  if (!AnyInputRange(ctx)) return ge::OkStatus();
+  ASSIGN_OR_RETURN(gert::ShapeRange xr, InputRange(ctx, 0));
+  gert::ShapeRange range;
+  for (int64_t p : perm) range.push_back(xr[p]);
+  return SetOutputRange(ctx, 0, std::move(range));
 }
 
 ge::Status TransposeKernel(gert::KernelContext& ctx) {
@@ -167,8 +173,33 @@ ge::Status InferConcat(gert::InferShapeContext& ctx) {
     ASSIGN_OR_RETURN(const gert::Shape* s, InputShape(ctx, i));
     shapes.push_back(s);
   }
-  ASSIGN_OR_RETURN(gert::Shape out, ConcatShape(ctx, shapes, nullptr));
-  return SetOutputShape(ctx, 0, out);
+  int64_t axis = 0;
+  ASSIGN_OR_RETURN(gert::Shape out, ConcatShape(ctx, shapes, &axis));
+  RETURN_IF_ERROR(SetOutputShape(ctx, 0, out));
+  if (!AnyInputRange(ctx) || out.IsUnknownRank()) return ge::OkStatus();
+  // The axis sums the inputs' ranges; the other dims must agree.
+  gert::ShapeRange range;
+  for (size_t i = 0; i < shapes.size(); ++i) {
+    if (shapes[i]->IsUnknownRank()) return ge::OkStatus();
+    ASSIGN_OR_RETURN(gert::ShapeRange r, InputRange(ctx, i));
+    if (i == 0) {
+      range = std::move(r);
+      continue;
+    }
+    for (size_t d = 0; d < r.size(); ++d) {
+      if (static_cast<int64_t>(d) == axis) {
+        range[d] = AddDimRange(range[d], r[d]);
+        continue;
+      }
+      ge::StatusOr<DimRange> m = IntersectDimRange(range[d], r[d]);
+      if (!m.ok()) {
+        return ctx.Error("input ", i, " dim ", d, " range ", DimRangeString(r[d]),
+                         " conflicts with the other inputs' ", DimRangeString(range[d]));
+      }
+      range[d] = *m;
+    }
+  }
+  return SetOutputRange(ctx, 0, std::move(range));
 }
 
 ge::Status ConcatKernel(gert::KernelContext& ctx) {
@@ -261,6 +292,18 @@ ge::Status InferSplit(gert::InferShapeContext& ctx) {
     gert::Shape s = *x;
     s.SetDim(axis, sizes[i]);
     RETURN_IF_ERROR(SetOutputShape(ctx, i, s));
+  }
+  if (!AnyInputRange(ctx)) return ge::OkStatus();
+  // Other dims keep the input's range; an unknown piece of the axis is at
+  // most the whole axis (an equal split: the axis range divided by n).
+  ASSIGN_OR_RETURN(gert::ShapeRange xr, InputRange(ctx, 0));
+  for (size_t i = 0; i < n; ++i) {
+    gert::ShapeRange r = xr;
+    const DimRange whole = xr[axis];
+    r[axis] = split.has_value() || split_unknown
+                  ? DimRange{0, whole.second}
+                  : DivDimRange(whole, static_cast<int64_t>(n));
+    RETURN_IF_ERROR(SetOutputRange(ctx, i, std::move(r)));
   }
   return ge::OkStatus();
 }
@@ -408,29 +451,47 @@ ge::Status InferSlice(gert::InferShapeContext& ctx) {
   }
   const bool known = v[0].has_value() && v[1].has_value() && (!has_axes || v[2].has_value()) &&
                      (!has_steps || v[3].has_value());
+  std::vector<bool> sliced(static_cast<size_t>(r), true);
+  gert::Shape out = *x;
   if (!known) {
     // Only the sliced axes change; which those are needs axes (or their count).
-    gert::Shape out = *x;
     if (has_axes && v[2].has_value()) {
       ASSIGN_OR_RETURN(std::vector<int64_t> axes, WithNodeOr(ctx, NormalizeAxes(*v[2], r)));
-      for (int64_t a : axes) out.SetDim(a, -1);
+      sliced.assign(static_cast<size_t>(r), false);
+      for (int64_t a : axes) {
+        out.SetDim(a, -1);
+        sliced[a] = true;
+      }
     } else if (!has_axes && !starts_shape->IsUnknownShape()) {
       // Default axes: the first len(starts) axes.
       const int64_t n = starts_shape->GetDim(0);
       if (n > r) return ctx.Error("starts has ", n, " values for input rank ", r);
-      for (int64_t a = 0; a < n; ++a) out.SetDim(a, -1);
+      sliced.assign(static_cast<size_t>(r), false);
+      for (int64_t a = 0; a < n; ++a) {
+        out.SetDim(a, -1);
+        sliced[a] = true;
+      }
     } else {
       out = UnknownDimsShape(r);
     }
-    return SetOutputShape(ctx, 0, out);
+  } else {
+    spec.starts = *v[0];
+    spec.ends = *v[1];
+    if (has_axes) spec.axes = *v[2];
+    if (has_steps) spec.steps = *v[3];
+    RETURN_IF_ERROR(NormalizeSliceSpec(ctx, r, &spec, has_axes, has_steps));
+    ASSIGN_OR_RETURN(out, SliceShape(ctx, *x, spec, nullptr));
+    sliced.assign(static_cast<size_t>(r), false);
+    for (int64_t a : spec.axes) sliced[a] = true;
   }
-  spec.starts = *v[0];
-  spec.ends = *v[1];
-  if (has_axes) spec.axes = *v[2];
-  if (has_steps) spec.steps = *v[3];
-  RETURN_IF_ERROR(NormalizeSliceSpec(ctx, r, &spec, has_axes, has_steps));
-  ASSIGN_OR_RETURN(gert::Shape out, SliceShape(ctx, *x, spec, nullptr));
-  return SetOutputShape(ctx, 0, out);
+  RETURN_IF_ERROR(SetOutputShape(ctx, 0, out));
+  if (!AnyInputRange(ctx)) return ge::OkStatus();
+  // A sliced axis holds at most the input's extent; the others are copied.
+  ASSIGN_OR_RETURN(gert::ShapeRange range, InputRange(ctx, 0));
+  for (int64_t d = 0; d < r; ++d) {
+    if (sliced[d]) range[d] = DimRange{0, range[d].second};
+  }
+  return SetOutputRange(ctx, 0, std::move(range));
 }
 
 ge::Status SliceKernel(gert::KernelContext& ctx) {
@@ -533,7 +594,14 @@ ge::Status InferPad(gert::InferShapeContext& ctx) {
   if (!pads.has_value() || axes_unknown) return SetOutputShape(ctx, 0, UnknownDimsShape(r));
   ASSIGN_OR_RETURN(auto per, PerAxisPads(ctx, r, *pads, axes));
   ASSIGN_OR_RETURN(gert::Shape out, PadShape(ctx, *x, per));
-  return SetOutputShape(ctx, 0, out);
+  RETURN_IF_ERROR(SetOutputShape(ctx, 0, out));
+  if (!AnyInputRange(ctx)) return ge::OkStatus();
+  ASSIGN_OR_RETURN(gert::ShapeRange range, InputRange(ctx, 0));
+  for (int64_t d = 0; d < r; ++d) {
+    const int64_t add = per[d].first + per[d].second;  // may be negative (cropping)
+    range[d] = MapDimRange(range[d], [add](int64_t v) { return v + add; });
+  }
+  return SetOutputRange(ctx, 0, std::move(range));
 }
 
 // Source index along one axis for output index i, or -1 (constant fill).
@@ -640,7 +708,13 @@ ge::Status InferTile(gert::InferShapeContext& ctx) {
     return SetOutputShape(ctx, 0, UnknownDimsShape(static_cast<int64_t>(x->GetDimNum())));
   }
   ASSIGN_OR_RETURN(gert::Shape out, TileShape(ctx, *x, *repeats));
-  return SetOutputShape(ctx, 0, out);
+  RETURN_IF_ERROR(SetOutputShape(ctx, 0, out));
+  if (!AnyInputRange(ctx)) return ge::OkStatus();
+  ASSIGN_OR_RETURN(gert::ShapeRange range, InputRange(ctx, 0));
+  for (size_t d = 0; d < range.size() && d < repeats->size(); ++d) {
+    range[d] = ScaleDimRange(range[d], (*repeats)[d]);
+  }
+  return SetOutputRange(ctx, 0, std::move(range));
 }
 
 ge::Status TileKernel(gert::KernelContext& ctx) {
@@ -693,7 +767,18 @@ ge::Status InferExpand(gert::InferShapeContext& ctx) {
     return SetOutputShape(ctx, 0, UnknownDimsShape(std::max<int64_t>(n, x->GetDimNum())));
   }
   ASSIGN_OR_RETURN(gert::Shape out, ExpandShape(ctx, *x, *shape));
-  return SetOutputShape(ctx, 0, out);
+  RETURN_IF_ERROR(SetOutputShape(ctx, 0, out));
+  if (!AnyInputRange(ctx) || x->IsUnknownRank()) return ge::OkStatus();
+  ASSIGN_OR_RETURN(gert::ShapeRange xr, InputRange(ctx, 0));
+  gert::ShapeRange target;
+  for (int64_t d : *shape) target.push_back(DimRangeOf(d));
+  const gert::ShapeRange* rs[] = {&xr, &target};
+  ge::StatusOr<gert::ShapeRange> range = BroadcastShapeRanges(rs);
+  if (!range.ok()) {
+    return ctx.Error("input range ", ShapeRangeString(xr), " cannot expand to shape [",
+                     absl::StrJoin(*shape, ","), "]: ", range.status().message());
+  }
+  return SetOutputRange(ctx, 0, *std::move(range));
 }
 
 ge::Status ExpandKernel(gert::KernelContext& ctx) {

@@ -15,6 +15,7 @@
 #include "metadef/register/inc/register/op_registry.h"
 #include "ops/cast/cast_util.h"
 #include "ops/common/onnx_case_runner.h"
+#include "ops/common/op_test_harness.h"
 #include "ops/common/op_util.h"
 
 namespace ops {
@@ -31,17 +32,9 @@ class Attrs : public ge::AttrHolder {
   Attrs() = default;
 };
 
-const ge::OpRegistrationData& Reg(const std::string& type) {
-  auto r = ge::OpRegistry::Instance().Get(type);
-  EXPECT_TRUE(r.ok()) << r.status();
-  return **r;
-}
-
-gert::HostTensor T(ge::DataType dt, const gert::Shape& s, std::vector<double> v) {
-  auto t = MakeHostTensorFromDoubles(dt, s, v);
-  EXPECT_TRUE(t.ok()) << t.status();
-  return std::move(*t);
-}
+// The shared test helpers (ops/common/op_test_harness.h).
+using op_test::T;
+const ge::OpRegistrationData& Reg(const std::string& type) { return op_test::RegRef(type); }
 
 gert::HostTensor S(std::vector<std::string> v) {
   auto t = MakeHostTensor<std::string>(ge::DT_STRING, {static_cast<int64_t>(v.size())},
@@ -328,17 +321,7 @@ TEST(CastKernelTest, KernelChecksOutput) {
 
 // ---------------------------------------------------------- ONNX node tests
 
-class CastOnnxTest : public ::testing::TestWithParam<testing::OnnxCase> {};
-
-TEST_P(CastOnnxTest, MatchesReference) {
-  ge::Status st = testing::RunOnnxCase(GetParam());
-  EXPECT_TRUE(st.ok()) << GetParam().name << ": " << st;
-}
-
-INSTANTIATE_TEST_SUITE_P(Onnx, CastOnnxTest,
-                         ::testing::ValuesIn(testing::LoadOnnxCasesOrDie(
-                             "ops/cast/testdata/onnx_cases.txt")),
-                         testing::OnnxCaseName<::testing::TestParamInfo<testing::OnnxCase>>);
+OPS_ONNX_CASE_TESTS(CastOnnxTest, "ops/cast/testdata/onnx_cases.txt");
 
 }  // namespace
 }  // namespace ops

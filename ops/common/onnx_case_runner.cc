@@ -21,7 +21,6 @@
 
 namespace ops {
 namespace testing {
-namespace {
 
 ge::StatusOr<std::string> HexDecode(absl::string_view s) {
   if (s.empty() || s[0] != 'x') return ge::ParseFailed("string value must start with 'x': ", s);
@@ -46,6 +45,9 @@ ge::StatusOr<std::string> HexDecode(absl::string_view s) {
   }
   return out;
 }
+
+namespace {
+
 
 ge::StatusOr<double> ParseDouble(const std::string& s) {
   if (s == "nan") return std::nan("");

@@ -10,16 +10,10 @@
 // Float comparison: |got - want| <= atol + rtol * |want|, NaN equals NaN,
 // infinities must match exactly; rtol depends on the output dtype.
 //
-// Example (a family test)
-//   class OnnxCases : public ::testing::TestWithParam<ops::testing::OnnxCase> {};
-//   TEST_P(OnnxCases, Match) {
-//     ge::Status st = ops::testing::RunOnnxCase(GetParam());
-//     EXPECT_TRUE(st.ok()) << st;
-//   }
-//   INSTANTIATE_TEST_SUITE_P(Elementwise, OnnxCases,
-//       ::testing::ValuesIn(ops::testing::LoadOnnxCasesOrDie(
-//           "ops/elementwise/testdata/onnx_cases.txt")),
-//       ops::testing::OnnxCaseName);
+// Example (a family test: one parameterised test per case in the file)
+//   OPS_ONNX_CASE_TESTS(ElementwiseOnnxTest, "ops/elementwise/testdata/onnx_cases.txt");
+//   // other loaders / comparison options:
+//   OPS_ONNX_CASE_SUITE(RnnOnnxTest, LoadMyCases(), MyOptions());
 #ifndef OPS_COMMON_ONNX_CASE_RUNNER_H_
 #define OPS_COMMON_ONNX_CASE_RUNNER_H_
 
@@ -28,6 +22,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/strings/string_view.h"
 #include "graph/inc/graph/attr_value.h"
 #include "metadef/inc/external/base/status.h"
 #include "metadef/inc/external/graph/types.h"
@@ -59,6 +54,10 @@ struct CompareOptions {
   double half_atol = 1e-4;
 };
 
+// "x" followed by hex digit pairs (lower case) -> the bytes; ParseFailed
+// otherwise. The encoding of string values in case files.
+ge::StatusOr<std::string> HexDecode(absl::string_view s);
+
 // Parses a case file; ParseFailed naming the line on malformed input.
 ge::StatusOr<std::vector<OnnxCase>> LoadOnnxCases(const std::string& path);
 // `workspace_path` resolved under the test's runfiles ($TEST_SRCDIR/ge/...)
@@ -89,5 +88,21 @@ std::string OnnxCaseName(const ParamInfo& info) {
 
 }  // namespace testing
 }  // namespace ops
+
+// Defines test suite `Suite` running every case of the vector `cases`
+// (include gtest first) through RunOnnxCase with the CompareOptions `opts`;
+// OPS_ONNX_CASE_TESTS loads the case file at workspace path `path`.
+#define OPS_ONNX_CASE_SUITE(Suite, cases, opts)                                            \
+  class Suite : public ::testing::TestWithParam<::ops::testing::OnnxCase> {};              \
+  TEST_P(Suite, Matches) {                                                                 \
+    const ::ge::Status st = ::ops::testing::RunOnnxCase(GetParam(), (opts));               \
+    EXPECT_TRUE(st.ok()) << GetParam().name << ": " << st;                                 \
+  }                                                                                        \
+  INSTANTIATE_TEST_SUITE_P(                                                                \
+      Onnx, Suite, ::testing::ValuesIn(cases),                                             \
+      ::ops::testing::OnnxCaseName<::testing::TestParamInfo<::ops::testing::OnnxCase>>)
+#define OPS_ONNX_CASE_TESTS(Suite, path)                                         \
+  OPS_ONNX_CASE_SUITE(Suite, ::ops::testing::LoadOnnxCasesOrDie(path), \
+                      ::ops::testing::CompareOptions())
 
 #endif  // OPS_COMMON_ONNX_CASE_RUNNER_H_

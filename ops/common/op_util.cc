@@ -1,5 +1,6 @@
 // ops/common/op_util.cc: see op_util.h.
 #include "ops/common/op_util.h"
+#include "ops/common/shape_range.h"
 
 #include <algorithm>
 #include <limits>
@@ -303,7 +304,7 @@ ge::Status InferSameAsInput0(gert::InferShapeContext& ctx) {
     *y = *x;
     ctx.SetOutputDataType(i, dt);
   }
-  return ge::OkStatus();
+  return CopyInputRangeToOutputs(ctx, 0);
 }
 
 ge::Status InferShapeSameAsInput0(gert::InferShapeContext& ctx) {
@@ -314,7 +315,7 @@ ge::Status InferShapeSameAsInput0(gert::InferShapeContext& ctx) {
     if (y == nullptr) return ctx.Error("output ", i, " has no shape slot");
     *y = *x;
   }
-  return ge::OkStatus();
+  return CopyInputRangeToOutputs(ctx, 0);
 }
 
 ge::Status InferBroadcast(gert::InferShapeContext& ctx) {
@@ -343,7 +344,7 @@ ge::Status InferBroadcast(gert::InferShapeContext& ctx) {
     if (y == nullptr) return ctx.Error("output ", i, " has no shape slot");
     *y = acc;
   }
-  return ge::OkStatus();
+  return BroadcastInputRangesToOutputs(ctx);
 }
 
 // --------------------------------------------------------------- kernel I/O

@@ -8,7 +8,8 @@
 //                     and subnormals exact), ComputeType<T> / ToCompute /
 //                     FromCompute<T> (FP16/BF16 are computed in float),
 //                     DataTypeOf<T>(), ConvertElement<To>(from) (numpy
-//                     astype without UB: saturating float -> int, NaN -> 0).
+//                     astype without UB: saturating float -> int, NaN -> 0),
+//                     SaturateCast<Int>(double) (clamp, NaN -> 0).
 //   Dtype dispatch    DispatchType<kGroups>(dt, f, what): calls
 //                     f(TypeTag<T>{}) with T the element type of dt;
 //                     NotSupported naming the dtype for types outside kGroups.
@@ -261,6 +262,21 @@ inline To ConvertElement(From v) {
     // integer / bool -> integer: modular.
     return static_cast<To>(v);
   }
+}
+
+// Clamps v to integer type T's range (NaN -> 0) and converts, truncating
+// toward zero for a non-integral v (callers that want rounding round first):
+// quantization and integer reductions computed in double.
+template <typename T>
+inline T SaturateCast(double v) {
+  static_assert(std::is_integral<T>::value, "SaturateCast is for integer targets");
+  if (std::isnan(v)) return T{0};
+  constexpr double kLo = static_cast<double>(std::numeric_limits<T>::lowest());
+  // max() of 64-bit types is not representable in double; compare with 2^bits.
+  constexpr double kHiExclusive = static_cast<double>(std::numeric_limits<T>::max() / 2 + 1) * 2.0;
+  if (v <= kLo) return std::numeric_limits<T>::lowest();
+  if (v >= kHiExclusive) return std::numeric_limits<T>::max();
+  return static_cast<T>(v);
 }
 
 // ============================================================ dtype dispatch

@@ -32,18 +32,8 @@
 #include "metadef/register/inc/gert/contexts.h"
 #include "metadef/register/inc/gert/tensor.h"
 #include "metadef/register/inc/register/op_registry.h"
+#include "ops/common/op_test_harness.h"
 #include "ops/common/op_util.h"
-
-#define ASSERT_OK(expr)                         \
-  do {                                          \
-    const ::ge::Status st_ = (expr);            \
-    ASSERT_TRUE(st_.ok()) << st_.message();     \
-  } while (false)
-#define EXPECT_OK(expr)                         \
-  do {                                          \
-    const ::ge::Status st_ = (expr);            \
-    EXPECT_TRUE(st_.ok()) << st_.message();     \
-  } while (false)
 
 namespace ops {
 namespace test {
@@ -52,34 +42,20 @@ inline constexpr char kNodeName[] = "ctl_node";
 
 // ------------------------------------------------------------ tensors
 
-template <typename T>
-gert::HostTensor Make(ge::DataType dt, const gert::Shape& s, const std::vector<T>& v) {
-  auto r = MakeHostTensor<T>(dt, s, absl::Span<const T>(v.data(), v.size()));
-  EXPECT_TRUE(r.ok()) << r.status().message();
-  return r.ok() ? std::move(r).value() : gert::HostTensor();
-}
-inline gert::HostTensor F32(const gert::Shape& s, const std::vector<float>& v) {
-  return Make<float>(ge::DT_FLOAT, s, v);
-}
-inline gert::HostTensor I64(const gert::Shape& s, const std::vector<int64_t>& v) {
-  return Make<int64_t>(ge::DT_INT64, s, v);
-}
-inline gert::HostTensor I32(const gert::Shape& s, const std::vector<int32_t>& v) {
-  return Make<int32_t>(ge::DT_INT32, s, v);
-}
-inline gert::HostTensor Str(const gert::Shape& s, const std::vector<std::string>& v) {
-  return Make<std::string>(ge::DT_STRING, s, v);
-}
-inline gert::HostTensor Bool(const gert::Shape& s, const std::vector<int>& v) {
-  auto r = gert::HostTensor::Create(ge::DT_BOOL, s);
-  EXPECT_TRUE(r.ok());
-  if (!r.ok()) return gert::HostTensor();
-  EXPECT_EQ(static_cast<int64_t>(v.size()), s.GetShapeSize());
-  for (size_t i = 0; i < v.size() && static_cast<int64_t>(i) < s.GetShapeSize(); ++i) {
-    r->MutableData<bool>()[i] = v[i] != 0;
-  }
-  return std::move(r).value();
-}
+// Shared pieces (ops/common/op_test_harness.h): status macros, tensor makers
+// from storage-type values, ValuesOf, the allocator, infer inputs.
+using op_test::AbsentIn;
+using op_test::In;
+using op_test::TestAllocator;
+using op_test::Val;
+using op_test::typed::Bool;
+using op_test::typed::F32;
+using op_test::typed::I32;
+using op_test::typed::I64;
+using op_test::typed::Make;
+using op_test::typed::Str;
+using op_test::typed::ValuesOf;
+
 // A sequence of the given tensors.
 inline gert::HostTensor Seq(std::vector<gert::HostTensor> elems) {
   auto r = gert::HostTensor::CreateSequence(std::move(elems));
@@ -103,13 +79,6 @@ inline gert::HostTensor EmptyOpt() {
   return r.ok() ? std::move(r).value() : gert::HostTensor();
 }
 
-template <typename T>
-std::vector<T> ValuesOf(const gert::Tensor& t) {
-  const int64_t n = t.GetShapeSize();
-  if (n <= 0 || t.GetAddr() == nullptr) return {};
-  const T* p = t.GetData<T>();
-  return std::vector<T>(p, p + n);
-}
 // The elements of a DT_VARIANT tensor (empty span on error, with a failure).
 inline absl::Span<const gert::HostTensor> ElementsOf(const gert::Tensor& t) {
   auto r = gert::VariantElements(t);
@@ -118,24 +87,6 @@ inline absl::Span<const gert::HostTensor> ElementsOf(const gert::Tensor& t) {
 }
 
 // ------------------------------------------------------------ runner parts
-
-class TestAllocator : public gert::OutputAllocator {
- public:
-  ge::Status Allocate(size_t, gert::Tensor* tensor) override {
-    ASSIGN_OR_RETURN(gert::HostTensor h,
-                     gert::HostTensor::Create(tensor->GetDataType(), tensor->GetShape()));
-    auto owned = std::make_unique<gert::HostTensor>(std::move(h));
-    tensor->SetData(owned->tensor().GetAddr(), owned->tensor().GetSize());
-    owned_.push_back(std::move(owned));
-    ++calls_;
-    return ge::OkStatus();
-  }
-  int calls() const { return calls_; }
-
- private:
-  std::vector<std::unique_ptr<gert::HostTensor>> owned_;
-  int calls_ = 0;
-};
 
 using SubgraphFn = std::function<ge::Status(size_t index, absl::Span<const gert::Tensor* const>,
                                             std::vector<gert::HostTensor>*)>;
@@ -164,19 +115,6 @@ inline gert::HostTensor CopyOf(const gert::Tensor* t) {
 }
 
 // ------------------------------------------------------------ infer / run
-
-struct In {
-  gert::Shape shape;
-  ge::DataType dt = ge::DT_FLOAT;
-  const gert::Tensor* value = nullptr;
-  bool absent = false;
-};
-inline In AbsentIn() {
-  In in;
-  in.absent = true;
-  return in;
-}
-inline In Val(const gert::HostTensor& t) { return In{t.GetShape(), t.GetDataType(), &t.tensor()}; }
 
 class OpRunner {
  public:
@@ -349,15 +287,7 @@ class OpRunner {
 // The status is an error whose message names the test node and contains
 // `needle`.
 inline ::testing::AssertionResult IsNodeError(const ge::Status& st, const std::string& needle) {
-  if (st.ok()) return ::testing::AssertionFailure() << "expected an error, got OK";
-  const std::string msg(st.message());
-  if (msg.find(kNodeName) == std::string::npos) {
-    return ::testing::AssertionFailure() << "message does not name the node: " << msg;
-  }
-  if (msg.find(needle) == std::string::npos) {
-    return ::testing::AssertionFailure() << "message lacks \"" << needle << "\": " << msg;
-  }
-  return ::testing::AssertionSuccess();
+  return op_test::ErrorContains(st, needle, kNodeName);
 }
 
 }  // namespace test

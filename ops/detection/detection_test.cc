@@ -17,16 +17,8 @@ using optest::Near;
 using optest::OpTester;
 
 // ONNX 1.12 nonmaxsuppression node tests.
-class DetectionOnnxTest : public ::testing::TestWithParam<testing::OnnxCase> {};
-
-TEST_P(DetectionOnnxTest, Matches) {
-  ge::Status st = testing::RunOnnxCase(GetParam());
-  EXPECT_TRUE(st.ok()) << st;
-}
-
-INSTANTIATE_TEST_SUITE_P(Onnx, DetectionOnnxTest,
-                         ::testing::ValuesIn(optest::LoadCasesOrDie("ops/detection/testdata/onnx_cases.txt")),
-                         testing::OnnxCaseName<::testing::TestParamInfo<testing::OnnxCase>>);
+OPS_ONNX_CASE_SUITE(DetectionOnnxTest, optest::LoadCasesOrDie("ops/detection/testdata/onnx_cases.txt"),
+                    testing::CompareOptions());
 
 // Box 1 overlaps box 0 with IOU 0.9 / 1.1 = 0.818; box 2 is apart.
 const std::vector<double> kBoxes = {0, 0, 1, 1, 0, 0.1, 1, 1.1, 0, 2, 1, 3};

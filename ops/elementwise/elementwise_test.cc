@@ -13,6 +13,7 @@
 #include "metadef/register/inc/gert/tensor.h"
 #include "metadef/register/inc/register/op_registry.h"
 #include "ops/common/onnx_case_runner.h"
+#include "ops/common/op_test_harness.h"
 #include "ops/common/op_util.h"
 
 namespace ops {
@@ -30,17 +31,9 @@ class Attrs : public ge::AttrHolder {
   }
 };
 
-const ge::OpRegistrationData& Reg(const std::string& type) {
-  auto r = ge::OpRegistry::Instance().Get(type);
-  EXPECT_TRUE(r.ok()) << r.status();
-  return **r;
-}
-
-gert::HostTensor T(ge::DataType dt, const gert::Shape& s, std::vector<double> v) {
-  auto t = MakeHostTensorFromDoubles(dt, s, v);
-  EXPECT_TRUE(t.ok()) << t.status();
-  return std::move(*t);
-}
+// The shared test helpers (ops/common/op_test_harness.h).
+using op_test::T;
+const ge::OpRegistrationData& Reg(const std::string& type) { return op_test::RegRef(type); }
 
 std::vector<double> Values(const gert::HostTensor& t) {
   auto v = ReadAsDoubles(t.tensor());
@@ -604,17 +597,7 @@ TEST(ElementwiseKernelTest, EmptyTensors) {
 
 // ---------------------------------------------------------- ONNX node tests
 
-class ElementwiseOnnxTest : public ::testing::TestWithParam<testing::OnnxCase> {};
-
-TEST_P(ElementwiseOnnxTest, MatchesReference) {
-  ge::Status st = testing::RunOnnxCase(GetParam());
-  EXPECT_TRUE(st.ok()) << GetParam().name << ": " << st;
-}
-
-INSTANTIATE_TEST_SUITE_P(Onnx, ElementwiseOnnxTest,
-                         ::testing::ValuesIn(testing::LoadOnnxCasesOrDie(
-                             "ops/elementwise/testdata/onnx_cases.txt")),
-                         testing::OnnxCaseName<::testing::TestParamInfo<testing::OnnxCase>>);
+OPS_ONNX_CASE_TESTS(ElementwiseOnnxTest, "ops/elementwise/testdata/onnx_cases.txt");
 
 }  // namespace
 }  // namespace ops

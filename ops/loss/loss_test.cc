@@ -20,16 +20,8 @@ using optest::OpTester;
 
 // The ONNX 1.12 nllloss / sce node tests (the six 5-D ones, ~0.5 MB of text
 // each, are left out; HighRank below covers rank 6).
-class LossOnnxTest : public ::testing::TestWithParam<testing::OnnxCase> {};
-
-TEST_P(LossOnnxTest, Matches) {
-  ge::Status st = testing::RunOnnxCase(GetParam());
-  EXPECT_TRUE(st.ok()) << st;
-}
-
-INSTANTIATE_TEST_SUITE_P(Onnx, LossOnnxTest,
-                         ::testing::ValuesIn(optest::LoadCasesOrDie("ops/loss/testdata/onnx_cases.txt")),
-                         testing::OnnxCaseName<::testing::TestParamInfo<testing::OnnxCase>>);
+OPS_ONNX_CASE_SUITE(LossOnnxTest, optest::LoadCasesOrDie("ops/loss/testdata/onnx_cases.txt"),
+                    testing::CompareOptions());
 
 // ---------------------------------------------------------------- NLL
 

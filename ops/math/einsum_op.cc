@@ -26,7 +26,7 @@
 #include "metadef/register/inc/gert/tensor.h"
 #include "metadef/register/inc/register/op_registry.h"
 #include "ops/common/op_util.h"
-#include "ops/math/gemm_kernel.h"
+#include "ops/common/gemm.h"
 
 namespace ops {
 namespace {

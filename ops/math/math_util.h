@@ -4,7 +4,7 @@
 //   * PlanMatMul: numpy.matmul geometry (1-D operands, broadcast batch dims)
 //     used by MatMul, MatMulInteger and QLinearMatMul for both infer shape
 //     (shapes may hold -1 dims or unknown rank) and kernels (known shapes).
-//   * RoundHalfEven / SaturateCast<T>: quantization arithmetic.
+//   * RoundHalfEven (with ops::SaturateCast<T>): quantization arithmetic.
 //   * Quantization parameter lookups (per tensor / per row / per column).
 //
 // Example
@@ -53,19 +53,7 @@ ge::StatusOr<MatMulPlan> PlanMatMul(const gert::ContextBase& ctx, const gert::Sh
 inline double RoundHalfEven(double v) { return std::nearbyint(v); }
 inline float RoundHalfEven(float v) { return std::nearbyintf(v); }
 
-// Clamps v to T's range (NaN -> 0) and converts (truncating toward zero for a
-// non-integral v; callers round first).
-template <typename T>
-inline T SaturateCast(double v) {
-  static_assert(std::is_integral<T>::value, "SaturateCast is for integer targets");
-  if (std::isnan(v)) return T{0};
-  constexpr double kLo = static_cast<double>(std::numeric_limits<T>::lowest());
-  // max() of 64-bit types is not representable in double; compare with 2^bits.
-  constexpr double kHiExclusive = static_cast<double>(std::numeric_limits<T>::max() / 2 + 1) * 2.0;
-  if (v <= kLo) return std::numeric_limits<T>::lowest();
-  if (v >= kHiExclusive) return std::numeric_limits<T>::max();
-  return static_cast<T>(v);
-}
+// SaturateCast<T>(double) (clamp to T, NaN -> 0) is in ops/common/op_util.h.
 
 // Where a quantization parameter (scale / zero point) applies:
 //   count 1             per tensor

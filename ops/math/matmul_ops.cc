@@ -10,7 +10,7 @@
 //   QLinearMatMul  quantized matmul: the int32 product rescaled by
 //                  a_scale * b_scale / y_scale, rounded half to even, plus
 //                  y_zero_point, saturated to y's type.
-// Float kernels use the packed GEMM of gemm_kernel.h; FLOAT16 / BF16 compute
+// Float kernels use the packed GEMM of ops/common/gemm.h; FLOAT16 / BF16 compute
 // in float.
 #include <cmath>
 #include <cstdint>
@@ -21,7 +21,8 @@
 #include "metadef/register/inc/gert/tensor.h"
 #include "metadef/register/inc/register/op_registry.h"
 #include "ops/common/op_util.h"
-#include "ops/math/gemm_kernel.h"
+#include "ops/common/shape_range.h"
+#include "ops/common/gemm.h"
 #include "ops/math/math_util.h"
 
 namespace ops {
@@ -111,6 +112,25 @@ std::vector<float> ToFloatVector(const H* src, int64_t count) {
 
 // ---------------------------------------------------------------- MatMul
 
+// Output 0's range from inputs a_idx x b_idx (numpy matmul), when an input
+// carries a range and both have known rank.
+ge::Status SetMatMulRange(gert::InferShapeContext& ctx, size_t a_idx, size_t b_idx) {
+  if (!AnyInputRange(ctx)) return ge::OkStatus();
+  const gert::Shape* y = ctx.GetOutputShape(0);
+  if (y == nullptr || y->IsUnknownRank() || ctx.GetInputShape(a_idx)->IsUnknownRank() ||
+      ctx.GetInputShape(b_idx)->IsUnknownRank()) {
+    return ge::OkStatus();
+  }
+  ASSIGN_OR_RETURN(gert::ShapeRange ar, InputRange(ctx, a_idx));
+  ASSIGN_OR_RETURN(gert::ShapeRange br, InputRange(ctx, b_idx));
+  ge::StatusOr<gert::ShapeRange> r = MatMulShapeRange(ar, br);
+  if (!r.ok()) {
+    return ctx.Error("input ", a_idx, " range ", ShapeRangeString(ar), " and input ", b_idx,
+                     " range ", ShapeRangeString(br), " conflict: ", r.status().message());
+  }
+  return SetOutputRange(ctx, 0, *std::move(r));
+}
+
 ge::Status InferMatMul(gert::InferShapeContext& ctx) {
   const gert::Shape* a = RequireShape(ctx, 0);
   const gert::Shape* b = RequireShape(ctx, 1);
@@ -120,7 +140,7 @@ ge::Status InferMatMul(gert::InferShapeContext& ctx) {
   gert::Shape* y = ctx.GetOutputShape(0);
   if (y == nullptr) return ctx.Error("output 0 (Y) is missing");
   *y = plan.out;
-  return ge::OkStatus();
+  return SetMatMulRange(ctx, 0, 1);
 }
 
 ge::Status VerifyMatMul(gert::InferShapeContext& ctx) {
@@ -240,7 +260,35 @@ ge::Status InferGemm(gert::InferShapeContext& ctx) {
   gert::Shape* y = ctx.GetOutputShape(0);
   if (y == nullptr) return ctx.Error("output 0 (Y) is missing");
   *y = gert::Shape{d.m, d.n};
-  return ge::OkStatus();
+  if (!AnyInputRange(ctx) || a->IsUnknownRank() || b->IsUnknownRank()) return ge::OkStatus();
+  // M and N from A and B (after the transposes); K must agree; C broadcasts
+  // into [M, N].
+  ASSIGN_OR_RETURN(gert::ShapeRange ar, InputRange(ctx, 0));
+  ASSIGN_OR_RETURN(gert::ShapeRange br, InputRange(ctx, 1));
+  if (ar.size() != 2 || br.size() != 2) return ge::OkStatus();
+  const DimRange m = ta ? ar[1] : ar[0], ka = ta ? ar[0] : ar[1];
+  const DimRange kb = tb ? br[1] : br[0], n = tb ? br[0] : br[1];
+  if (!IntersectDimRange(ka, kb).ok()) {
+    return ctx.Error("K ranges of input 0 (A) ", DimRangeString(ka), " and input 1 (B) ",
+                     DimRangeString(kb), " do not overlap");
+  }
+  gert::ShapeRange range = {m, n};
+  const gert::Shape* c = ctx.GetInputShape(2);
+  if (c != nullptr && !c->IsUnknownRank()) {
+    ASSIGN_OR_RETURN(gert::ShapeRange cr, InputRange(ctx, 2));
+    for (size_t i = 0; i < cr.size(); ++i) {
+      // A C dim that may be 1 broadcasts; otherwise it is the output's.
+      if (InDimRange(1, cr[i])) continue;
+      DimRange& w = range[2 - cr.size() + i];
+      ge::StatusOr<DimRange> both = IntersectDimRange(w, cr[i]);
+      if (!both.ok()) {
+        return ctx.Error("input 2 (C) range ", ShapeRangeString(cr),
+                         " does not broadcast to the [M, N] range ", ShapeRangeString(range));
+      }
+      w = *both;
+    }
+  }
+  return SetOutputRange(ctx, 0, std::move(range));
 }
 
 ge::Status VerifyGemm(gert::InferShapeContext& ctx) {
@@ -456,7 +504,7 @@ ge::Status InferMatMulInteger(gert::InferShapeContext& ctx) {
   gert::Shape* y = ctx.GetOutputShape(0);
   if (y == nullptr) return ctx.Error("output 0 (Y) is missing");
   *y = plan.out;
-  return ge::OkStatus();
+  return SetMatMulRange(ctx, 0, 1);
 }
 
 ge::Status InferMatMulIntegerType(gert::InferShapeContext& ctx) {
@@ -529,7 +577,7 @@ ge::Status InferQLinearMatMul(gert::InferShapeContext& ctx) {
   gert::Shape* y = ctx.GetOutputShape(0);
   if (y == nullptr) return ctx.Error("output 0 (y) is missing");
   *y = plan.out;
-  return ge::OkStatus();
+  return SetMatMulRange(ctx, 0, 3);
 }
 
 ge::Status InferQLinearMatMulType(gert::InferShapeContext& ctx) {

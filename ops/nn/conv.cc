@@ -19,6 +19,7 @@
 #include "absl/strings/str_cat.h"
 #include "metadef/register/inc/register/op_registry.h"
 #include "ops/common/op_util.h"
+#include "ops/common/shape_range.h"
 #include "ops/nn/nn_util.h"
 
 namespace ops {
@@ -110,7 +111,12 @@ ge::Status InferConvAt(gert::InferShapeContext& ctx, size_t x_idx, size_t w_idx,
   ASSIGN_OR_RETURN(ConvPlan p, PlanConv(ctx, xs, ws, ctx.GetInputShape(b_idx), x_idx, w_idx,
                                         b_idx));
   ASSIGN_OR_RETURN(*y, NnShape(ctx, p.y_dims));
-  return ge::OkStatus();
+  if (!AnyInputRange(ctx) || x->IsUnknownRank()) return ge::OkStatus();
+  ASSIGN_OR_RETURN(gert::ShapeRange xr, InputRange(ctx, x_idx));
+  ASSIGN_OR_RETURN(gert::ShapeRange wr, InputRange(ctx, w_idx));
+  const DimRange m = wr.empty() ? DimRangeOf(p.m) : wr[0];
+  ASSIGN_OR_RETURN(gert::ShapeRange range, WindowOutputRange(ctx, p.spec, xr, m));
+  return SetOutputRange(ctx, 0, std::move(range));
 }
 
 // Column buffers beyond this many elements are refused (NotSupported) rather

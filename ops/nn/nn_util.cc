@@ -9,6 +9,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "ops/common/gemm.h"
 
 namespace ops {
 namespace nn {
@@ -122,6 +123,36 @@ ge::StatusOr<WindowSpec> ReadWindowSpec(const gert::ContextBase& ctx, size_t nsp
     spec.ceil_mode = ceil_mode != 0;
   }
   return spec;
+}
+
+ge::StatusOr<gert::ShapeRange> WindowOutputRange(const gert::ContextBase& ctx,
+                                                 const WindowSpec& spec,
+                                                 const gert::ShapeRange& x_range,
+                                                 std::pair<int64_t, int64_t> channels) {
+  const size_t nsp = spec.rank();
+  if (x_range.size() != nsp + 2) {
+    return ctx.ErrorWithCode(ge::ErrorCode::kInternal, "input range of ", x_range.size(),
+                             " dims for ", nsp, " spatial dims");
+  }
+  gert::ShapeRange out = {x_range[0], channels};
+  for (size_t i = 0; i < nsp; ++i) {
+    const std::pair<int64_t, int64_t>& r = x_range[i + 2];
+    std::pair<int64_t, int64_t> o{0, -1};
+    if (spec.kernel[i] >= 0) {
+      ge::StatusOr<WindowDim> lo = ComputeWindowDim(ctx, spec, i, r.first);
+      o.first = lo.ok() ? std::max<int64_t>(lo->out, 0) : 1;
+      if (r.second >= 0) {
+        ge::StatusOr<WindowDim> hi = ComputeWindowDim(ctx, spec, i, r.second);
+        if (!hi.ok()) {
+          return ctx.Error("spatial dim ", i, " of input 0 has the range [", r.first, ", ",
+                           r.second, "], too small for the window: ", hi.status().message());
+        }
+        o.second = std::max(hi->out, o.first);
+      }
+    }
+    out.push_back(o);
+  }
+  return out;
 }
 
 ge::StatusOr<WindowDim> ComputeWindowDim(const gert::ContextBase& ctx, const WindowSpec& spec,
@@ -332,108 +363,16 @@ template void Col2ImAdd<double>(const ConvGeometry&, int64_t, const double*, dou
 
 // ============================================================ GEMM
 
-namespace {
-
-template <typename T>
-struct VecOf;
-template <>
-struct VecOf<float> {
-  typedef float V __attribute__((vector_size(32)));
-  static constexpr int kLanes = 8;
-};
-template <>
-struct VecOf<double> {
-  typedef double V __attribute__((vector_size(32)));
-  static constexpr int kLanes = 4;
-};
-
-constexpr int64_t kKc = 256;  // depth of a K block (B tile: kKc x NR stays in L1)
-
-// c[MR x 2L] += a[MR x kc] * b[kc x 2L] with the tile in registers.
-template <typename T, int MR>
-inline void MicroTile(int64_t kc, const T* __restrict a, int64_t lda, const T* __restrict b,
-                      int64_t ldb, T* __restrict c, int64_t ldc) {
-  using V = typename VecOf<T>::V;
-  constexpr int L = VecOf<T>::kLanes;
-  V acc[MR][2];
-  for (int r = 0; r < MR; ++r) acc[r][0] = acc[r][1] = V{};
-  for (int64_t p = 0; p < kc; ++p) {
-    V b0, b1;
-    std::memcpy(&b0, b + p * ldb, sizeof(V));
-    std::memcpy(&b1, b + p * ldb + L, sizeof(V));
-    for (int r = 0; r < MR; ++r) {
-      const T av = a[r * lda + p];
-      acc[r][0] += av * b0;
-      acc[r][1] += av * b1;
-    }
-  }
-  for (int r = 0; r < MR; ++r) {
-    for (int h = 0; h < 2; ++h) {
-      V cv;
-      std::memcpy(&cv, c + r * ldc + h * L, sizeof(V));
-      cv += acc[r][h];
-      std::memcpy(c + r * ldc + h * L, &cv, sizeof(V));
-    }
-  }
-}
-
-template <typename T>
-void GemmFloat(int64_t m, int64_t n, int64_t k, const T* a, int64_t lda, const T* b,
-               int64_t ldb, T* c, int64_t ldc) {
-  constexpr int64_t kNr = 2 * VecOf<T>::kLanes;
-  const int64_t n_main = n - n % kNr;
-  for (int64_t k0 = 0; k0 < k; k0 += kKc) {
-    const int64_t kc = std::min(kKc, k - k0);
-    for (int64_t j0 = 0; j0 < n_main; j0 += kNr) {
-      const T* bt = b + k0 * ldb + j0;
-      int64_t i = 0;
-      for (; i + 4 <= m; i += 4) {
-        MicroTile<T, 4>(kc, a + i * lda + k0, lda, bt, ldb, c + i * ldc + j0, ldc);
-      }
-      for (; i < m; ++i) {
-        MicroTile<T, 1>(kc, a + i * lda + k0, lda, bt, ldb, c + i * ldc + j0, ldc);
-      }
-    }
-    if (n_main < n) {
-      for (int64_t i = 0; i < m; ++i) {
-        T* __restrict crow = c + i * ldc;
-        for (int64_t p = k0; p < k0 + kc; ++p) {
-          const T av = a[i * lda + p];
-          const T* __restrict brow = b + p * ldb;
-          for (int64_t j = n_main; j < n; ++j) crow[j] += av * brow[j];
-        }
-      }
-    }
-  }
-}
-
-void GemmInt32(int64_t m, int64_t n, int64_t k, const int32_t* a, int64_t lda, const int32_t* b,
-               int64_t ldb, int32_t* c, int64_t ldc) {
-  for (int64_t i = 0; i < m; ++i) {
-    uint32_t* __restrict crow = reinterpret_cast<uint32_t*>(c + i * ldc);
-    for (int64_t p = 0; p < k; ++p) {
-      const uint32_t av = static_cast<uint32_t>(a[i * lda + p]);
-      if (av == 0) continue;
-      const uint32_t* __restrict brow = reinterpret_cast<const uint32_t*>(b + p * ldb);
-      for (int64_t j = 0; j < n; ++j) crow[j] += av * brow[j];
-    }
-  }
-}
-
-}  // namespace
-
 template <typename T>
 void Gemm(int64_t m, int64_t n, int64_t k, const T* a, int64_t lda, const T* b, int64_t ldb,
           T* c, int64_t ldc, bool accumulate) {
   if (m <= 0 || n <= 0) return;
-  if (!accumulate) {
-    for (int64_t i = 0; i < m; ++i) std::fill(c + i * ldc, c + i * ldc + n, T{0});
-  }
-  if (k <= 0) return;
-  if constexpr (std::is_same_v<T, int32_t>) {
-    GemmInt32(m, n, k, a, lda, b, ldb, c, ldc);
+  if constexpr (std::is_same_v<T, float>) {
+    GemmF32(false, false, m, n, k, 1.0f, a, lda, b, ldb, accumulate ? 1.0f : 0.0f, c, ldc);
+  } else if constexpr (std::is_same_v<T, double>) {
+    GemmF64(false, false, m, n, k, 1.0, a, lda, b, ldb, accumulate ? 1.0 : 0.0, c, ldc);
   } else {
-    GemmFloat<T>(m, n, k, a, lda, b, ldb, c, ldc);
+    GemmInt<T>(false, false, m, n, k, T{1}, a, lda, b, ldb, accumulate ? T{1} : T{0}, c, ldc);
   }
 }
 

@@ -118,6 +118,16 @@ struct WindowDim {
 ge::StatusOr<WindowDim> ComputeWindowDim(const gert::ContextBase& ctx, const WindowSpec& spec,
                                          size_t i, int64_t in);
 
+// Ranges of a windowed op's output [N, channels, spatial...] from input X's
+// range [N, C, spatial...]: N is copied, each spatial dim maps through
+// ComputeWindowDim at both ends of its range (nondecreasing in the input
+// size; a lower end too small for the window gives 1, the smallest valid
+// output; an upper end too small is an error naming the node).
+ge::StatusOr<gert::ShapeRange> WindowOutputRange(const gert::ContextBase& ctx,
+                                                 const WindowSpec& spec,
+                                                 const gert::ShapeRange& x_range,
+                                                 std::pair<int64_t, int64_t> channels);
+
 // ============================================================ geometry
 
 // An N-d sliding window over an image of `channels` planes: output position
@@ -162,7 +172,8 @@ extern template void Col2ImAdd<double>(const ConvGeometry&, int64_t, const doubl
 // ============================================================ GEMM
 
 // C[m x n] = A[m x k] * B[k x n] (+ C when accumulate), row-major with row
-// strides lda / ldb / ldc. int32 arithmetic wraps (computed unsigned).
+// strides lda / ldb / ldc. int32 arithmetic wraps (computed unsigned). A thin
+// front of the shared packed GEMM (ops/common/gemm.h).
 template <typename T>
 void Gemm(int64_t m, int64_t n, int64_t k, const T* a, int64_t lda, const T* b, int64_t ldb,
           T* c, int64_t ldc, bool accumulate);

@@ -15,6 +15,7 @@
 
 #include "metadef/register/inc/register/op_registry.h"
 #include "ops/common/op_util.h"
+#include "ops/common/shape_range.h"
 #include "ops/nn/nn_util.h"
 
 namespace ops {
@@ -65,6 +66,12 @@ ge::Status InferBatchNorm(gert::InferShapeContext& ctx) {
   for (size_t i = 1; i < 3; ++i) {
     gert::Shape* s = ctx.GetOutputShape(i);
     if (s != nullptr) *s = gert::Shape{c};
+  }
+  RETURN_IF_ERROR(CopyInputRange(ctx, 0, 0));
+  if (!AnyInputRange(ctx) || x->IsUnknownRank()) return ge::OkStatus();
+  ASSIGN_OR_RETURN(gert::ShapeRange xr, InputRange(ctx, 0));
+  for (size_t i = 1; i < 3; ++i) {
+    if (ctx.GetOutputShape(i) != nullptr) RETURN_IF_ERROR(SetOutputRange(ctx, i, {xr[1]}));
   }
   return ge::OkStatus();
 }
@@ -197,7 +204,7 @@ ge::Status InferInstanceNorm(gert::InferShapeContext& ctx) {
   RETURN_IF_ERROR(CheckChannelVector(ctx, ctx.GetInputShape(1), 1, "scale", c));
   RETURN_IF_ERROR(CheckChannelVector(ctx, ctx.GetInputShape(2), 2, "B", c));
   *y = *x;
-  return ge::OkStatus();
+  return CopyInputRange(ctx, 0, 0);
 }
 
 ge::Status VerifySame012(gert::InferShapeContext& ctx) { return CheckSameDtype(ctx, {0, 1, 2}); }
@@ -308,6 +315,14 @@ ge::Status InferLayerNorm(gert::InferShapeContext& ctx) {
   for (size_t i = static_cast<size_t>(*a); i < x->GetDimNum(); ++i) stat.SetDim(i, 1);
   for (size_t i = 1; i < 3; ++i) {
     if (ctx.GetOutputShape(i) != nullptr) *ctx.GetOutputShape(i) = stat;
+  }
+  RETURN_IF_ERROR(CopyInputRange(ctx, 0, 0));
+  if (!AnyInputRange(ctx)) return ge::OkStatus();
+  // Mean / InvStdDev: X's range with the normalised dims 1.
+  ASSIGN_OR_RETURN(gert::ShapeRange stat_range, InputRange(ctx, 0));
+  for (size_t i = static_cast<size_t>(*a); i < stat_range.size(); ++i) stat_range[i] = {1, 1};
+  for (size_t i = 1; i < 3; ++i) {
+    if (ctx.GetOutputShape(i) != nullptr) RETURN_IF_ERROR(SetOutputRange(ctx, i, stat_range));
   }
   return ge::OkStatus();
 }
@@ -427,7 +442,7 @@ ge::Status InferLrn(gert::InferShapeContext& ctx) {
                      "; expected (N, C, ...)");
   }
   *y = *x;
-  return ge::OkStatus();
+  return CopyInputRange(ctx, 0, 0);
 }
 
 ge::Status VerifyLrn(gert::InferShapeContext& ctx) {
@@ -503,7 +518,7 @@ ge::Status InferMvn(gert::InferShapeContext& ctx) {
     (void)axes;
   }
   *y = *x;
-  return ge::OkStatus();
+  return CopyInputRange(ctx, 0, 0);
 }
 
 ge::Status MvnKernel(gert::KernelContext& ctx) {
@@ -576,8 +591,8 @@ REG_OP(BatchNormalization)
     .Input("input_mean", FloatTypesBf16())
     .Input("input_var", FloatTypesBf16())
     .Output("Y", FloatTypesBf16())
-    .Output("running_mean", FloatTypesBf16())
-    .Output("running_var", FloatTypesBf16())
+    .OptionalOutput("running_mean", FloatTypesBf16())
+    .OptionalOutput("running_var", FloatTypesBf16())
     .Attr("epsilon", AttrFloat(1e-5f))
     .Attr("momentum", AttrFloat(0.9f))
     .Attr("training_mode", AttrInt(0))
@@ -601,8 +616,8 @@ REG_OP(LayerNormalization)
     .Input("Scale", FloatTypesBf16())
     .OptionalInput("B", FloatTypesBf16())
     .Output("Y", FloatTypesBf16())
-    .Output("Mean", FloatTypesBf16())
-    .Output("InvStdDev", FloatTypesBf16())
+    .OptionalOutput("Mean", FloatTypesBf16())
+    .OptionalOutput("InvStdDev", FloatTypesBf16())
     .Attr("axis", AttrInt(-1))
     .Attr("epsilon", AttrFloat(1e-5f))
     .Attr("stash_type", AttrInt(1))

@@ -18,6 +18,7 @@
 
 #include "metadef/register/inc/register/op_registry.h"
 #include "ops/common/op_util.h"
+#include "ops/common/shape_range.h"
 #include "ops/nn/nn_util.h"
 
 namespace ops {
@@ -71,6 +72,12 @@ ge::Status InferPoolWith(gert::InferShapeContext& ctx, const WindowSpecOptions& 
   ASSIGN_OR_RETURN(*y, NnShape(ctx, p.y_dims));
   for (size_t i = 1; i < ctx.GetOutputNum(); ++i) {  // MaxPool Indices
     if (ctx.GetOutputShape(i) != nullptr) *ctx.GetOutputShape(i) = *y;
+  }
+  if (!AnyInputRange(ctx) || x->IsUnknownRank()) return ge::OkStatus();
+  ASSIGN_OR_RETURN(gert::ShapeRange xr, InputRange(ctx, 0));
+  ASSIGN_OR_RETURN(gert::ShapeRange range, WindowOutputRange(ctx, p.spec, xr, xr[1]));
+  for (size_t i = 0; i < ctx.GetOutputNum(); ++i) {
+    if (ctx.GetOutputShape(i) != nullptr) RETURN_IF_ERROR(SetOutputRange(ctx, i, range));
   }
   return ge::OkStatus();
 }
@@ -640,7 +647,7 @@ REG_OP(MaxPool)
                                ge::DT_UINT8})
     .Output("Y", ge::TensorType{ge::DT_FLOAT16, ge::DT_FLOAT, ge::DT_DOUBLE, ge::DT_INT8,
                                 ge::DT_UINT8})
-    .Output("Indices", ge::TensorType{ge::DT_INT64})
+    .OptionalOutput("Indices", ge::TensorType{ge::DT_INT64})
     .Attr("auto_pad", AttrStr("NOTSET"))
     .Attr("ceil_mode", AttrInt(0))
     .Attr("dilations", AttrInts())

@@ -120,6 +120,18 @@ TEST(MaxPoolTest, Default2dWithIndices) {
   EXPECT_TRUE(Near(t.OutValues(1), {4, 5, 7, 8, 13, 14, 16, 17}));
 }
 
+TEST(MaxPoolTest, IndicesIsOptional) {
+  const ge::OpRegistrationData* reg = ge::OpRegistry::Instance().Find("MaxPool");
+  ASSERT_NE(reg, nullptr);
+  ASSERT_EQ(reg->outputs.size(), 2u);
+  EXPECT_EQ(reg->outputs[1].kind, ge::IoKind::kOptional);
+  OpTester t("MaxPool");
+  t.AttrInts("kernel_shape", {2, 2}).Input(Iota(ge::DT_FLOAT, {1, 1, 3, 3}));
+  ASSERT_TRUE(t.Run(2, {1}).ok());
+  EXPECT_TRUE(Near(t.OutValues(0), {4, 5, 7, 8}));
+  EXPECT_FALSE(t.HasOut(1));
+}
+
 TEST(MaxPoolTest, StorageOrderColumnMajor) {
   for (int64_t order : {0, 1}) {
     OpTester t("MaxPool");

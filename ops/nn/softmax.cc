@@ -16,6 +16,7 @@
 
 #include "metadef/register/inc/register/op_registry.h"
 #include "ops/common/op_util.h"
+#include "ops/common/shape_range.h"
 #include "ops/nn/nn_util.h"
 
 namespace ops {
@@ -36,7 +37,7 @@ ge::Status InferSoftmax(gert::InferShapeContext& ctx) {
   if (y == nullptr) return ctx.Error("output 0 (output) is missing");
   if (!x->IsUnknownRank()) RETURN_IF_ERROR(SoftmaxAxis(ctx, *x).status());
   *y = *x;
-  return ge::OkStatus();
+  return CopyInputRange(ctx, 0, 0);
 }
 
 enum class Mode { kSoftmax, kLogSoftmax, kHardmax };

@@ -16,6 +16,7 @@
 #include "metadef/register/inc/gert/tensor.h"
 #include "metadef/register/inc/register/op_registry.h"
 #include "ops/common/op_util.h"
+#include "ops/common/shape_range.h"
 #include "ops/reduce/reduce_util.h"
 
 namespace ops {
@@ -77,7 +78,17 @@ ge::Status InferArg(gert::InferShapeContext& ctx) {
   ASSIGN_OR_RETURN(ArgAttrs a, ReadArgAttrs(ctx));
   size_t axis = 0;
   ASSIGN_OR_RETURN(*y, ArgShape(ctx, *x, a, &axis));
-  return ge::OkStatus();
+  if (!AnyInputRange(ctx) || x->IsUnknownRank()) return ge::OkStatus();
+  ASSIGN_OR_RETURN(gert::ShapeRange xr, InputRange(ctx, 0));
+  gert::ShapeRange range;
+  for (size_t i = 0; i < xr.size(); ++i) {
+    if (i != axis) {
+      range.push_back(xr[i]);
+    } else if (a.keepdims) {
+      range.push_back(DimRange{1, 1});
+    }
+  }
+  return SetOutputRange(ctx, 0, std::move(range));
 }
 
 ge::Status InferArgType(gert::InferShapeContext& ctx) {

@@ -29,6 +29,7 @@
 #include "metadef/register/inc/gert/tensor.h"
 #include "metadef/register/inc/register/op_registry.h"
 #include "ops/common/op_util.h"
+#include "ops/common/shape_range.h"
 #include "ops/reduce/reduce_util.h"
 
 namespace ops {
@@ -184,7 +185,19 @@ ge::Status InferReduce(gert::InferShapeContext& ctx) {
     bool identity = false;
     RETURN_IF_ERROR(ResolveAxes(ctx, spec, rank, &reduced, &identity));
     *y = identity ? *x : ReducedShape(*x, reduced, spec.keepdims);
-    return ge::OkStatus();
+    if (!AnyInputRange(ctx)) return ge::OkStatus();
+    // Kept dims keep their ranges; reduced dims become 1 or vanish.
+    ASSIGN_OR_RETURN(gert::ShapeRange xr, InputRange(ctx, 0));
+    if (identity) return SetOutputRange(ctx, 0, std::move(xr));
+    gert::ShapeRange range;
+    for (size_t i = 0; i < rank; ++i) {
+      if (!reduced[i]) {
+        range.push_back(xr[i]);
+      } else if (spec.keepdims) {
+        range.push_back(DimRange{1, 1});
+      }
+    }
+    return SetOutputRange(ctx, 0, std::move(range));
   }
   if (spec.keepdims) {
     gert::Shape out;
@@ -373,7 +386,7 @@ inline T ToOutput(A v) {
   if constexpr (kIsFloatLike<T>) {
     return FromCompute<T>(static_cast<ComputeType<T>>(v));
   } else if constexpr (std::is_floating_point<A>::value) {
-    return ClampToInt<T>(static_cast<double>(v));
+    return SaturateCast<T>(static_cast<double>(v));
   } else {
     return static_cast<T>(v);  // modular for wrap-around accumulators
   }

@@ -8,8 +8,7 @@
 //     element-wise into a row of accumulators.
 //   * OuterAxisInner: the [outer, axis, inner] split of a shape around one
 //     axis (ArgMax / ArgMin / CumSum).
-//   * ClampToInt<T>(double): clamp to T's range, NaN -> 0 (math_util.h has
-//     the same as SaturateCast; both belong in op_util).
+//   * (integer results are clamped with ops::SaturateCast<T> from op_util.h)
 //
 // Example
 //   ReduceGeometry g = MakeReduceGeometry(Shape{2, 3, 4}, {false, true, false});
@@ -89,16 +88,6 @@ inline OuterAxisInner SplitAtAxis(const gert::Shape& x, size_t axis) {
   return s;
 }
 
-template <typename T>
-inline T ClampToInt(double v) {
-  static_assert(std::is_integral<T>::value, "ClampToInt is for integer targets");
-  if (std::isnan(v)) return T{0};
-  constexpr double kLo = static_cast<double>(std::numeric_limits<T>::lowest());
-  constexpr double kHiExclusive = static_cast<double>(std::numeric_limits<T>::max() / 2 + 1) * 2.0;
-  if (v <= kLo) return std::numeric_limits<T>::lowest();
-  if (v >= kHiExclusive) return std::numeric_limits<T>::max();
-  return static_cast<T>(v);
-}
 
 }  // namespace ops
 

@@ -33,25 +33,7 @@ namespace ops {
 namespace optest {
 
 inline ge::StatusOr<std::string> HexToBytes(const std::string& s) {
-  if (s.empty() || s[0] != 'x' || s.size() % 2 != 1) return ge::ParseFailed("bad hex string ", s);
-  std::string out;
-  for (size_t i = 1; i + 1 < s.size(); i += 2) {
-    int v = 0;
-    for (size_t k = 0; k < 2; ++k) {
-      const char c = s[i + k];
-      int d;
-      if (c >= '0' && c <= '9') {
-        d = c - '0';
-      } else if (c >= 'a' && c <= 'f') {
-        d = c - 'a' + 10;
-      } else {
-        return ge::ParseFailed("bad hex digit in ", s);
-      }
-      v = v * 16 + d;
-    }
-    out.push_back(static_cast<char>(v));
-  }
-  return out;
+  return ops::testing::HexDecode(s);
 }
 
 // Parses `path` (a real file path).

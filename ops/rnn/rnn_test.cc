@@ -66,6 +66,25 @@ TEST(RnnKernelTest, HiddenOneByHand) {
   EXPECT_TRUE(Near(t.OutValues(1), {0.842886103}));
 }
 
+TEST(RnnKernelTest, OutputsAreOptional) {
+  for (const char* type : {"RNN", "GRU", "LSTM"}) {
+    const ge::OpRegistrationData* reg = ge::OpRegistry::Instance().Find(type);
+    ASSERT_NE(reg, nullptr) << type;
+    for (const ge::OpIoDef& out : reg->outputs) {
+      EXPECT_EQ(out.kind, ge::IoKind::kOptional) << type << " " << out.name;
+    }
+  }
+  // Only Y_h requested: Y is skipped, Y_h matches the full run.
+  OpTester t("RNN");
+  t.AttrInt("hidden_size", 1)
+      .Input(F32({2, 1, 1}, {1, 2}))
+      .Input(F32({1, 1, 1}, {0.5}))
+      .Input(F32({1, 1, 1}, {0.5}));
+  ASSERT_TRUE(t.Run(2, {0}).ok());
+  EXPECT_FALSE(t.HasOut(0));
+  EXPECT_TRUE(Near(t.OutValues(1), {0.842886103}));
+}
+
 TEST(RnnKernelTest, BidirectionalWithSequenceLens) {
   // Batch 1 has length 1: its Y rows beyond step 0 are zero; the reverse
   // direction of batch 0 runs t = 1 then t = 0.

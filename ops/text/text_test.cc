@@ -18,16 +18,8 @@ using optest::OpTester;
 using optest::Str;
 
 // ONNX 1.12 strnormalizer / tfidfvectorizer node tests.
-class TextOnnxTest : public ::testing::TestWithParam<testing::OnnxCase> {};
-
-TEST_P(TextOnnxTest, Matches) {
-  ge::Status st = testing::RunOnnxCase(GetParam());
-  EXPECT_TRUE(st.ok()) << st;
-}
-
-INSTANTIATE_TEST_SUITE_P(Onnx, TextOnnxTest,
-                         ::testing::ValuesIn(optest::LoadCasesOrDie("ops/text/testdata/onnx_cases.txt")),
-                         testing::OnnxCaseName<::testing::TestParamInfo<testing::OnnxCase>>);
+OPS_ONNX_CASE_SUITE(TextOnnxTest, optest::LoadCasesOrDie("ops/text/testdata/onnx_cases.txt"),
+                    testing::CompareOptions());
 
 // ---------------------------------------------------------------- StringNormalizer
 

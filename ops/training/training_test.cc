@@ -19,16 +19,8 @@ using optest::OpTester;
 
 // ONNX 1.12 adagrad / adam / momentum / nesterov_momentum node tests
 // (single and multiple tensors).
-class TrainingOnnxTest : public ::testing::TestWithParam<testing::OnnxCase> {};
-
-TEST_P(TrainingOnnxTest, Matches) {
-  ge::Status st = testing::RunOnnxCase(GetParam());
-  EXPECT_TRUE(st.ok()) << st;
-}
-
-INSTANTIATE_TEST_SUITE_P(Onnx, TrainingOnnxTest,
-                         ::testing::ValuesIn(optest::LoadCasesOrDie("ops/training/testdata/onnx_cases.txt")),
-                         testing::OnnxCaseName<::testing::TestParamInfo<testing::OnnxCase>>);
+OPS_ONNX_CASE_SUITE(TrainingOnnxTest, optest::LoadCasesOrDie("ops/training/testdata/onnx_cases.txt"),
+                    testing::CompareOptions());
 
 // Expected values: the ONNX reference functions (apply_adagrad, ...) in
 // float64.

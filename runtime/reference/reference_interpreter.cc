@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <queue>
 #include <string>
@@ -66,6 +67,35 @@ struct RunState {
 };
 
 // One output of one node.
+// Decodes a DT_STRING constant in GE's string tensor layout (as the ONNX
+// parser writes it): `count` headers {int64 offset, int64 length}, offsets
+// from the start of the data, followed by the string bytes (each followed by
+// a '\0' the decoder does not need). GraphInvalid naming the element when a
+// header points outside the data.
+StatusOr<HostTensor> DecodeStringConst(absl::Span<const uint8_t> data, const gert::Shape& shape,
+                                       Format format) {
+  const int64_t count = shape.GetShapeSize();
+  ASSIGN_OR_RETURN(HostTensor t, HostTensor::Create(DT_STRING, shape, format));
+  constexpr uint64_t kHead = 2 * sizeof(int64_t);
+  if (static_cast<uint64_t>(count) > data.size() / kHead) {
+    return GraphInvalid("string value ", shape.ToString(), " needs ", count,
+                        " headers of 16 bytes but holds ", data.size(), " bytes");
+  }
+  std::string* out = t.MutableData<std::string>();
+  for (int64_t i = 0; i < count; ++i) {
+    int64_t head[2];
+    std::memcpy(head, data.data() + static_cast<size_t>(i) * kHead, sizeof(head));
+    if (head[0] < 0 || head[1] < 0 || static_cast<uint64_t>(head[0]) > data.size() ||
+        static_cast<uint64_t>(head[1]) > data.size() - static_cast<uint64_t>(head[0])) {
+      return GraphInvalid("string element ", i, " (offset ", head[0], ", length ", head[1],
+                          ") is outside the ", data.size(), " data bytes");
+    }
+    out[i].assign(reinterpret_cast<const char*>(data.data()) + head[0],
+                  static_cast<size_t>(head[1]));
+  }
+  return t;
+}
+
 struct Value {
   bool present = false;
   bool is_owned = false;
@@ -695,7 +725,7 @@ Status GraphExec::RunConst(size_t pos) {
   }
   const GeTensorDesc& desc = value->GetTensorDesc();
   const DataType dtype = desc.GetDataType();
-  if (dtype == DT_STRING || dtype == DT_VARIANT) {
+  if (dtype == DT_VARIANT) {
     return NotSupported(NodeHead(node), "constant values of type ", DtName(dtype),
                         " are not supported");
   }
@@ -707,6 +737,20 @@ Status GraphExec::RunConst(size_t pos) {
   const int64_t count = shape->GetShapeSize();
   if (count < 0) {
     return Overflow(NodeHead(node), "value shape ", shape->ToString(), " overflows");
+  }
+  if (dtype == DT_STRING) {
+    // GE's string layout is not host storage (std::string objects): decode
+    // into an owned tensor per consumer slot.
+    for (Value& v : values_[pos]) {
+      StatusOr<HostTensor> t = DecodeStringConst(value->GetData(), *shape, desc.GetFormat());
+      if (!t.ok()) return Annotate(t.status(), NodeHead(node), "value: ");
+      v.present = true;
+      v.owned = std::move(t).value();
+      v.is_owned = true;
+      v.bytes = static_cast<int64_t>(v.owned.tensor().GetSize());
+      state_->Add(v.bytes);
+    }
+    return OkStatus();
   }
   StatusOr<size_t> bytes = gert::HostStorageBytes(dtype, count);
   if (!bytes.ok()) return Annotate(bytes.status(), NodeHead(node), "value: ");
@@ -824,6 +868,16 @@ Status GraphExec::RunKernel(size_t pos, absl::Span<const Tensor* const> inputs) 
     RETURN_IF_ERROR(NameNode(reg->infer_shape(ictx), node, "infer shape"));
   }
 
+  // With skip_unconsumed_optional_outputs, optional outputs nobody consumes
+  // are not produced: the kernel sees a null output tensor (only for ops
+  // without dynamic outputs, where output i is IR output i).
+  std::vector<bool> skip(n_out, false);
+  if (opts.skip_unconsumed_optional_outputs && reg->outputs.size() == n_out) {
+    for (size_t i = 0; i < n_out; ++i) {
+      skip[i] = reg->outputs[i].kind == IoKind::kOptional && values_[pos][i].uses == 0;
+    }
+  }
+
   // Outputs: allocated now when infer gave a full shape, else by the kernel.
   std::vector<gert::Shape> inferred(n_out);
   std::vector<DataType> inferred_dt(n_out, DT_UNDEFINED);
@@ -839,6 +893,7 @@ Status GraphExec::RunKernel(size_t pos, absl::Span<const Tensor* const> inputs) 
   for (size_t i = 0; i < n_out; ++i) {
     inferred[i] = *ictx.GetOutputShape(i);
     inferred_dt[i] = ictx.GetOutputDataType(i);
+    if (skip[i]) continue;
     if (!inferred[i].IsUnknownShape() && inferred_dt[i] != DT_UNDEFINED) {
       StatusOr<HostTensor> t = HostTensor::Create(inferred_dt[i], inferred[i]);
       if (!t.ok()) {
@@ -857,7 +912,7 @@ Status GraphExec::RunKernel(size_t pos, absl::Span<const Tensor* const> inputs) 
   InterpreterAllocator allocator(&outs, &out_bytes, state_);
   NodeSubgraphRunner runner(*this, node);
   std::vector<Tensor*> out_ptrs(n_out);
-  for (size_t i = 0; i < n_out; ++i) out_ptrs[i] = outs[i].MutableTensor();
+  for (size_t i = 0; i < n_out; ++i) out_ptrs[i] = skip[i] ? nullptr : outs[i].MutableTensor();
   gert::KernelRunContextBuilder kbuilder;
   gert::KernelContext& kctx = *kbuilder.Node(node.GetName(), type)
                                    .Attrs(&op)
@@ -872,6 +927,7 @@ Status GraphExec::RunKernel(size_t pos, absl::Span<const Tensor* const> inputs) 
 
   // The kernel's outputs must be allocated and agree with infer.
   for (size_t i = 0; i < n_out; ++i) {
+    if (skip[i]) continue;
     const Tensor& t = outs[i].tensor();
     if (!outs[i].HasStorage()) {
       return Internal(NodeHead(node), "the kernel did not allocate output ", i,
@@ -898,6 +954,7 @@ Status GraphExec::RunKernel(size_t pos, absl::Span<const Tensor* const> inputs) 
   }
   std::vector<Value>& values = values_[pos];
   for (size_t i = 0; i < n_out; ++i) {
+    if (skip[i]) continue;  // not produced; nothing reads it
     values[i].present = true;
     values[i].is_owned = true;
     values[i].owned = std::move(outs[i]);

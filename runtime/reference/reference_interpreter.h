@@ -128,6 +128,11 @@ struct ReferenceInterpreterOptions {
   int32_t max_subgraph_depth = 32;
   // When set, filled with the counters of the run (also on error).
   ReferenceRunStats* stats = nullptr;
+  // Optional outputs (OpReg::OptionalOutput: MaxPool Indices, Dropout mask,
+  // LSTM Y, ...) that nothing consumes are not produced: the kernel sees a
+  // null output tensor and the node callback a null output. Off by default
+  // (callbacks then see every output).
+  bool skip_unconsumed_optional_outputs = false;
 };
 
 class ReferenceInterpreter {

@@ -5,6 +5,7 @@
 // against values computed here by hand.
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <utility>
 #include <vector>
@@ -20,6 +21,7 @@ namespace ge {
 namespace {
 
 using gert::HostTensor;
+using reftest::Attrs;
 using reftest::Dims;
 using reftest::F32;
 using reftest::I64;
@@ -35,6 +37,23 @@ using ::testing::Pointwise;
 using Interp = ReferenceInterpreter;
 
 MATCHER(NearlyEq, "") { return std::fabs(std::get<0>(arg) - std::get<1>(arg)) < 1e-5f; }
+
+// A DT_STRING HostTensor of shape `dims` (default: [n]).
+HostTensor StringTensor(const std::vector<std::string>& v, std::vector<int64_t> dims = {-1}) {
+  if (dims.size() == 1 && dims[0] == -1) dims[0] = static_cast<int64_t>(v.size());
+  auto shape = gert::Shape::FromDims(dims);
+  EXPECT_TRUE(shape.ok());
+  auto t = HostTensor::Create(DT_STRING, *shape);
+  EXPECT_TRUE(t.ok()) << t.status();
+  std::string* p = t->MutableData<std::string>();
+  for (size_t i = 0; i < v.size(); ++i) p[i] = v[i];
+  return std::move(t).value();
+}
+
+std::vector<std::string> Strings(const HostTensor& t) {
+  const std::string* p = t.GetData<std::string>();
+  return std::vector<std::string>(p, p + t.tensor().GetShapeSize());
+}
 
 // y = relu(x @ w1 + b1) @ w2 + b2, computed directly.
 std::vector<float> MlpByHand(const std::vector<float>& x, const std::vector<float>& w1,
@@ -183,6 +202,103 @@ TEST(ReferenceInterpreterOpsTest, StatsAndTracingOnARealGraph) {
   EXPECT_THAT(shapes, ElementsAre("x[3]", "relu[3]", "neg[3]"));
   EXPECT_EQ(stats.kernels_executed, 2);
   EXPECT_EQ(stats.live_bytes, 0);
+}
+
+// A DT_STRING Const in GE's string layout (as the ONNX parser stores it)
+// feeds string ops and the graph output.
+TEST(ReferenceInterpreterOpsTest, StringConstFeedsStringOps) {
+  HostTensor words = StringTensor(std::vector<std::string>({"ab", "", "Cd"}));
+  HostTensor more = StringTensor(std::vector<std::string>({"x y"}));
+  TestGraph g("strings");
+  NodePtr c = g.Const("words", words);
+  NodePtr cat = g.Op("cat", "Concat", {c, g.Const("more", more)}, {{"axis", AttrValue::CreateFrom<int64_t>(0)}},
+                     {{"inputs", 2}});
+  NodePtr upper = g.Op("upper", "StringNormalizer", {cat},
+                       {{"case_change_action", AttrValue::CreateFrom<std::string>("UPPER")}});
+  g.NetOutput({upper, c, g.Op("id", "Identity", {c})});
+  auto r = Interp::Run(*g.graph(), Inputs());
+  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_EQ(r->size(), 3u);
+  ASSERT_EQ((*r)[0].GetDataType(), DT_STRING);
+  EXPECT_THAT(Dims((*r)[0]), ElementsAre(4));
+  EXPECT_THAT(Strings((*r)[0]), ElementsAre("AB", "", "CD", "X Y"));
+  EXPECT_THAT(Strings((*r)[1]), ElementsAre("ab", "", "Cd"));
+  EXPECT_THAT(Strings((*r)[2]), ElementsAre("ab", "", "Cd"));
+}
+
+TEST(ReferenceInterpreterOpsTest, StringConstScalarAndEmpty) {
+  HostTensor scalar = StringTensor(std::vector<std::string>({"only"}), {});
+  HostTensor empty = StringTensor(std::vector<std::string>({}), {0});
+  TestGraph g("strings2");
+  g.NetOutput({g.Const("s", scalar), g.Const("e", empty)});
+  auto r = Interp::Run(*g.graph(), Inputs());
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_THAT(Dims((*r)[0]), ElementsAre());
+  EXPECT_THAT(Strings((*r)[0]), ElementsAre("only"));
+  EXPECT_THAT(Dims((*r)[1]), ElementsAre(0));
+}
+
+TEST(ReferenceInterpreterOpsTest, MalformedStringConstIsAnErrorNamingTheNode) {
+  // Header of element 1 points past the data.
+  std::vector<uint8_t> bytes = reftest::EncodeGeStrings({"a", "b"});
+  const int64_t bad_offset = 1000;
+  std::memcpy(bytes.data() + 16, &bad_offset, sizeof(bad_offset));
+  TestGraph g("bad_strings");
+  g.NetOutput({g.ConstTensor(
+      "bad", GeTensor(GeTensorDesc(GeShape({2}), FORMAT_ND, DT_STRING), bytes.data(), bytes.size()))});
+  auto r = Interp::Run(*g.graph(), Inputs());
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(GetErrorCode(r.status()), ErrorCode::kGraphInvalid);
+  EXPECT_THAT(std::string(r.status().message()), HasSubstr("bad"));
+  EXPECT_THAT(std::string(r.status().message()), HasSubstr("string element 1"));
+
+  // Too few bytes for the headers.
+  TestGraph g2("short_strings");
+  const uint8_t few[4] = {0, 0, 0, 0};
+  g2.NetOutput({g2.ConstTensor(
+      "short", GeTensor(GeTensorDesc(GeShape({3}), FORMAT_ND, DT_STRING), few, sizeof(few)))});
+  r = Interp::Run(*g2.graph(), Inputs());
+  ASSERT_FALSE(r.ok());
+  EXPECT_THAT(std::string(r.status().message()), HasSubstr("short"));
+}
+
+// With skip_unconsumed_optional_outputs, optional outputs nobody consumes
+// are not produced (the kernel gets a null output tensor); consumed ones are.
+TEST(ReferenceInterpreterOpsTest, UnconsumedOptionalOutputsAreSkipped) {
+  const Attrs pool_attrs = {{"kernel_shape", AttrValue::CreateFrom<std::vector<int64_t>>({2})},
+                            {"strides", AttrValue::CreateFrom<std::vector<int64_t>>({2})}};
+  TestGraph g("maxpool_y_only");
+  NodePtr x = g.Data("x", 0);
+  NodePtr pool = g.Op("pool", "MaxPool", {x}, pool_attrs);
+  g.NetOutput({Out(pool, 0)});
+  std::vector<bool> indices_present;
+  Interp::Options opts;
+  opts.skip_unconsumed_optional_outputs = true;
+  opts.node_callback = [&](const Interp::NodeRunInfo& info) {
+    if (info.node->GetName() == "pool") indices_present.push_back(info.outputs[1] != nullptr);
+    return OkStatus();
+  };
+  auto r = Interp::Run(*g.graph(), Inputs(F32({1, 1, 4}, {1, 5, 3, 2})), opts);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_THAT(ToF32((*r)[0]), ElementsAre(5, 3));
+  EXPECT_THAT(indices_present, ElementsAre(false));
+
+  TestGraph g2("maxpool_both");
+  NodePtr x2 = g2.Data("x", 0);
+  NodePtr pool2 = g2.Op("pool", "MaxPool", {x2}, pool_attrs);
+  g2.NetOutput({Out(pool2, 0), Out(pool2, 1)});
+  indices_present.clear();
+  r = Interp::Run(*g2.graph(), Inputs(F32({1, 1, 4}, {1, 5, 3, 2})), opts);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_THAT(ToI64((*r)[1]), ElementsAre(1, 2));
+  EXPECT_THAT(indices_present, ElementsAre(true));
+
+  // Off (the default): every output is produced.
+  opts.skip_unconsumed_optional_outputs = false;
+  indices_present.clear();
+  r = Interp::Run(*g.graph(), Inputs(F32({1, 1, 4}, {1, 5, 3, 2})), opts);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_THAT(indices_present, ElementsAre(true));
 }
 
 }  // namespace

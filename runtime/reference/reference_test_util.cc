@@ -79,8 +79,11 @@ NodePtr TestGraph::Data(const std::string& name, int64_t index, int64_t parent_i
 }
 
 NodePtr TestGraph::Const(const std::string& name, const gert::HostTensor& value) {
+  return ConstTensor(name, ToGeTensor(value));
+}
+
+NodePtr TestGraph::ConstTensor(const std::string& name, const GeTensor& t) {
   auto op = std::make_shared<OpDesc>(name, CONSTANT);
-  GeTensor t = ToGeTensor(value);
   CheckOk(op->AddOutputDesc("y", t.GetTensorDesc()), "Const output");
   CheckOk(op->SetAttr(ATTR_NAME_WEIGHTS, AttrValue::CreateFrom<GeTensor>(t)), "Const value");
   return Add(op);
@@ -163,8 +166,29 @@ std::vector<int64_t> ToI64(const gert::Tensor& t) {
 
 std::vector<int64_t> Dims(const gert::HostTensor& t) { return t.GetShape().ToVector(); }
 
+std::vector<uint8_t> EncodeGeStrings(const std::vector<std::string>& strings) {
+  const size_t n = strings.size();
+  size_t pos = n * 2 * sizeof(int64_t);
+  size_t total = pos;
+  for (const std::string& s : strings) total += s.size() + 1;
+  std::vector<uint8_t> out(total, 0);
+  for (size_t i = 0; i < n; ++i) {
+    const int64_t head[2] = {static_cast<int64_t>(pos), static_cast<int64_t>(strings[i].size())};
+    std::memcpy(out.data() + i * sizeof(head), head, sizeof(head));
+    if (!strings[i].empty()) std::memcpy(out.data() + pos, strings[i].data(), strings[i].size());
+    pos += strings[i].size() + 1;
+  }
+  return out;
+}
+
 GeTensor ToGeTensor(const gert::HostTensor& t) {
   GeTensorDesc desc(GeShape(t.GetShape().ToVector()), FORMAT_ND, t.GetDataType());
+  if (t.GetDataType() == DT_STRING) {
+    const std::string* p = t.GetData<std::string>();
+    const std::vector<std::string> strings(p, p + t.tensor().GetShapeSize());
+    const std::vector<uint8_t> bytes = EncodeGeStrings(strings);
+    return GeTensor(desc, bytes.data(), bytes.size());
+  }
   return GeTensor(desc, static_cast<const uint8_t*>(t.tensor().GetAddr()), t.tensor().GetSize());
 }
 

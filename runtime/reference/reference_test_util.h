@@ -63,6 +63,8 @@ class TestGraph {
   NodePtr Data(const std::string& name, int64_t index, int64_t parent_index = -1);
   // A Const node holding `value` (copied).
   NodePtr Const(const std::string& name, const gert::HostTensor& value);
+  // A Const node holding `value` as is (e.g. malformed data).
+  NodePtr ConstTensor(const std::string& name, const GeTensor& value);
   // A node of a registered type (OperatorFactory::CreateOpDesc), input i
   // linked from inputs[i] (null nodes left unconnected), attributes set.
   NodePtr Op(const std::string& name, const std::string& type, const std::vector<Out>& inputs,
@@ -92,7 +94,11 @@ std::vector<int64_t> ToI64(const gert::Tensor& t);
 inline std::vector<float> ToF32(const gert::HostTensor& t) { return ToF32(t.tensor()); }
 inline std::vector<int64_t> ToI64(const gert::HostTensor& t) { return ToI64(t.tensor()); }
 std::vector<int64_t> Dims(const gert::HostTensor& t);
-// A GeTensor with the dtype, shape and bytes of `t` (not for STRING).
+// GE's string tensor layout (as the ONNX parser writes it): n headers
+// {int64 offset, int64 length}, then each string's bytes and a '\0'.
+std::vector<uint8_t> EncodeGeStrings(const std::vector<std::string>& strings);
+// A GeTensor with the dtype, shape and bytes of `t`; STRING tensors are
+// encoded in GE's string layout (EncodeGeStrings).
 GeTensor ToGeTensor(const gert::HostTensor& t);
 
 // Builds an input vector from move-only tensors.

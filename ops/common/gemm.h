@@ -1,8 +1,9 @@
-// ops/math/gemm_kernel.h
+// ops/common/gemm.h
 //
-// Host-CPU dense matrix multiply used by MatMul / Gemm / Einsum (and usable by
-// convolution kernels): C = alpha * op(A) * op(B) + beta * C for row-major
-// matrices, with op(X) = X or X^T.
+// Host-CPU dense matrix multiply shared by the op library (MatMul / Gemm /
+// Einsum in ops/math, the convolutions in ops/nn through nn_util's Gemm<T>):
+// C = alpha * op(A) * op(B) + beta * C for row-major matrices, with
+// op(X) = X or X^T.
 //
 // Contract
 //   * op(A) is m x k, op(B) is k x n, C is m x n; lda / ldb / ldc are the row
@@ -20,8 +21,8 @@
 // Example
 //   // C[2x2] = A[2x3] * B[3x2]
 //   GemmF32(false, false, 2, 2, 3, 1.0f, a, 3, b, 2, 0.0f, c, 2);
-#ifndef OPS_MATH_GEMM_KERNEL_H_
-#define OPS_MATH_GEMM_KERNEL_H_
+#ifndef OPS_COMMON_GEMM_H_
+#define OPS_COMMON_GEMM_H_
 
 #include <cstdint>
 #include <type_traits>
@@ -69,4 +70,4 @@ void GemmInt(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, T alph
 
 }  // namespace ops
 
-#endif  // OPS_MATH_GEMM_KERNEL_H_
+#endif  // OPS_COMMON_GEMM_H_

@@ -1,4 +1,4 @@
-// ops/math/gemm_kernel.cc
+// ops/common/gemm.cc
 //
 // Packed, cache-blocked GEMM (Goto / BLIS loop structure):
 //   for jc in N by kNc:            B block kc x nc packed into NR-column panels
@@ -6,7 +6,7 @@
 //       for ic in M by kMc:        A block mc x kc packed into MR-row panels
 //         for jr, ir:              MR x NR micro-kernel in vector registers
 // alpha is folded into the packed A; beta is applied to C once up front.
-#include "ops/math/gemm_kernel.h"
+#include "ops/common/gemm.h"
 
 #include <algorithm>
 #include <cstring>

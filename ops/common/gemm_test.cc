@@ -1,5 +1,5 @@
-// ops/math/gemm_kernel_test.cc
-#include "ops/math/gemm_kernel.h"
+// ops/common/gemm_test.cc
+#include "ops/common/gemm.h"
 
 #include <cmath>
 #include <cstdint>

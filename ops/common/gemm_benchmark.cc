@@ -1,14 +1,14 @@
-// ops/math/gemm_benchmark.cc
+// ops/common/gemm_benchmark.cc
 //
 // Packed GemmF32 against a naive i-k-j loop (the baseline), square sizes.
-//   bazel run -c opt //ops/math:gemm_benchmark   (or --config=opt)
+//   bazel run -c opt //ops/common:gemm_benchmark   (or --config=opt)
 // Counters report GFLOP/s (2 * n^3 per iteration).
 #include <cstdint>
 #include <random>
 #include <vector>
 
 #include "benchmark/benchmark.h"
-#include "ops/math/gemm_kernel.h"
+#include "ops/common/gemm.h"
 
 namespace {
 
