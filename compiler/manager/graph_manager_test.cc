@@ -308,5 +308,65 @@ TEST(GraphManagerTest, TuningStopThenResumeThroughOptions) {
   EXPECT_EQ(ToF32(outs[0]), (std::vector<float>{1.25f, 0, 0, 3.5f}));
 }
 
+// ge.inputShape / ge.outNodes through the manager (applied by GraphPrepare).
+TEST(GraphManagerTest, InputShapeAndOutNodesOptionsAreApplied) {
+  GraphManager gm;
+  ASSERT_TRUE(gm.Initialize({}).ok());
+  gm.SetExecutor(std::make_unique<InterpreterExecutor>());
+  ASSERT_TRUE(gm.AddGraph(1, MathGraph(), {{kOptInputShape, "x:4"}, {kOptOutNodes, "z:0;mul"}}).ok());
+  ASSERT_TRUE(gm.BuildGraph(1).ok());
+  auto g = gm.GetCompiledGraph(1);
+  ASSERT_TRUE(g.ok());
+  EXPECT_EQ((*g)->FindNode("x")->GetOpDescBarePtr()->GetOutputDesc(0).GetShape(), GeShape({4}));
+  EXPECT_EQ((*g)->FindNode("relu"), nullptr);  // no longer an output: dead
+  std::vector<HostTensor> outs;
+  ASSERT_TRUE(gm.RunGraph(1, Inputs(F32({4}, {1, 2, -3, 0.5f})), &outs).ok());
+  ASSERT_EQ(outs.size(), 2u);
+  EXPECT_EQ(ToF32(outs[0]), (std::vector<float>{1.25f, 3, -4, 2.5f}));   // z = x + b
+  EXPECT_EQ(ToF32(outs[1]), (std::vector<float>{1, -4, -1.5f, 1.5f}));  // mul = x * w
+}
+
+TEST(GraphManagerTest, InputShapeAndOutNodesErrors) {
+  GraphManager gm;
+  ASSERT_TRUE(gm.Initialize({}).ok());
+  // Bad syntax is rejected when the graph is added.
+  Status bad = gm.AddGraph(1, MathGraph(), {{kOptInputShape, "x:1,q"}});
+  EXPECT_EQ(GetErrorCode(bad), ErrorCode::kParamInvalid);
+  EXPECT_THAT(Msg(bad), HasSubstr("q"));
+  bad = gm.AddGraph(1, MathGraph(), {{kOptOutNodes, "relu:-1"}});
+  EXPECT_EQ(GetErrorCode(bad), ErrorCode::kParamInvalid);
+  // Unknown names fail the build, naming the graph id and the name.
+  ASSERT_TRUE(gm.AddGraph(2, MathGraph(), {{kOptInputShape, "w_in:4"}}).ok());
+  Status st = gm.BuildGraph(2);
+  EXPECT_EQ(GetErrorCode(st), ErrorCode::kNotFound);
+  EXPECT_THAT(Msg(st), HasSubstr("'w_in'"));
+  EXPECT_THAT(Msg(st), HasSubstr("graph id 2"));
+  ASSERT_TRUE(gm.AddGraph(3, MathGraph(), {{kOptOutNodes, "nobody:0"}}).ok());
+  st = gm.BuildGraph(3);
+  EXPECT_EQ(GetErrorCode(st), ErrorCode::kNotFound);
+  EXPECT_THAT(Msg(st), HasSubstr("'nobody'"));
+  ASSERT_TRUE(gm.AddGraph(4, MathGraph(), {{kOptOutNodes, "relu:1"}}).ok());
+  st = gm.BuildGraph(4);
+  EXPECT_EQ(GetErrorCode(st), ErrorCode::kOutOfRange);
+  EXPECT_THAT(Msg(st), HasSubstr("'relu'"));
+}
+
+TEST(GraphManagerTest, FoldingCapAndLoweringOptionsReachTheCompileOptions) {
+  auto c = ToCompileOptions({{kOptConstantFoldingMaxBytes, "123"},
+                             {kOptLowerControlFlow, "true"},
+                             {kOptInputShape, "x:1,2"},
+                             {kOptOutNodes, "a:0"}});
+  ASSERT_TRUE(c.ok()) << c.status();
+  EXPECT_EQ(c->constant_folding_max_bytes, 123);
+  EXPECT_TRUE(c->lower_control_flow);
+  EXPECT_EQ(c->input_shape, "x:1,2");
+  EXPECT_EQ(c->out_nodes, "a:0");
+  auto d = ToCompileOptions({});
+  ASSERT_TRUE(d.ok());
+  EXPECT_EQ(d->constant_folding_max_bytes, 1048576);  // the table default
+  EXPECT_FALSE(d->lower_control_flow);
+  EXPECT_FALSE(ToCompileOptions({{kOptLowerControlFlow, "yes"}}).ok());
+}
+
 }  // namespace
 }  // namespace ge

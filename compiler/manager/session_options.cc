@@ -75,6 +75,8 @@ std::vector<OptionSpec> MakeTable() {
       Other(kOptOutNodes, OptionType::kNodeList, "",
             "graph outputs, \"node:index;node2:index\""),
       Other(kOptSocVersion, OptionType::kString, "", "target SoC version"),
+      Enum(kOptLowerControlFlow, {"true", "false"}, "false",
+           "lower Switch / Merge to StreamSwitch / StreamActive / StreamMerge in Stage 1"),
   };
 }
 
@@ -218,6 +220,14 @@ StatusOr<CompileOptions> ToCompileOptions(const std::map<std::string, std::strin
   }
   c.tuning_path = OptionOrDefault(options, kOptTuningPath);
   c.resume_from = OptionOrDefault(options, kOptTuningResumeFile);
+  const std::string fold_bytes = OptionOrDefault(options, kOptConstantFoldingMaxBytes);
+  if (!fold_bytes.empty() && !absl::SimpleAtoi(fold_bytes, &c.constant_folding_max_bytes)) {
+    return ParamInvalid("option ", kOptConstantFoldingMaxBytes, ": '", fold_bytes,
+                        "' is not an integer");
+  }
+  c.input_shape = OptionOrDefault(options, kOptInputShape);
+  c.out_nodes = OptionOrDefault(options, kOptOutNodes);
+  c.lower_control_flow = OptionOrDefault(options, kOptLowerControlFlow) == "true";
   return c;
 }
 

@@ -39,6 +39,7 @@ inline constexpr char kOptDisableReuseMemory[] = "ge.exec.disableReuseMemory";
 inline constexpr char kOptInputShape[] = "ge.inputShape";
 inline constexpr char kOptOutNodes[] = "ge.outNodes";
 inline constexpr char kOptSocVersion[] = "ge.socVersion";
+inline constexpr char kOptLowerControlFlow[] = "ge.lowerControlFlow";
 
 enum class OptionType : int32_t {
   kString = 0,  // any text
@@ -77,7 +78,9 @@ std::string OptionOrDefault(const std::map<std::string, std::string>& options,
 
 // Validated options -> CompileOptions. ge.topoSortingMode unset: DFS for
 // inference, BFS for training (ge.graphRunMode=1). ge.buildStep needs
-// ge.buildMode=tuning (ParamInvalid otherwise).
+// ge.buildMode=tuning (ParamInvalid otherwise). ge.constantFoldingMaxBytes,
+// ge.inputShape, ge.outNodes and ge.lowerControlFlow are copied (the input
+// shapes / out nodes are applied by GraphPrepare, see compiler_stages.h).
 StatusOr<CompileOptions> ToCompileOptions(const std::map<std::string, std::string>& options);
 
 }  // namespace ge

@@ -12,7 +12,10 @@
 namespace ge {
 
 bool IsConstNode(const Node& node) {
-  return node.GetType() == CONSTANT || node.GetType() == CONSTANTOP;
+  // An ONNX "Constant" node holding value_float / value_ints / ... (not yet
+  // converted to a tensor) is not a constant here.
+  return (node.GetType() == CONSTANT || node.GetType() == CONSTANTOP) &&
+         node.GetOpDescBarePtr()->GetAttr(ATTR_NAME_WEIGHTS) != nullptr;
 }
 
 StatusOr<gert::HostTensor> GetConstNodeValue(const Node& node) {

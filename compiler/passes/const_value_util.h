@@ -23,7 +23,7 @@
 
 namespace ge {
 
-// True for Const / Constant nodes.
+// True for Const / Constant nodes that hold their tensor ("value").
 bool IsConstNode(const Node& node);
 
 // The "value" attribute of a Const node as a host tensor (a copy).

@@ -110,7 +110,13 @@ StatusOr<gert::HostTensor> FoldShapeOnly(const Node& node) {
     if (start < 0) start += rank;
     if (start < 0) start = 0;
     if (start > rank) start = rank;
-    values.assign(dims.begin() + start, dims.end());
+    int64_t end = rank;
+    const AttrValue* e = op.GetAttr("end");
+    if (e != nullptr && e->Get<int64_t>() != nullptr) end = *e->Get<int64_t>();
+    if (end < 0) end += rank;
+    if (end < start) end = start;
+    if (end > rank) end = rank;
+    values.assign(dims.begin() + start, dims.begin() + end);
     shape = gert::Shape{static_cast<int64_t>(values.size())};
   } else if (node.GetType() == "Size") {
     int64_t n = 1;
@@ -234,6 +240,10 @@ StatusOr<bool> ConstantFoldingPass::TryFold(ComputeGraph& graph, const NodePtr& 
     }
     if (!any_input) return false;  // source ops (generators) stay
     ASSIGN_OR_RETURN(outs, Evaluate(*node));
+  }
+  for (const gert::HostTensor& t : outs) {
+    // Sequences / optionals have no constant form the executors accept.
+    if (t.GetDataType() == DT_VARIANT || t.GetDataType() == DT_UNDEFINED) return false;
   }
   for (const gert::HostTensor& t : outs) {
     if (static_cast<int64_t>(t.tensor().GetSize()) > max_output_bytes_) {

@@ -46,6 +46,13 @@ class InferShapePass : public GraphPass {
 
   absl::string_view name() const override { return "InferShapePass"; }
 
+  // Lenient: a node whose inference fails (unsupported input type, an input
+  // desc without a data type, ...) keeps its output descs instead of failing
+  // the pass (the compile pipeline uses this: the executors infer at run
+  // time). Subgraph structure errors still fail. Default: strict.
+  void set_lenient(bool lenient) { lenient_ = lenient; }
+  bool lenient() const { return lenient_; }
+
   // Infers one graph (and, recursively, its nodes' subgraphs); true when a
   // desc changed. Used by the Loop body fixed point too.
   static StatusOr<bool> InferGraph(ComputeGraph& graph, int32_t depth = 0);
@@ -56,6 +63,9 @@ class InferShapePass : public GraphPass {
 
  protected:
   StatusOr<bool> RunImpl(const ComputeGraphPtr& graph) override;
+
+ private:
+  bool lenient_ = false;
 };
 
 }  // namespace ge

@@ -8,8 +8,25 @@
 #include <utility>
 #include <vector>
 
+#include "absl/container/flat_hash_set.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "compiler/passes/cast_remove_pass.h"
+#include "compiler/passes/common_subexpression_elimination_pass.h"
+#include "compiler/passes/cond_remove_pass.h"
+#include "compiler/passes/constant_fuse_same_pass.h"
+#include "compiler/passes/control_flow_lowering_pass.h"
+#include "compiler/passes/dead_code_elimination_pass.h"
+#include "compiler/passes/fuse_data_nodes_with_common_input_pass.h"
+#include "compiler/passes/identity_delete_pass.h"
+#include "compiler/passes/infer_shape_pass.h"
+#include "compiler/passes/inner_identity_delete_pass.h"
+#include "compiler/passes/pass_framework/ge_pass.h"
+#include "compiler/passes/reshape_remove_pass.h"
+#include "compiler/passes/shape_optimization_pass.h"
+#include "compiler/passes/trans_op_breadth_fusion_pass.h"
 #include "graph/inc/graph/attr_utils.h"
 #include "graph/inc/graph/node.h"
 #include "graph/inc/graph/op_desc.h"
@@ -99,6 +116,163 @@ StatusOr<BuildStep> ParseBuildStep(absl::string_view name) {
                       absl::StrJoin(BuildStepSpellings(), ", "));
 }
 
+// ------------------------------------------------ input shapes / out nodes
+
+StatusOr<std::vector<InputShapeEntry>> ParseInputShapeOption(absl::string_view value) {
+  std::vector<InputShapeEntry> out;
+  if (value.empty()) return out;
+  for (absl::string_view item : absl::StrSplit(value, ';')) {
+    if (item.empty()) continue;  // "a:1;" trailing separator
+    std::vector<absl::string_view> parts = absl::StrSplit(item, absl::MaxSplits(':', 1));
+    if (parts.size() != 2 || parts[0].empty()) {
+      return ParamInvalid("ge.inputShape: entry '", item, "' is not 'name:d0,d1,...'");
+    }
+    InputShapeEntry e;
+    e.name = std::string(parts[0]);
+    if (!parts[1].empty()) {
+      for (absl::string_view d : absl::StrSplit(parts[1], ',')) {
+        int64_t dim = 0;
+        if (!absl::SimpleAtoi(d, &dim) || dim < -2) {
+          return ParamInvalid("ge.inputShape: dim '", d, "' of input '", e.name,
+                              "' is not an integer >= -2");
+        }
+        e.dims.push_back(dim);
+      }
+    }
+    if (e.dims.size() > 1 &&
+        std::find(e.dims.begin(), e.dims.end(), int64_t{-2}) != e.dims.end()) {
+      return ParamInvalid("ge.inputShape: input '", e.name,
+                          "': -2 (unknown rank) must be the only dim");
+    }
+    out.push_back(std::move(e));
+  }
+  return out;
+}
+
+StatusOr<std::vector<OutNodeEntry>> ParseOutNodesOption(absl::string_view value) {
+  std::vector<OutNodeEntry> out;
+  if (value.empty()) return out;
+  for (absl::string_view item : absl::StrSplit(value, ';')) {
+    if (item.empty()) continue;
+    std::vector<absl::string_view> parts = absl::StrSplit(item, absl::MaxSplits(':', 1));
+    if (parts[0].empty()) return ParamInvalid("ge.outNodes: entry '", item, "' has no node name");
+    OutNodeEntry e;
+    e.node = std::string(parts[0]);
+    if (parts.size() == 2) {
+      int32_t idx = 0;
+      if (!absl::SimpleAtoi(parts[1], &idx) || idx < 0) {
+        return ParamInvalid("ge.outNodes: output index '", parts[1], "' of node '", e.node,
+                            "' is not an integer >= 0");
+      }
+      e.index = idx;
+    }
+    out.push_back(std::move(e));
+  }
+  if (out.empty()) return ParamInvalid("ge.outNodes: '", value, "' lists no node");
+  return out;
+}
+
+Status GraphPrepare::ApplyInputShape(const ComputeGraphPtr& graph, absl::string_view option_value) {
+  if (graph == nullptr) return ParamInvalid("ApplyInputShape: null graph");
+  ASSIGN_OR_RETURN(std::vector<InputShapeEntry> entries, ParseInputShapeOption(option_value));
+  std::map<std::string, NodePtr> datas;
+  for (const NodePtr& n : graph->GetDirectNode()) {
+    if (n->GetType() == DATA) datas.emplace(n->GetName(), n);
+  }
+  std::set<std::string> done;
+  for (const InputShapeEntry& e : entries) {
+    if (!done.insert(e.name).second) {
+      return ParamInvalid("ge.inputShape: input '", e.name, "' is given more than once");
+    }
+    auto it = datas.find(e.name);
+    if (it == datas.end()) {
+      std::vector<std::string> names;
+      for (const auto& [name, node] : datas) names.push_back(name);
+      return NotFound("ge.inputShape: graph '", graph->GetName(), "' has no input named '",
+                      e.name, "' (inputs: ", absl::StrJoin(names, ", "), ")");
+    }
+    GeShape shape;
+    if (e.dims.size() == 1 && e.dims[0] == -2) {
+      shape.SetIsUnknownDimNum();
+    } else {
+      shape.SetDims(e.dims);
+    }
+    OpDesc& op = *it->second->GetOpDescBarePtr();
+    for (uint32_t i = 0; i < op.GetAllInputsSize(); ++i) {
+      GeTensorDescPtr d = op.MutableInputDesc(i);
+      if (d != nullptr) d->SetShape(shape);
+    }
+    for (uint32_t i = 0; i < op.GetAllOutputsDescSize(); ++i) {
+      GeTensorDescPtr d = op.MutableOutputDesc(i);
+      if (d != nullptr) d->SetShape(shape);
+    }
+  }
+  return OkStatus();
+}
+
+Status GraphPrepare::ApplyOutNodes(const ComputeGraphPtr& graph, absl::string_view option_value) {
+  if (graph == nullptr) return ParamInvalid("ApplyOutNodes: null graph");
+  ASSIGN_OR_RETURN(std::vector<OutNodeEntry> entries, ParseOutNodesOption(option_value));
+  std::map<std::string, NodePtr> by_name;
+  NodePtr old_output;
+  for (const NodePtr& n : graph->GetDirectNode()) {
+    by_name.emplace(n->GetName(), n);
+    if (n->GetType() == NETOUTPUT) {
+      if (old_output != nullptr) {
+        return GraphInvalid("ge.outNodes: graph '", graph->GetName(), "' has two NetOutput nodes ('",
+                            old_output->GetName(), "', '", n->GetName(), "')");
+      }
+      old_output = n;
+    }
+  }
+  std::vector<std::pair<NodePtr, int32_t>> outs;
+  for (const OutNodeEntry& e : entries) {
+    auto it = by_name.find(e.node);
+    if (it == by_name.end() || it->second->GetType() == NETOUTPUT) {
+      return NotFound("ge.outNodes: graph '", graph->GetName(), "' has no node named '", e.node,
+                      "'");
+    }
+    const NodePtr& n = it->second;
+    const int32_t n_out = static_cast<int32_t>(n->GetAllOutDataAnchorsSize());
+    if (e.index >= n_out) {
+      return OutOfRange("ge.outNodes: node '", e.node, "' has ", n_out, " outputs; index ", e.index,
+                        " is out of range");
+    }
+    if (e.index < 0) {
+      if (n_out == 0) return ParamInvalid("ge.outNodes: node '", e.node, "' has no outputs");
+      for (int32_t i = 0; i < n_out; ++i) outs.emplace_back(n, i);
+    } else {
+      outs.emplace_back(n, e.index);
+    }
+  }
+  std::string name = "NetOutput";
+  std::vector<NodePtr> ctrl_preds;
+  if (old_output != nullptr) {
+    name = old_output->GetName();
+    ctrl_preds = old_output->GetInControlNodes();
+    (void)graph->RemoveOutputNode(old_output);  // NotFound when not registered
+    RETURN_IF_ERROR(graph->RemoveNodeWithoutRelink(old_output));
+  }
+  auto op = std::make_shared<OpDesc>(name, NETOUTPUT);
+  for (size_t i = 0; i < outs.size(); ++i) {
+    const GeTensorDesc* d = outs[i].first->GetOpDescBarePtr()->GetOutputDescBarePtr(
+        static_cast<uint32_t>(outs[i].second));
+    RETURN_IF_ERROR(op->AddInputDesc(absl::StrCat("x", i), d != nullptr ? *d : GeTensorDesc()));
+  }
+  ASSIGN_OR_RETURN(NodePtr net_output, graph->AddNode(op));
+  for (size_t i = 0; i < outs.size(); ++i) {
+    RETURN_IF_ERROR(outs[i].first->GetOutDataAnchor(outs[i].second)
+                        ->LinkTo(net_output->GetInDataAnchor(static_cast<int32_t>(i))));
+  }
+  for (const NodePtr& p : ctrl_preds) {
+    if (p != nullptr && graph->HasNode(p)) {
+      RETURN_IF_ERROR(p->GetOutControlAnchor()->LinkTo(net_output->GetInControlAnchor()));
+    }
+  }
+  graph->SetGraphOutNodesInfo(outs);
+  return OkStatus();
+}
+
 // ---------------------------------------------------------------- prepare
 
 Status GraphPrepare::NormalizeGraph(const ComputeGraphPtr& graph, TopoSortingMode mode) {
@@ -166,15 +340,30 @@ Status GraphPrepare::PrepareDynShape(const ComputeGraphPtr& graph) {
     if (unknown) {
       RETURN_IF_ERROR(AttrUtils::SetBool(op, kAttrIsUnknownShape, true));
       any = true;
+    } else if (AttrUtils::HasAttr(op, kAttrIsUnknownShape)) {
+      RETURN_IF_ERROR(op->DelAttr(kAttrIsUnknownShape));
     }
   }
-  if (any) RETURN_IF_ERROR(AttrUtils::SetBool(graph, kAttrGraphUnknownShape, true));
+  if (any) {
+    RETURN_IF_ERROR(AttrUtils::SetBool(graph, kAttrGraphUnknownShape, true));
+  } else if (AttrUtils::HasAttr(graph, kAttrGraphUnknownShape)) {
+    RETURN_IF_ERROR(graph->DelAttr(kAttrGraphUnknownShape));
+  }
   return OkStatus();
 }
+
+GraphPrepare::GraphPrepare()
+    : infer_shape([](const ComputeGraphPtr& graph) -> Status {
+        InferShapePass pass;
+        pass.set_lenient(true);
+        return pass.Run(graph).status();
+      }) {}
 
 Status GraphPrepare::Prepare(const ComputeGraphPtr& graph, const CompileOptions& options) const {
   if (graph == nullptr) return ParamInvalid("GraphPrepare: null graph");
   RETURN_IF_ERROR(RunCustomPasses(CustomPassStage::kBeforeInferShape, graph, options));
+  if (!options.out_nodes.empty()) RETURN_IF_ERROR(ApplyOutNodes(graph, options.out_nodes));
+  if (!options.input_shape.empty()) RETURN_IF_ERROR(ApplyInputShape(graph, options.input_shape));
   RETURN_IF_ERROR(NormalizeGraph(graph, options.topo_mode));
   RETURN_IF_ERROR(StageDone(graph, "PrepareNormalizeGraph", options));
   if (infer_shape) {
@@ -189,8 +378,60 @@ Status GraphPrepare::Prepare(const ComputeGraphPtr& graph, const CompileOptions&
 
 // --------------------------------------------------------------- optimize
 
-GraphOptimize::GraphOptimize()
-    : stage1_("OptimizeStage1"), subgraph_("OptimizeSubgraph"), stage2_("OptimizeStage2") {}
+namespace {
+
+// The Stage 1 node passes in one GEPass traversal, each disabled by its name.
+std::unique_ptr<NodePassGroup> MakeNodeSimplifyGroup() {
+  auto group = std::make_unique<NodePassGroup>("NodeSimplifyPasses");
+  group->AddPass<CastRemovePass>();
+  group->AddPass<ReshapeRemovePass>();
+  group->AddPass<IdentityDeletePass>();
+  return group;
+}
+
+}  // namespace
+
+GraphOptimize::GraphOptimize(bool builtin_passes)
+    : stage1_("OptimizeStage1"), subgraph_("OptimizeSubgraph"), stage2_("OptimizeStage2") {
+  if (!builtin_passes) return;
+  // Stage 1, in the order of Stage1PassOrder().
+  stage1_.AddPass<ConstantFuseSamePass>();
+  stage1_.AddPass<CommonSubexpressionEliminationPass>();
+  stage1_.AddPass<FuseDataNodesWithCommonInputPass>();
+  stage1_.AddPass<TransOpBreadthFusionPass>();
+  {
+    auto fold = std::make_unique<ShapeOptimizationPass>();
+    fold->pass().infer().set_lenient(true);
+    folding_.push_back(fold.get());
+    (void)stage1_.AddPass("ConstantFoldingPass", std::move(fold));
+  }
+  {
+    auto group = MakeNodeSimplifyGroup();
+    node_groups_.push_back(group.get());
+    (void)stage1_.AddPass("NodeSimplifyPasses", std::move(group));
+  }
+  stage1_.AddPass<DeadCodeEliminationPass>();
+  {
+    auto lower = std::make_unique<ControlFlowLoweringPass>();
+    lowering_ = lower.get();
+    (void)stage1_.AddPass("ControlFlowLoweringPass", std::move(lower));
+  }
+  // Stage 2, in the order of Stage2PassOrder().
+  {
+    auto group = std::make_unique<NodePassGroup>("InnerIdentityDeletePass");
+    group->AddPass<InnerIdentityDeletePass>();
+    node_groups_.push_back(group.get());
+    (void)stage2_.AddPass("InnerIdentityDeletePass", std::move(group));
+  }
+  {
+    auto fold = std::make_unique<ShapeOptimizationPass>();
+    fold->pass().infer().set_lenient(true);
+    folding_.push_back(fold.get());
+    (void)stage2_.AddPass("ConstantFoldingPass", std::move(fold));
+  }
+  stage2_.AddPass<CondRemovePass>();
+  stage2_.AddPass<DeadCodeEliminationPass>();
+}
 
 const std::vector<std::string>& GraphOptimize::Stage1PassOrder() {
   static const auto* order = new std::vector<std::string>{
@@ -201,6 +442,7 @@ const std::vector<std::string>& GraphOptimize::Stage1PassOrder() {
       "VariableOpPass",             "ConstantFoldingPass",
       "CastRemovePass",             "ReshapeRemovePass",
       "IdentityDeletePass",         "DeadCodeEliminationPass",
+      "ControlFlowLoweringPass",
   };
   return *order;
 }
@@ -216,12 +458,26 @@ const std::vector<std::string>& GraphOptimize::Stage2PassOrder() {
 Status GraphOptimize::RunManager(PassManager& manager, const ComputeGraphPtr& graph,
                                  const CompileOptions& options) {
   manager.mutable_options().disabled_passes = options.disabled_passes;
+  if (!options.lower_control_flow) {
+    manager.mutable_options().disabled_passes.insert("ControlFlowLoweringPass");
+  }
+  for (GraphPass* p : folding_) {
+    static_cast<ShapeOptimizationPass*>(p)->pass().folding().set_max_output_bytes(
+        options.constant_folding_max_bytes);
+  }
+  for (GraphPass* p : node_groups_) {
+    static_cast<NodePassGroup*>(p)->mutable_options().disabled_passes = options.disabled_passes;
+  }
   const std::string stage(manager.name());
-  manager.mutable_options().dump_hook = [stage](const ComputeGraph& g, absl::string_view pass,
-                                                bool changed) -> Status {
+  const PassObserver observer = options.pass_observer;
+  manager.mutable_options().dump_hook = [stage, observer](const ComputeGraph& g,
+                                                           absl::string_view pass,
+                                                           bool changed) -> Status {
+    if (observer) observer(stage, pass, false);
     if (!changed) return OkStatus();
     return GraphDumper::DumpIfEnabled(g, absl::StrCat(stage, "_", pass));
   };
+  if (observer) observer(stage, "", true);
   auto changed = manager.Run(graph);
   if (!changed.ok()) return Annotate(changed.status(), stage, ": ");
   return OkStatus();
@@ -230,6 +486,7 @@ Status GraphOptimize::RunManager(PassManager& manager, const ComputeGraphPtr& gr
 Status GraphOptimize::OptimizeOriginalGraph(const ComputeGraphPtr& graph,
                                             const CompileOptions& options) {
   RETURN_IF_ERROR(RunManager(stage1_, graph, options));
+  RETURN_IF_ERROR(GraphPrepare::PrepareDynShape(graph));
   RETURN_IF_ERROR(StageDone(graph, "OptimizeStage1", options));
   return RunCustomPasses(CustomPassStage::kAfterOriginGraphOptimize, graph, options);
 }
@@ -244,6 +501,7 @@ Status GraphOptimize::OptimizeSubgraph(const ComputeGraphPtr& subgraph,
 Status GraphOptimize::OptimizeAfterMerge(const ComputeGraphPtr& graph,
                                          const CompileOptions& options) {
   RETURN_IF_ERROR(RunManager(stage2_, graph, options));
+  RETURN_IF_ERROR(GraphPrepare::PrepareDynShape(graph));
   return StageDone(graph, "OptimizeStage2", options);
 }
 

@@ -87,16 +87,37 @@ enum class BuildMode : int32_t { kNormal = 0, kTuning = 1 };
 using GraphHook = std::function<Status(const ComputeGraphPtr&)>;
 // Told the name of every stage / sub-stage as it completes (instrumentation).
 using StageObserver = std::function<void(absl::string_view stage)>;
+// Told when a pass manager starts (pass "", starting = true) and after every
+// pass it ran (starting = false): per-pass timing (tools/node_counts).
+using PassObserver =
+    std::function<void(absl::string_view manager, absl::string_view pass, bool starting)>;
+
+// Default of CompileOptions::constant_folding_max_bytes (64 MiB, equal to
+// kDefaultConstantFoldingMaxBytes of compiler/passes/constant_folding_pass.h).
+inline constexpr int64_t kDefaultFoldingMaxBytes = int64_t{64} << 20;
 
 struct CompileOptions {
   TopoSortingMode topo_mode = TopoSortingMode::kDFS;
   std::set<std::string> disabled_passes;  // ge.disabledPasses
+  // ge.constantFoldingMaxBytes: outputs larger than this are not folded.
+  int64_t constant_folding_max_bytes = kDefaultFoldingMaxBytes;
+  // ge.inputShape: "name:d0,d1;name2:d0" (-1 unknown dim, -2 unknown rank),
+  // applied to the root graph's Data descs before InferShape.
+  std::string input_shape;
+  // ge.outNodes: "node:index;node2" (no index: every output of the node),
+  // replaces the graph outputs (the NetOutput inputs) before InferShape.
+  std::string out_nodes;
+  // ge.lowerControlFlow: Stage 1 lowers Switch / Merge to StreamSwitch /
+  // StreamActive / StreamMerge (ControlFlowLoweringPass). Off by default: the
+  // host executors run Switch / Merge directly.
+  bool lower_control_flow = false;
   BuildMode build_mode = BuildMode::kNormal;
   bool has_stop_step = false;
   BuildStep stop_after = BuildStep::kAfterBuild;  // with kTuning and has_stop_step
   std::string tuning_path;                        // directory for break-point files
   std::string resume_from;                        // a break-point file to continue
   StageObserver observer;
+  PassObserver pass_observer;
 };
 
 struct CompileResult {
@@ -110,6 +131,7 @@ struct CompileResult {
 //
 // Prepare() =
 //   1. custom passes kBeforeInferShape (CustomPassRegistry)
+//   1a. ApplyOutNodes(options.out_nodes), ApplyInputShape(options.input_shape)
 //   2. NormalizeGraph:
 //      - exactly one NetOutput in the root graph (GraphInvalid otherwise);
 //      - Data index attrs: if no Data has kAttrDataIndex, they are numbered
@@ -118,28 +140,75 @@ struct CompileResult {
 //      - unused Data nodes are KEPT: they are part of the input signature
 //        and removing one would renumber the inputs;
 //      - topological sort in options.topo_mode.
-//   3. InferShape (infer_shape hook; a no-op until the InferShape pass lands)
+//   3. InferShape (infer_shape hook; by default the InferShapePass, lenient:
+//      a node it cannot infer keeps its descs)
 //   4. custom passes kAfterInferShape
 //   5. PrepareDynShape: nodes with an unknown output shape get
-//      kAttrIsUnknownShape=true, the graph kAttrGraphUnknownShape.
+//      kAttrIsUnknownShape=true, the graph kAttrGraphUnknownShape; stale
+//      marks (shape now static) are removed. It runs again after Stage 1
+//      and Stage 2 (folding can make shapes static).
+//
+// Input shapes / out nodes:
+//   ParseInputShapeOption("x:1,3,224,224;y:-1,8") -> [(x, [1,3,224,224]),
+//   (y, [-1,8])] ("x:" is a scalar); ParseOutNodesOption("a:0;b") ->
+//   [(a, 0), (b, -1 = every output)]. Bad syntax is ParamInvalid naming the
+//   entry. ApplyInputShape sets the shape of the root Data node named so
+//   (input and output desc; -2 = unknown rank); an unknown name is NotFound
+//   listing the graph's inputs, a repeated name ParamInvalid. ApplyOutNodes
+//   replaces the NetOutput's inputs (and the graph out-node info) by the
+//   listed outputs in order; an unknown node is NotFound, an output index
+//   the node does not have OutOfRange (both name the node). Nodes no longer
+//   reaching the output are left to dead-code elimination.
+struct InputShapeEntry {
+  std::string name;
+  std::vector<int64_t> dims;
+};
+struct OutNodeEntry {
+  std::string node;
+  int32_t index = -1;  // -1: every output
+};
+StatusOr<std::vector<InputShapeEntry>> ParseInputShapeOption(absl::string_view value);
+StatusOr<std::vector<OutNodeEntry>> ParseOutNodesOption(absl::string_view value);
+
 class GraphPrepare {
  public:
+  // infer_shape defaults to the InferShapePass.
+  GraphPrepare();
+
   Status Prepare(const ComputeGraphPtr& graph, const CompileOptions& options) const;
   static Status NormalizeGraph(const ComputeGraphPtr& graph, TopoSortingMode mode);
   static Status PrepareDynShape(const ComputeGraphPtr& graph);
+  static Status ApplyInputShape(const ComputeGraphPtr& graph, absl::string_view option_value);
+  static Status ApplyOutNodes(const ComputeGraphPtr& graph, absl::string_view option_value);
 
-  // Wired to the InferShape pass when it exists.
   GraphHook infer_shape;
 };
 
 // --------------------------------------------------------------- optimize
 //
-// Three phases (seed §1.3). Stage 1 / subgraph / Stage 2 are PassManagers;
-// the built-in passes are added by name in seed order as they land
-// (Stage1PassOrder() / Stage2PassOrder() document the intended order).
+// Three phases (seed §1.3). Stage 1 / subgraph / Stage 2 are PassManagers.
+// By default Stage 1 and Stage 2 hold the built-in passes in the seed order
+// of Stage1PassOrder() / Stage2PassOrder(), each registered under its seed
+// name (ge.disabledPasses disables it; callers may AddPass more after them):
+//
+//   Stage 1: ConstantFuseSamePass, CommonSubexpressionEliminationPass,
+//            FuseDataNodesWithCommonInputPass, TransOpBreadthFusionPass,
+//            ConstantFoldingPass (InferShape <-> ConstantFolding to a fixed
+//            point, seed §8; cap = options.constant_folding_max_bytes),
+//            CastRemovePass, ReshapeRemovePass, IdentityDeletePass (one
+//            GEPass traversal; each disabled by its name),
+//            DeadCodeEliminationPass, ControlFlowLoweringPass (only with
+//            options.lower_control_flow).
+//   Stage 2: InnerIdentityDeletePass, ConstantFoldingPass (fixed point
+//            again), CondRemovePass, DeadCodeEliminationPass.
+//
+// Seed passes without an implementation here (MergeInputMemcpyPass,
+// SwitchDataEdgesBypass, PermutePass, SameTransdataBreadthFusionPass,
+// VariableOpPass, AssignRemovePass) are listed by the order functions and
+// skipped. GraphOptimize(false) starts with empty managers (tests).
 class GraphOptimize {
  public:
-  GraphOptimize();
+  explicit GraphOptimize(bool builtin_passes = true);
 
   // Stage 1 + custom passes kAfterOriginGraphOptimize.
   Status OptimizeOriginalGraph(const ComputeGraphPtr& graph, const CompileOptions& options);
@@ -161,6 +230,11 @@ class GraphOptimize {
   PassManager stage1_;
   PassManager subgraph_;
   PassManager stage2_;
+  // Built-in passes whose settings come from CompileOptions (owned by the
+  // managers above).
+  std::vector<GraphPass*> folding_;       // ShapeOptimizationPass instances
+  std::vector<GraphPass*> node_groups_;   // NodePassGroup instances
+  GraphPass* lowering_ = nullptr;         // ControlFlowLoweringPass
 };
 
 // -------------------------------------------------------------- partition

@@ -1,0 +1,35 @@
+// compiler/tools/onnx_loader.h
+//
+// LoadOnnxModel: parses an ONNX model file into a ComputeGraph with the ONNX
+// front end and every op family linked (//compiler/parser/onnx:
+// onnx_parser_with_ops). It exists so that code which also includes
+// compiler/stages/compiler_stages.h can parse models: onnx_parser.h and
+// compiler_stages.h both define ge::kAttrDataIndex, so one translation unit
+// cannot include both.
+//
+// Contract: the parser's errors are returned as they are (IoError /
+// NotFound for unreadable files, ParseFailed, GraphInvalid, NotSupported);
+// input_shapes is ParseOptions::input_shapes (name -> dims, -1 keeps the
+// model's dim).
+//
+// Example:
+//   ASSIGN_OR_RETURN(ComputeGraphPtr g, LoadOnnxModel("/tmp/zoo/resnet50.onnx"));
+#ifndef COMPILER_TOOLS_ONNX_LOADER_H_
+#define COMPILER_TOOLS_ONNX_LOADER_H_
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "graph/inc/graph/compute_graph.h"
+#include "metadef/inc/external/base/status.h"
+
+namespace ge {
+
+StatusOr<ComputeGraphPtr> LoadOnnxModel(
+    const std::string& path, const std::map<std::string, std::vector<int64_t>>& input_shapes = {});
+
+}  // namespace ge
+
+#endif  // COMPILER_TOOLS_ONNX_LOADER_H_
