@@ -13,6 +13,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "graph/inc/graph/node.h"
+#include "graph/inc/graph/pool_allocator.h"
 #include "metadef/inc/external/base/status.h"
 
 namespace ge {
@@ -34,19 +35,19 @@ void Anchor::PeerList::PushBack(Anchor* a) {
       size_ = 1;
       return;
     }
-    Anchor** many = new Anchor*[4];
+    Anchor** many = static_cast<Anchor**>(internal::PoolAllocate(2 * sizeof(Anchor*)));
     many[0] = u_.one;
     many[1] = a;
     u_.many = many;
-    cap_ = 4;
+    cap_ = 2;
     size_ = 2;
     return;
   }
   if (size_ == cap_) {
     const uint32_t new_cap = cap_ * 2;
-    Anchor** many = new Anchor*[new_cap];
+    Anchor** many = static_cast<Anchor**>(internal::PoolAllocate(new_cap * sizeof(Anchor*)));
     std::memcpy(many, u_.many, sizeof(Anchor*) * size_);
-    delete[] u_.many;
+    internal::PoolDeallocate(u_.many, cap_ * sizeof(Anchor*));
     u_.many = many;
     cap_ = new_cap;
   }
@@ -61,7 +62,7 @@ void Anchor::PeerList::EraseAt(size_t i) {
 }
 
 void Anchor::PeerList::Reset() {
-  if (cap_ > 1) delete[] u_.many;
+  if (cap_ > 1) internal::PoolDeallocate(u_.many, cap_ * sizeof(Anchor*));
   u_.one = nullptr;
   cap_ = 1;
   size_ = 0;

@@ -12,6 +12,7 @@
 
 #include "absl/strings/string_view.h"
 #include "graph/inc/graph/attr_value.h"
+#include "graph/inc/graph/pool_allocator.h"
 #include "graph/src/string_interner.h"
 #include "metadef/inc/external/base/status.h"
 
@@ -34,9 +35,11 @@ struct AttrStore::Rep {
   Entry* entries() { return reinterpret_cast<Entry*>(this + 1); }
   const Entry* entries() const { return reinterpret_cast<const Entry*>(this + 1); }
 
+  static size_t Bytes(uint32_t cap) { return sizeof(Rep) + static_cast<size_t>(cap) * sizeof(Entry); }
+
   static Rep* Allocate(uint32_t cap) {
     static_assert(sizeof(Rep) % alignof(Entry) == 0, "entries must be aligned");
-    void* mem = ::operator new(sizeof(Rep) + static_cast<size_t>(cap) * sizeof(Entry));
+    void* mem = internal::PoolAllocate(Bytes(cap));
     return new (mem) Rep{0, cap};
   }
 
@@ -44,8 +47,9 @@ struct AttrStore::Rep {
     if (rep == nullptr) return;
     Entry* e = rep->entries();
     for (uint32_t i = 0; i < rep->size; ++i) e[i].~Entry();
+    const uint32_t cap = rep->cap;
     rep->~Rep();
-    ::operator delete(rep);
+    internal::PoolDeallocate(rep, Bytes(cap));
   }
 };
 

@@ -661,6 +661,27 @@ ComputeGraphPtr ComputeGraph::GetSubgraph(const std::string& name) const {
   return it == root->names_to_subgraph_.end() ? nullptr : it->second;
 }
 
+StatusOr<std::string> ComputeGraph::GetSubgraphRegisteredName(const ComputeGraph& subgraph) const {
+  const ComputeGraph* root = GetRootGraphBarePtr();
+  const auto& registry = root->names_to_subgraph_;
+  auto registered_as = [&registry, &subgraph](const std::string& name) {
+    auto it = registry.find(name);
+    return it != registry.end() && it->second.get() == &subgraph;
+  };
+  if (registered_as(subgraph.GetName())) return subgraph.GetName();
+  const NodePtr parent = subgraph.GetParentNode();
+  if (parent != nullptr) {
+    for (const std::string& inst : parent->GetOpDescBarePtr()->GetSubgraphInstanceNames()) {
+      if (!inst.empty() && registered_as(inst)) return inst;
+    }
+  }
+  for (const auto& [name, graph] : registry) {
+    if (graph.get() == &subgraph) return name;
+  }
+  return NotFound(root->DebugString(), " has no subgraph ", subgraph.DebugString(),
+                  " registered");
+}
+
 void ComputeGraph::ClearAllSubgraphs() {
   sub_graph_.clear();
   names_to_subgraph_.clear();

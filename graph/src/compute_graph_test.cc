@@ -332,6 +332,37 @@ TEST(ComputeGraphTest, SubgraphsAndGetAllNodes) {
   EXPECT_EQ(f.root->GetAllNodesSize(), 3u);
 }
 
+TEST(ComputeGraphTest, SubgraphRegisteredName) {
+  SubgraphFixture f;
+  // Not registered yet.
+  GE_EXPECT_CODE(f.root->GetSubgraphRegisteredName(*f.then_g).status(), ErrorCode::kNotFound);
+  GE_ASSERT_OK(f.root->AddSubgraph(f.then_g));                // own name
+  GE_ASSERT_OK(f.root->AddSubgraph("body_alias", f.body_g));  // an alias
+  auto then_name = f.root->GetSubgraphRegisteredName(*f.then_g);
+  ASSERT_TRUE(then_name.ok());
+  EXPECT_EQ(*then_name, "then");
+  // Any graph of the tree answers from the root's registry.
+  auto body_name = f.body_g->GetSubgraphRegisteredName(*f.body_g);
+  ASSERT_TRUE(body_name.ok());
+  EXPECT_EQ(*body_name, "body_alias");
+  // An instance name of the parent node wins over other aliases.
+  GE_ASSERT_OK(f.if_node->GetOpDesc()->SetSubgraphInstanceName(1, "else_inst"));
+  GE_ASSERT_OK(f.root->AddSubgraph("a_else", f.else_g));
+  GE_ASSERT_OK(f.root->AddSubgraph("else_inst", f.else_g));
+  auto else_name = f.root->GetSubgraphRegisteredName(*f.else_g);
+  ASSERT_TRUE(else_name.ok());
+  EXPECT_EQ(*else_name, "else_inst");
+  GE_ASSERT_OK(f.root->RemoveSubgraph("else_inst"));
+  else_name = f.root->GetSubgraphRegisteredName(*f.else_g);
+  ASSERT_TRUE(else_name.ok());
+  EXPECT_EQ(*else_name, "a_else");
+  // A graph registered nowhere is NotFound, with its name in the message.
+  auto stray = std::make_shared<ComputeGraph>("stray");
+  auto missing = f.root->GetSubgraphRegisteredName(*stray);
+  GE_EXPECT_CODE(missing.status(), ErrorCode::kNotFound);
+  EXPECT_NE(missing.status().message().find("stray"), std::string::npos);
+}
+
 TEST(ComputeGraphTest, AddSubgraphChecks) {
   SubgraphFixture f;
   GE_EXPECT_CODE(f.root->AddSubgraph("x", nullptr), ErrorCode::kParamInvalid);

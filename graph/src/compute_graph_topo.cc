@@ -168,7 +168,7 @@ Status ComputeGraph::SortThisGraph(const TopoSortOptions& options) {
         if (dst->list_graph_ == this) succ.targets.push_back(dst->scratch_index_);
       }
     }
-    for (const Anchor* peer : node->out_ctrl_.PeerAnchors()) {
+    for (const Anchor* peer : node->OutControlPeers()) {
       const Node* dst = peer->GetOwnerNodeBarePtr();
       if (dst->list_graph_ == this) succ.targets.push_back(dst->scratch_index_);
     }

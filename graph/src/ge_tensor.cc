@@ -117,10 +117,7 @@ GeTensorDesc::GeTensorDesc(const TensorDesc& desc)
     ext.data_offset = desc.GetDataOffset();
     ext.device_type = desc.GetDeviceType();
   }
-  // TensorDesc reports the shape rank when unset; keep "unset" in that case.
-  if (desc.GetRealDimCnt() != static_cast<int64_t>(desc.GetShape().GetDimNum())) {
-    MutableExt().real_dim_cnt = desc.GetRealDimCnt();
-  }
+  if (desc.HasRealDimCnt()) MutableExt().real_dim_cnt = desc.GetRealDimCnt();
 }
 
 GeTensorDesc::GeTensorDesc(const GeTensorDesc& other)
@@ -204,7 +201,13 @@ int64_t GeTensorDesc::GetRealDimCnt() const {
   if (ext_ != nullptr && ext_->real_dim_cnt >= 0) return ext_->real_dim_cnt;
   return static_cast<int64_t>(shape_.GetDimNum());
 }
-void GeTensorDesc::SetRealDimCnt(int64_t cnt) { MutableExt().real_dim_cnt = cnt; }
+// Any negative count means "unset" (-1), so equality and HasExtMeta() agree.
+void GeTensorDesc::SetRealDimCnt(int64_t cnt) { MutableExt().real_dim_cnt = cnt < 0 ? -1 : cnt; }
+bool GeTensorDesc::HasRealDimCnt() const { return ext_ != nullptr && ext_->real_dim_cnt >= 0; }
+bool GeTensorDesc::HasExtMeta() const {
+  static const Ext* const kDefault = new Ext();
+  return ext_ != nullptr && !(*ext_ == *kDefault);
+}
 
 int64_t GeTensorDesc::GetSizeMeta() const { return ext_ == nullptr ? 0 : ext_->size; }
 void GeTensorDesc::SetSizeMeta(int64_t size) { MutableExt().size = size; }

@@ -76,6 +76,41 @@ TEST(GeTensorDescTest, OriginStartsEqualAndThenIsIndependent) {
   EXPECT_EQ(d.GetOriginFormat(), FORMAT_NCHW);
 }
 
+TEST(GeTensorDescTest, HasRealDimCntAndHasExtMeta) {
+  GeTensorDesc d(GeShape({2, 3}));
+  EXPECT_FALSE(d.HasRealDimCnt());
+  EXPECT_FALSE(d.HasExtMeta());
+  d.SetShapeRange({}).IgnoreError();
+  d.SetSizeMeta(0);  // allocates the extension, still all defaults
+  EXPECT_FALSE(d.HasExtMeta());
+  EXPECT_FALSE(d.HasRealDimCnt());
+  d.SetRealDimCnt(2);  // equal to the rank: still "set"
+  EXPECT_TRUE(d.HasRealDimCnt());
+  EXPECT_TRUE(d.HasExtMeta());
+  EXPECT_EQ(d.GetRealDimCnt(), 2);
+  d.SetRealDimCnt(-7);  // negative means unset
+  EXPECT_FALSE(d.HasRealDimCnt());
+  EXPECT_FALSE(d.HasExtMeta());
+  EXPECT_EQ(d.GetRealDimCnt(), 2);
+  EXPECT_EQ(d, GeTensorDesc(GeShape({2, 3})));
+  d.SetOutputTensor(true);
+  EXPECT_TRUE(d.HasExtMeta());
+  GeTensorDesc copy(d);
+  EXPECT_TRUE(copy.HasExtMeta());
+  EXPECT_FALSE(copy.HasRealDimCnt());
+
+  // Through TensorDesc: "set" survives even when equal to the rank.
+  TensorDesc base(Shape({4, 5}));
+  EXPECT_FALSE(base.HasRealDimCnt());
+  EXPECT_FALSE(GeTensorDesc(base).HasRealDimCnt());
+  base.SetRealDimCnt(2);
+  EXPECT_TRUE(base.HasRealDimCnt());
+  GeTensorDesc from_base(base);
+  EXPECT_TRUE(from_base.HasRealDimCnt());
+  EXPECT_EQ(from_base.GetRealDimCnt(), 2);
+  EXPECT_TRUE(from_base.ToTensorDesc().HasRealDimCnt());
+}
+
 TEST(GeTensorDescTest, DefaultsAndExtendedMeta) {
   GeTensorDesc d;
   EXPECT_EQ(d.GetDataType(), DT_FLOAT);

@@ -17,6 +17,7 @@
 #include "graph/inc/graph/anchor.h"
 #include "graph/inc/graph/compute_graph.h"
 #include "graph/inc/graph/op_desc.h"
+#include "graph/inc/graph/pool_allocator.h"
 #include "metadef/inc/external/base/status.h"
 
 namespace ge {
@@ -38,26 +39,30 @@ struct TrailingBlock {
 };
 thread_local TrailingBlock t_trailing_block;
 
-// Stateless (keeps the control block small): the extra size travels through
-// t_trailing_block.
+// Pooled; carries the extra size so that deallocate frees the same bytes.
 template <typename T>
 struct TrailingAllocator {
   using value_type = T;
-  TrailingAllocator() = default;
+  explicit TrailingAllocator(size_t extra) : extra(extra) {}
   template <typename U>
-  TrailingAllocator(const TrailingAllocator<U>&) {}  // NOLINT
+  TrailingAllocator(const TrailingAllocator<U>& o) : extra(o.extra) {}  // NOLINT
   T* allocate(size_t n) {
-    const size_t bytes = n * sizeof(T) + t_trailing_block.extra;
-    void* p = ::operator new(bytes);
+    const size_t bytes = n * sizeof(T) + extra;
+    void* p = internal::PoolAllocate(bytes);
     t_trailing_block.base = p;
     t_trailing_block.size = bytes;
     return static_cast<T*>(p);
   }
-  void deallocate(T* p, size_t) { ::operator delete(p); }
+  void deallocate(T* p, size_t n) { internal::PoolDeallocate(p, n * sizeof(T) + extra); }
   template <typename U>
-  bool operator==(const TrailingAllocator<U>&) const { return true; }
+  bool operator==(const TrailingAllocator<U>& o) const {
+    return extra == o.extra;
+  }
   template <typename U>
-  bool operator!=(const TrailingAllocator<U>&) const { return false; }
+  bool operator!=(const TrailingAllocator<U>& o) const {
+    return extra != o.extra;
+  }
+  size_t extra;
 };
 
 constexpr size_t kAnchorSize = sizeof(InDataAnchor);
@@ -71,14 +76,13 @@ StatusOr<NodePtr> Node::Create(const OpDescPtr& op_desc) {
   if (op_desc == nullptr) return ParamInvalid("cannot create a node from a null OpDesc");
   const size_t anchors = op_desc->GetAllInputsSize() + op_desc->GetAllOutputsDescSize();
   t_trailing_block = TrailingBlock{anchors * kAnchorSize, nullptr, 0};
-  NodePtr node = std::allocate_shared<Node>(TrailingAllocator<Node>(), Passkey{}, op_desc);
+  NodePtr node = std::allocate_shared<Node>(TrailingAllocator<Node>(anchors * kAnchorSize),
+                                            Passkey{}, op_desc);
   return node;
 }
 
 Node::Node(Passkey, OpDescPtr op_desc) : op_(std::move(op_desc)) {
   op_->attached_to_node_ = true;
-  static_cast<Anchor&>(in_ctrl_).Init(this, -1);
-  static_cast<Anchor&>(out_ctrl_).Init(this, -1);
   const size_t nin = op_->GetAllInputsSize();
   const size_t nout = op_->GetAllOutputsDescSize();
   const TrailingBlock block = t_trailing_block;
@@ -114,13 +118,39 @@ Node::~Node() {
   for (uint32_t i = 0; i < cap_in_; ++i) in_block_[i].~InDataAnchor();
   for (uint32_t i = 0; i < cap_out_; ++i) OutBlock()[i].~OutDataAnchor();
   if (!block_is_trailing_ && (cap_in_ + cap_out_) > 0) ::operator delete(in_block_);
+  internal::PoolDelete(ctrl_.load(std::memory_order_acquire));
+}
+
+Node::ControlAnchors& Node::MakeCtrl() const {
+  ControlAnchors* fresh = internal::PoolNew<ControlAnchors>();
+  Node* self = const_cast<Node*>(this);
+  static_cast<Anchor&>(fresh->in).Init(self, -1);
+  static_cast<Anchor&>(fresh->out).Init(self, -1);
+  ControlAnchors* expected = nullptr;
+  if (ctrl_.compare_exchange_strong(expected, fresh, std::memory_order_acq_rel,
+                                    std::memory_order_acquire)) {
+    return *fresh;
+  }
+  internal::PoolDelete(fresh);  // another thread created them first
+  return *expected;
+}
+
+absl::Span<Anchor* const> Node::InControlPeers() const {
+  ControlAnchors* c = ctrl_.load(std::memory_order_acquire);
+  return c == nullptr ? absl::Span<Anchor* const>() : c->in.PeerAnchors();
+}
+absl::Span<Anchor* const> Node::OutControlPeers() const {
+  ControlAnchors* c = ctrl_.load(std::memory_order_acquire);
+  return c == nullptr ? absl::Span<Anchor* const>() : c->out.PeerAnchors();
 }
 
 void Node::UnlinkAllAnchors() {
   for (uint32_t i = 0; i < num_in_; ++i) InAt(i)->UnlinkAll();
   for (uint32_t i = 0; i < num_out_; ++i) OutAt(i)->UnlinkAll();
-  in_ctrl_.UnlinkAll();
-  out_ctrl_.UnlinkAll();
+  if (ControlAnchors* c = ctrl_.load(std::memory_order_acquire)) {
+    c->in.UnlinkAll();
+    c->out.UnlinkAll();
+  }
 }
 
 InDataAnchor* Node::InAt(size_t i) const {
@@ -171,17 +201,17 @@ OutDataAnchor* Node::GetOutDataAnchorBarePtr(int32_t idx) const {
   return OutAt(static_cast<size_t>(idx));
 }
 InControlAnchorPtr Node::GetInControlAnchor() const {
-  return std::static_pointer_cast<InControlAnchor>(in_ctrl_.GetSharedPtr());
+  return std::static_pointer_cast<InControlAnchor>(Ctrl().in.GetSharedPtr());
 }
 OutControlAnchorPtr Node::GetOutControlAnchor() const {
-  return std::static_pointer_cast<OutControlAnchor>(out_ctrl_.GetSharedPtr());
+  return std::static_pointer_cast<OutControlAnchor>(Ctrl().out.GetSharedPtr());
 }
 AnchorPtr Node::GetInAnchor(int32_t idx) const {
-  if (idx == -1) return in_ctrl_.GetSharedPtr();
+  if (idx == -1) return Ctrl().in.GetSharedPtr();
   return GetInDataAnchor(idx);
 }
 AnchorPtr Node::GetOutAnchor(int32_t idx) const {
-  if (idx == -1) return out_ctrl_.GetSharedPtr();
+  if (idx == -1) return Ctrl().out.GetSharedPtr();
   return GetOutDataAnchor(idx);
 }
 std::vector<InDataAnchorPtr> Node::GetAllInDataAnchors() const {
@@ -216,14 +246,14 @@ std::vector<AnchorPtr> Node::GetAllInAnchors() const {
   std::vector<AnchorPtr> out;
   out.reserve(num_in_ + 1);
   for (uint32_t i = 0; i < num_in_; ++i) out.push_back(InAt(i)->GetSharedPtr());
-  out.push_back(in_ctrl_.GetSharedPtr());
+  out.push_back(Ctrl().in.GetSharedPtr());
   return out;
 }
 std::vector<AnchorPtr> Node::GetAllOutAnchors() const {
   std::vector<AnchorPtr> out;
   out.reserve(num_out_ + 1);
   for (uint32_t i = 0; i < num_out_; ++i) out.push_back(OutAt(i)->GetSharedPtr());
-  out.push_back(out_ctrl_.GetSharedPtr());
+  out.push_back(Ctrl().out.GetSharedPtr());
   return out;
 }
 
@@ -303,7 +333,7 @@ std::vector<NodePtr> Node::GetInDataNodes() const {
 
 std::vector<NodePtr> Node::GetInControlNodes() const {
   std::vector<NodePtr> out;
-  for (Anchor* p : in_ctrl_.PeerAnchors()) out.push_back(OwnerOf(p));
+  for (Anchor* p : InControlPeers()) out.push_back(OwnerOf(p));
   for (uint32_t i = 0; i < num_in_; ++i) {
     if (OutControlAnchor* p = InAt(i)->GetPeerOutControlAnchorPtr()) out.push_back(OwnerOf(p));
   }
@@ -322,7 +352,7 @@ std::vector<Node*> Node::GetInNodesPtr() const {
   for (uint32_t i = 0; i < num_in_; ++i) {
     if (OutDataAnchor* p = InAt(i)->GetPeerOutAnchorPtr()) out.push_back(p->GetOwnerNodeBarePtr());
   }
-  for (Anchor* p : in_ctrl_.PeerAnchors()) out.push_back(p->GetOwnerNodeBarePtr());
+  for (Anchor* p : InControlPeers()) out.push_back(p->GetOwnerNodeBarePtr());
   for (uint32_t i = 0; i < num_in_; ++i) {
     if (OutControlAnchor* p = InAt(i)->GetPeerOutControlAnchorPtr()) {
       out.push_back(p->GetOwnerNodeBarePtr());
@@ -343,7 +373,7 @@ std::vector<NodePtr> Node::GetOutDataNodes() const {
 
 std::vector<NodePtr> Node::GetOutControlNodes() const {
   std::vector<NodePtr> out;
-  for (Anchor* p : out_ctrl_.PeerAnchors()) out.push_back(OwnerOf(p));
+  for (Anchor* p : OutControlPeers()) out.push_back(OwnerOf(p));
   for (uint32_t i = 0; i < num_out_; ++i) {
     for (Anchor* p : OutAt(i)->PeerAnchors()) {
       if (p->IsInControl()) out.push_back(OwnerOf(p));
@@ -366,7 +396,7 @@ std::vector<Node*> Node::GetOutNodesPtr() const {
       if (p->IsInData()) out.push_back(p->GetOwnerNodeBarePtr());
     }
   }
-  for (Anchor* p : out_ctrl_.PeerAnchors()) out.push_back(p->GetOwnerNodeBarePtr());
+  for (Anchor* p : OutControlPeers()) out.push_back(p->GetOwnerNodeBarePtr());
   for (uint32_t i = 0; i < num_out_; ++i) {
     for (Anchor* p : OutAt(i)->PeerAnchors()) {
       if (p->IsInControl()) out.push_back(p->GetOwnerNodeBarePtr());
@@ -386,12 +416,12 @@ size_t Node::GetOutDataNodesSize() const {
   return n;
 }
 size_t Node::GetInNodesSize() const {
-  size_t n = in_ctrl_.GetPeerAnchorsSize();
+  size_t n = InControlPeers().size();
   for (uint32_t i = 0; i < num_in_; ++i) n += InAt(i)->GetPeerAnchorsSize();
   return n;
 }
 size_t Node::GetOutNodesSize() const {
-  size_t n = out_ctrl_.GetPeerAnchorsSize();
+  size_t n = OutControlPeers().size();
   for (uint32_t i = 0; i < num_out_; ++i) n += OutAt(i)->GetPeerAnchorsSize();
   return n;
 }

@@ -35,6 +35,47 @@ TEST(NodeTest, CreateMakesAnchorsFromTheOpDesc) {
   GE_EXPECT_CODE(Node::Create(nullptr), ErrorCode::kParamInvalid);
 }
 
+TEST(NodeTest, ControlAnchorsAreCreatedOnFirstAccess) {
+  GraphBuilder b("g");
+  NodePtr a = b.AddNode("a", "T", 0, 1);
+  NodePtr c = b.AddNode("c", "T", 1, 0);
+  b.AddDataEdge(a, 0, c, 0);
+  // Reading never creates them.
+  EXPECT_TRUE(a->InControlPeers().empty());
+  EXPECT_TRUE(c->OutControlPeers().empty());
+  EXPECT_TRUE(a->GetInControlNodes().empty());
+  EXPECT_TRUE(a->GetOutControlNodes().empty());
+  EXPECT_EQ(a->GetInNodesSize(), 0u);
+  EXPECT_EQ(a->GetOutNodesSize(), 1u);
+  EXPECT_EQ(Names(a->GetOutAllNodes()), std::vector<std::string>{"c"});
+  GE_EXPECT_OK(b.graph()->TopologicalSorting());
+  EXPECT_FALSE(a->HasControlAnchors());
+  EXPECT_FALSE(c->HasControlAnchors());
+  // First access creates both, owned by the node, with index -1.
+  OutControlAnchor* out = a->GetOutControlAnchorBarePtr();
+  EXPECT_TRUE(a->HasControlAnchors());
+  EXPECT_EQ(out, a->GetOutControlAnchorBarePtr());  // stable
+  EXPECT_EQ(out->GetIdx(), -1);
+  EXPECT_EQ(out->GetOwnerNodeBarePtr(), a.get());
+  EXPECT_EQ(a->GetInControlAnchorBarePtr()->GetOwnerNodeBarePtr(), a.get());
+  GE_ASSERT_OK(out->LinkTo(c->GetInControlAnchorBarePtr()));
+  ASSERT_EQ(c->InControlPeers().size(), 1u);
+  EXPECT_EQ(c->InControlPeers()[0], out);
+  EXPECT_EQ(a->OutControlPeers().size(), 1u);
+  EXPECT_EQ(Names(c->GetInControlNodes()), std::vector<std::string>{"a"});
+  // The shared pointer keeps the node (and its control anchors) alive.
+  InControlAnchorPtr in = c->GetInControlAnchor();
+  std::weak_ptr<Node> weak = c;
+  b.graph()->RemoveNodeWithoutRelink(c).IgnoreError();
+  c.reset();
+  EXPECT_FALSE(weak.expired());
+  EXPECT_EQ(in->GetOwnerNodeBarePtr()->GetName(), "c");
+  EXPECT_TRUE(in->IsLinked() == false);  // RemoveNodeWithoutRelink unlinked it
+  EXPECT_TRUE(a->OutControlPeers().empty());
+  in.reset();
+  EXPECT_TRUE(weak.expired());
+}
+
 TEST(NodeTest, NeighbourQueriesInAnchorOrder) {
   GraphBuilder b("g");
   NodePtr x = b.AddNode("x", "T", 0, 1);

@@ -55,7 +55,7 @@ struct OpDesc::Ext {
   // Optional flags of the inputs (empty when no input is optional).
   std::vector<uint8_t> optional_inputs;
   // Descriptions of removed ports: kept alive for outstanding pointers.
-  std::vector<std::unique_ptr<GeTensorDesc>> retired_descs;
+  std::vector<DescHolder> retired_descs;
 
   Ext() = default;
   // Copies everything but the retired descriptions.
@@ -83,6 +83,14 @@ OpDesc::OpDesc() : type_(internal::EmptyInternedString()) {}
 OpDesc::OpDesc(const std::string& name, const std::string& type)
     : name_(name), type_(internal::InternString(type)) {}
 
+OpDescPtr OpDesc::Create(const std::string& name, const std::string& type) {
+  return std::allocate_shared<OpDesc>(internal::PoolStdAllocator<OpDesc>(), name, type);
+}
+
+OpDescPtr OpDesc::Create(const OpDesc& other) {
+  return std::allocate_shared<OpDesc>(internal::PoolStdAllocator<OpDesc>(), other);
+}
+
 OpDesc::OpDesc(const OpDesc& other)
     : AttrHolder(other),
       std::enable_shared_from_this<OpDesc>(),
@@ -95,7 +103,7 @@ OpDesc::OpDesc(const OpDesc& other)
       num_inputs_(other.num_inputs_) {
   ports_.reserve(other.ports_.size());
   for (const Port& p : other.ports_) {
-    ports_.push_back(Port{std::make_unique<GeTensorDesc>(*p.desc), p.name});
+    ports_.push_back(Port{DescHolder(internal::PoolNew<GeTensorDesc>(*p.desc)), p.name});
   }
 }
 
@@ -108,7 +116,7 @@ OpDesc& OpDesc::operator=(const OpDesc& other) {
   for (Port& p : ports_) {
     MutableExt().retired_descs.push_back(std::move(p.desc));
   }
-  std::vector<std::unique_ptr<GeTensorDesc>> retired;
+  std::vector<DescHolder> retired;
   if (ext_ != nullptr) retired = std::move(ext_->retired_descs);
   ports_ = std::move(copy.ports_);
   num_inputs_ = copy.num_inputs_;
@@ -176,7 +184,7 @@ void OpDesc::SetOptional(size_t input_index, bool optional) {
 int32_t OpDesc::FindPort(Dir dir, absl::string_view name) const {
   const size_t n = Count(dir);
   for (size_t i = 0; i < n; ++i) {
-    if (PortAt(dir, i).name == name) return static_cast<int32_t>(i);
+    if (*PortAt(dir, i).name == name) return static_cast<int32_t>(i);
   }
   return -1;
 }
@@ -193,7 +201,7 @@ Status OpDesc::AddPort(Dir dir, const std::string& name, const GeTensorDesc& des
   ReserveFor(1);
   const size_t pos = Begin(dir) + Count(dir);
   ports_.insert(ports_.begin() + static_cast<std::ptrdiff_t>(pos),
-                Port{std::make_unique<GeTensorDesc>(desc), name});
+                Port{DescHolder(internal::PoolNew<GeTensorDesc>(desc)), internal::InternString(name)});
   if (dir == Dir::kInput) {
     ++num_inputs_;
     SetOptional(pos, optional);
@@ -223,7 +231,7 @@ Status OpDesc::InsertPorts(Dir dir, const std::string& name, uint32_t num, size_
   std::vector<Port> added;
   added.reserve(num);
   for (std::string& n : names) {
-    added.push_back(Port{std::make_unique<GeTensorDesc>(), std::move(n)});
+    added.push_back(Port{DescHolder(internal::PoolNew<GeTensorDesc>()), internal::InternString(n)});
   }
   ReserveFor(num);
   ports_.insert(ports_.begin() + static_cast<std::ptrdiff_t>(Begin(dir) + index),
@@ -291,20 +299,20 @@ Status OpDesc::UpdateNames(Dir dir, const std::map<std::string, uint32_t>& name_
                            "s named '", n, "'");
     }
   }
-  for (size_t i = 0; i < count; ++i) PortAt(dir, i).name = std::move(names[i]);
+  for (size_t i = 0; i < count; ++i) PortAt(dir, i).name = internal::InternString(names[i]);
   return OkStatus();
 }
 
 std::map<std::string, uint32_t> OpDesc::NameIndexMap(Dir dir) const {
   std::map<std::string, uint32_t> m;
-  for (size_t i = 0; i < Count(dir); ++i) m.emplace(PortAt(dir, i).name, static_cast<uint32_t>(i));
+  for (size_t i = 0; i < Count(dir); ++i) m.emplace(*PortAt(dir, i).name, static_cast<uint32_t>(i));
   return m;
 }
 
 std::vector<std::string> OpDesc::Names(Dir dir) const {
   std::vector<std::string> names;
   names.reserve(Count(dir));
-  for (size_t i = 0; i < Count(dir); ++i) names.push_back(PortAt(dir, i).name);
+  for (size_t i = 0; i < Count(dir); ++i) names.push_back(*PortAt(dir, i).name);
   return names;
 }
 
@@ -387,10 +395,10 @@ int32_t OpDesc::GetInputIndexByName(const std::string& name) const {
   return FindPort(Dir::kInput, name);
 }
 std::string OpDesc::GetInputNameByIndex(uint32_t index) const {
-  return index < num_inputs_ ? ports_[index].name : std::string();
+  return index < num_inputs_ ? *ports_[index].name : std::string();
 }
 const std::string* OpDesc::GetInputNamePtr(uint32_t index) const {
-  return index < num_inputs_ ? &ports_[index].name : nullptr;
+  return index < num_inputs_ ? ports_[index].name : nullptr;
 }
 std::map<std::string, uint32_t> OpDesc::GetAllInputName() const { return NameIndexMap(Dir::kInput); }
 std::vector<std::string> OpDesc::GetAllInputNames() const { return Names(Dir::kInput); }
@@ -408,7 +416,7 @@ bool OpDesc::IsOptionalInput(uint32_t index) const {
 std::vector<std::string> OpDesc::GetOptionalInputNames() const {
   std::vector<std::string> names;
   for (uint32_t i = 0; i < num_inputs_; ++i) {
-    if (IsOptionalInput(i)) names.push_back(ports_[i].name);
+    if (IsOptionalInput(i)) names.push_back(*ports_[i].name);
   }
   return names;
 }
@@ -473,10 +481,10 @@ int32_t OpDesc::GetOutputIndexByName(const std::string& name) const {
   return FindPort(Dir::kOutput, name);
 }
 std::string OpDesc::GetOutputNameByIndex(uint32_t index) const {
-  return index < GetOutputsSize() ? PortAt(Dir::kOutput, index).name : std::string();
+  return index < GetOutputsSize() ? *PortAt(Dir::kOutput, index).name : std::string();
 }
 const std::string* OpDesc::GetOutputNamePtr(uint32_t index) const {
-  return index < GetOutputsSize() ? &PortAt(Dir::kOutput, index).name : nullptr;
+  return index < GetOutputsSize() ? PortAt(Dir::kOutput, index).name : nullptr;
 }
 std::map<std::string, uint32_t> OpDesc::GetAllOutputName() const {
   return NameIndexMap(Dir::kOutput);

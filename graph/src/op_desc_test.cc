@@ -344,5 +344,27 @@ TEST(OpDescTest, OptionalFlagsFollowInsertionsAndRemovals) {
   EXPECT_TRUE(copy.IsOptionalInput("opt"));
 }
 
+TEST(OpDescTest, HasExtStateTracksTheCompileStateExtension) {
+  OpDesc op("a", "Add");
+  EXPECT_FALSE(op.HasExtState());
+  GE_ASSERT_OK(op.AddInputDesc(GeTensorDesc()));
+  GE_ASSERT_OK(op.AddOutputDesc(GeTensorDesc()));
+  op.SetId(3);
+  op.SetStreamId(1);
+  EXPECT_FALSE(op.HasExtState());  // ports, id and stream live inline
+  EXPECT_TRUE(op.GetSubgraphInstanceNames().empty());
+  EXPECT_TRUE(op.GetInputOffset().empty());
+  op.SetOpEngineName("engine");
+  EXPECT_TRUE(op.HasExtState());
+  OpDesc copy(op);
+  EXPECT_TRUE(copy.HasExtState());
+  OpDesc with_subgraph("b", "If");
+  GE_ASSERT_OK(with_subgraph.AddSubgraphName("then_branch"));
+  EXPECT_TRUE(with_subgraph.HasExtState());
+  OpDesc optional_input("c", "T");
+  GE_ASSERT_OK(optional_input.AddOptionalInputDesc("x", GeTensorDesc()));
+  EXPECT_TRUE(optional_input.HasExtState());
+}
+
 }  // namespace
 }  // namespace ge

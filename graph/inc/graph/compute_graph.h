@@ -195,6 +195,11 @@ class ComputeGraph : public std::enable_shared_from_this<ComputeGraph>, public A
   Status RemoveSubGraph(const ComputeGraphPtr& subgraph);
   // Looks up the root graph's registry; nullptr when absent.
   ComputeGraphPtr GetSubgraph(const std::string& name) const;
+  // The name `subgraph` is registered under in the root graph's registry:
+  // its own name when registered under it, else the first instance name of
+  // its parent node registered to it, else the smallest other name registered
+  // to it. NotFound (naming the subgraph) when it is not registered.
+  StatusOr<std::string> GetSubgraphRegisteredName(const ComputeGraph& subgraph) const;
   const std::vector<ComputeGraphPtr>& GetAllSubgraphs() const { return sub_graph_; }
   void ClearAllSubgraphs();
 

@@ -142,6 +142,10 @@ class GeTensorDesc : public AttrHolder {
   // Logical rank; -1 until set, then GetRealDimCnt() is the shape's rank.
   int64_t GetRealDimCnt() const;
   void SetRealDimCnt(int64_t cnt);
+  // True when a real dim count (>= 0) was set, even one equal to the rank
+  // (GetRealDimCnt() cannot tell those apart). Serialization writes the
+  // field exactly when this is true.
+  bool HasRealDimCnt() const;
 
   // Extended meta (memory planning, weights).
   int64_t GetSizeMeta() const;
@@ -160,6 +164,10 @@ class GeTensorDesc : public AttrHolder {
   void SetInputTensor(bool is_input);
   bool IsOutputTensor() const;
   void SetOutputTensor(bool is_output);
+  // True when any field of the extended meta above (name, shape ranges, real
+  // dim count, size, weight size, reuse input / index, data offset, device
+  // type, input / output flags) differs from its default.
+  bool HasExtMeta() const;
 
   // A desc is invalid when it marks an absent optional input: data type
   // DT_UNDEFINED and format FORMAT_RESERVED.

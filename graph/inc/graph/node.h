@@ -10,7 +10,10 @@
 //   * Nodes are always owned by shared_ptr (Node::Create is the only way to
 //     make one). A ComputeGraph owns the nodes in its list.
 //   * The data anchors are allocated together with the node (one allocation
-//     for node, control block and anchors); control anchors are members.
+//     for node, control block and anchors); the two control anchors are
+//     created on first access (in one pooled block) since most nodes never
+//     get a control edge. InControlPeers() / OutControlPeers() read them
+//     without creating them.
 //     Anchor addresses are stable for the node's lifetime: anchors appended
 //     later (NodeUtils::AppendInputAnchor, AddLinkFrom) never move existing
 //     ones, and anchors removed from the end are unlinked and kept (retired)
@@ -31,6 +34,7 @@
 #ifndef GRAPH_INC_GRAPH_NODE_H_
 #define GRAPH_INC_GRAPH_NODE_H_
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <iterator>
@@ -39,6 +43,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/types/span.h"
 #include "graph/inc/graph/anchor.h"
 #include "graph/inc/graph/graph_fwd.h"
 #include "graph/inc/graph/op_desc.h"
@@ -82,8 +87,16 @@ class Node : public std::enable_shared_from_this<Node> {
   OutDataAnchor* GetOutDataAnchorBarePtr(int32_t idx) const;
   InControlAnchorPtr GetInControlAnchor() const;
   OutControlAnchorPtr GetOutControlAnchor() const;
-  InControlAnchor* GetInControlAnchorBarePtr() const { return &in_ctrl_; }
-  OutControlAnchor* GetOutControlAnchorBarePtr() const { return &out_ctrl_; }
+  InControlAnchor* GetInControlAnchorBarePtr() const { return &Ctrl().in; }
+  OutControlAnchor* GetOutControlAnchorBarePtr() const { return &Ctrl().out; }
+  // The peers of the control anchors (a zero-copy view, invalidated by any
+  // link change). Unlike the accessors above these never create the control
+  // anchors: use them to read a graph.
+  absl::Span<Anchor* const> InControlPeers() const;
+  absl::Span<Anchor* const> OutControlPeers() const;
+  // True once the control anchors exist (they are created on first access;
+  // most nodes never have control edges).
+  bool HasControlAnchors() const { return ctrl_.load(std::memory_order_acquire) != nullptr; }
   // idx -1 is the control anchor.
   AnchorPtr GetInAnchor(int32_t idx) const;
   AnchorPtr GetOutAnchor(int32_t idx) const;
@@ -162,6 +175,18 @@ class Node : public std::enable_shared_from_this<Node> {
   OutDataAnchor* OutAt(size_t i) const;
   void UnlinkAllAnchors();
 
+  // Created on first access, pooled (thread-safe: racing creators agree on
+  // one through a compare-exchange).
+  struct ControlAnchors {
+    InControlAnchor in;
+    OutControlAnchor out;
+  };
+  ControlAnchors& Ctrl() const {
+    ControlAnchors* c = ctrl_.load(std::memory_order_acquire);
+    return c != nullptr ? *c : MakeCtrl();
+  }
+  ControlAnchors& MakeCtrl() const;
+
   OpDescPtr op_;
   ComputeGraph* owner_graph_ = nullptr;
   // Membership in a graph's NodeList (see compute_graph.h): the list holds
@@ -179,8 +204,7 @@ class Node : public std::enable_shared_from_this<Node> {
   bool block_is_trailing_ = false;
   InDataAnchor* in_block_ = nullptr;  // the out anchors follow the in anchors
   std::unique_ptr<Overflow> overflow_;
-  mutable InControlAnchor in_ctrl_;
-  mutable OutControlAnchor out_ctrl_;
+  mutable std::atomic<ControlAnchors*> ctrl_{nullptr};
 };
 
 // The node list of a ComputeGraph: an intrusive doubly-linked list (no

@@ -45,7 +45,7 @@
 // All errors are Status values naming the op, the index or the name.
 //
 // Example
-//   auto op = std::make_shared<OpDesc>("conv1", "Conv2D");
+//   auto op = OpDesc::Create("conv1", "Conv2D");   // or std::make_shared<OpDesc>
 //   RETURN_IF_ERROR(op->AddInputDesc("x", GeTensorDesc(GeShape({1, 3, 8, 8}))));
 //   RETURN_IF_ERROR(op->AddDynamicInputDesc("w", 2));          // w0, w1
 //   RETURN_IF_ERROR(op->AddOutputDesc("y", GeTensorDesc()));
@@ -65,6 +65,7 @@
 #include "graph/inc/graph/attr_store.h"
 #include "graph/inc/graph/ge_tensor.h"
 #include "graph/inc/graph/graph_fwd.h"
+#include "graph/inc/graph/pool_allocator.h"
 #include "metadef/inc/external/base/status.h"
 
 namespace ge {
@@ -83,6 +84,12 @@ class OpDesc : public AttrHolder, public std::enable_shared_from_this<OpDesc> {
 
   OpDesc();
   OpDesc(const std::string& name, const std::string& type);
+  // Shared OpDescs whose object and control block live in the graph layer's
+  // small-object pool (pool_allocator.h): same as std::make_shared<OpDesc>
+  // but cheaper in time and memory for large graphs. Prefer these when
+  // building graphs in bulk (parsers, deserialization, graph copies).
+  static OpDescPtr Create(const std::string& name, const std::string& type);
+  static OpDescPtr Create(const OpDesc& other);  // deep copy
   // Deep copy: new GeTensorDesc objects, attributes, compile state, function
   // slots; IR metadata is shared copy-on-write.
   OpDesc(const OpDesc& other);
@@ -233,6 +240,11 @@ class OpDesc : public AttrHolder, public std::enable_shared_from_this<OpDesc> {
   std::vector<int64_t> GetDstIndex() const;
   void SetIsInputConst(const std::vector<bool>& is_input_const);
   std::vector<bool> GetIsInputConst() const;
+  // False while no compile-state, engine, subgraph, optional-input or
+  // function field was ever written: then every accessor of those returns an
+  // empty value (serialization skips them all). True once one was written,
+  // even if it was set back to empty.
+  bool HasExtState() const { return ext_ != nullptr; }
 
   // ---- function slots
   void SetInferFunc(InferShapeFunc func);
@@ -253,9 +265,11 @@ class OpDesc : public AttrHolder, public std::enable_shared_from_this<OpDesc> {
  private:
   friend class Node;
   friend class ComputeGraph;  // prefetching in the topological sort
+  using DescHolder = std::unique_ptr<GeTensorDesc, internal::PoolDeleter>;
+  // 16 bytes: the desc is pooled, the name interned (names repeat across ops).
   struct Port {
-    std::unique_ptr<GeTensorDesc> desc;
-    std::string name;
+    DescHolder desc;
+    const std::string* name;
   };
   struct IrMeta;
   struct Ext;
@@ -287,7 +301,7 @@ class OpDesc : public AttrHolder, public std::enable_shared_from_this<OpDesc> {
 
   std::string name_;
   // ports_[0, num_inputs_) are the inputs, the rest are the outputs.
-  std::vector<Port> ports_;
+  std::vector<Port, internal::PoolStdAllocator<Port>> ports_;
   const std::string* type_;  // interned
   int64_t id_ = 0;
   int64_t stream_id_ = 0;

@@ -73,8 +73,8 @@ class GeTensorSerializeUtils {
   static Status AssembleGeTensorFromProto(const proto::TensorDef& def, GeTensor* tensor,
                                           DeserializeContext& ctx);
 
-  // True when the desc's real dim count was set explicitly (GeTensorDesc has
-  // no accessor for this; see the .cc).
+  // True when the desc's real dim count was set explicitly
+  // (GeTensorDesc::HasRealDimCnt()).
   static bool HasExplicitRealDimCnt(const GeTensorDesc& desc);
 };
 

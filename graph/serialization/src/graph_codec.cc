@@ -705,12 +705,9 @@ Status EncodeOp(const OpDesc& op, SerializeContext& ctx, WireWriter& w, InputsFn
 
   const size_t n_in = op.GetAllInputsSize();
   const size_t n_out = op.GetAllOutputsDescSize();
-  // OpDesc keeps the compile state, engine names, optional flags and
-  // subgraph names in a lazily allocated extension; without it they are all
-  // empty and the accessors return a shared empty vector (checked by
-  // address, so an implementation that does not is only slower).
-  static const OpDesc* const kPlainOp = new OpDesc();
-  const bool has_ext = &op.GetSubgraphInstanceNames() != &kPlainOp->GetSubgraphInstanceNames();
+  // Without the extension state the compile state, engine names and
+  // subgraph names are all empty: skip them.
+  const bool has_ext = op.HasExtState();
   bool default_names = true;
   for (size_t i = 0; i < n_in && default_names; ++i) {
     default_names = IsDefaultPortName(*op.GetInputNamePtr(static_cast<uint32_t>(i)), kInputPrefix, i);
@@ -1176,19 +1173,15 @@ std::vector<ComputeGraphPtr> CollectSubgraphs(const ComputeGraph& graph) {
   return below;
 }
 
-// The name `sg` is registered under at `registry`'s root: its own name or an
-// instance name of its parent node.
+// The name `sg` is registered under at `registry`'s root (see
+// ComputeGraph::GetSubgraphRegisteredName).
 StatusOr<std::string> RegisteredName(const ComputeGraph& registry, const ComputeGraphPtr& sg) {
-  if (registry.GetSubgraph(sg->GetName()) == sg) return sg->GetName();
-  const NodePtr parent = sg->GetParentNode();
-  if (parent != nullptr) {
-    for (const std::string& inst : parent->GetOpDescBarePtr()->GetSubgraphInstanceNames()) {
-      if (!inst.empty() && registry.GetSubgraph(inst) == sg) return inst;
-    }
+  StatusOr<std::string> name = registry.GetSubgraphRegisteredName(*sg);
+  if (!name.ok()) {
+    return GraphInvalid("subgraph '", sg->GetName(), "' is not registered at its root graph: ",
+                        name.status().message());
   }
-  return GraphInvalid("subgraph '", sg->GetName(),
-                      "' is registered under a name that is neither its own nor an instance name "
-                      "of its parent node");
+  return name;
 }
 
 // Where a graph sits in its tree (written after its attributes).
@@ -1338,7 +1331,7 @@ class GraphWriter {
           RETURN_IF_ERROR(InputEntry(i, peer, w));
         }
       }
-      const absl::Span<Anchor* const> ctrl = node.GetInControlAnchorBarePtr()->PeerAnchors();
+      const absl::Span<Anchor* const> ctrl = node.InControlPeers();
       for (size_t k = 0; k < ctrl.size(); ++k) RETURN_IF_ERROR(InputEntry(n_in + k, ctrl[k], w));
       return OkStatus();
     };
@@ -1350,7 +1343,7 @@ class GraphWriter {
         RETURN_IF_ERROR(OutputOrder(node.GetOutDataAnchorBarePtr(static_cast<int32_t>(k))->PeerAnchors(),
                                     static_cast<int32_t>(k), w));
       }
-      return OutputOrder(node.GetOutControlAnchorBarePtr()->PeerAnchors(), -1, w);
+      return OutputOrder(node.OutControlPeers(), -1, w);
     };
     if (!node.GetOpDescBarePtr()->GetSubgraphInstanceNames().empty() && !ctx_.options.omit_subgraphs) {
       RETURN_IF_ERROR(tree_.CheckInstances(graph_, node));

@@ -163,7 +163,7 @@ class DotWriter {
                         " [style=dashed, label=\"ctrl:", i, "\"];\n");
       }
     }
-    for (const Anchor* p : node.GetInControlAnchorBarePtr()->PeerAnchors()) {
+    for (const Anchor* p : node.InControlPeers()) {
       if (p->IsOutData()) {
         absl::StrAppend(&out_, indent, IdOf(p->GetOwnerNodeBarePtr()), " -> ", dst,
                         " [style=dashed, label=\"", p->GetIdx(), ":ctrl\"];\n");

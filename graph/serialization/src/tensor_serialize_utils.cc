@@ -169,19 +169,7 @@ Status GeTensorSerializeUtils::AssembleGeShapeFromProto(const proto::ShapeDef& d
 }
 
 bool GeTensorSerializeUtils::HasExplicitRealDimCnt(const GeTensorDesc& desc) {
-  const int64_t rank = static_cast<int64_t>(desc.GetShape().GetDimNum());
-  if (desc.GetRealDimCnt() != rank) return true;
-  // GeTensorDesc keeps the real dim count in its lazily allocated extension
-  // and has no accessor for "set"; a desc without the extension returns the
-  // shared empty range object, so it cannot have one.
-  // TODO(graph): use GeTensorDesc::HasRealDimCnt() once it exists.
-  static const GeTensorDesc* const kPlain = new GeTensorDesc();
-  if (&desc.GetShapeRange() == &kPlain->GetShapeRange()) return false;
-  // Unset, GetRealDimCnt() follows the shape's rank; set, it does not. The
-  // raw value is private, so probe a copy with a different rank.
-  GeTensorDesc probe(desc);
-  probe.SetShape(GeShape(std::vector<int64_t>(static_cast<size_t>(rank) + 1, 1)));
-  return probe.GetRealDimCnt() != rank + 1;
+  return desc.HasRealDimCnt();
 }
 
 Status GeTensorSerializeUtils::GeTensorDescAsProto(const GeTensorDesc& desc,

@@ -67,7 +67,7 @@ std::vector<std::string> EdgeStrings(const ComputeGraph& graph) {
                                      peer->GetOwnerNodeBarePtr()->GetName(), ":", peer->GetIdx()));
       }
     }
-    for (const Anchor* peer : node->GetOutControlAnchorBarePtr()->PeerAnchors()) {
+    for (const Anchor* peer : node->OutControlPeers()) {
       if (peer->IsInControl()) {
         edges.push_back(absl::StrCat(node->GetName(), "->", peer->GetOwnerNodeBarePtr()->GetName()));
       } else {

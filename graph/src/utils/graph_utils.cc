@@ -369,6 +369,7 @@ Status GraphCopier::CopyEdges(const ComputeGraph& src) {
         RETURN_IF_ERROR(new_out->LinkWith(mapped));
       }
     }
+    if (node->OutControlPeers().empty()) continue;
     const OutControlAnchor* old_ctrl = node->GetOutControlAnchorBarePtr();
     for (const Anchor* peer : old_ctrl->PeerAnchors()) {
       ASSIGN_OR_RETURN(Anchor * mapped, MapAnchor(peer, old_ctrl));
@@ -419,8 +420,8 @@ StatusOr<ComputeGraphPtr> GraphCopier::Copy(const ComputeGraphPtr& src, const st
   for (size_t i = 0; i < sources.size(); ++i) RETURN_IF_ERROR(CopyEdges(*sources[i]));
   // Control peers of in-control anchors: restore the source's order.
   for (const auto& [old_node, new_node] : node_map_) {
+    if (old_node->InControlPeers().size() < 2) continue;
     const InControlAnchor* old_ic = old_node->GetInControlAnchorBarePtr();
-    if (old_ic->GetPeerAnchorsSize() < 2) continue;
     std::vector<Anchor*> order;
     for (const Anchor* peer : old_ic->PeerAnchors()) {
       ASSIGN_OR_RETURN(Anchor * mapped, MapAnchor(peer, old_ic));

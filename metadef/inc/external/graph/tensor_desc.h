@@ -58,6 +58,8 @@ class TensorDesc {
   // Logical rank; -1 until set (then the shape's rank is used).
   void SetRealDimCnt(int64_t real_dim_cnt) { real_dim_cnt_ = real_dim_cnt; }
   int64_t GetRealDimCnt() const;
+  // True when a real dim count (>= 0) was set, even one equal to the rank.
+  bool HasRealDimCnt() const { return real_dim_cnt_ >= 0; }
 
   // Shape range for dynamic dims (forwarded to the shape).
   Status SetShapeRange(std::vector<std::pair<int64_t, int64_t>> range) {

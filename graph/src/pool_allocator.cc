@@ -1,0 +1,225 @@
+// graph/src/pool_allocator.cc
+//
+// Size-class pool: 128 classes of 8..1024 bytes. Each thread has a free list
+// per class and a bump region (a 2 MiB chunk); chunks come from 64 MiB
+// reservations aligned to 2 MiB and advised MADV_HUGEPAGE. Free lists of
+// exiting threads go to a mutex-protected depot that refills the others.
+#include "graph/inc/graph/pool_allocator.h"
+
+#include <sys/mman.h>
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <mutex>
+#include <new>
+
+namespace ge {
+namespace internal {
+namespace {
+
+#if defined(__SANITIZE_ADDRESS__) || defined(GE_GRAPH_NO_POOL)
+constexpr bool kUsePool = false;
+#else
+constexpr bool kUsePool = true;
+#endif
+
+constexpr size_t kClasses = kPoolMaxBytes / kPoolAlignment;  // class c holds c * 8 bytes
+constexpr size_t kChunkBytes = size_t{2} << 20;               // one huge page
+constexpr size_t kReserveBytes = size_t{64} << 20;
+constexpr bool kDefaultHugePages = true;
+
+struct FreeObj {
+  FreeObj* next;
+};
+
+size_t ClassOf(size_t bytes) { return bytes == 0 ? 1 : (bytes + kPoolAlignment - 1) / kPoolAlignment; }
+
+// Trivially destructible, so it stays usable after the thread's flusher ran
+// (late frees from thread_local / static destructors).
+struct ThreadCache {
+  FreeObj* free[kClasses + 1];
+  FreeObj* tail[kClasses + 1];  // last of free[c] (valid while free[c] != nullptr)
+  char* cur;
+  char* end;
+  bool registered;
+  bool dead;  // flushed: use the global path
+};
+thread_local ThreadCache t_cache{};
+
+struct Global {
+  std::mutex mu;
+  FreeObj* depot[kClasses + 1] = {};
+  FreeObj* depot_tail[kClasses + 1] = {};  // valid while depot[c] != nullptr
+  std::atomic<bool> depot_nonempty[kClasses + 1] = {};
+  char* reserve_cur = nullptr;
+  char* reserve_end = nullptr;
+  // Bump region of threads whose cache is gone.
+  char* shared_cur = nullptr;
+  char* shared_end = nullptr;
+  std::atomic<uint64_t> reserved{0};
+  std::atomic<uint64_t> carved{0};
+};
+
+Global& G() {
+  static Global* const g = new Global();  // never destroyed: late frees are safe
+  return *g;
+}
+
+// GE_GRAPH_POOL_THP=0 / 1 turns the transparent huge page advice off / on.
+bool UseHugePages() {
+  static const bool use = [] {
+    const char* env = std::getenv("GE_GRAPH_POOL_THP");
+    return env == nullptr ? kDefaultHugePages : env[0] == '1';
+  }();
+  return use;
+}
+
+// A fresh 2 MiB chunk (caller holds the mutex).
+char* NewChunkLocked(Global& g) {
+  if (g.reserve_cur == nullptr || g.reserve_cur + kChunkBytes > g.reserve_end) {
+    const size_t map_bytes = kReserveBytes + kChunkBytes;
+    void* m = mmap(nullptr, map_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED) throw std::bad_alloc();
+    const uintptr_t base = reinterpret_cast<uintptr_t>(m);
+    const uintptr_t aligned = (base + kChunkBytes - 1) & ~(uintptr_t{kChunkBytes} - 1);
+    // Give back the unaligned head and tail.
+    if (aligned > base) munmap(m, aligned - base);
+    const uintptr_t tail = aligned + kReserveBytes;
+    const uintptr_t map_end = base + map_bytes;
+    if (map_end > tail) munmap(reinterpret_cast<void*>(tail), map_end - tail);
+    if (UseHugePages()) (void)madvise(reinterpret_cast<void*>(aligned), kReserveBytes, MADV_HUGEPAGE);
+    g.reserve_cur = reinterpret_cast<char*>(aligned);
+    g.reserve_end = g.reserve_cur + kReserveBytes;
+    g.reserved.fetch_add(kReserveBytes, std::memory_order_relaxed);
+  }
+  char* chunk = g.reserve_cur;
+  g.reserve_cur += kChunkBytes;
+  g.carved.fetch_add(kChunkBytes, std::memory_order_relaxed);
+  return chunk;
+}
+
+// Carves `bytes` from [*cur, *end), taking a new chunk when it does not fit
+// (caller holds the mutex when the region is shared).
+void* CarveLocked(Global& g, char** cur, char** end, size_t bytes) {
+  if (*cur == nullptr || *cur + bytes > *end) {
+    *cur = NewChunkLocked(g);
+    *end = *cur + kChunkBytes;
+  }
+  void* p = *cur;
+  *cur += bytes;
+  return p;
+}
+
+struct CacheFlusher {
+  ~CacheFlusher() {
+    ThreadCache& tc = t_cache;
+    Global& g = G();
+    std::lock_guard<std::mutex> lock(g.mu);
+    for (size_t c = 1; c <= kClasses; ++c) {
+      FreeObj* head = tc.free[c];
+      if (head == nullptr) continue;
+      FreeObj* tail = tc.tail[c];
+      if (g.depot[c] == nullptr) g.depot_tail[c] = tail;
+      tail->next = g.depot[c];
+      g.depot[c] = head;
+      g.depot_nonempty[c].store(true, std::memory_order_relaxed);
+      tc.free[c] = nullptr;
+    }
+    tc.dead = true;  // the rest of the bump region is abandoned
+  }
+};
+thread_local CacheFlusher t_flusher;
+
+void* AllocateGlobal(size_t c) {
+  Global& g = G();
+  std::lock_guard<std::mutex> lock(g.mu);
+  if (FreeObj* f = g.depot[c]) {
+    g.depot[c] = f->next;
+    if (g.depot[c] == nullptr) g.depot_nonempty[c].store(false, std::memory_order_relaxed);
+    return f;
+  }
+  return CarveLocked(g, &g.shared_cur, &g.shared_end, c * kPoolAlignment);
+}
+
+void* AllocateSlow(size_t c) {
+  ThreadCache& tc = t_cache;
+  if (tc.dead) return AllocateGlobal(c);
+  if (!tc.registered) {
+    tc.registered = true;
+    // Constructs the flusher (and registers its destructor) for this thread.
+    CacheFlusher* flusher = &t_flusher;
+    (void)flusher;
+  }
+  Global& g = G();
+  if (g.depot_nonempty[c].load(std::memory_order_relaxed)) {
+    std::lock_guard<std::mutex> lock(g.mu);
+    FreeObj* f = g.depot[c];
+    g.depot[c] = nullptr;
+    g.depot_nonempty[c].store(false, std::memory_order_relaxed);
+    if (f != nullptr) {
+      // The depot list becomes this thread's list.
+      tc.free[c] = f->next;
+      tc.tail[c] = g.depot_tail[c];
+      return f;
+    }
+  }
+  const size_t bytes = c * kPoolAlignment;
+  if (tc.cur != nullptr && tc.cur + bytes <= tc.end) {
+    void* p = tc.cur;
+    tc.cur += bytes;
+    return p;
+  }
+  std::lock_guard<std::mutex> lock(g.mu);
+  return CarveLocked(g, &tc.cur, &tc.end, bytes);
+}
+
+}  // namespace
+
+void* PoolAllocate(size_t bytes) {
+  if (!kUsePool || bytes > kPoolMaxBytes) return ::operator new(bytes);
+  const size_t c = ClassOf(bytes);
+  ThreadCache& tc = t_cache;
+  if (FreeObj* f = tc.free[c]) {
+    tc.free[c] = f->next;
+    return f;
+  }
+  return AllocateSlow(c);
+}
+
+void PoolDeallocate(void* p, size_t bytes) noexcept {
+  if (p == nullptr) return;
+  if (!kUsePool || bytes > kPoolMaxBytes) {
+    ::operator delete(p);
+    return;
+  }
+  const size_t c = ClassOf(bytes);
+  FreeObj* f = static_cast<FreeObj*>(p);
+  ThreadCache& tc = t_cache;
+  if (!tc.dead) {
+    if (tc.free[c] == nullptr) tc.tail[c] = f;
+    f->next = tc.free[c];
+    tc.free[c] = f;
+    return;
+  }
+  Global& g = G();
+  std::lock_guard<std::mutex> lock(g.mu);
+  if (g.depot[c] == nullptr) g.depot_tail[c] = f;
+  f->next = g.depot[c];
+  g.depot[c] = f;
+  g.depot_nonempty[c].store(true, std::memory_order_relaxed);
+}
+
+PoolStats GetPoolStats() {
+  PoolStats s;
+  if (!kUsePool) return s;
+  s.reserved_bytes = G().reserved.load(std::memory_order_relaxed);
+  s.carved_bytes = G().carved.load(std::memory_order_relaxed);
+  return s;
+}
+
+bool PoolEnabled() { return kUsePool; }
+
+}  // namespace internal
+}  // namespace ge
