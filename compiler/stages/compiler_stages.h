@@ -48,6 +48,7 @@
 #include "absl/strings/string_view.h"
 #include "compiler/passes/pass_framework/pass_manager.h"
 #include "graph/inc/graph/compute_graph.h"
+#include "graph/inc/graph/ge_attr_define.h"
 #include "graph/inc/graph/graph_fwd.h"
 #include "metadef/inc/external/base/status.h"
 
@@ -60,8 +61,7 @@ inline constexpr char kDefaultEngineName[] = "DNN_VM_HOST_CPU";
 inline constexpr char kAttrIsUnknownShape[] = "_is_unknown_shape";
 // Bool on the root graph: some node carries kAttrIsUnknownShape.
 inline constexpr char kAttrGraphUnknownShape[] = "_graph_unknown_shape";
-// Int on a Data op: its position in the graph's inputs.
-inline constexpr char kAttrDataIndex[] = "index";
+// kAttrDataIndex ("index" on Data ops) comes from graph/inc/graph/ge_attr_define.h.
 // String on a graph written at a tuning break point: the step it stopped after.
 inline constexpr char kAttrTuningStep[] = "_ge_tuning_step";
 

@@ -86,12 +86,12 @@
 #include "absl/strings/string_view.h"
 #include "compiler/parser/onnx/onnx_version.h"
 #include "graph/inc/graph/compute_graph.h"
+#include "graph/inc/graph/ge_attr_define.h"
 #include "metadef/inc/external/base/status.h"
 
 namespace ge {
 
-// Data node attribute: the graph input position.
-inline constexpr char kAttrDataIndex[] = "index";
+// kAttrDataIndex ("index" on Data ops) comes from graph/inc/graph/ge_attr_define.h.
 // Parent node attribute (If / Loop / Scan / SequenceMap): number of captured
 // outer-scope values among its inputs.
 inline constexpr char kAttrCapturedInputs[] = "_captured_input_num";

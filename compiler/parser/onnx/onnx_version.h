@@ -12,7 +12,9 @@
 //             external-data initializers (main graph), sparse initializers,
 //             model-local functions.
 //   kBuiltin  the parser's own per-op adapters (below).
-//   kAuto     kOnnx first; when it fails, kBuiltin on the original model.
+//   kAuto     from opset 13 on (every later change is backward compatible):
+//             kBuiltin. Older: kOnnx first; when it fails, kBuiltin on the
+//             original model.
 //             Models with nodes that ONNX's converter (1.12) converts with
 //             other semantics go to kBuiltin directly: Scan-8, PRelu-6,
 //             Upsample / Resize before opset 11, Reshape-4, legacy

@@ -20,6 +20,8 @@ namespace ge {
 
 inline constexpr const char* ATTR_NAME_PARENT_NODE_INDEX = "_parent_node_index";
 inline constexpr const char* ATTR_NAME_WEIGHTS = "value";
+// Int on a root-graph Data op: its position among the graph inputs.
+inline constexpr char kAttrDataIndex[] = "index";
 inline constexpr const char* ATTR_NAME_STREAM_LABEL = "_stream_label";
 inline constexpr const char* USER_STREAM_LABEL = "_user_stream_label";
 inline constexpr const char* ATTR_NAME_SUPER_KERNEL_SCOPE = "_super_kernel_scope";

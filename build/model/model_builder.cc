@@ -1,0 +1,566 @@
+// build/model/model_builder.cc
+#include "build/model/model_builder.h"
+
+#include <algorithm>
+#include <cstring>
+#include <limits>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/hash/hash.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
+#include "build/task/task_generator.h"
+#include "graph/inc/graph/anchor.h"
+#include "graph/inc/graph/attr_value.h"
+#include "graph/inc/graph/compute_graph.h"
+#include "graph/inc/graph/ge_tensor.h"
+#include "graph/inc/graph/node.h"
+#include "graph/inc/graph/op_desc.h"
+
+namespace ge {
+namespace {
+
+constexpr char kAttrValue[] = "value";
+constexpr char kAttrIndex[] = "index";
+
+bool IsConstType(const std::string& type) { return type == "Const" || type == "Constant"; }
+bool IsDataType(const std::string& type) { return type == "Data" || type == "RefData"; }
+
+bool IsSizeUnknownDataType(DataType dt) {
+  return dt == DT_STRING || dt == DT_STRING_REF || dt == DT_RESOURCE || dt == DT_VARIANT ||
+         dt == DT_UNDEFINED;
+}
+
+uint64_t AlignUp(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
+
+std::string NodeHead(const Node& node) {
+  return absl::StrCat("node '", node.GetName(), "' (", node.GetType(), ")");
+}
+
+// ------------------------------------------------------------------ order
+
+Status EnsureTopologicalIds(const ComputeGraphPtr& graph, std::vector<Node*>* nodes) {
+  auto number = [&]() {
+    nodes->clear();
+    nodes->reserve(graph->GetDirectNodesSize());
+    for (const NodePtr& n : graph->DirectNodes()) {
+      n->GetOpDescBarePtr()->SetId(static_cast<int64_t>(nodes->size()));
+      nodes->push_back(n.get());
+    }
+  };
+  auto is_sorted = [&]() {
+    for (Node* n : *nodes) {
+      const int64_t id = n->GetOpDescBarePtr()->GetId();
+      for (const Anchor* a : n->GetInControlAnchorBarePtr()->PeerAnchors()) {
+        const Node* src = a->GetOwnerNodeBarePtr();
+        if (src->GetOwnerComputeGraphBarePtr() != graph.get() || src->GetOpDescBarePtr()->GetId() >= id) {
+          return false;
+        }
+      }
+      for (size_t i = 0; i < n->GetAllInDataAnchorsSize(); ++i) {
+        const InDataAnchor* in = n->GetInDataAnchorBarePtr(static_cast<int32_t>(i));
+        for (const Anchor* a : in->PeerAnchors()) {
+          const Node* src = a->GetOwnerNodeBarePtr();
+          if (src->GetOwnerComputeGraphBarePtr() != graph.get() ||
+              src->GetOpDescBarePtr()->GetId() >= id) {
+            return false;
+          }
+        }
+      }
+    }
+    return true;
+  };
+  number();
+  if (is_sorted()) return OkStatus();
+  RETURN_IF_ERROR(graph->TopologicalSorting());
+  number();
+  if (!is_sorted()) {
+    return GraphInvalid("graph '", graph->GetName(),
+                        "' has an edge from another graph or a cycle; cannot order it");
+  }
+  return OkStatus();
+}
+
+// ---------------------------------------------------------------- weights
+
+struct WeightPlan {
+  std::shared_ptr<AlignedBuffer> blob;
+  uint64_t size = 0;
+  uint64_t num_consts = 0;
+  uint64_t num_unique = 0;
+  // Const node (any graph) -> its weight slot, for nodes of the root graph.
+  absl::flat_hash_map<const Node*, TensorSlot> slots;
+};
+
+void CollectConsts(const ComputeGraph& graph, std::vector<Node*>* out) {
+  for (const NodePtr& n : graph.DirectNodes()) {
+    if (IsConstType(n->GetType())) out->push_back(n.get());
+  }
+}
+
+StatusOr<WeightPlan> MergeWeights(const ComputeGraphPtr& graph) {
+  std::vector<Node*> consts;
+  CollectConsts(*graph, &consts);
+  for (const ComputeGraphPtr& sub : graph->GetAllSubgraphs()) {
+    if (sub != nullptr) CollectConsts(*sub, &consts);
+  }
+  WeightPlan plan;
+  plan.num_consts = consts.size();
+  struct Unique {
+    const GeTensor* tensor;
+    uint64_t offset;
+  };
+  std::vector<Unique> uniques;
+  std::vector<uint32_t> unique_of(consts.size());
+  absl::flat_hash_map<size_t, std::vector<uint32_t>> by_hash;
+  by_hash.reserve(consts.size());
+  std::vector<const GeTensor*> tensors(consts.size());
+  uint64_t total = 0;
+  for (size_t c = 0; c < consts.size(); ++c) {
+    const OpDesc* op = consts[c]->GetOpDescBarePtr();
+    const AttrValue* v = op->GetAttr(kAttrValue);
+    if (v == nullptr) {
+      return NotFound(NodeHead(*consts[c]), " has no '", kAttrValue, "' tensor attribute");
+    }
+    const GeTensor* t = v->Get<GeTensor>();
+    if (t == nullptr) {
+      return TypeMismatch(NodeHead(*consts[c]), " attribute '", kAttrValue, "' is not a tensor");
+    }
+    tensors[c] = t;
+    absl::Span<const uint8_t> data = t->GetData();
+    const GeTensorDesc& d = t->GetTensorDesc();
+    const size_t h = absl::HashOf(
+        absl::string_view(reinterpret_cast<const char*>(data.data()), data.size()),
+        static_cast<int32_t>(d.GetDataType()), d.GetShape().GetDimsSpan());
+    std::vector<uint32_t>& bucket = by_hash[h];
+    bool found = false;
+    for (uint32_t u : bucket) {
+      const GeTensor* o = uniques[u].tensor;
+      absl::Span<const uint8_t> od = o->GetData();
+      if (od.size() == data.size() && o->GetTensorDesc().GetDataType() == d.GetDataType() &&
+          o->GetTensorDesc().GetShape() == d.GetShape() &&
+          (data.empty() || std::memcmp(od.data(), data.data(), data.size()) == 0)) {
+        unique_of[c] = u;
+        found = true;
+        break;
+      }
+    }
+    if (found) continue;
+    const uint32_t u = static_cast<uint32_t>(uniques.size());
+    bucket.push_back(u);
+    unique_of[c] = u;
+    uniques.push_back({t, total});
+    const uint64_t aligned = AlignUp(std::max<uint64_t>(data.size(), 1), kWeightAlign);
+    if (total > (uint64_t{1} << 62) - aligned) return Overflow("weights exceed 2^62 bytes");
+    total += aligned;
+  }
+  plan.num_unique = uniques.size();
+  plan.size = uniques.empty() ? 0 : total;
+  plan.blob = std::make_shared<AlignedBuffer>(static_cast<size_t>(plan.size));
+  for (const Unique& u : uniques) {
+    absl::Span<const uint8_t> data = u.tensor->GetData();
+    if (!data.empty()) std::memcpy(plan.blob->data() + u.offset, data.data(), data.size());
+  }
+  plan.slots.reserve(consts.size());
+  for (size_t c = 0; c < consts.size(); ++c) {
+    TensorSlot slot;
+    slot.kind = proto::MEM_WEIGHTS;
+    slot.offset = uniques[unique_of[c]].offset;
+    slot.size = tensors[c]->GetData().size();
+    plan.slots[consts[c]] = slot;
+  }
+  // Replace the value tensors by weight references (tensors[] dies here).
+  // dtype / format / dims are recorded only when the value's desc differs
+  // from the Const's output desc (which names them otherwise).
+  for (size_t c = 0; c < consts.size(); ++c) {
+    OpDesc* op = consts[c]->GetOpDescBarePtr();
+    const GeTensorDesc& d = tensors[c]->GetTensorDesc();
+    const TensorSlot& slot = plan.slots[consts[c]];
+    const GeTensorDesc* out = op->GetOutputDescBarePtr(0);
+    const bool same_desc = out != nullptr && out->GetDataType() == d.GetDataType() &&
+                           out->GetFormat() == d.GetFormat() && out->GetShape() == d.GetShape();
+    if (!same_desc) {
+      RETURN_IF_ERROR(op->SetAttr(kAttrWeightDtype, AttrValue::CreateFrom<int64_t>(
+                                                        static_cast<int64_t>(d.GetDataType()))));
+      RETURN_IF_ERROR(op->SetAttr(kAttrWeightFormat, AttrValue::CreateFrom<int64_t>(
+                                                         static_cast<int64_t>(d.GetFormat()))));
+      RETURN_IF_ERROR(op->SetAttr(kAttrWeightDims, AttrValue::CreateFrom<std::vector<int64_t>>(
+                                                       d.GetShape().GetDims())));
+    }
+    RETURN_IF_ERROR(op->SetAttr(kAttrWeightOffset, AttrValue::CreateFrom<int64_t>(
+                                                       static_cast<int64_t>(slot.offset))));
+    RETURN_IF_ERROR(op->SetAttr(kAttrWeightSize, AttrValue::CreateFrom<int64_t>(
+                                                     static_cast<int64_t>(slot.size))));
+    RETURN_IF_ERROR(op->DelAttr(kAttrValue));
+  }
+  return plan;
+}
+
+// ---------------------------------------------------------------- dynamic
+
+std::string DynamicReason(const ComputeGraph& graph, absl::Span<Node* const> nodes) {
+  if (!graph.GetAllSubgraphs().empty()) {
+    return absl::StrCat("graph has ", graph.GetAllSubgraphs().size(), " subgraph(s)");
+  }
+  for (Node* n : nodes) {
+    const OpDesc* op = n->GetOpDescBarePtr();
+    if (IsDataDependentOpType(op->GetType())) {
+      return absl::StrCat(NodeHead(*n), " has data-dependent output shapes");
+    }
+    for (size_t k = 0; k < op->GetOutputsSize(); ++k) {
+      const GeTensorDesc* d = op->GetOutputDescBarePtr(static_cast<uint32_t>(k));
+      if (d == nullptr) continue;
+      if (d->GetShape().IsUnknownShape() || d->GetShape().IsUnknownDimNum()) {
+        return absl::StrCat("output ", k, " of ", NodeHead(*n), " has unknown shape ",
+                            d->GetShape().ToString());
+      }
+      if (IsSizeUnknownDataType(d->GetDataType()) && !IsConstType(op->GetType())) {
+        return absl::StrCat("output ", k, " of ", NodeHead(*n), " has data type ",
+                            static_cast<int32_t>(d->GetDataType()), " of unknown size");
+      }
+    }
+  }
+  return "";
+}
+
+// ---------------------------------------------------------------- model io
+
+struct ModelIo {
+  std::vector<Node*> data_by_index;
+  Node* net_output = nullptr;
+};
+
+StatusOr<ModelIo> FindModelIo(absl::Span<Node* const> nodes) {
+  ModelIo io;
+  std::vector<std::pair<int64_t, Node*>> data;
+  for (Node* n : nodes) {
+    const std::string& type = n->GetType();
+    if (type == "NetOutput") {
+      if (io.net_output != nullptr) {
+        return GraphInvalid("graph has two NetOutput nodes: '", io.net_output->GetName(), "' and '",
+                            n->GetName(), "'");
+      }
+      io.net_output = n;
+    } else if (IsDataType(type)) {
+      const AttrValue* v = n->GetOpDescBarePtr()->GetAttr(kAttrIndex);
+      const int64_t* index = v == nullptr ? nullptr : v->Get<int64_t>();
+      if (index == nullptr) {
+        return GraphInvalid(NodeHead(*n), " has no int attribute '", kAttrIndex, "'");
+      }
+      if (n->GetAllOutDataAnchorsSize() < 1 || n->GetOpDescBarePtr()->GetOutputsSize() < 1) {
+        return GraphInvalid(NodeHead(*n), " has no output");
+      }
+      data.emplace_back(*index, n);
+    }
+  }
+  if (io.net_output == nullptr) return GraphInvalid("graph has no NetOutput node");
+  std::sort(data.begin(), data.end(),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (size_t i = 0; i < data.size(); ++i) {
+    if (data[i].first != static_cast<int64_t>(i)) {
+      return GraphInvalid(NodeHead(*data[i].second), " has input index ", data[i].first,
+                          "; Data indices must be exactly 0..", data.size() - 1);
+    }
+    io.data_by_index.push_back(data[i].second);
+  }
+  return io;
+}
+
+void FillIoDef(const std::string& name, const GeTensorDesc& d, uint64_t size, proto::ModelIoDef* io) {
+  io->set_name(name);
+  io->set_data_type(static_cast<int32_t>(d.GetDataType()));
+  for (int64_t dim : d.GetShape().GetDimsSpan()) io->add_dims(dim);
+  io->set_size(size);
+  io->set_format(static_cast<int32_t>(d.GetFormat()));
+}
+
+StatusOr<uint64_t> TensorBytes(const Node& node, uint32_t k, const GeTensorDesc& d) {
+  StatusOr<int64_t> size = d.GetDataSize();
+  if (!size.ok()) {
+    return Annotate(size.status(), "output ", k, " of ", NodeHead(node), ": ");
+  }
+  if (*size < 0) return ParamInvalid("output ", k, " of ", NodeHead(node), " has size ", *size);
+  return static_cast<uint64_t>(*size);
+}
+
+}  // namespace
+
+bool IsDataDependentOpType(const std::string& type) {
+  static const char* const kTypes[] = {
+      "NonZero", "Unique", "NonMaxSuppression", "Compress", "StringSplit",
+      "TopKV2Dynamic", "SequenceConstruct", "SequenceEmpty", "SequenceInsert", "SequenceErase",
+      "SequenceAt", "SplitToSequence", "ConcatFromSequence", "Optional", "OptionalGetElement",
+      "OptionalHasElement", "StringNormalizer", "RegexFullMatch", "StringConcat", "Loop", "If",
+      "Scan", "While", "Case"};
+  for (const char* t : kTypes) {
+    if (type == t) return true;
+  }
+  return false;
+}
+
+StatusOr<GeRootModelPtr> ModelBuilder::Build(const ComputeGraphPtr& graph) {
+  stats_ = ModelBuildStats{};
+  if (graph == nullptr) return ParamInvalid("ModelBuilder::Build: graph is null");
+  std::vector<Node*> nodes;
+  RETURN_IF_ERROR(EnsureTopologicalIds(graph, &nodes));
+  ASSIGN_OR_RETURN(ModelIo io, FindModelIo(nodes));
+  ASSIGN_OR_RETURN(WeightPlan weights, MergeWeights(graph));
+  stats_.num_consts = weights.num_consts;
+  stats_.num_unique_weights = weights.num_unique;
+
+  auto model = std::make_shared<GeModel>();
+  model->name = graph->GetName();
+  model->graph = graph;
+  model->attrs = options_.attrs;
+  model->weights.data = weights.blob->data();
+  model->weights.size = weights.size;
+  model->weights.owner = weights.blob;
+  proto::ModelTaskDef& def = model->task_def;
+  def.set_graph_name(graph->GetName());
+  def.set_weight_size(weights.size);
+  def.set_stream_num(1);
+
+  stats_.dynamic_reason = DynamicReason(*graph, nodes);
+  const bool dynamic = !stats_.dynamic_reason.empty();
+  def.set_dynamic(dynamic);
+
+  // Model inputs.
+  std::vector<uint64_t> input_size(io.data_by_index.size(), 0);
+  for (size_t i = 0; i < io.data_by_index.size(); ++i) {
+    Node* n = io.data_by_index[i];
+    const GeTensorDesc* d = n->GetOpDescBarePtr()->GetOutputDescBarePtr(0);
+    if (!dynamic) {
+      ASSIGN_OR_RETURN(input_size[i], TensorBytes(*n, 0, *d));
+    }
+    FillIoDef(n->GetName(), *d, input_size[i], def.add_input());
+  }
+  // Model outputs: NetOutput input k <- producer.
+  Node* net = io.net_output;
+  const size_t num_outputs = net->GetAllInDataAnchorsSize();
+  std::vector<const OutDataAnchor*> out_src(num_outputs, nullptr);
+  for (size_t k = 0; k < num_outputs; ++k) {
+    const InDataAnchor* in = net->GetInDataAnchorBarePtr(static_cast<int32_t>(k));
+    out_src[k] = in == nullptr ? nullptr : in->GetPeerOutAnchorPtr();
+    if (out_src[k] == nullptr) {
+      return GraphInvalid("input ", k, " of NetOutput '", net->GetName(), "' is not connected");
+    }
+  }
+
+  std::vector<NodeMemory> mem(nodes.size());
+  std::vector<uint64_t> output_size(num_outputs, 0);
+  for (size_t k = 0; k < num_outputs; ++k) {
+    const Node* src = out_src[k]->GetOwnerNodeBarePtr();
+    const GeTensorDesc* d = src->GetOpDescBarePtr()->GetOutputDescBarePtr(
+        static_cast<uint32_t>(out_src[k]->GetIdx()));
+    if (d == nullptr) {
+      return GraphInvalid("output ", out_src[k]->GetIdx(), " of ", NodeHead(*src), " has no desc");
+    }
+    if (!dynamic) {
+      ASSIGN_OR_RETURN(output_size[k],
+                       TensorBytes(*src, static_cast<uint32_t>(out_src[k]->GetIdx()), *d));
+    }
+    FillIoDef(absl::StrCat(src->GetName(), ":", out_src[k]->GetIdx()), *d, output_size[k],
+              def.add_output());
+  }
+  if (dynamic) {
+    stats_.memory = MemPlanStats{};
+    auto root = std::make_shared<GeRootModel>();
+    root->root = std::move(model);
+    return root;
+  }
+
+  // ---- CalcOpParam: bind every output.
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    Node* n = nodes[i];
+    OpDesc* op = n->GetOpDescBarePtr();
+    const std::string& type = op->GetType();
+    if (type == "NetOutput") continue;
+    const size_t num_out = std::min<size_t>(n->GetAllOutDataAnchorsSize(), op->GetOutputsSize());
+    NodeMemory& m = mem[i];
+    m.outputs.resize(num_out);
+    if (IsConstType(type)) {
+      auto it = weights.slots.find(n);
+      for (TensorSlot& s : m.outputs) s = it->second;
+      continue;
+    }
+    for (size_t k = 0; k < num_out; ++k) {
+      TensorSlot& s = m.outputs[k];
+      const GeTensorDesc* d = op->GetOutputDescBarePtr(static_cast<uint32_t>(k));
+      ASSIGN_OR_RETURN(s.size, TensorBytes(*n, static_cast<uint32_t>(k), *d));
+      if (IsDataType(type) && k == 0) {
+        s.kind = proto::MEM_MODEL_INPUT;
+        s.index = static_cast<uint32_t>(*op->GetAttr(kAttrIndex)->Get<int64_t>());
+        continue;
+      }
+      // Model outputs fed by this tensor.
+      const OutDataAnchor* anchor = n->GetOutDataAnchorBarePtr(static_cast<int32_t>(k));
+      int feeds = 0;
+      uint32_t out_index = 0;
+      for (const Anchor* peer : anchor->PeerAnchors()) {
+        if (peer->IsInData() && peer->GetOwnerNodeBarePtr() == net) {
+          ++feeds;
+          out_index = static_cast<uint32_t>(peer->GetIdx());
+        }
+      }
+      if (feeds == 1 && !IsNonKernelType(type)) {
+        s.kind = proto::MEM_MODEL_OUTPUT;
+        s.index = out_index;
+      } else if (feeds > 0) {
+        s.keep_alive = true;  // copied to the model outputs at the end
+      }
+    }
+    std::vector<int64_t> ws = op->GetWorkspaceBytes();
+    m.workspaces.resize(ws.size());
+    for (size_t w = 0; w < ws.size(); ++w) {
+      if (ws[w] < 0) {
+        return ParamInvalid(NodeHead(*n), " has workspace ", w, " of ", ws[w], " bytes");
+      }
+      m.workspaces[w].size = static_cast<uint64_t>(ws[w]);
+    }
+  }
+  MemPlanOptions mem_options;
+  mem_options.disable_reuse = options_.disable_reuse_memory;
+  ASSIGN_OR_RETURN(stats_.memory, PlanArena(nodes, mem, mem_options));
+  def.set_memory_size(stats_.memory.arena_size);
+
+  // Compile state on the op descs.
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    Node* n = nodes[i];
+    OpDesc* op = n->GetOpDescBarePtr();
+    const NodeMemory& m = mem[i];
+    // A Const's location is its weight attributes; Data and NetOutput have
+    // no kernel. They keep no compile state (saves an allocation per node).
+    if (IsNonKernelType(op->GetType())) continue;
+    if (!m.outputs.empty()) {
+      std::vector<int64_t> offsets(m.outputs.size());
+      for (size_t k = 0; k < offsets.size(); ++k) offsets[k] = static_cast<int64_t>(m.outputs[k].offset);
+      op->SetOutputOffset(offsets);
+    }
+    const size_t num_in = n->GetAllInDataAnchorsSize();
+    if (num_in > 0) {
+      std::vector<int64_t> offsets(num_in, -1);
+      for (size_t k = 0; k < num_in; ++k) {
+        const OutDataAnchor* peer =
+            n->GetInDataAnchorBarePtr(static_cast<int32_t>(k))->GetPeerOutAnchorPtr();
+        if (peer == nullptr) continue;
+        const int64_t src = peer->GetOwnerNodeBarePtr()->GetOpDescBarePtr()->GetId();
+        const size_t idx = static_cast<size_t>(peer->GetIdx());
+        if (idx < mem[src].outputs.size()) offsets[k] = static_cast<int64_t>(mem[src].outputs[idx].offset);
+      }
+      op->SetInputOffset(offsets);
+    }
+    if (!m.workspaces.empty()) {
+      std::vector<int64_t> offsets(m.workspaces.size());
+      for (size_t w = 0; w < offsets.size(); ++w) offsets[w] = static_cast<int64_t>(m.workspaces[w].offset);
+      op->SetWorkspace(offsets);
+    }
+  }
+
+  // ---- tasks
+  TaskGenOptions task_options;
+  task_options.num_threads = options_.num_threads;
+  RETURN_IF_ERROR(TaskGenerator(task_options).Generate(nodes, mem, &def));
+  for (size_t k = 0; k < num_outputs; ++k) {
+    const Node* src = out_src[k]->GetOwnerNodeBarePtr();
+    const int64_t src_id = src->GetOpDescBarePtr()->GetId();
+    const uint32_t idx = static_cast<uint32_t>(out_src[k]->GetIdx());
+    if (idx >= mem[src_id].outputs.size()) {
+      return GraphInvalid("output ", idx, " of ", NodeHead(*src), " feeds NetOutput but has no memory");
+    }
+    const TensorSlot& s = mem[src_id].outputs[idx];
+    if (s.kind == proto::MEM_MODEL_OUTPUT) continue;  // written in place
+    const GeTensorDesc* d = src->GetOpDescBarePtr()->GetOutputDescBarePtr(idx);
+    proto::TaskDef* t = def.add_task();
+    t->set_task_id(static_cast<uint32_t>(def.task_size() - 1));
+    t->set_type(proto::TASK_MEMCPY);
+    t->set_node_name(net->GetName());
+    t->set_op_type("MemcpyAsync");
+    t->set_op_index(net->GetOpDescBarePtr()->GetId());
+    t->set_engine("DNN_VM_RTS");
+    t->set_kernel_name("MemcpyAsync");
+    FillTensorRef(s, *d, t->add_input());
+    TensorSlot dst;
+    dst.kind = proto::MEM_MODEL_OUTPUT;
+    dst.index = static_cast<uint32_t>(k);
+    dst.size = s.size;
+    FillTensorRef(dst, *d, t->add_output());
+  }
+  auto root = std::make_shared<GeRootModel>();
+  root->root = std::move(model);
+  return root;
+}
+
+// ---------------------------------------------------------------- restore
+
+namespace {
+
+Status RestoreGraphConsts(ComputeGraph& graph, const WeightBuffer& weights) {
+  for (const NodePtr& n : graph.DirectNodes()) {
+    OpDesc* op = n->GetOpDescBarePtr();
+    const AttrValue* off_v = op->GetAttr(kAttrWeightOffset);
+    if (off_v == nullptr) continue;
+    const AttrValue* size_v = op->GetAttr(kAttrWeightSize);
+    const AttrValue* dtype_v = op->GetAttr(kAttrWeightDtype);
+    const AttrValue* dims_v = op->GetAttr(kAttrWeightDims);
+    const AttrValue* format_v = op->GetAttr(kAttrWeightFormat);
+    const int64_t* off = off_v->Get<int64_t>();
+    const int64_t* size = size_v == nullptr ? nullptr : size_v->Get<int64_t>();
+    if (off == nullptr || size == nullptr) {
+      return GraphInvalid(NodeHead(*n), " has incomplete weight attributes (", kAttrWeightOffset,
+                          ", ", kAttrWeightSize, ")");
+    }
+    if (*off < 0 || *size < 0 || static_cast<uint64_t>(*off) > weights.size ||
+        static_cast<uint64_t>(*size) > weights.size - static_cast<uint64_t>(*off)) {
+      return OutOfRange(NodeHead(*n), " weight [", *off, ", +", *size, ") is outside the ",
+                        weights.size, "-byte weight blob");
+    }
+    GeTensorDesc desc;
+    if (dtype_v != nullptr || dims_v != nullptr || format_v != nullptr) {
+      const int64_t* dtype = dtype_v == nullptr ? nullptr : dtype_v->Get<int64_t>();
+      const auto* dims = dims_v == nullptr ? nullptr : dims_v->Get<std::vector<int64_t>>();
+      const int64_t* format = format_v == nullptr ? nullptr : format_v->Get<int64_t>();
+      if (dtype == nullptr || dims == nullptr || format == nullptr) {
+        return GraphInvalid(NodeHead(*n), " has incomplete weight attributes (", kAttrWeightDtype,
+                            ", ", kAttrWeightFormat, ", ", kAttrWeightDims, ")");
+      }
+      if (*dtype < 0 || *dtype >= static_cast<int64_t>(DT_MAX)) {
+        return ParamInvalid(NodeHead(*n), " weight data type ", *dtype, " is out of range");
+      }
+      if (*format < 0 || *format > std::numeric_limits<int32_t>::max()) {
+        return ParamInvalid(NodeHead(*n), " weight format ", *format, " is out of range");
+      }
+      desc = GeTensorDesc(GeShape(*dims), static_cast<Format>(*format), static_cast<DataType>(*dtype));
+    } else {
+      const GeTensorDesc* out = op->GetOutputDescBarePtr(0);
+      if (out == nullptr) return GraphInvalid(NodeHead(*n), " has no output desc for its weight");
+      desc = GeTensorDesc(out->GetShape(), out->GetFormat(), out->GetDataType());
+    }
+    GeTensor t(desc, weights.data + *off, static_cast<size_t>(*size));
+    RETURN_IF_ERROR(op->SetAttr(kAttrValue, AttrValue::CreateFrom<GeTensor>(std::move(t))));
+    for (const char* a : {kAttrWeightOffset, kAttrWeightSize, kAttrWeightDtype, kAttrWeightDims,
+                          kAttrWeightFormat}) {
+      if (op->HasAttr(a)) RETURN_IF_ERROR(op->DelAttr(a));
+    }
+  }
+  return OkStatus();
+}
+
+}  // namespace
+
+Status RestoreConstValues(GeModel& model) {
+  if (model.graph == nullptr) return ParamInvalid("RestoreConstValues: model has no graph");
+  if (model.weights.size > 0 && model.weights.data == nullptr) {
+    return ParamInvalid("RestoreConstValues: weights of ", model.weights.size, " bytes have no data");
+  }
+  RETURN_IF_ERROR(RestoreGraphConsts(*model.graph, model.weights));
+  for (const ComputeGraphPtr& sub : model.graph->GetAllSubgraphs()) {
+    if (sub != nullptr) RETURN_IF_ERROR(RestoreGraphConsts(*sub, model.weights));
+  }
+  return OkStatus();
+}
+
+}  // namespace ge

@@ -1,0 +1,100 @@
+// build/model/model_builder.h
+//
+// ModelBuilder (seed 002 §5.1-5.2): a compiled ComputeGraph (after
+// CompilerStages: topologically sorted, shapes inferred, Data nodes carrying
+// the "index" attribute, exactly one NetOutput) -> GeRootModel.
+//
+// Steps of Build():
+//   1. order: node ids = positions in the root graph (the graph is re-sorted
+//      only when its order is not topological);
+//   2. weights (MergeWeights): every Const / Constant value of the root graph
+//      and its subgraphs goes into one blob, each at a kWeightAlign offset;
+//      identical constants (same bytes, dtype and dims) are stored once. In
+//      the graph the "value" tensor is replaced by the attributes
+//      kAttrWeightOffset / kAttrWeightSize, plus kAttrWeightDtype /
+//      kAttrWeightFormat / kAttrWeightDims when the value's desc differs from
+//      the Const's output desc (which names dtype and dims otherwise);
+//      RestoreConstValues puts the tensors back;
+//   3. dynamic check: an unknown shape, an output whose size is not known at
+//      compile time (strings, resources, variants, data-dependent ops such as
+//      NonZero / Unique) or a subgraph makes the model dynamic: task_def.dynamic
+//      = true, no memory plan and no tasks (the runtime runs MODEL_DEF);
+//   4. CalcOpParam (static models): Data outputs are MODEL_INPUT refs, Const
+//      outputs WEIGHTS refs, a kernel output feeding NetOutput input k exactly
+//      once (and no other NetOutput input) lives in MODEL_OUTPUT k, everything
+//      else in the ARENA planned by PlanArena (lifetime reuse unless
+//      disable_reuse_memory); offsets and workspaces of kernel nodes are
+//      written to their op descs (SetOutputOffset / SetInputOffset /
+//      SetWorkspace, offsets inside each tensor's region);
+//   5. tasks: TaskGenerator kernel tasks, then one TASK_MEMCPY per model output
+//      that is not written in place (a Data / Const / duplicated output);
+//   6. model io: ModelTaskDef.input (Data nodes by index) and .output
+//      (NetOutput inputs, named "<producer>:<output index>").
+// The graph is modified in place and becomes GeModel::graph.
+//
+// Contract: deterministic (same graph and options -> same model, whatever
+// num_threads); errors name the node / index / value; never crashes on a
+// malformed graph.
+//
+// Example
+//   ModelBuilder builder(ModelBuildOptions{});
+//   ASSIGN_OR_RETURN(GeRootModelPtr model, builder.Build(compiled_graph));
+#ifndef BUILD_MODEL_MODEL_BUILDER_H_
+#define BUILD_MODEL_MODEL_BUILDER_H_
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include "build/memory/mem_planner.h"
+#include "build/model/ge_model.h"
+#include "graph/inc/graph/graph_fwd.h"
+#include "metadef/inc/external/base/status.h"
+
+namespace ge {
+
+// Attributes of a Const op whose value lives in the weight blob.
+inline constexpr char kAttrWeightOffset[] = "_weight_offset";  // int
+inline constexpr char kAttrWeightSize[] = "_weight_size";      // int (exact bytes)
+inline constexpr char kAttrWeightDtype[] = "_weight_dtype";    // int (ge::DataType)
+inline constexpr char kAttrWeightDims[] = "_weight_dims";      // list int
+inline constexpr char kAttrWeightFormat[] = "_weight_format";  // int (ge::Format)
+
+struct ModelBuildOptions {
+  bool disable_reuse_memory = false;
+  int num_threads = 0;  // task generation threads; <= 0: hardware concurrency
+  // Recorded in GeModel::attrs (soc_version, ...), written into the OM.
+  std::map<std::string, std::string> attrs;
+};
+
+struct ModelBuildStats {
+  MemPlanStats memory;
+  uint64_t num_consts = 0;
+  uint64_t num_unique_weights = 0;
+  std::string dynamic_reason;  // why the model is dynamic ("" when static)
+};
+
+class ModelBuilder {
+ public:
+  explicit ModelBuilder(ModelBuildOptions options = {}) : options_(std::move(options)) {}
+
+  StatusOr<GeRootModelPtr> Build(const ComputeGraphPtr& graph);
+
+  const ModelBuildStats& stats() const { return stats_; }
+
+ private:
+  ModelBuildOptions options_;
+  ModelBuildStats stats_;
+};
+
+// True for op types whose output sizes depend on input values.
+bool IsDataDependentOpType(const std::string& type);
+
+// Puts the "value" tensors of the Const nodes of model.graph (and its
+// subgraphs) back from model.weights and removes the weight attributes.
+// OutOfRange when a reference falls outside the blob.
+Status RestoreConstValues(GeModel& model);
+
+}  // namespace ge
+
+#endif  // BUILD_MODEL_MODEL_BUILDER_H_

@@ -1,0 +1,631 @@
+// build/om/om_file.cc
+#include "build/om/om_file.h"
+
+#include <fcntl.h>
+#include <openssl/evp.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <limits>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "graph/inc/graph/compute_graph.h"
+#include "graph/inc/graph/ge_tensor.h"
+#include "graph/serialization/inc/model_serialize.h"
+
+namespace ge {
+namespace {
+
+// Header field offsets (bytes).
+constexpr size_t kOffMagic = 0;
+constexpr size_t kOffHeaderSize = 4;
+constexpr size_t kOffVersion = 8;
+constexpr size_t kOffChecksum = 12;  // 64 bytes
+constexpr size_t kOffTotalLength = 76;
+constexpr size_t kOffModelType = 84;
+constexpr size_t kOffGenerateMode = 88;
+constexpr size_t kOffName = 92;  // 32 bytes
+constexpr size_t kNameBytes = 32;
+constexpr size_t kOffOpCount = 124;
+constexpr size_t kOffModelCount = 128;
+constexpr size_t kOffPlatformVersion = 132;  // 20 bytes
+constexpr size_t kPlatformVersionBytes = 20;
+constexpr size_t kOffPlatformType = 152;
+constexpr size_t kOffIsUnknown = 156;
+constexpr size_t kOffReserved = 157;
+static_assert(kOffReserved < kOmHeaderSize, "header fields exceed the header");
+static_assert(kOffName + kNameBytes == kOffOpCount, "header layout");
+static_assert(kOffPlatformVersion + kPlatformVersionBytes == kOffPlatformType, "header layout");
+
+constexpr uint32_t kNumRequiredPartitions = 4;
+constexpr uint32_t kPartitionEntryBytes = 24;
+constexpr uint32_t kAttrsPartition = 4;  // optional 5th partition: model attrs
+constexpr uint32_t kMaxAttrs = 1u << 16;
+
+// ------------------------------------------------------------ byte writer
+
+class Writer {
+ public:
+  std::string& out() { return out_; }
+  size_t size() const { return out_.size(); }
+  void U8(uint8_t v) { out_.push_back(static_cast<char>(v)); }
+  void U32(uint32_t v) {
+    for (int i = 0; i < 4; ++i) U8(static_cast<uint8_t>(v >> (8 * i)));
+  }
+  void U64(uint64_t v) {
+    for (int i = 0; i < 8; ++i) U8(static_cast<uint8_t>(v >> (8 * i)));
+  }
+  void Bytes(const void* data, size_t size) {
+    if (size > 0) out_.append(static_cast<const char*>(data), size);
+  }
+  void Pad(uint64_t align) {
+    while (out_.size() % align != 0) U8(0);
+  }
+  void PutU32At(size_t pos, uint32_t v) {
+    for (int i = 0; i < 4; ++i) out_[pos + i] = static_cast<char>(static_cast<uint8_t>(v >> (8 * i)));
+  }
+  void PutU64At(size_t pos, uint64_t v) {
+    for (int i = 0; i < 8; ++i) out_[pos + i] = static_cast<char>(static_cast<uint8_t>(v >> (8 * i)));
+  }
+
+ private:
+  std::string out_;
+};
+
+uint32_t LoadU32(const uint8_t* p) {
+  return static_cast<uint32_t>(p[0]) | static_cast<uint32_t>(p[1]) << 8 |
+         static_cast<uint32_t>(p[2]) << 16 | static_cast<uint32_t>(p[3]) << 24;
+}
+uint64_t LoadU64(const uint8_t* p) {
+  return static_cast<uint64_t>(LoadU32(p)) | static_cast<uint64_t>(LoadU32(p + 4)) << 32;
+}
+
+// Bounds-checked reader over the file.
+class Reader {
+ public:
+  Reader(absl::Span<const uint8_t> bytes, uint64_t pos) : bytes_(bytes), pos_(pos) {}
+  uint64_t pos() const { return pos_; }
+  Status Need(uint64_t n, absl::string_view what) const {
+    if (pos_ > bytes_.size() || n > bytes_.size() - pos_) {
+      return OutOfRange("OM file truncated: ", what, " needs ", n, " bytes at offset ", pos_,
+                        " but the file has ", bytes_.size(), " bytes");
+    }
+    return OkStatus();
+  }
+  StatusOr<uint32_t> U32(absl::string_view what) {
+    RETURN_IF_ERROR(Need(4, what));
+    uint32_t v = LoadU32(bytes_.data() + pos_);
+    pos_ += 4;
+    return v;
+  }
+  StatusOr<uint64_t> U64(absl::string_view what) {
+    RETURN_IF_ERROR(Need(8, what));
+    uint64_t v = LoadU64(bytes_.data() + pos_);
+    pos_ += 8;
+    return v;
+  }
+  StatusOr<std::string> Str(uint64_t n, absl::string_view what) {
+    RETURN_IF_ERROR(Need(n, what));
+    std::string s(reinterpret_cast<const char*>(bytes_.data() + pos_), n);
+    pos_ += n;
+    return s;
+  }
+  Status Align(uint64_t align, absl::string_view what) {
+    uint64_t aligned = (pos_ + align - 1) / align * align;
+    RETURN_IF_ERROR(Need(aligned - pos_, what));
+    for (uint64_t p = pos_; p < aligned; ++p) {
+      if (bytes_[p] != 0) return ParseFailed("OM file: non-zero padding byte at offset ", p, " (", what, ")");
+    }
+    pos_ = aligned;
+    return OkStatus();
+  }
+
+ private:
+  absl::Span<const uint8_t> bytes_;
+  uint64_t pos_;
+};
+
+std::string FixedString(const uint8_t* p, size_t n) {
+  size_t len = 0;
+  while (len < n && p[len] != 0) ++len;
+  return std::string(reinterpret_cast<const char*>(p), len);
+}
+
+std::string EncodeAttrs(const std::map<std::string, std::string>& attrs) {
+  Writer w;
+  w.U32(static_cast<uint32_t>(attrs.size()));
+  for (const auto& [k, v] : attrs) {
+    w.U32(static_cast<uint32_t>(k.size()));
+    w.Bytes(k.data(), k.size());
+    w.U32(static_cast<uint32_t>(v.size()));
+    w.Bytes(v.data(), v.size());
+  }
+  return std::move(w.out());
+}
+
+StatusOr<std::map<std::string, std::string>> DecodeAttrs(absl::Span<const uint8_t> bytes) {
+  Reader r(bytes, 0);
+  ASSIGN_OR_RETURN(uint32_t n, r.U32("attribute count"));
+  if (n > kMaxAttrs || n > bytes.size() / 8) {
+    return ParseFailed("OM model attributes: count ", n, " is absurd for ", bytes.size(), " bytes");
+  }
+  std::map<std::string, std::string> attrs;
+  for (uint32_t i = 0; i < n; ++i) {
+    ASSIGN_OR_RETURN(uint32_t klen, r.U32("attribute key length"));
+    ASSIGN_OR_RETURN(std::string k, r.Str(klen, "attribute key"));
+    ASSIGN_OR_RETURN(uint32_t vlen, r.U32("attribute value length"));
+    ASSIGN_OR_RETURN(std::string v, r.Str(vlen, "attribute value"));
+    attrs[std::move(k)] = std::move(v);
+  }
+  if (r.pos() != bytes.size()) {
+    return ParseFailed("OM model attributes: ", bytes.size() - r.pos(), " trailing bytes");
+  }
+  return attrs;
+}
+
+// ---------------------------------------------------------- task validation
+
+Status CheckRange(uint64_t offset, uint64_t size, uint64_t limit, absl::string_view region,
+                  const std::string& where) {
+  if (offset > limit || size > limit - offset) {
+    return OutOfRange(where, ": ", region, " ref [", offset, ", +", size, ") exceeds the ", limit,
+                      "-byte ", region, " region");
+  }
+  return OkStatus();
+}
+
+Status ValidateRef(const proto::TensorRef& ref, const proto::ModelTaskDef& def,
+                   const std::string& where) {
+  if (ref.dims_size() > 64) return OutOfRange(where, ": ", ref.dims_size(), " dims (limit 64)");
+  switch (ref.kind()) {
+    case proto::MEM_ABSENT:
+      return OkStatus();
+    case proto::MEM_ARENA:
+      return CheckRange(ref.offset(), ref.size(), def.memory_size(), "ARENA", where);
+    case proto::MEM_WEIGHTS:
+      return CheckRange(ref.offset(), ref.size(), def.weight_size(), "WEIGHTS", where);
+    case proto::MEM_MODEL_INPUT:
+      if (ref.index() >= static_cast<uint32_t>(def.input_size())) {
+        return OutOfRange(where, ": model input index ", ref.index(), " but the model has ",
+                          def.input_size(), " inputs");
+      }
+      if (!def.dynamic()) {
+        return CheckRange(ref.offset(), ref.size(), def.input(ref.index()).size(), "MODEL_INPUT", where);
+      }
+      return OkStatus();
+    case proto::MEM_MODEL_OUTPUT:
+      if (ref.index() >= static_cast<uint32_t>(def.output_size())) {
+        return OutOfRange(where, ": model output index ", ref.index(), " but the model has ",
+                          def.output_size(), " outputs");
+      }
+      if (!def.dynamic()) {
+        return CheckRange(ref.offset(), ref.size(), def.output(ref.index()).size(), "MODEL_OUTPUT",
+                          where);
+      }
+      return OkStatus();
+    default:
+      return ParseFailed(where, ": unknown memory kind ", static_cast<int>(ref.kind()));
+  }
+}
+
+Status ValidateTaskDef(const proto::ModelTaskDef& def, uint64_t weights_size, const std::string& model) {
+  if (def.weight_size() != weights_size) {
+    return ParseFailed("OM model '", model, "': TASK_INFO weight_size ", def.weight_size(),
+                       " differs from the WEIGHTS_DATA partition size ", weights_size);
+  }
+  for (int t = 0; t < def.task_size(); ++t) {
+    const proto::TaskDef& task = def.task(t);
+    const std::string where = absl::StrCat("OM model '", model, "' task ", t);
+    if (task.task_id() != static_cast<uint32_t>(t)) {
+      return ParseFailed(where, ": task_id ", task.task_id(), " differs from its position");
+    }
+    if (!proto::TaskType_IsValid(task.type())) {
+      return ParseFailed(where, ": unknown task type ", static_cast<int>(task.type()));
+    }
+    if (def.stream_num() > 0 && task.stream_id() >= def.stream_num()) {
+      return OutOfRange(where, ": stream_id ", task.stream_id(), " >= stream_num ", def.stream_num());
+    }
+    if (task.op_index() < -1) return OutOfRange(where, ": op_index ", task.op_index());
+    if (task.type() == proto::TASK_MEMCPY && (task.input_size() != 1 || task.output_size() != 1)) {
+      return ParseFailed(where, ": MEMCPY needs 1 input and 1 output, has ", task.input_size(),
+                         " and ", task.output_size());
+    }
+    for (int i = 0; i < task.input_size(); ++i) {
+      RETURN_IF_ERROR(ValidateRef(task.input(i), def, absl::StrCat(where, " input ", i)));
+    }
+    for (int i = 0; i < task.output_size(); ++i) {
+      RETURN_IF_ERROR(ValidateRef(task.output(i), def, absl::StrCat(where, " output ", i)));
+      if (task.output(i).kind() == proto::MEM_WEIGHTS) {
+        return ParseFailed(where, " output ", i, ": writes into WEIGHTS");
+      }
+    }
+    for (int i = 0; i < task.workspace_size(); ++i) {
+      if (task.workspace(i).kind() != proto::MEM_ARENA) {
+        return ParseFailed(where, " workspace ", i, ": kind ", static_cast<int>(task.workspace(i).kind()),
+                           " is not ARENA");
+      }
+      RETURN_IF_ERROR(ValidateRef(task.workspace(i), def, absl::StrCat(where, " workspace ", i)));
+    }
+  }
+  return OkStatus();
+}
+
+}  // namespace
+
+const char* OmPartitionTypeName(OmPartitionType type) {
+  switch (type) {
+    case OmPartitionType::kModelDef:
+      return "MODEL_DEF";
+    case OmPartitionType::kWeightsData:
+      return "WEIGHTS_DATA";
+    case OmPartitionType::kTaskInfo:
+      return "TASK_INFO";
+    case OmPartitionType::kKernels:
+      return "KERNELS";
+  }
+  return static_cast<uint32_t>(type) == kAttrsPartition ? "MODEL_ATTRS" : "UNKNOWN";
+}
+
+std::array<uint8_t, 32> Sha256(absl::Span<const uint8_t> bytes) {
+  std::array<uint8_t, 32> md{};
+  unsigned int len = 0;
+  static const uint8_t kEmpty = 0;
+  EVP_Digest(bytes.empty() ? &kEmpty : bytes.data(), bytes.size(), md.data(), &len, EVP_sha256(),
+             nullptr);
+  return md;
+}
+
+// ------------------------------------------------------------------- save
+
+StatusOr<std::string> SaveOm(const GeRootModel& model, const OmSaveOptions& options) {
+  if (model.root == nullptr) return ParamInvalid("SaveOm: the root model is null");
+  std::vector<std::pair<std::string, const GeModel*>> models;
+  models.emplace_back(model.root->name, model.root.get());
+  for (const auto& [name, sub] : model.submodels) {
+    if (sub == nullptr) return ParamInvalid("SaveOm: submodel '", name, "' is null");
+    models.emplace_back(name, sub.get());
+  }
+  if (models.size() > kOmMaxModels) {
+    return OutOfRange("SaveOm: ", models.size(), " models exceed the limit ", kOmMaxModels);
+  }
+  const GeModel& root = *model.root;
+  std::string soc = options.soc_version;
+  if (soc.empty()) {
+    auto it = root.attrs.find("soc_version");
+    if (it != root.attrs.end()) soc = it->second;
+  }
+
+  Writer w;
+  w.out().reserve(kOmHeaderSize + root.weights.size + 4096 * models.size());
+  w.out().resize(kOmHeaderSize, '\0');
+  for (const auto& [name, m] : models) {
+    if (m->graph == nullptr) return ParamInvalid("SaveOm: model '", name, "' has no graph");
+    if (name.size() > kOmMaxNameLength) {
+      return OutOfRange("SaveOm: model name of ", name.size(), " bytes exceeds ", kOmMaxNameLength);
+    }
+    if (m->weights.size > 0 && m->weights.data == nullptr) {
+      return ParamInvalid("SaveOm: model '", name, "' has ", m->weights.size, " weight bytes but no data");
+    }
+    if (m->task_def.weight_size() != m->weights.size) {
+      return ParamInvalid("SaveOm: model '", name, "' task_def.weight_size ", m->task_def.weight_size(),
+                          " differs from its ", m->weights.size, " weight bytes");
+    }
+    ASSIGN_OR_RETURN(std::string model_def, ModelSerialize::SerializeModel(*m->graph));
+    std::string task_info;
+    if (!m->task_def.SerializeToString(&task_info)) {
+      return Internal("SaveOm: cannot serialize the TASK_INFO of model '", name, "'");
+    }
+    const bool has_attrs = !m->attrs.empty();
+    const std::string attrs = has_attrs ? EncodeAttrs(m->attrs) : std::string();
+    const uint32_t num_parts = kNumRequiredPartitions + (has_attrs ? 1 : 0);
+
+    w.Pad(8);
+    w.U32(static_cast<uint32_t>(name.size()));
+    w.Bytes(name.data(), name.size());
+    w.Pad(8);
+    w.U32(num_parts);
+    w.U32(0);
+    const size_t table = w.size();
+    for (uint32_t p = 0; p < num_parts * kPartitionEntryBytes; ++p) w.U8(0);
+    struct Part {
+      uint32_t type;
+      const void* data;
+      uint64_t size;
+      uint64_t align;
+    };
+    const Part parts[5] = {
+        {0, model_def.data(), model_def.size(), kOmPartitionAlign},
+        {1, m->weights.data, m->weights.size, kOmWeightsAlign},
+        {2, task_info.data(), task_info.size(), kOmPartitionAlign},
+        {3, m->kernel_store.data(), m->kernel_store.size(), kOmPartitionAlign},
+        {kAttrsPartition, attrs.data(), attrs.size(), kOmPartitionAlign},
+    };
+    for (uint32_t p = 0; p < num_parts; ++p) {
+      w.Pad(parts[p].align);
+      const size_t entry = table + p * kPartitionEntryBytes;
+      w.PutU32At(entry, parts[p].type);
+      w.PutU64At(entry + 8, w.size());
+      w.PutU64At(entry + 16, parts[p].size);
+      w.Bytes(parts[p].data, parts[p].size);
+    }
+  }
+  std::string& out = w.out();
+  // Header, field by field.
+  w.PutU32At(kOffMagic, kOmMagic);
+  w.PutU32At(kOffHeaderSize, kOmHeaderSize);
+  w.PutU32At(kOffVersion, kOmVersion);
+  w.PutU64At(kOffTotalLength, out.size());
+  w.PutU32At(kOffModelType, static_cast<uint32_t>(root.task_def.dynamic() ? OmModelType::kDynamic
+                                                                          : OmModelType::kStatic));
+  w.PutU32At(kOffGenerateMode, options.generate_mode);
+  const std::string& gname = root.name;
+  std::memcpy(&out[kOffName], gname.data(), std::min(gname.size(), kNameBytes - 1));
+  w.PutU32At(kOffOpCount, static_cast<uint32_t>(std::min<size_t>(
+                              root.graph->GetDirectNodesSize(), std::numeric_limits<uint32_t>::max())));
+  w.PutU32At(kOffModelCount, static_cast<uint32_t>(models.size()));
+  std::memcpy(&out[kOffPlatformVersion], soc.data(), std::min(soc.size(), kPlatformVersionBytes - 1));
+  w.PutU32At(kOffPlatformType, 0);
+  out[kOffIsUnknown] = root.task_def.dynamic() ? 1 : 0;
+  const std::array<uint8_t, 32> sum =
+      Sha256(AsBytes(absl::string_view(out).substr(kOmHeaderSize)));
+  std::memcpy(&out[kOffChecksum], sum.data(), sum.size());
+  return std::move(out);
+}
+
+// ------------------------------------------------------------------ parse
+
+StatusOr<OmFileView> ParseOmFile(absl::Span<const uint8_t> bytes) {
+  if (bytes.size() < kOmHeaderSize) {
+    return ParseFailed("OM file of ", bytes.size(), " bytes is shorter than the ", kOmHeaderSize,
+                       "-byte header");
+  }
+  const uint8_t* h = bytes.data();
+  OmFileView view;
+  OmHeader& hd = view.header;
+  hd.magic = LoadU32(h + kOffMagic);
+  if (hd.magic != kOmMagic) {
+    return ParseFailed("OM file: magic 0x", absl::Hex(hd.magic), " is not 0x", absl::Hex(kOmMagic),
+                       " (\"DOMI\")");
+  }
+  hd.header_size = LoadU32(h + kOffHeaderSize);
+  if (hd.header_size != kOmHeaderSize) {
+    return ParseFailed("OM file: header size ", hd.header_size, " is not ", kOmHeaderSize);
+  }
+  hd.version = LoadU32(h + kOffVersion);
+  if (hd.version != kOmVersion) {
+    return NotSupported("OM file: version ", hd.version, " (this reader supports ", kOmVersion, ")");
+  }
+  hd.total_length = LoadU64(h + kOffTotalLength);
+  if (hd.total_length != bytes.size()) {
+    return ParseFailed("OM file: total length ", hd.total_length, " differs from the file size ",
+                       bytes.size());
+  }
+  for (size_t p = kOffReserved; p < kOmHeaderSize; ++p) {
+    if (h[p] != 0) return ParseFailed("OM file: reserved header byte ", p, " is ", int{h[p]}, ", not 0");
+  }
+  for (size_t p = kOffChecksum + 32; p < kOffChecksum + 64; ++p) {
+    if (h[p] != 0) return ParseFailed("OM file: unused checksum byte ", p - kOffChecksum, " is not 0");
+  }
+  std::memcpy(hd.checksum.data(), h + kOffChecksum, hd.checksum.size());
+  const std::array<uint8_t, 32> sum = Sha256(bytes.subspan(kOmHeaderSize));
+  if (std::memcmp(sum.data(), hd.checksum.data(), sum.size()) != 0) {
+    return ParseFailed("OM file: SHA-256 checksum mismatch (file corrupted)");
+  }
+  hd.model_type = LoadU32(h + kOffModelType);
+  if (hd.model_type > static_cast<uint32_t>(OmModelType::kDynamic)) {
+    return ParseFailed("OM file: model type ", hd.model_type, " is not 0 (static) or 1 (dynamic)");
+  }
+  hd.generate_mode = LoadU32(h + kOffGenerateMode);
+  hd.name = FixedString(h + kOffName, kNameBytes);
+  hd.op_count = LoadU32(h + kOffOpCount);
+  hd.model_count = LoadU32(h + kOffModelCount);
+  hd.platform_version = FixedString(h + kOffPlatformVersion, kPlatformVersionBytes);
+  hd.platform_type = LoadU32(h + kOffPlatformType);
+  hd.is_unknown_model = h[kOffIsUnknown];
+  if (hd.is_unknown_model > 1) {
+    return ParseFailed("OM file: is_unknown_model ", int{hd.is_unknown_model}, " is not 0 or 1");
+  }
+  // Each model needs at least its record (8 + 4 * 24 bytes).
+  const uint64_t min_model = 16 + kNumRequiredPartitions * kPartitionEntryBytes;
+  if (hd.model_count == 0 || hd.model_count > kOmMaxModels ||
+      hd.model_count > (bytes.size() - kOmHeaderSize) / min_model) {
+    return ParseFailed("OM file: model count ", hd.model_count, " is impossible for a file of ",
+                       bytes.size(), " bytes (limit ", kOmMaxModels, ")");
+  }
+  view.models.resize(hd.model_count);
+  Reader r(bytes, kOmHeaderSize);
+  for (uint32_t mi = 0; mi < hd.model_count; ++mi) {
+    OmModelView& m = view.models[mi];
+    const std::string what = absl::StrCat("model ", mi);
+    RETURN_IF_ERROR(r.Align(8, what));
+    ASSIGN_OR_RETURN(uint32_t name_len, r.U32(what + " name length"));
+    if (name_len > kOmMaxNameLength) {
+      return ParseFailed("OM file: ", what, " name length ", name_len, " exceeds ", kOmMaxNameLength);
+    }
+    ASSIGN_OR_RETURN(m.name, r.Str(name_len, what + " name"));
+    RETURN_IF_ERROR(r.Align(8, what));
+    ASSIGN_OR_RETURN(uint32_t num, r.U32(what + " partition count"));
+    if (num < kNumRequiredPartitions || num > kNumRequiredPartitions + 1) {
+      return ParseFailed("OM file: ", what, " '", m.name, "' has ", num, " partitions (expected ",
+                         kNumRequiredPartitions, " or ", kNumRequiredPartitions + 1, ")");
+    }
+    ASSIGN_OR_RETURN(uint32_t reserved, r.U32(what + " reserved"));
+    if (reserved != 0) return ParseFailed("OM file: ", what, " reserved field is ", reserved);
+    RETURN_IF_ERROR(r.Need(uint64_t{num} * kPartitionEntryBytes, what + " partition table"));
+    uint64_t end = r.pos() + uint64_t{num} * kPartitionEntryBytes;
+    m.partitions.resize(num);
+    for (uint32_t p = 0; p < num; ++p) {
+      const std::string pw = absl::StrCat(what, " partition ", p);
+      ASSIGN_OR_RETURN(uint32_t type, r.U32(pw + " type"));
+      ASSIGN_OR_RETURN(uint32_t pad, r.U32(pw + " reserved"));
+      ASSIGN_OR_RETURN(uint64_t offset, r.U64(pw + " offset"));
+      ASSIGN_OR_RETURN(uint64_t size, r.U64(pw + " size"));
+      if (type != p) {
+        return ParseFailed("OM file: ", pw, " has type ", type, " but position ", p, " must be ",
+                           OmPartitionTypeName(static_cast<OmPartitionType>(p)));
+      }
+      if (pad != 0) return ParseFailed("OM file: ", pw, " reserved field is ", pad);
+      const uint64_t align = type == 1 ? kOmWeightsAlign : kOmPartitionAlign;
+      if (offset % align != 0) {
+        return ParseFailed("OM file: ", pw, " (", OmPartitionTypeName(static_cast<OmPartitionType>(type)),
+                           ") offset ", offset, " is not aligned to ", align);
+      }
+      if (offset < end) {
+        return ParseFailed("OM file: ", pw, " offset ", offset, " overlaps the previous data ending at ", end);
+      }
+      if (offset > bytes.size() || size > bytes.size() - offset) {
+        return OutOfRange("OM file: ", pw, " [", offset, ", +", size, ") exceeds the file size ",
+                          bytes.size());
+      }
+      for (uint64_t q = end; q < offset; ++q) {
+        if (bytes[q] != 0) return ParseFailed("OM file: non-zero padding byte at offset ", q);
+      }
+      m.partitions[p] = {static_cast<OmPartitionType>(type), offset, size};
+      end = offset + size;
+    }
+    auto span = [&](uint32_t p) { return bytes.subspan(m.partitions[p].offset, m.partitions[p].size); };
+    m.model_def = span(0);
+    m.weights = span(1);
+    m.task_info = span(2);
+    m.kernels = span(3);
+    if (m.task_info.size() > static_cast<uint64_t>(std::numeric_limits<int>::max())) {
+      return OutOfRange("OM file: ", what, " TASK_INFO of ", m.task_info.size(), " bytes is too large");
+    }
+    if (!m.task_def.ParseFromArray(m.task_info.data(), static_cast<int>(m.task_info.size()))) {
+      return ParseFailed("OM file: ", what, " '", m.name, "': TASK_INFO is not a valid ModelTaskDef");
+    }
+    RETURN_IF_ERROR(ValidateTaskDef(m.task_def, m.weights.size(), m.name));
+    if (num > kNumRequiredPartitions) {
+      ASSIGN_OR_RETURN(auto attrs, DecodeAttrs(span(kAttrsPartition)));
+      (void)attrs;
+    }
+    r = Reader(bytes, end);
+  }
+  if (r.pos() != bytes.size()) {
+    return ParseFailed("OM file: ", bytes.size() - r.pos(), " unexpected bytes after the last model at offset ",
+                       r.pos());
+  }
+  const bool root_dynamic = view.models[0].task_def.dynamic();
+  if (hd.is_unknown_model != (root_dynamic ? 1 : 0) ||
+      hd.model_type != static_cast<uint32_t>(root_dynamic ? OmModelType::kDynamic : OmModelType::kStatic)) {
+    return ParseFailed("OM file: header says is_unknown_model=", int{hd.is_unknown_model}, " model_type=",
+                       hd.model_type, " but the root TASK_INFO dynamic=", root_dynamic);
+  }
+  return view;
+}
+
+// ------------------------------------------------------------------- load
+
+StatusOr<GeRootModelPtr> LoadGeRootModelFromOm(absl::Span<const uint8_t> bytes,
+                                               std::shared_ptr<const void> owner) {
+  ASSIGN_OR_RETURN(OmFileView view, ParseOmFile(bytes));
+  auto root = std::make_shared<GeRootModel>();
+  for (size_t mi = 0; mi < view.models.size(); ++mi) {
+    OmModelView& mv = view.models[mi];
+    auto model = std::make_shared<GeModel>();
+    model->name = mv.name;
+    absl::string_view def(reinterpret_cast<const char*>(mv.model_def.data()), mv.model_def.size());
+    StatusOr<ComputeGraphPtr> graph = ModelSerialize::DeserializeModel(def);
+    if (!graph.ok()) return Annotate(graph.status(), "OM model '", mv.name, "' MODEL_DEF: ");
+    model->graph = std::move(graph).value();
+    const int64_t num_ops = static_cast<int64_t>(model->graph->GetDirectNodesSize());
+    for (int t = 0; t < mv.task_def.task_size(); ++t) {
+      if (mv.task_def.task(t).op_index() >= num_ops) {
+        return OutOfRange("OM model '", mv.name, "' task ", t, ": op_index ", mv.task_def.task(t).op_index(),
+                          " but MODEL_DEF has ", num_ops, " ops");
+      }
+    }
+    model->task_def = std::move(mv.task_def);
+    model->kernel_store.assign(reinterpret_cast<const char*>(mv.kernels.data()), mv.kernels.size());
+    if (mv.partitions.size() > kNumRequiredPartitions) {
+      ASSIGN_OR_RETURN(model->attrs, DecodeAttrs(bytes.subspan(mv.partitions[kAttrsPartition].offset,
+                                                               mv.partitions[kAttrsPartition].size)));
+    }
+    const uintptr_t addr = reinterpret_cast<uintptr_t>(mv.weights.data());
+    if (mv.weights.empty()) {
+      model->weights = WeightBuffer{owner, nullptr, 0};
+    } else if (addr % kWeightAlign == 0) {
+      model->weights = WeightBuffer{owner, mv.weights.data(), mv.weights.size()};
+    } else {
+      // The caller's buffer is not aligned (not an mmap): copy once.
+      auto copy = std::make_shared<AlignedBuffer>(mv.weights.data(), mv.weights.size());
+      model->weights = WeightBuffer{copy, copy->data(), mv.weights.size()};
+    }
+    if (mi == 0) {
+      root->root = std::move(model);
+    } else {
+      if (root->submodels.count(mv.name) != 0) {
+        return ParseFailed("OM file: two models named '", mv.name, "'");
+      }
+      root->submodels[mv.name] = std::move(model);
+    }
+  }
+  return root;
+}
+
+// ------------------------------------------------------------------ files
+
+StatusOr<std::string> ReadFileToString(const std::string& path, uint64_t max_size) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    if (errno == ENOENT) return NotFound("cannot open '", path, "': ", std::strerror(errno));
+    return ParamInvalid("cannot open '", path, "': ", std::strerror(errno));
+  }
+  struct stat st;
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    ::close(fd);
+    return ParamInvalid("'", path, "' is not a regular file");
+  }
+  if (static_cast<uint64_t>(st.st_size) > max_size) {
+    ::close(fd);
+    return OutOfRange("'", path, "' has ", st.st_size, " bytes, more than the limit ", max_size);
+  }
+  std::string out(static_cast<size_t>(st.st_size), '\0');
+  size_t done = 0;
+  while (done < out.size()) {
+    ssize_t n = ::read(fd, &out[done], out.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      ::close(fd);
+      return Internal("reading '", path, "' failed after ", done, " bytes");
+    }
+    done += static_cast<size_t>(n);
+  }
+  ::close(fd);
+  return out;
+}
+
+Status WriteFileAtomically(const std::string& path, absl::string_view bytes) {
+  const std::string tmp = absl::StrCat(path, ".tmp.", ::getpid());
+  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) return ParamInvalid("cannot create '", tmp, "': ", std::strerror(errno));
+  size_t done = 0;
+  while (done < bytes.size()) {
+    ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      const int err = errno;
+      ::close(fd);
+      ::unlink(tmp.c_str());
+      return Internal("writing '", tmp, "' failed after ", done, " bytes: ", std::strerror(err));
+    }
+    done += static_cast<size_t>(n);
+  }
+  if (::fsync(fd) != 0 || ::close(fd) != 0) {
+    const int err = errno;
+    ::unlink(tmp.c_str());
+    return Internal("flushing '", tmp, "' failed: ", std::strerror(err));
+  }
+  if (::rename(tmp.c_str(), path.c_str()) != 0) {
+    const int err = errno;
+    ::unlink(tmp.c_str());
+    return Internal("renaming '", tmp, "' to '", path, "' failed: ", std::strerror(err));
+  }
+  return OkStatus();
+}
+
+}  // namespace ge

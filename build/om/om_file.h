@@ -1,0 +1,155 @@
+// build/om/om_file.h
+//
+// The OM (offline model) file: writer, validating reader and loader of a
+// GeRootModel (seed 002 §5.6; GE's ModelFileHeader / ModelPartitionTable).
+//
+// Layout (all integers little-endian, written field by field):
+//
+//   [0, 256)        ModelFileHeader (kOmHeaderSize bytes, see OmHeader)
+//                   magic "DOMI" (0x444F4D49), header size, version,
+//                   checksum = SHA-256 of bytes [256, total_length) (first 32
+//                   of 64 checksum bytes, the rest zero), total length, model
+//                   type, generation mode, name[32], op count, model count,
+//                   platform version[20] / type, is_unknown_model, reserved.
+//   then, for each model (root first, then submodels in name order):
+//     model record  u32 name length, name bytes, u32 partition count N,
+//                   N entries {u32 type, u32 reserved, u64 offset, u64 size}
+//                   (offsets are absolute file offsets)
+//     partitions    in order MODEL_DEF, WEIGHTS_DATA, TASK_INFO, KERNELS;
+//                   each starts at a 64-byte boundary, WEIGHTS_DATA at a
+//                   4096-byte boundary (mmap the file and use weights in place).
+//   Gaps between records / partitions are zero bytes.
+//
+// MODEL_DEF is ModelSerialize::SerializeModel of the model graph (Const values
+// replaced by weight references, see build/model/model_builder.h), WEIGHTS_DATA
+// the weight blob, TASK_INFO the ModelTaskDef bytes, KERNELS the kernel store.
+//
+// Contract
+//   * SaveOm is deterministic: the same model gives byte-identical files.
+//   * ParseOmFile validates every field before use (magic, sizes, version,
+//     checksum, counts, bounds with overflow-safe arithmetic, partition order,
+//     TASK_INFO proto, every TensorRef against the model's memory / weight /
+//     io sizes); hostile bytes give a Status naming the field and values,
+//     never a crash.
+//   * LoadGeRootModelFromOm does not copy weights: GeModel::weights points
+//     into `bytes`, and `owner` (e.g. the mmap holder) is kept alive by it.
+//
+// Example
+//   ASSIGN_OR_RETURN(std::string om, SaveOm(*root_model, OmSaveOptions{}));
+//   RETURN_IF_ERROR(WriteFileAtomically("/tmp/m.om", om));
+//   auto holder = std::make_shared<std::string>(std::move(om));
+//   ASSIGN_OR_RETURN(GeRootModelPtr loaded,
+//                    LoadGeRootModelFromOm(AsBytes(*holder), holder));
+#ifndef BUILD_OM_OM_FILE_H_
+#define BUILD_OM_OM_FILE_H_
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/strings/string_view.h"
+#include "absl/types/span.h"
+#include "build/model/ge_model.h"
+#include "metadef/inc/external/base/status.h"
+
+namespace ge {
+
+inline constexpr uint32_t kOmMagic = 0x444F4D49;  // "DOMI"
+inline constexpr uint32_t kOmHeaderSize = 256;
+inline constexpr uint32_t kOmVersion = 1;
+inline constexpr uint64_t kOmPartitionAlign = 64;
+inline constexpr uint64_t kOmWeightsAlign = 4096;
+// Limits enforced by the reader (before any allocation).
+inline constexpr uint32_t kOmMaxModels = 1u << 16;
+inline constexpr uint32_t kOmMaxPartitions = 16;
+inline constexpr uint32_t kOmMaxNameLength = 4096;
+
+enum class OmPartitionType : uint32_t {
+  kModelDef = 0,
+  kWeightsData = 1,
+  kTaskInfo = 2,
+  kKernels = 3,
+};
+const char* OmPartitionTypeName(OmPartitionType type);
+
+enum class OmModelType : uint32_t { kStatic = 0, kDynamic = 1 };
+
+// The fixed header, decoded.
+struct OmHeader {
+  uint32_t magic = kOmMagic;
+  uint32_t header_size = kOmHeaderSize;
+  uint32_t version = kOmVersion;
+  std::array<uint8_t, 64> checksum{};  // SHA-256 in the first 32 bytes
+  uint64_t total_length = 0;
+  uint32_t model_type = 0;      // OmModelType of the root
+  uint32_t generate_mode = 0;   // 0 = offline (atc)
+  std::string name;             // at most 31 bytes stored (NUL padded)
+  uint32_t op_count = 0;        // nodes of the root graph
+  uint32_t model_count = 0;     // root + submodels
+  std::string platform_version; // soc_version, at most 19 bytes stored
+  uint32_t platform_type = 0;
+  uint8_t is_unknown_model = 0;
+};
+
+struct OmPartition {
+  OmPartitionType type = OmPartitionType::kModelDef;
+  uint64_t offset = 0;  // absolute file offset
+  uint64_t size = 0;
+};
+
+// One model of the file, as views into the file bytes.
+struct OmModelView {
+  std::string name;
+  std::vector<OmPartition> partitions;  // MODEL_DEF, WEIGHTS_DATA, TASK_INFO, KERNELS
+  absl::Span<const uint8_t> model_def;
+  absl::Span<const uint8_t> weights;
+  absl::Span<const uint8_t> task_info;
+  absl::Span<const uint8_t> kernels;
+  proto::ModelTaskDef task_def;  // parsed and validated TASK_INFO
+};
+
+struct OmFileView {
+  OmHeader header;
+  std::vector<OmModelView> models;  // root first
+};
+
+struct OmSaveOptions {
+  // Written into the header; default: the root model's attrs "soc_version".
+  std::string soc_version;
+  uint32_t generate_mode = 0;
+};
+
+inline absl::Span<const uint8_t> AsBytes(absl::string_view s) {
+  return absl::Span<const uint8_t>(reinterpret_cast<const uint8_t*>(s.data()), s.size());
+}
+
+// Serializes `model` (root first, then submodels in name order).
+StatusOr<std::string> SaveOm(const GeRootModel& model, const OmSaveOptions& options = {});
+
+// Validates and decodes the file structure (no graph deserialization).
+StatusOr<OmFileView> ParseOmFile(absl::Span<const uint8_t> bytes);
+
+// Parses, validates and deserializes the models. Weights are views into
+// `bytes` (no copy); every GeModel::weights.owner holds `owner`, which must
+// keep `bytes` alive. Const values stay as weight references in the graph
+// (call RestoreConstValues from build/model/model_builder.h to materialize
+// them). Submodels keyed by their model name.
+StatusOr<GeRootModelPtr> LoadGeRootModelFromOm(absl::Span<const uint8_t> bytes,
+                                               std::shared_ptr<const void> owner);
+
+// Reads a whole file (OutOfRange above max_size bytes).
+StatusOr<std::string> ReadFileToString(const std::string& path,
+                                       uint64_t max_size = uint64_t{1} << 36);
+// Writes `bytes` to `<path>.tmp.<pid>` in the same directory, then renames it
+// over `path`; on failure the temp file is removed and `path` is untouched.
+Status WriteFileAtomically(const std::string& path, absl::string_view bytes);
+
+// SHA-256 of `bytes` (OpenSSL EVP).
+std::array<uint8_t, 32> Sha256(absl::Span<const uint8_t> bytes);
+
+}  // namespace ge
+
+#endif  // BUILD_OM_OM_FILE_H_

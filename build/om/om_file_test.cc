@@ -1,0 +1,391 @@
+// build/om/om_file_test.cc
+#include "build/om/om_file.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "build/model/build_test_util.h"
+#include "build/model/model_builder.h"
+#include "gtest/gtest.h"
+#include "graph/inc/graph/attr_value.h"
+#include "graph/inc/graph/compute_graph.h"
+#include "graph/inc/graph/ge_tensor.h"
+#include "graph/serialization/inc/model_serialize.h"
+
+namespace ge {
+namespace {
+
+using buildtest::GraphMaker;
+
+ComputeGraphPtr SmallGraph(const std::string& name = "small", float w0 = 1.0f) {
+  GraphMaker g(name);
+  NodePtr x = g.Data("x", 0, {2, 3});
+  NodePtr w = g.ConstF32("w", {2, 3}, {w0, 2, 3, 4, 5, 6});
+  NodePtr add = g.Binary("add", "Add", x, w);
+  NodePtr relu = g.Unary("relu", "Relu", add);
+  g.NetOutput({{relu, 0}, {x, 0}});
+  return g.graph();
+}
+
+GeRootModelPtr Build(const ComputeGraphPtr& graph) {
+  ModelBuildOptions o;
+  o.attrs["soc_version"] = "x86_64_avx512";
+  o.attrs["ge.opt"] = "1";
+  auto m = ModelBuilder(o).Build(graph);
+  EXPECT_TRUE(m.ok()) << m.status();
+  return m.ok() ? *m : nullptr;
+}
+
+// Aligned copy of the file (as mmap would give).
+std::shared_ptr<AlignedBuffer> Aligned(const std::string& bytes) {
+  return std::make_shared<AlignedBuffer>(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
+}
+
+uint64_t GetU64(const std::string& s, size_t pos) {
+  uint64_t v = 0;
+  for (int i = 7; i >= 0; --i) v = (v << 8) | static_cast<uint8_t>(s[pos + i]);
+  return v;
+}
+void PutU32(std::string& s, size_t pos, uint32_t v) {
+  for (int i = 0; i < 4; ++i) s[pos + i] = static_cast<char>(v >> (8 * i));
+}
+void PutU64(std::string& s, size_t pos, uint64_t v) {
+  for (int i = 0; i < 8; ++i) s[pos + i] = static_cast<char>(v >> (8 * i));
+}
+// Recomputes the checksum so the deeper validation is reached.
+void Reseal(std::string& s) {
+  if (s.size() < kOmHeaderSize) return;
+  auto sum = Sha256(AsBytes(absl::string_view(s).substr(kOmHeaderSize)));
+  std::memcpy(&s[12], sum.data(), sum.size());
+}
+
+TEST(OmFileTest, HeaderAndLayout) {
+  GeRootModelPtr model = Build(SmallGraph());
+  auto om = SaveOm(*model);
+  ASSERT_TRUE(om.ok()) << om.status();
+  EXPECT_EQ(om->substr(0, 4), std::string("IMOD"));  // 0x444F4D49 little-endian
+  auto view = ParseOmFile(AsBytes(*om));
+  ASSERT_TRUE(view.ok()) << view.status();
+  EXPECT_EQ(view->header.magic, kOmMagic);
+  EXPECT_EQ(view->header.header_size, 256u);
+  EXPECT_EQ(view->header.total_length, om->size());
+  EXPECT_EQ(view->header.name, "small");
+  EXPECT_EQ(view->header.op_count, 5u);
+  EXPECT_EQ(view->header.model_count, 1u);
+  EXPECT_EQ(view->header.platform_version, "x86_64_avx512");
+  EXPECT_EQ(view->header.is_unknown_model, 0);
+  ASSERT_EQ(view->models.size(), 1u);
+  const OmModelView& m = view->models[0];
+  EXPECT_EQ(m.name, "small");
+  ASSERT_GE(m.partitions.size(), 4u);
+  EXPECT_EQ(m.partitions[0].type, OmPartitionType::kModelDef);
+  EXPECT_EQ(m.partitions[1].type, OmPartitionType::kWeightsData);
+  EXPECT_EQ(m.partitions[2].type, OmPartitionType::kTaskInfo);
+  EXPECT_EQ(m.partitions[3].type, OmPartitionType::kKernels);
+  EXPECT_EQ(m.partitions[1].offset % kOmWeightsAlign, 0u);
+  for (const OmPartition& p : m.partitions) EXPECT_EQ(p.offset % kOmPartitionAlign, 0u);
+  EXPECT_EQ(m.weights.size(), 64u);
+  EXPECT_EQ(m.task_def.task_size(), 3);  // add, relu, memcpy of x
+  const std::array<uint8_t, 32> sum = Sha256(AsBytes(absl::string_view(*om).substr(256)));
+  EXPECT_EQ(std::memcmp(sum.data(), view->header.checksum.data(), 32), 0);
+}
+
+TEST(OmFileTest, RoundTripIsEqualAndZeroCopy) {
+  ComputeGraphPtr graph = SmallGraph();
+  GeRootModelPtr model = Build(graph);
+  auto om = SaveOm(*model);
+  ASSERT_TRUE(om.ok());
+  auto buf = Aligned(*om);
+  absl::Span<const uint8_t> span(buf->data(), buf->size());
+  auto loaded = LoadGeRootModelFromOm(span, buf);
+  ASSERT_TRUE(loaded.ok()) << loaded.status();
+  const GeModel& a = *model->root;
+  const GeModel& b = *(*loaded)->root;
+  EXPECT_EQ(b.name, a.name);
+  EXPECT_EQ(b.attrs, a.attrs);
+  EXPECT_EQ(b.task_def.SerializeAsString(), a.task_def.SerializeAsString());
+  ASSERT_EQ(b.weights.size, a.weights.size);
+  EXPECT_EQ(std::memcmp(b.weights.data, a.weights.data, a.weights.size), 0);
+  EXPECT_GE(b.weights.data, buf->data());  // a view into the file
+  EXPECT_LT(b.weights.data, buf->data() + buf->size());
+  EXPECT_EQ(b.weights.owner, buf);
+  EXPECT_EQ(*ModelSerialize::SerializeModel(*b.graph), *ModelSerialize::SerializeModel(*a.graph));
+  // Saving the loaded model gives the same bytes.
+  auto again = SaveOm(**loaded);
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(*again, *om);
+  // Constants come back from the weights.
+  GeModel copy = b;
+  ASSERT_TRUE(RestoreConstValues(copy).ok());
+  const GeTensor* w = copy.graph->FindNode("w")->GetOpDesc()->GetAttr("value")->Get<GeTensor>();
+  ASSERT_NE(w, nullptr);
+  float v[6];
+  ASSERT_EQ(w->GetData().size(), sizeof(v));
+  std::memcpy(v, w->GetData().data(), sizeof(v));
+  EXPECT_EQ(v[5], 6.0f);
+}
+
+TEST(OmFileTest, UnalignedBufferGetsAlignedWeights) {
+  GeRootModelPtr model = Build(SmallGraph());
+  auto om = SaveOm(*model);
+  ASSERT_TRUE(om.ok());
+  auto holder = std::make_shared<std::string>(std::string(1, '\0') + *om);
+  absl::Span<const uint8_t> span = AsBytes(*holder).subspan(1);
+  auto loaded = LoadGeRootModelFromOm(span, holder);
+  ASSERT_TRUE(loaded.ok()) << loaded.status();
+  EXPECT_EQ(reinterpret_cast<uintptr_t>((*loaded)->root->weights.data) % kWeightAlign, 0u);
+  EXPECT_EQ(std::memcmp((*loaded)->root->weights.data, model->root->weights.data, 64), 0);
+}
+
+TEST(OmFileTest, DeterministicBytes) {
+  auto a = SaveOm(*Build(SmallGraph()));
+  auto b = SaveOm(*Build(SmallGraph()));
+  ASSERT_TRUE(a.ok() && b.ok());
+  EXPECT_EQ(*a, *b);
+  auto c = SaveOm(*Build(SmallGraph("small", 7.0f)));
+  ASSERT_TRUE(c.ok());
+  EXPECT_NE(*a, *c);
+}
+
+TEST(OmFileTest, FileIsBarelyLargerThanTheWeights) {
+  GraphMaker g("big");
+  NodePtr x = g.Data("x", 0, {1024, 256});
+  std::vector<float> v(1024 * 256);
+  for (size_t i = 0; i < v.size(); ++i) v[i] = static_cast<float>(i % 977);
+  NodePtr w = g.ConstF32("w", {1024, 256}, v);
+  g.NetOutput({{g.Binary("add", "Add", x, w), 0}});
+  GeRootModelPtr model = Build(g.graph());
+  auto om = SaveOm(*model);
+  ASSERT_TRUE(om.ok());
+  const double weights = static_cast<double>(v.size() * sizeof(float));
+  EXPECT_LE(static_cast<double>(om->size()), weights * 1.02) << om->size();
+}
+
+TEST(OmFileTest, SeveralModels) {
+  GeRootModelPtr model = Build(SmallGraph("root"));
+  model->submodels["sub_a"] = Build(SmallGraph("a", 2.0f))->root;
+  model->submodels["sub_b"] = Build(SmallGraph("b", 3.0f))->root;
+  auto om = SaveOm(*model);
+  ASSERT_TRUE(om.ok()) << om.status();
+  auto buf = Aligned(*om);
+  auto loaded = LoadGeRootModelFromOm(absl::Span<const uint8_t>(buf->data(), buf->size()), buf);
+  ASSERT_TRUE(loaded.ok()) << loaded.status();
+  EXPECT_EQ((*loaded)->root->name, "root");
+  ASSERT_EQ((*loaded)->submodels.size(), 2u);
+  const GeModel& b = *(*loaded)->submodels.at("sub_b");
+  EXPECT_EQ(b.graph->GetName(), "b");
+  float w0;
+  std::memcpy(&w0, b.weights.data, 4);
+  EXPECT_EQ(w0, 3.0f);
+  auto view = ParseOmFile(AsBytes(*om));
+  ASSERT_TRUE(view.ok());
+  EXPECT_EQ(view->header.model_count, 3u);
+  for (const OmModelView& m : view->models) EXPECT_EQ(m.partitions[1].offset % kOmWeightsAlign, 0u);
+}
+
+TEST(OmFileTest, DynamicModelFlag) {
+  GraphMaker g("dyn");
+  NodePtr x = g.Data("x", 0, {-1});
+  g.NetOutput({{g.Unary("r", "Relu", x), 0}});
+  auto om = SaveOm(*Build(g.graph()));
+  ASSERT_TRUE(om.ok());
+  auto view = ParseOmFile(AsBytes(*om));
+  ASSERT_TRUE(view.ok()) << view.status();
+  EXPECT_EQ(view->header.is_unknown_model, 1);
+  EXPECT_EQ(view->header.model_type, 1u);
+  EXPECT_TRUE(view->models[0].task_def.dynamic());
+}
+
+TEST(OmFileTest, HeaderErrorsNameTheField) {
+  auto om = SaveOm(*Build(SmallGraph()));
+  ASSERT_TRUE(om.ok());
+  auto expect = [](std::string bytes, const std::string& needle) {
+    auto r = ParseOmFile(AsBytes(bytes));
+    ASSERT_FALSE(r.ok()) << needle;
+    EXPECT_NE(std::string(r.status().message()).find(needle), std::string::npos) << r.status();
+  };
+  std::string s = *om;
+  s[0] = 'X';
+  expect(s, "magic");
+  s = *om;
+  PutU32(s, 4, 128);
+  expect(s, "header size");
+  s = *om;
+  PutU32(s, 8, 99);
+  expect(s, "version 99");
+  s = *om;
+  PutU64(s, 76, om->size() + 1);
+  expect(s, "total length");
+  expect(om->substr(0, 100), "shorter than");
+  s = *om;
+  s[300] ^= 1;
+  expect(s, "checksum");
+  s = *om;
+  PutU32(s, 128, 0x7fffffff);  // model count
+  Reseal(s);
+  expect(s, "model count");
+  s = *om;
+  s[200] = 1;  // reserved
+  expect(s, "reserved");
+}
+
+TEST(OmFileTest, StructureErrors) {
+  auto om = SaveOm(*Build(SmallGraph()));
+  ASSERT_TRUE(om.ok());
+  auto view = ParseOmFile(AsBytes(*om));
+  ASSERT_TRUE(view.ok());
+  // The first partition entry follows the model record: 256 + 4 + len("small")
+  // padded to 8, + 8.
+  const size_t table = 256 + 16 + 8;
+  ASSERT_EQ(GetU64(*om, table + 8), view->models[0].partitions[0].offset);
+  auto expect = [](std::string bytes, const std::string& needle) {
+    Reseal(bytes);
+    auto r = ParseOmFile(AsBytes(bytes));
+    ASSERT_FALSE(r.ok()) << needle;
+    EXPECT_NE(std::string(r.status().message()).find(needle), std::string::npos) << r.status();
+  };
+  std::string s = *om;
+  PutU64(s, table + 8, ~uint64_t{0} - 63);  // offset near 2^64
+  expect(s, "exceeds the file size");
+  s = *om;
+  PutU64(s, table + 16, ~uint64_t{0});  // size
+  expect(s, "exceeds the file size");
+  s = *om;
+  PutU32(s, table, 2);  // type order
+  expect(s, "must be MODEL_DEF");
+  s = *om;
+  PutU64(s, table + 24 + 8, GetU64(*om, table + 24 + 8) + 64);  // weights misaligned
+  expect(s, "not aligned");
+  s = *om;
+  PutU32(s, table - 8, 1000);  // partition count
+  expect(s, "partitions");
+  s = *om;
+  PutU32(s, 256, 1u << 30);  // model name length
+  expect(s, "name length");
+  s = *om;
+  s.append(64, '\0');
+  PutU64(s, 76, s.size());
+  expect(s, "unexpected bytes");
+}
+
+TEST(OmFileTest, TaskRefsValidated) {
+  struct Case {
+    const char* needle;
+    void (*mutate)(proto::ModelTaskDef&);
+  };
+  const Case cases[] = {
+      {"ARENA", [](proto::ModelTaskDef& d) { d.mutable_task(0)->mutable_output(0)->set_offset(1 << 20); }},
+      {"WEIGHTS", [](proto::ModelTaskDef& d) { d.mutable_task(0)->mutable_input(1)->set_size(65); }},
+      {"model input index", [](proto::ModelTaskDef& d) { d.mutable_task(0)->mutable_input(0)->set_index(3); }},
+      {"model output index", [](proto::ModelTaskDef& d) { d.mutable_task(1)->mutable_output(0)->set_index(9); }},
+      {"task_id", [](proto::ModelTaskDef& d) { d.mutable_task(1)->set_task_id(7); }},
+      {"memory kind", [](proto::ModelTaskDef& d) {
+         d.mutable_task(0)->mutable_input(0)->set_kind(static_cast<proto::MemKind>(42));
+       }},
+      {"task type", [](proto::ModelTaskDef& d) { d.mutable_task(0)->set_type(static_cast<proto::TaskType>(99)); }},
+      {"stream_id", [](proto::ModelTaskDef& d) { d.mutable_task(0)->set_stream_id(5); }},
+      {"MODEL_INPUT", [](proto::ModelTaskDef& d) { d.mutable_task(0)->mutable_input(0)->set_offset(8); }},
+  };
+  for (const Case& c : cases) {
+    GeRootModelPtr model = Build(SmallGraph());
+    c.mutate(model->root->task_def);
+    auto om = SaveOm(*model);
+    ASSERT_TRUE(om.ok()) << om.status();
+    std::string bytes = *om;
+    auto r = ParseOmFile(AsBytes(bytes));
+    ASSERT_FALSE(r.ok()) << c.needle;
+    EXPECT_NE(std::string(r.status().message()).find(c.needle), std::string::npos) << r.status();
+  }
+}
+
+TEST(OmFileTest, SaveRejectsBadModels) {
+  GeRootModel empty;
+  EXPECT_EQ(GetErrorCode(SaveOm(empty).status()), ErrorCode::kParamInvalid);
+  GeRootModelPtr model = Build(SmallGraph());
+  model->root->task_def.set_weight_size(5);
+  EXPECT_EQ(GetErrorCode(SaveOm(*model).status()), ErrorCode::kParamInvalid);
+  model = Build(SmallGraph());
+  model->submodels["x"] = nullptr;
+  EXPECT_EQ(GetErrorCode(SaveOm(*model).status()), ErrorCode::kParamInvalid);
+}
+
+// Hostile corpus: every truncation and a bit flip in every byte (checksum
+// recomputed so the structure checks are exercised). None may crash; none of
+// the truncations may load.
+TEST(OmFileTest, HostileCorpusNeverCrashes) {
+  GeRootModelPtr model = Build(SmallGraph());
+  model->submodels["sub"] = Build(SmallGraph("sub", 2.0f))->root;
+  auto om = SaveOm(*model);
+  ASSERT_TRUE(om.ok());
+  for (size_t len = 0; len < om->size(); len += (len < 512 ? 1 : 61)) {
+    std::string s = om->substr(0, len);
+    auto buf = Aligned(s);
+    EXPECT_FALSE(LoadGeRootModelFromOm(absl::Span<const uint8_t>(buf->data(), buf->size()), buf).ok())
+        << len;
+  }
+  int loaded = 0;
+  for (size_t pos = 0; pos < om->size(); ++pos) {
+    std::string s = *om;
+    s[pos] ^= static_cast<char>(1u << (pos % 8));
+    if (pos >= 12 + 32 && pos < 12 + 64) {
+      // unused checksum bytes must stay 0
+    }
+    if (pos < 12 || pos >= 76) Reseal(s);
+    auto buf = Aligned(s);
+    auto r = LoadGeRootModelFromOm(absl::Span<const uint8_t>(buf->data(), buf->size()), buf);
+    if (r.ok()) ++loaded;
+  }
+  // Flips inside padding are rejected, flips in names / values may load.
+  EXPECT_LT(loaded, static_cast<int>(om->size()) / 2);
+  // Random garbage with a valid header prefix.
+  std::string garbage = om->substr(0, 256);
+  uint32_t x = 12345;
+  for (int i = 0; i < 4096; ++i) {
+    x = x * 1103515245u + 12345u;
+    garbage.push_back(static_cast<char>(x >> 16));
+  }
+  PutU64(garbage, 76, garbage.size());
+  Reseal(garbage);
+  EXPECT_FALSE(ParseOmFile(AsBytes(garbage)).ok());
+}
+
+TEST(OmFileTest, AtomicWriteAndRead) {
+  const char* tmp = std::getenv("TEST_TMPDIR");
+  const std::string dir = tmp != nullptr ? tmp : "/tmp";
+  const std::string path = dir + "/model.om";
+  ASSERT_TRUE(WriteFileAtomically(path, "hello").ok());
+  auto r = ReadFileToString(path);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(*r, "hello");
+  ASSERT_TRUE(WriteFileAtomically(path, "second").ok());
+  EXPECT_EQ(*ReadFileToString(path), "second");
+  EXPECT_EQ(GetErrorCode(ReadFileToString(path, 3).status()), ErrorCode::kOutOfRange);
+  EXPECT_EQ(GetErrorCode(ReadFileToString(dir + "/missing.om").status()), ErrorCode::kNotFound);
+  const std::string bad = dir + "/no_such_dir/m.om";
+  EXPECT_FALSE(WriteFileAtomically(bad, "x").ok());
+  struct stat st;
+  EXPECT_NE(::stat(bad.c_str(), &st), 0);
+  // No temp file is left behind after a failed rename (target is a directory).
+  const std::string target_dir = dir + "/is_a_dir";
+  ASSERT_EQ(::mkdir(target_dir.c_str(), 0755), 0);
+  EXPECT_FALSE(WriteFileAtomically(target_dir, "x").ok());
+  EXPECT_NE(::stat(absl::StrCat(target_dir, ".tmp.", ::getpid()).c_str(), &st), 0);
+}
+
+TEST(OmFileTest, Sha256KnownAnswer) {
+  auto d = Sha256(AsBytes("abc"));
+  const uint8_t expected[4] = {0xba, 0x78, 0x16, 0xbf};
+  EXPECT_EQ(std::memcmp(d.data(), expected, 4), 0);
+  auto e = Sha256({});
+  EXPECT_EQ(e[0], 0xe3);
+}
+
+}  // namespace
+}  // namespace ge

@@ -1,0 +1,155 @@
+// runtime/api/model.cc
+#include <cstring>
+#include <utility>
+
+#include "absl/synchronization/mutex.h"
+#include "build/om/om_file.h"
+#include "metadef/inc/external/graph/type_utils.h"
+#include "runtime/api/model_internal.h"
+#include "runtime/executor/dynamic_executor.h"
+#include "runtime/executor/io_check.h"
+#include "runtime/executor/static_executor.h"
+#include "runtime/inc/runtime/model.h"
+#include "runtime/loader/mapped_file.h"
+#include "build/model/model_builder.h"
+
+namespace ge {
+
+struct Model::Impl {
+  GeRootModelPtr root;
+  std::string name;
+  std::vector<ModelIoDesc> inputs;
+  std::vector<ModelIoDesc> outputs;
+  std::unique_ptr<StaticExecutor> static_exec;
+  std::unique_ptr<DynamicExecutor> dynamic_exec;
+  absl::Mutex mu;  // serialises runs of the static executor
+};
+
+namespace {
+
+ModelIoDesc ToDesc(const proto::ModelIoDef& d) {
+  ModelIoDesc desc;
+  desc.name = d.name();
+  desc.dtype = static_cast<DataType>(d.data_type());
+  desc.dims.assign(d.dims().begin(), d.dims().end());
+  desc.format = TypeUtils::IsFormatValid(d.format()) ? static_cast<Format>(d.format()) : FORMAT_ND;
+  desc.size = d.size();
+  return desc;
+}
+
+StatusOr<Model> LoadFromOmBytes(absl::Span<const uint8_t> bytes, std::shared_ptr<const void> owner,
+                                const ModelLoadOptions& options) {
+  ASSIGN_OR_RETURN(GeRootModelPtr root, LoadGeRootModelFromOm(bytes, std::move(owner)));
+  return LoadModelFromGeRootModel(std::move(root), options);
+}
+
+}  // namespace
+
+StatusOr<Model> LoadModelFromGeRootModel(GeRootModelPtr root, const ModelLoadOptions& options) {
+  if (root == nullptr || root->root == nullptr) return ParamInvalid("null root model");
+  auto impl = std::make_unique<Model::Impl>();
+  const GeModelPtr& m = root->root;
+  impl->name = m->name;
+  const proto::ModelTaskDef& td = m->task_def;
+  if (td.dynamic()) {
+    RETURN_IF_ERROR(Annotate(RestoreConstValues(*m), "model '", m->name, "': "));
+    DynamicExecutorOptions dopts;
+    dopts.engine = options.dynamic_engine;
+    ASSIGN_OR_RETURN(impl->dynamic_exec, DynamicExecutor::Create(m, dopts));
+  } else {
+    StaticExecutorOptions sopts;
+    sopts.max_arena_bytes = options.max_arena_bytes;
+    ASSIGN_OR_RETURN(impl->static_exec, StaticExecutor::Create(m, sopts));
+  }
+  for (const proto::ModelIoDef& d : td.input()) impl->inputs.push_back(ToDesc(d));
+  for (const proto::ModelIoDef& d : td.output()) impl->outputs.push_back(ToDesc(d));
+  impl->root = std::move(root);
+  return Model(std::move(impl));
+}
+
+StatusOr<Model> Model::LoadFromFile(const std::string& path, const ModelLoadOptions& options) {
+  ASSIGN_OR_RETURN(std::shared_ptr<const MappedFile> file, MappedFile::Open(path));
+  absl::Span<const uint8_t> bytes = file->bytes();
+  StatusOr<Model> m = LoadFromOmBytes(bytes, file, options);
+  if (!m.ok()) return Annotate(m.status(), "model file '", path, "': ");
+  return m;
+}
+
+StatusOr<Model> Model::LoadFromBytes(absl::string_view bytes, const ModelLoadOptions& options) {
+  ASSIGN_OR_RETURN(std::shared_ptr<const AlignedBytes> copy, AlignedBytes::Copy(bytes));
+  absl::Span<const uint8_t> view = copy->bytes();
+  return LoadFromOmBytes(view, std::move(copy), options);
+}
+
+Model::Model(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+Model::Model(Model&&) noexcept = default;
+Model& Model::operator=(Model&&) noexcept = default;
+Model::~Model() = default;
+
+const std::string& Model::name() const { return impl_->name; }
+bool Model::is_dynamic() const { return impl_->dynamic_exec != nullptr; }
+const std::vector<ModelIoDesc>& Model::inputs() const { return impl_->inputs; }
+const std::vector<ModelIoDesc>& Model::outputs() const { return impl_->outputs; }
+uint64_t Model::arena_bytes() const {
+  return impl_->static_exec != nullptr ? impl_->static_exec->arena_bytes() : 0;
+}
+
+StatusOr<std::vector<gert::HostTensor>> Model::Run(const std::vector<gert::HostTensor>& inputs) {
+  if (impl_ == nullptr) return ParamInvalid("Run on a moved-from Model");
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    if (!inputs[i].HasStorage() && inputs[i].tensor().GetSize() > 0) {
+      return ParamInvalid("input ", i, " owns no storage");
+    }
+  }
+  if (impl_->dynamic_exec != nullptr) {
+    std::vector<const gert::Tensor*> views(inputs.size());
+    for (size_t i = 0; i < inputs.size(); ++i) views[i] = &inputs[i].tensor();
+    return impl_->dynamic_exec->Run(views);
+  }
+  const proto::ModelTaskDef& td = impl_->root->root->task_def;
+  std::vector<gert::HostTensor> outs(static_cast<size_t>(td.output_size()));
+  std::vector<gert::Tensor> out_views(outs.size());
+  for (size_t i = 0; i < outs.size(); ++i) {
+    const proto::ModelIoDef& d = td.output(static_cast<int>(i));
+    ASSIGN_OR_RETURN(gert::Shape shape, gert::Shape::FromDims(d.dims()));
+    ASSIGN_OR_RETURN(outs[i], gert::HostTensor::Create(static_cast<DataType>(d.data_type()), shape));
+    out_views[i] = outs[i].tensor();
+  }
+  std::vector<gert::Tensor> in_views(inputs.size());
+  for (size_t i = 0; i < inputs.size(); ++i) in_views[i] = inputs[i].tensor();
+  RETURN_IF_ERROR(Run(in_views, absl::MakeSpan(out_views)));
+  return outs;
+}
+
+Status Model::Run(absl::Span<const gert::Tensor> inputs, absl::Span<gert::Tensor> outputs) {
+  if (impl_ == nullptr) return ParamInvalid("Run on a moved-from Model");
+  if (impl_->static_exec != nullptr) {
+    absl::MutexLock lock(&impl_->mu);
+    return impl_->static_exec->Run(inputs, outputs);
+  }
+  RETURN_IF_ERROR(CheckUserTensorCount(impl_->outputs.size(), outputs.size(), "output"));
+  std::vector<const gert::Tensor*> views(inputs.size());
+  for (size_t i = 0; i < inputs.size(); ++i) views[i] = &inputs[i];
+  ASSIGN_OR_RETURN(std::vector<gert::HostTensor> outs, impl_->dynamic_exec->Run(views));
+  for (size_t i = 0; i < outs.size(); ++i) {
+    const gert::Tensor& src = outs[i].tensor();
+    gert::Tensor& dst = outputs[i];
+    const std::string& name = impl_->outputs[i].name;
+    if (dst.GetDataType() != src.GetDataType()) {
+      return ParamInvalid("output ", i, " '", name, "': data type is ",
+                          TypeUtils::DataTypeToSerialString(dst.GetDataType()), ", the run produced ",
+                          TypeUtils::DataTypeToSerialString(src.GetDataType()));
+    }
+    ASSIGN_OR_RETURN(size_t need, gert::HostStorageBytes(src.GetDataType(), src.GetShapeSize()));
+    if (dst.GetSize() < need || (need > 0 && dst.GetAddr() == nullptr)) {
+      return OutOfRange("output ", i, " '", name, "': buffer of ", dst.GetSize(),
+                        " bytes cannot hold the result ", src.GetShape().ToString(), " (", need,
+                        " bytes)");
+    }
+    dst.SetShape(src.GetShape());
+    RETURN_IF_ERROR(Annotate(gert::CopyTensorData(src, &dst), "output ", i, " '", name, "': "));
+  }
+  return OkStatus();
+}
+
+}  // namespace ge

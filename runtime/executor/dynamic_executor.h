@@ -1,0 +1,67 @@
+// runtime/executor/dynamic_executor.h
+//
+// DynamicExecutor: runs a dynamic GeModel (task_def.dynamic == true: unknown
+// shapes or data-dependent outputs) by interpreting its MODEL_DEF graph, root
+// and subgraphs, with the ReferenceInterpreter and the host-CPU kernels.
+//
+// Contract
+//   * Create checks what the run relies on: a graph is present, every input
+//     / output description is valid (dims may be -1), the graph's Data nodes
+//     match the input count, and every node of the graph tree (subgraphs
+//     included) is either a built-in node (Data, Const, NetOutput, NoOp, ...)
+//     or a registered op with a kernel for options.engine: a missing kernel is
+//     NotSupported at load, naming the node. Const values must already be
+//     materialised in the graph (the loader calls RestoreConstValues).
+//   * Run checks the inputs against the descriptions (count, data type, rank,
+//     known dims; ParamInvalid naming the input), runs the graph without
+//     copying the inputs, and checks the outputs (count, data type, rank and
+//     known dims; Internal otherwise). Outputs are freshly allocated.
+//   * Thread safety: Run keeps no state; concurrent runs are safe.
+//
+// Example
+//   ASSIGN_OR_RETURN(std::unique_ptr<DynamicExecutor> exec, DynamicExecutor::Create(model));
+//   ASSIGN_OR_RETURN(std::vector<gert::HostTensor> out, exec->Run(views));
+#ifndef RUNTIME_EXECUTOR_DYNAMIC_EXECUTOR_H_
+#define RUNTIME_EXECUTOR_DYNAMIC_EXECUTOR_H_
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/types/span.h"
+#include "build/model/ge_model.h"
+#include "metadef/inc/external/base/status.h"
+#include "metadef/register/inc/gert/tensor.h"
+
+namespace ge {
+
+struct DynamicExecutorOptions {
+  // Every kernel node runs this engine's kernel.
+  std::string engine = "DNN_VM_HOST_CPU";
+  // Guards of the interpreter (Loop / While iterations, subgraph nesting).
+  int64_t max_loop_iterations = int64_t{1} << 20;
+  int32_t max_subgraph_depth = 32;
+};
+
+class DynamicExecutor {
+ public:
+  static StatusOr<std::unique_ptr<DynamicExecutor>> Create(
+      GeModelPtr model, const DynamicExecutorOptions& options = DynamicExecutorOptions());
+
+  StatusOr<std::vector<gert::HostTensor>> Run(absl::Span<const gert::Tensor* const> inputs) const;
+
+  const GeModel& model() const { return *model_; }
+
+ private:
+  DynamicExecutor(GeModelPtr model, DynamicExecutorOptions options)
+      : model_(std::move(model)), options_(std::move(options)) {}
+  GeModelPtr model_;
+  DynamicExecutorOptions options_;
+};
+
+// True for node types the interpreter handles itself (no kernel needed).
+bool IsInterpreterBuiltinType(const std::string& type);
+
+}  // namespace ge
+
+#endif  // RUNTIME_EXECUTOR_DYNAMIC_EXECUTOR_H_

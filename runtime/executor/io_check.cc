@@ -1,0 +1,96 @@
+// runtime/executor/io_check.cc
+#include "runtime/executor/io_check.h"
+
+#include "metadef/inc/external/graph/type_utils.h"
+#include "metadef/inc/external/graph/types.h"
+
+namespace ge {
+namespace {
+
+std::string DtName(int32_t dt) { return TypeUtils::DataTypeToSerialString(static_cast<DataType>(dt)); }
+
+std::string DimsString(const proto::ModelIoDef& def) {
+  std::string s = "[";
+  for (int i = 0; i < def.dims_size(); ++i) {
+    if (i > 0) s += ",";
+    absl::StrAppend(&s, def.dims(i));
+  }
+  s += "]";
+  return s;
+}
+
+}  // namespace
+
+Status CheckIoDef(const proto::ModelIoDef& def, absl::string_view what, size_t index,
+                  bool allow_unknown) {
+  const std::string head = absl::StrCat("model ", what, " ", index, " '", def.name(), "': ");
+  if (!TypeUtils::IsDataTypeValid(def.data_type()) || def.data_type() == DT_UNDEFINED) {
+    return ParamInvalid(head, "invalid data type ", def.data_type());
+  }
+  if (static_cast<size_t>(def.dims_size()) > gert::kMaxDimNum) {
+    return OutOfRange(head, def.dims_size(), " dims exceed the maximum rank ", gert::kMaxDimNum);
+  }
+  bool known = true;
+  int64_t count = 1;
+  for (int i = 0; i < def.dims_size(); ++i) {
+    const int64_t d = def.dims(i);
+    if (d < -1 || (d == -1 && !allow_unknown)) {
+      return ParamInvalid(head, "dim ", i, " is ", d, " in ", DimsString(def));
+    }
+    if (d == -1) {
+      known = false;
+      continue;
+    }
+    if (d != 0 && count > INT64_MAX / d) {
+      return Overflow(head, "element count of ", DimsString(def), " overflows");
+    }
+    count *= d;
+  }
+  if (known && !allow_unknown) {  // dynamic models: size is advisory
+    StatusOr<size_t> bytes = gert::HostStorageBytes(static_cast<DataType>(def.data_type()), count);
+    if (!bytes.ok()) return Annotate(bytes.status(), head);
+    if (def.size() < *bytes) {
+      return ParamInvalid(head, "size ", def.size(), " is smaller than the ", *bytes,
+                          " bytes of ", DimsString(def), " ", DtName(def.data_type()));
+    }
+  }
+  return OkStatus();
+}
+
+Status CheckUserTensor(const proto::ModelIoDef& def, const gert::Tensor& tensor,
+                       absl::string_view what, size_t index) {
+  if (static_cast<int32_t>(tensor.GetDataType()) != def.data_type()) {
+    return ParamInvalid(what, " ", index, " '", def.name(), "': data type is ",
+                        DtName(tensor.GetDataType()), ", the model expects ",
+                        DtName(def.data_type()));
+  }
+  const gert::Shape& shape = tensor.GetShape();
+  bool match = shape.GetDimNum() == static_cast<size_t>(def.dims_size());
+  for (size_t d = 0; match && d < shape.GetDimNum(); ++d) {
+    const int64_t want = def.dims(static_cast<int>(d));
+    match = (want < 0 && shape.GetDim(d) >= 0) || want == shape.GetDim(d);
+  }
+  if (!match) {
+    return ParamInvalid(what, " ", index, " '", def.name(), "': shape is ", shape.ToString(),
+                        ", the model expects ", DimsString(def));
+  }
+  StatusOr<size_t> bytes = gert::HostStorageBytes(tensor.GetDataType(), shape.GetShapeSize());
+  if (!bytes.ok()) {
+    return Annotate(bytes.status(), what, " ", index, " '", def.name(), "': ");
+  }
+  if (tensor.GetSize() < *bytes || (*bytes > 0 && tensor.GetAddr() == nullptr)) {
+    return ParamInvalid(what, " ", index, " '", def.name(), "': buffer of ", tensor.GetSize(),
+                        " bytes", tensor.GetAddr() == nullptr ? " (null)" : "", " does not hold ",
+                        shape.ToString(), " ", DtName(def.data_type()), " (", *bytes, " bytes)");
+  }
+  return OkStatus();
+}
+
+Status CheckUserTensorCount(size_t expected, size_t got, absl::string_view what) {
+  if (expected != got) {
+    return ParamInvalid("the model expects ", expected, " ", what, "s, got ", got);
+  }
+  return OkStatus();
+}
+
+}  // namespace ge

@@ -1,0 +1,101 @@
+// runtime/executor/static_executor.h
+//
+// StaticExecutor: runs the task list of a static GeModel (task_def.dynamic ==
+// false) out of ONE pre-planned arena (seed 002 §6-7, DESIGN "compile-time
+// decisions stay at compile time").
+//
+// Load (Create) does every check and every allocation:
+//   * the arena: task_def.memory_size bytes, kMemAlign (64) aligned,
+//     zero-filled, at most options.max_arena_bytes (default: the machine's
+//     physical memory);
+//   * every TensorRef is validated: its region exists (ARENA within
+//     memory_size and 64-byte aligned, WEIGHTS within the weight blob,
+//     MODEL_INPUT / MODEL_OUTPUT index in range and within the I/O size), its
+//     data type is a fixed-size type, its dims are known and its size holds
+//     them; outputs and workspaces are never written to WEIGHTS or
+//     MODEL_INPUT;
+//   * every TASK_KERNEL: op_index names a node of the MODEL_DEF graph whose
+//     type is op_type, the op (kernel_name, default op_type) is registered and
+//     has a kernel for the task's engine (a missing kernel is NotSupported at
+//     load, never at run), inputs map onto the IR (required inputs present,
+//     data types allowed), and verify / infer data type / infer shape (with
+//     weight inputs' values known) reproduce exactly the output dims and data
+//     types the task declares, so that no kernel can write past its buffer;
+//   * for every task, gert::Tensor views and a prepared KernelContext
+//     (KernelRunContextBuilder) are built once; the refs to MODEL_INPUT /
+//     MODEL_OUTPUT are collected as "patches".
+//   * TASK_MEMCPY copies input 0 to output 0 (output size >= input size);
+//     TASK_EVENT_RECORD / TASK_EVENT_WAIT are no-ops (tasks run in list order
+//     on one thread, which the builder's order makes valid); stream switch /
+//     active and label tasks are NotSupported at load.
+//
+// Run binds the user's buffers by patching the pre-collected tensor data
+// pointers (zero copy), then calls the kernels in task order. After the
+// checks of the user tensors it allocates nothing (no operator new, no
+// malloc) as long as the kernels do not. Kernels that need an OutputAllocator
+// never appear in static models; if one asks, the run fails (Internal).
+//
+// Thread safety: Run mutates the arena and the views; callers serialise Runs
+// of one executor (Model does).
+//
+// Example
+//   ASSIGN_OR_RETURN(std::unique_ptr<StaticExecutor> exec, StaticExecutor::Create(ge_model));
+//   RETURN_IF_ERROR(exec->Run(inputs, outputs));  // caller-owned gert::Tensor views
+#ifndef RUNTIME_EXECUTOR_STATIC_EXECUTOR_H_
+#define RUNTIME_EXECUTOR_STATIC_EXECUTOR_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "absl/types/span.h"
+#include "build/model/ge_model.h"
+#include "metadef/inc/external/base/status.h"
+#include "metadef/register/inc/gert/tensor.h"
+
+namespace ge {
+
+struct StaticExecutorOptions {
+  // Largest arena accepted; 0 means the machine's physical memory.
+  uint64_t max_arena_bytes = 0;
+};
+
+class StaticExecutor {
+ public:
+  // Validates and prepares `model` (see the file comment). The model (graph,
+  // weights) is kept alive by the executor.
+  static StatusOr<std::unique_ptr<StaticExecutor>> Create(
+      GeModelPtr model, const StaticExecutorOptions& options = StaticExecutorOptions());
+  ~StaticExecutor();
+  StaticExecutor(const StaticExecutor&) = delete;
+  StaticExecutor& operator=(const StaticExecutor&) = delete;
+
+  // inputs[i] / outputs[i] must match task_def.input(i) / output(i) exactly
+  // (data type and dims) and cover their size; ParamInvalid naming the
+  // tensor otherwise. Output buffers must not overlap input buffers.
+  Status Run(absl::Span<const gert::Tensor> inputs, absl::Span<gert::Tensor> outputs);
+
+  const GeModel& model() const { return *model_; }
+  uint64_t arena_bytes() const { return arena_size_; }
+  // The arena base (64-byte aligned; null when memory_size is 0).
+  const uint8_t* arena() const { return arena_; }
+  size_t kernel_task_count() const { return kernel_tasks_; }
+
+ private:
+  struct Task;
+  struct Patch;
+  explicit StaticExecutor(GeModelPtr model);
+  Status Prepare(const StaticExecutorOptions& options);
+
+  GeModelPtr model_;
+  uint8_t* arena_ = nullptr;
+  uint64_t arena_size_ = 0;
+  std::vector<std::unique_ptr<Task>> tasks_;
+  std::vector<Patch> patches_;
+  size_t kernel_tasks_ = 0;
+};
+
+}  // namespace ge
+
+#endif  // RUNTIME_EXECUTOR_STATIC_EXECUTOR_H_

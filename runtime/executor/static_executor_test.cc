@@ -1,0 +1,355 @@
+// runtime/executor/static_executor_test.cc
+//
+// The static executor on hand-built models (a graph + a hand-written task
+// list): results equal the reference interpreter's, user buffers are bound
+// per run, and every load-time check rejects a broken task list with a
+// Status naming the task.
+#include "runtime/executor/static_executor.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "build/model/ge_model.h"
+#include "build/proto/model_task.pb.h"
+#include "metadef/inc/external/base/status.h"
+#include "metadef/register/inc/gert/tensor.h"
+#include "runtime/reference/reference_interpreter.h"
+#include "runtime/reference/reference_test_util.h"
+
+namespace ge {
+namespace {
+
+using reftest::F32;
+using reftest::ToF32;
+
+proto::TensorRef Ref(proto::MemKind kind, uint64_t offset, std::vector<int64_t> dims,
+                     uint32_t index = 0, DataType dt = DT_FLOAT) {
+  proto::TensorRef r;
+  r.set_kind(kind);
+  r.set_index(index);
+  r.set_offset(offset);
+  int64_t n = 1;
+  for (int64_t d : dims) {
+    r.add_dims(d);
+    n *= d;
+  }
+  r.set_size(static_cast<uint64_t>(n) * 4);
+  r.set_data_type(dt);
+  return r;
+}
+
+proto::ModelIoDef Io(const std::string& name, std::vector<int64_t> dims) {
+  proto::ModelIoDef io;
+  io.set_name(name);
+  io.set_data_type(DT_FLOAT);
+  int64_t n = 1;
+  for (int64_t d : dims) {
+    io.add_dims(d);
+    n *= d;
+  }
+  io.set_size(static_cast<uint64_t>(n) * 4);
+  return io;
+}
+
+// y = Relu(x + c), x and c of [2, 3]:
+//   task 0  Add   MODEL_INPUT 0, WEIGHTS 0      -> ARENA 0
+//   task 1  Relu  ARENA 0                       -> MODEL_OUTPUT 0
+struct AddReluModel {
+  AddReluModel() : g("add_relu") {
+    x = g.Data("x", 0);
+    c = g.Const("c", F32({2, 3}, {1, -2, 3, -4, 5, -6}));
+    add = g.Op("add", "Add", {x, c});
+    relu = g.Op("relu", "Relu", {add});
+    g.NetOutput({relu});
+
+    model = std::make_shared<GeModel>();
+    model->name = "add_relu";
+    model->graph = g.graph();
+    void* w = nullptr;
+    EXPECT_EQ(posix_memalign(&w, 64, 64), 0);
+    const float cv[6] = {1, -2, 3, -4, 5, -6};
+    std::memcpy(w, cv, sizeof(cv));
+    model->weights.owner = std::shared_ptr<const void>(w, [](const void* p) {
+      std::free(const_cast<void*>(p));
+    });
+    model->weights.data = static_cast<const uint8_t*>(w);
+    model->weights.size = 64;
+
+    proto::ModelTaskDef& td = model->task_def;
+    td.set_memory_size(64);
+    td.set_weight_size(64);
+    td.set_stream_num(1);
+    *td.add_input() = Io("x", {2, 3});
+    *td.add_output() = Io("relu:0", {2, 3});
+    proto::TaskDef* t0 = td.add_task();
+    t0->set_task_id(0);
+    t0->set_type(proto::TASK_KERNEL);
+    t0->set_node_name("add");
+    t0->set_op_type("Add");
+    t0->set_op_index(add->GetOpDescBarePtr()->GetId());
+    t0->set_engine(kEngineHostCpu);
+    *t0->add_input() = Ref(proto::MEM_MODEL_INPUT, 0, {2, 3}, 0);
+    *t0->add_input() = Ref(proto::MEM_WEIGHTS, 0, {2, 3});
+    *t0->add_output() = Ref(proto::MEM_ARENA, 0, {2, 3});
+    proto::TaskDef* t1 = td.add_task();
+    t1->set_task_id(1);
+    t1->set_type(proto::TASK_KERNEL);
+    t1->set_node_name("relu");
+    t1->set_op_type("Relu");
+    t1->set_op_index(relu->GetOpDescBarePtr()->GetId());
+    t1->set_engine(kEngineHostCpu);
+    *t1->add_input() = Ref(proto::MEM_ARENA, 0, {2, 3});
+    *t1->add_output() = Ref(proto::MEM_MODEL_OUTPUT, 0, {2, 3}, 0);
+  }
+
+  proto::TaskDef* task(int i) { return model->task_def.mutable_task(i); }
+
+  reftest::TestGraph g;
+  NodePtr x, c, add, relu;
+  GeModelPtr model;
+};
+
+StatusOr<std::vector<float>> RunOnce(StaticExecutor& exec, std::vector<float> xv) {
+  gert::Tensor in(gert::Shape{2, 3}, DT_FLOAT, xv.data(), xv.size() * 4);
+  std::vector<float> out(6, -99.f);
+  gert::Tensor outt(gert::Shape{2, 3}, DT_FLOAT, out.data(), out.size() * 4);
+  RETURN_IF_ERROR(exec.Run(absl::MakeConstSpan(&in, 1), absl::MakeSpan(&outt, 1)));
+  return out;
+}
+
+Status LoadError(const GeModelPtr& model, const StaticExecutorOptions& opts = {}) {
+  StatusOr<std::unique_ptr<StaticExecutor>> e = StaticExecutor::Create(model, opts);
+  return e.status();
+}
+
+TEST(StaticExecutorTest, RunsLikeTheReferenceInterpreter) {
+  AddReluModel m;
+  auto exec = StaticExecutor::Create(m.model);
+  ASSERT_TRUE(exec.ok()) << exec.status();
+  EXPECT_EQ((*exec)->kernel_task_count(), 2u);
+  EXPECT_EQ((*exec)->arena_bytes(), 64u);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>((*exec)->arena()) % 64, 0u);
+
+  const std::vector<float> xv = {0.5f, 1, -4, 2, -6, 7};
+  auto got = RunOnce(**exec, xv);
+  ASSERT_TRUE(got.ok()) << got.status();
+  auto ref = ReferenceInterpreter::Run(*m.g.graph(), reftest::Inputs(F32({2, 3}, xv)));
+  ASSERT_TRUE(ref.ok()) << ref.status();
+  EXPECT_EQ(*got, ToF32((*ref)[0]));
+  EXPECT_EQ(*got, (std::vector<float>{1.5f, 0, 0, 0, 0, 1}));
+}
+
+TEST(StaticExecutorTest, RebindsUserBuffersEveryRun) {
+  AddReluModel m;
+  auto exec = StaticExecutor::Create(m.model);
+  ASSERT_TRUE(exec.ok()) << exec.status();
+  auto a = RunOnce(**exec, {1, 2, 3, 4, 5, 6});
+  auto b = RunOnce(**exec, {0, 0, 0, 0, 0, 0});
+  ASSERT_TRUE(a.ok() && b.ok());
+  EXPECT_EQ(*a, (std::vector<float>{2, 0, 6, 0, 10, 0}));
+  EXPECT_EQ(*b, (std::vector<float>{1, 0, 3, 0, 5, 0}));
+}
+
+TEST(StaticExecutorTest, RejectsBadUserTensors) {
+  AddReluModel m;
+  auto exec = StaticExecutor::Create(m.model);
+  ASSERT_TRUE(exec.ok()) << exec.status();
+  std::vector<float> buf(6), out(6);
+  gert::Tensor o(gert::Shape{2, 3}, DT_FLOAT, out.data(), 24);
+  // Count.
+  Status st = (*exec)->Run({}, absl::MakeSpan(&o, 1));
+  EXPECT_EQ(GetErrorCode(st), ErrorCode::kParamInvalid);
+  EXPECT_NE(st.message().find("1 inputs, got 0"), std::string::npos) << st;
+  // Data type.
+  gert::Tensor bad_dt(gert::Shape{2, 3}, DT_INT32, buf.data(), 24);
+  st = (*exec)->Run(absl::MakeConstSpan(&bad_dt, 1), absl::MakeSpan(&o, 1));
+  EXPECT_EQ(GetErrorCode(st), ErrorCode::kParamInvalid);
+  EXPECT_NE(st.message().find("input 0 'x': data type is DT_INT32"), std::string::npos) << st;
+  // Shape.
+  gert::Tensor bad_shape(gert::Shape{3, 2}, DT_FLOAT, buf.data(), 24);
+  st = (*exec)->Run(absl::MakeConstSpan(&bad_shape, 1), absl::MakeSpan(&o, 1));
+  EXPECT_EQ(GetErrorCode(st), ErrorCode::kParamInvalid);
+  EXPECT_NE(st.message().find("shape is [3,2], the model expects [2,3]"), std::string::npos) << st;
+  // Buffer too small / null.
+  gert::Tensor small(gert::Shape{2, 3}, DT_FLOAT, buf.data(), 20);
+  st = (*exec)->Run(absl::MakeConstSpan(&small, 1), absl::MakeSpan(&o, 1));
+  EXPECT_EQ(GetErrorCode(st), ErrorCode::kParamInvalid) << st;
+  gert::Tensor null_in(gert::Shape{2, 3}, DT_FLOAT, nullptr, 24);
+  st = (*exec)->Run(absl::MakeConstSpan(&null_in, 1), absl::MakeSpan(&o, 1));
+  EXPECT_EQ(GetErrorCode(st), ErrorCode::kParamInvalid) << st;
+  // Output checked too.
+  gert::Tensor in(gert::Shape{2, 3}, DT_FLOAT, buf.data(), 24);
+  gert::Tensor bad_out(gert::Shape{6}, DT_FLOAT, out.data(), 24);
+  st = (*exec)->Run(absl::MakeConstSpan(&in, 1), absl::MakeSpan(&bad_out, 1));
+  EXPECT_EQ(GetErrorCode(st), ErrorCode::kParamInvalid);
+  EXPECT_NE(st.message().find("output 0 'relu:0'"), std::string::npos) << st;
+}
+
+TEST(StaticExecutorTest, MissingNodeOrWrongTypeFailsAtLoad) {
+  {
+    AddReluModel m;
+    m.task(0)->set_op_index(999);
+    Status st = LoadError(m.model);
+    EXPECT_EQ(GetErrorCode(st), ErrorCode::kNotFound) << st;
+    EXPECT_NE(st.message().find("op_index 999"), std::string::npos) << st;
+  }
+  {
+    AddReluModel m;
+    m.task(0)->set_op_index(m.relu->GetOpDescBarePtr()->GetId());
+    Status st = LoadError(m.model);
+    EXPECT_EQ(GetErrorCode(st), ErrorCode::kGraphInvalid) << st;
+    EXPECT_NE(st.message().find("of type Relu, not Add"), std::string::npos) << st;
+  }
+}
+
+TEST(StaticExecutorTest, MissingKernelFailsAtLoadNotAtRun) {
+  AddReluModel m;
+  m.task(1)->set_engine("NoSuchEngine");
+  Status st = LoadError(m.model);
+  EXPECT_EQ(GetErrorCode(st), ErrorCode::kNotSupported) << st;
+  EXPECT_NE(st.message().find("task 1"), std::string::npos) << st;
+  EXPECT_NE(st.message().find("no kernel for engine 'NoSuchEngine'"), std::string::npos) << st;
+  EXPECT_NE(st.message().find(kEngineHostCpu), std::string::npos) << st;  // lists what exists
+
+  AddReluModel m2;
+  m2.task(1)->set_kernel_name("NoSuchKernelOp");
+  st = LoadError(m2.model);
+  EXPECT_EQ(GetErrorCode(st), ErrorCode::kNotFound) << st;
+}
+
+TEST(StaticExecutorTest, RefsOutsideTheirRegionFailAtLoad) {
+  struct Case {
+    const char* what;
+    std::function<void(AddReluModel&)> mutate;
+    ErrorCode code;
+    const char* text;
+  };
+  const std::vector<Case> cases = {
+      {"arena overflow", [](AddReluModel& m) { m.task(0)->mutable_output(0)->set_offset(64); },
+       ErrorCode::kOutOfRange, "exceeds memory_size 64"},
+      {"arena offset wraps",
+       [](AddReluModel& m) { m.task(0)->mutable_output(0)->set_offset(~uint64_t{0} - 7); },
+       ErrorCode::kOutOfRange, "exceeds memory_size"},
+      {"misaligned", [](AddReluModel& m) {
+         m.model->task_def.set_memory_size(128);
+         m.task(0)->mutable_output(0)->set_offset(4);
+       }, ErrorCode::kParamInvalid, "not 64-byte aligned"},
+      {"weights overflow", [](AddReluModel& m) { m.task(0)->mutable_input(1)->set_offset(48); },
+       ErrorCode::kOutOfRange, "exceeds the weights"},
+      {"input index", [](AddReluModel& m) { m.task(0)->mutable_input(0)->set_index(3); },
+       ErrorCode::kOutOfRange, "index 3 but the model has 1 inputs"},
+      {"input range", [](AddReluModel& m) { m.task(0)->mutable_input(0)->set_offset(4); },
+       ErrorCode::kOutOfRange, "exceeds the 24 bytes of model input 0"},
+      {"write to weights", [](AddReluModel& m) {
+         *m.task(0)->mutable_output(0) = Ref(proto::MEM_WEIGHTS, 0, {2, 3});
+       }, ErrorCode::kParamInvalid, "weights are read-only"},
+      {"write to input", [](AddReluModel& m) {
+         *m.task(1)->mutable_output(0) = Ref(proto::MEM_MODEL_INPUT, 0, {2, 3});
+       }, ErrorCode::kParamInvalid, "model inputs are read-only"},
+      {"size below dims", [](AddReluModel& m) { m.task(0)->mutable_output(0)->set_size(20); },
+       ErrorCode::kParamInvalid, "smaller than the 24 bytes"},
+      {"unknown dim", [](AddReluModel& m) { m.task(0)->mutable_output(0)->set_dims(0, -1); },
+       ErrorCode::kParamInvalid, "not static"},
+      {"bad dtype", [](AddReluModel& m) { m.task(0)->mutable_output(0)->set_data_type(5); },
+       ErrorCode::kParamInvalid, "invalid data type 5"},
+      {"string dtype",
+       [](AddReluModel& m) { m.task(0)->mutable_output(0)->set_data_type(DT_STRING); },
+       ErrorCode::kNotSupported, "cannot live in a static model"},
+      {"bad kind", [](AddReluModel& m) {
+         m.task(0)->mutable_output(0)->set_kind(static_cast<proto::MemKind>(42));
+       }, ErrorCode::kParamInvalid, "invalid memory kind 42"},
+      {"too many dims", [](AddReluModel& m) {
+         for (int i = 0; i < 30; ++i) m.task(0)->mutable_output(0)->add_dims(1);
+       }, ErrorCode::kParamInvalid, "task 0"},
+      {"declared shape disagrees with infer", [](AddReluModel& m) {
+         *m.task(0)->mutable_output(0) = Ref(proto::MEM_ARENA, 0, {6});
+       }, ErrorCode::kParamInvalid, "declared [6] but the op infers [2,3]"},
+      {"declared dtype disagrees with infer", [](AddReluModel& m) {
+         m.task(1)->mutable_output(0)->set_data_type(DT_INT32);
+       }, ErrorCode::kParamInvalid, "but the op infers DT_FLOAT"},
+      {"required input absent", [](AddReluModel& m) {
+         m.task(0)->mutable_input(1)->set_kind(proto::MEM_ABSENT);
+       }, ErrorCode::kGraphInvalid, "absent but required"},
+      {"too many inputs", [](AddReluModel& m) {
+         *m.task(1)->add_input() = Ref(proto::MEM_ARENA, 0, {2, 3});
+       }, ErrorCode::kGraphInvalid, "task 1"},
+      {"stream id", [](AddReluModel& m) { m.task(1)->set_stream_id(4); },
+       ErrorCode::kOutOfRange, "stream_id 4"},
+      {"workspace", [](AddReluModel& m) {
+         *m.task(1)->add_workspace() = Ref(proto::MEM_WEIGHTS, 0, {1});
+       }, ErrorCode::kParamInvalid, "workspace 0"},
+      {"label task", [](AddReluModel& m) { m.task(1)->set_type(proto::TASK_LABEL_SET); },
+       ErrorCode::kNotSupported, "not supported by the static executor"},
+      {"event id", [](AddReluModel& m) { m.task(1)->set_type(proto::TASK_EVENT_RECORD); },
+       ErrorCode::kOutOfRange, "event_id 0 >= event_num 0"},
+      {"memcpy shape", [](AddReluModel& m) { m.task(1)->set_type(proto::TASK_MEMCPY);
+         m.task(1)->add_input()->set_kind(proto::MEM_ABSENT); },
+       ErrorCode::kParamInvalid, "one input and one output"},
+      {"io def", [](AddReluModel& m) { m.model->task_def.mutable_input(0)->set_size(4); },
+       ErrorCode::kParamInvalid, "model input 0 'x'"},
+      {"io dim", [](AddReluModel& m) { m.model->task_def.mutable_output(0)->set_dims(1, -1); },
+       ErrorCode::kParamInvalid, "model output 0"},
+  };
+  for (const Case& c : cases) {
+    AddReluModel m;
+    c.mutate(m);
+    Status st = LoadError(m.model);
+    EXPECT_EQ(GetErrorCode(st), c.code) << c.what << ": " << st;
+    EXPECT_NE(st.message().find(c.text), std::string::npos) << c.what << ": " << st;
+  }
+}
+
+TEST(StaticExecutorTest, ArenaLimitAndDynamicModelsAreRejected) {
+  AddReluModel m;
+  m.model->task_def.set_memory_size(uint64_t{1} << 62);
+  Status st = LoadError(m.model);
+  EXPECT_EQ(GetErrorCode(st), ErrorCode::kMemoryAllocFailed) << st;
+
+  AddReluModel m2;
+  StaticExecutorOptions opts;
+  opts.max_arena_bytes = 32;
+  st = LoadError(m2.model, opts);
+  EXPECT_EQ(GetErrorCode(st), ErrorCode::kMemoryAllocFailed) << st;
+
+  AddReluModel m3;
+  m3.model->task_def.set_dynamic(true);
+  st = LoadError(m3.model);
+  EXPECT_EQ(GetErrorCode(st), ErrorCode::kParamInvalid) << st;
+  EXPECT_NE(st.message().find("dynamic"), std::string::npos);
+
+  EXPECT_FALSE(StaticExecutor::Create(nullptr).ok());
+}
+
+TEST(StaticExecutorTest, MemcpyAndEventTasks) {
+  // y0 = Relu(x + c); y1 = copy of x (a model output that is a model input).
+  AddReluModel m;
+  proto::ModelTaskDef& td = m.model->task_def;
+  td.set_event_num(1);
+  *td.add_output() = Io("x:0", {2, 3});
+  proto::TaskDef* rec = td.add_task();
+  rec->set_type(proto::TASK_EVENT_RECORD);
+  rec->set_event_id(0);
+  proto::TaskDef* cp = td.add_task();
+  cp->set_type(proto::TASK_MEMCPY);
+  *cp->add_input() = Ref(proto::MEM_MODEL_INPUT, 0, {2, 3}, 0);
+  *cp->add_output() = Ref(proto::MEM_MODEL_OUTPUT, 0, {2, 3}, 1);
+  auto exec = StaticExecutor::Create(m.model);
+  ASSERT_TRUE(exec.ok()) << exec.status();
+  EXPECT_EQ((*exec)->kernel_task_count(), 2u);
+
+  std::vector<float> xv = {1, 2, 3, 4, 5, 6}, y0(6), y1(6);
+  gert::Tensor in(gert::Shape{2, 3}, DT_FLOAT, xv.data(), 24);
+  gert::Tensor outs[2] = {gert::Tensor(gert::Shape{2, 3}, DT_FLOAT, y0.data(), 24),
+                          gert::Tensor(gert::Shape{2, 3}, DT_FLOAT, y1.data(), 24)};
+  ASSERT_TRUE((*exec)->Run(absl::MakeConstSpan(&in, 1), absl::MakeSpan(outs, 2)).ok());
+  EXPECT_EQ(y0, (std::vector<float>{2, 0, 6, 0, 10, 0}));
+  EXPECT_EQ(y1, xv);
+}
+
+}  // namespace
+}  // namespace ge

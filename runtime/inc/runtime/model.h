@@ -1,0 +1,109 @@
+// runtime/inc/runtime/model.h
+//
+// ge::Model: the public runtime API for one compiled model (an OM file
+// written by atc / SaveOm). What a downstream program links
+// (//runtime:runtime) and includes.
+//
+// Loading
+//   * LoadFromFile maps the file read-only (mmap); the mapping owns the
+//     weights, which are used in place. LoadFromBytes copies the bytes into
+//     an aligned buffer first. Either way the file is validated (every
+//     offset, length, count and proto; see build/om/om_file.h) and then the
+//     runtime checks what it relies on: every task's node exists, every
+//     kernel exists for its task's engine (a missing kernel fails the load,
+//     never a run), every tensor reference fits its region and matches its
+//     op's inferred shape. A corrupt, truncated or hostile file gives a
+//     Status (ParseFailed, OutOfRange, NotSupported, ...) naming what is
+//     wrong; it never crashes.
+//   * A static model (shapes known at compile time) gets the static
+//     executor: one pre-planned arena allocated at load, prepared kernel
+//     contexts, user buffers bound by pointer (zero copy). A dynamic model
+//     gets the dynamic executor (the graph interpreted with the host-CPU
+//     kernels).
+//
+// Running
+//   * Run(HostTensors) is the convenience path: checks, allocates the
+//     outputs, runs.
+//   * Run(views, views) is the zero-copy path with caller-owned buffers:
+//     inputs and outputs are checked (count, data type, dims, buffer size)
+//     and, for a static model, bound without copying; nothing is allocated
+//     on the heap after the checks. For a dynamic model the outputs' shapes
+//     are set by the run (their buffers must be large enough, OutOfRange
+//     otherwise).
+//   * Wrong input count / data type / shape is ParamInvalid naming the input
+//     ("input 0 'x': shape is [2,3], the model expects [2,4]").
+//   * Runs of one Model are serialised internally (a mutex); use several
+//     Models for parallel runs.
+//
+// Example
+//   ASSIGN_OR_RETURN(ge::Model model, ge::Model::LoadFromFile("/tmp/resnet.om"));
+//   for (const ge::ModelIoDesc& in : model.inputs()) std::cout << in.name;
+//   ASSIGN_OR_RETURN(gert::HostTensor x, gert::HostTensor::Create(ge::DT_FLOAT, {1, 3, 224, 224}));
+//   std::vector<gert::HostTensor> inputs;
+//   inputs.push_back(std::move(x));
+//   ASSIGN_OR_RETURN(std::vector<gert::HostTensor> outputs, model.Run(inputs));
+#ifndef RUNTIME_INC_RUNTIME_MODEL_H_
+#define RUNTIME_INC_RUNTIME_MODEL_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/strings/string_view.h"
+#include "absl/types/span.h"
+#include "metadef/inc/external/base/status.h"
+#include "metadef/inc/external/graph/types.h"
+#include "metadef/register/inc/gert/tensor.h"
+
+namespace ge {
+
+// One model input or output.
+struct ModelIoDesc {
+  std::string name;          // Data node name / "<node>:<index>" of an output
+  DataType dtype = DT_UNDEFINED;
+  std::vector<int64_t> dims;  // -1 for a dim unknown until run time
+  Format format = FORMAT_ND;
+  uint64_t size = 0;          // bytes when the shape is static
+};
+
+struct ModelLoadOptions {
+  // Largest arena a static model may request; 0: the machine's physical
+  // memory.
+  uint64_t max_arena_bytes = 0;
+  // Engine whose kernels run a dynamic model.
+  std::string dynamic_engine = "DNN_VM_HOST_CPU";
+};
+
+class Model {
+ public:
+  static StatusOr<Model> LoadFromFile(const std::string& path,
+                                      const ModelLoadOptions& options = ModelLoadOptions());
+  static StatusOr<Model> LoadFromBytes(absl::string_view bytes,
+                                       const ModelLoadOptions& options = ModelLoadOptions());
+
+  Model(Model&&) noexcept;
+  Model& operator=(Model&&) noexcept;
+  ~Model();
+
+  const std::string& name() const;
+  bool is_dynamic() const;
+  const std::vector<ModelIoDesc>& inputs() const;
+  const std::vector<ModelIoDesc>& outputs() const;
+  // Arena bytes of a static model (0 for a dynamic one).
+  uint64_t arena_bytes() const;
+
+  StatusOr<std::vector<gert::HostTensor>> Run(const std::vector<gert::HostTensor>& inputs);
+  Status Run(absl::Span<const gert::Tensor> inputs, absl::Span<gert::Tensor> outputs);
+
+  // Implementation (runtime/api); constructed by the loader.
+  struct Impl;
+  explicit Model(std::unique_ptr<Impl> impl);
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace ge
+
+#endif  // RUNTIME_INC_RUNTIME_MODEL_H_
