@@ -163,7 +163,7 @@ StatusOr<WeightPlan> MergeWeights(const ComputeGraphPtr& graph) {
   plan.blob = std::make_shared<AlignedBuffer>(static_cast<size_t>(plan.size));
   for (const Unique& u : uniques) {
     absl::Span<const uint8_t> data = u.tensor->GetData();
-    if (!data.empty()) std::memcpy(plan.blob->data() + u.offset, data.data(), data.size());
+    if (!data.empty()) std::memcpy(plan.blob->mutable_data() + u.offset, data.data(), data.size());
   }
   plan.slots.reserve(consts.size());
   for (size_t c = 0; c < consts.size(); ++c) {

@@ -281,8 +281,29 @@ AlignedBuffer::AlignedBuffer(const uint8_t* data, size_t size) : size_(size) {
   std::memcpy(data_, data, size_);
 }
 
+std::shared_ptr<AlignedBuffer> AlignedBuffer::View(const uint8_t* data, size_t size,
+                                                   std::shared_ptr<const void> owner) {
+  if (owner == nullptr) return nullptr;
+  if (size != 0 && reinterpret_cast<uintptr_t>(data) % kMinViewAlignment != 0) return nullptr;
+  auto view = std::make_shared<AlignedBuffer>();
+  view->data_ = const_cast<uint8_t*>(data);
+  view->size_ = size;
+  view->owner_ = std::move(owner);
+  return view;
+}
+
+std::shared_ptr<AlignedBuffer> AlignedBuffer::Adopt(std::string&& bytes) {
+  if (bytes.empty()) return std::make_shared<AlignedBuffer>(size_t{0});
+  auto owner = std::make_shared<std::string>(std::move(bytes));
+  const auto* data = reinterpret_cast<const uint8_t*>(owner->data());
+  const size_t size = owner->size();
+  std::shared_ptr<AlignedBuffer> view = View(data, size, owner);
+  if (view != nullptr) return view;
+  return std::make_shared<AlignedBuffer>(data, size);
+}
+
 AlignedBuffer::~AlignedBuffer() {
-  if (data_ != nullptr) ::operator delete(data_, std::align_val_t{kAlignment});
+  if (data_ != nullptr && owner_ == nullptr) ::operator delete(data_, std::align_val_t{kAlignment});
 }
 
 // ---------------------------------------------------------------- GeTensor
@@ -302,10 +323,11 @@ absl::Span<const uint8_t> GeTensor::GetData() const {
 
 uint8_t* GeTensor::MutableData() {
   if (data_ == nullptr) return nullptr;
-  if (data_.use_count() > 1) {
-    data_ = std::make_shared<AlignedBuffer>(data_->data(), data_->size());
+  if (data_.use_count() > 1 || data_->is_view()) {
+    const AlignedBuffer& from = *data_;
+    data_ = std::make_shared<AlignedBuffer>(from.data(), from.size());
   }
-  return data_->data();
+  return data_->mutable_data();
 }
 
 void GeTensor::SetData(const uint8_t* data, size_t size) {

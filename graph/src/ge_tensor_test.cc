@@ -252,3 +252,43 @@ TEST(GeTensorTest, DescIsPartOfEquality) {
 
 }  // namespace
 }  // namespace ge
+
+namespace ge {
+namespace {
+
+TEST(GeTensorTest, AdoptsStringBytesWithoutCopyAndCopiesOnWrite) {
+  std::string bytes(4096, '\x07');
+  const char* storage = bytes.data();
+  GeTensor t(GeTensorDesc(GeShape({4096}), FORMAT_ND, DT_UINT8));
+  t.SetData(std::move(bytes));
+  ASSERT_EQ(t.GetDataSize(), 4096u);
+  EXPECT_EQ(reinterpret_cast<const char*>(t.GetData().data()), storage);  // no copy
+  EXPECT_TRUE(t.GetBuffer()->is_view());
+  EXPECT_EQ(t.GetBuffer()->mutable_data(), nullptr);
+  uint8_t* w = t.MutableData();  // a view is read-only: copied first
+  ASSERT_NE(w, nullptr);
+  EXPECT_NE(reinterpret_cast<const char*>(w), storage);
+  EXPECT_FALSE(t.GetBuffer()->is_view());
+  w[0] = 1;
+  EXPECT_EQ(t.GetData()[0], 1);
+  EXPECT_EQ(t.GetData()[1], 7);
+}
+
+TEST(GeTensorTest, ViewRefusesMisalignedBytesAndKeepsOwnerAlive) {
+  auto owner = std::make_shared<std::vector<uint8_t>>(256, 3);
+  std::weak_ptr<std::vector<uint8_t>> weak = owner;
+  const uint8_t* base = owner->data();
+  const size_t skew = (16 - reinterpret_cast<uintptr_t>(base) % 16) % 16;
+  EXPECT_EQ(AlignedBuffer::View(base + skew + 1, 8, owner), nullptr);
+  EXPECT_EQ(AlignedBuffer::View(base + skew, 8, nullptr), nullptr);
+  std::shared_ptr<AlignedBuffer> view = AlignedBuffer::View(base + skew, 64, owner);
+  ASSERT_NE(view, nullptr);
+  owner.reset();
+  EXPECT_FALSE(weak.expired());  // the view keeps the bytes alive
+  EXPECT_EQ(view->data()[0], 3);
+  view.reset();
+  EXPECT_TRUE(weak.expired());
+}
+
+}  // namespace
+}  // namespace ge

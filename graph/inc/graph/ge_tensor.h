@@ -202,10 +202,15 @@ class GeTensorDesc : public AttrHolder {
   std::unique_ptr<Ext> ext_;
 };
 
-// 64-byte aligned immutable-size byte buffer (the data of a GeTensor).
+// Immutable-size byte buffer (the data of a GeTensor). Either owned (64-byte
+// aligned, allocated here) or a read-only view of bytes kept alive by an owner
+// (no copy; e.g. the raw_data string of a parsed ONNX initializer or a mapped
+// file). A view is at least kMinViewAlignment aligned (View() refuses less), so
+// kernels may read any fixed-size element type from it.
 class AlignedBuffer {
  public:
   static constexpr size_t kAlignment = 64;
+  static constexpr size_t kMinViewAlignment = 16;
   AlignedBuffer() = default;
   explicit AlignedBuffer(size_t size);  // zero-filled
   AlignedBuffer(const uint8_t* data, size_t size);
@@ -213,13 +218,24 @@ class AlignedBuffer {
   AlignedBuffer& operator=(const AlignedBuffer&) = delete;
   ~AlignedBuffer();
 
-  uint8_t* data() { return data_; }
+  // A view of [data, data + size) that keeps `owner` alive. Returns nullptr
+  // when `data` is not kMinViewAlignment aligned (the caller then copies).
+  static std::shared_ptr<AlignedBuffer> View(const uint8_t* data, size_t size,
+                                             std::shared_ptr<const void> owner);
+  // Takes `bytes` without copying when its storage is suitably aligned (heap
+  // strings from malloc are 16-byte aligned); copies otherwise.
+  static std::shared_ptr<AlignedBuffer> Adopt(std::string&& bytes);
+
   const uint8_t* data() const { return data_; }
+  // Writable bytes of an owned buffer; nullptr for a view.
+  uint8_t* mutable_data() { return owner_ == nullptr ? data_ : nullptr; }
   size_t size() const { return size_; }
+  bool is_view() const { return owner_ != nullptr; }
 
  private:
   uint8_t* data_ = nullptr;
   size_t size_ = 0;
+  std::shared_ptr<const void> owner_;  // non-null: a view, data_ not ours
 };
 
 class GeTensor {
@@ -240,6 +256,12 @@ class GeTensor {
   uint8_t* MutableData();
   void SetData(const std::vector<uint8_t>& data) { SetData(data.data(), data.size()); }
   void SetData(const uint8_t* data, size_t size);
+  // Shares `buffer` (no copy); MutableData() copies first when it is a view
+  // or shared.
+  void SetData(std::shared_ptr<AlignedBuffer> buffer) { data_ = std::move(buffer); }
+  // Takes the bytes of `bytes` without copying when possible.
+  void SetData(std::string&& bytes) { data_ = AlignedBuffer::Adopt(std::move(bytes)); }
+  const std::shared_ptr<AlignedBuffer>& GetBuffer() const { return data_; }
   void ClearData() { data_.reset(); }
   // True when this and `other` share the same bytes (copy-on-write not yet
   // triggered).
