@@ -161,7 +161,9 @@ ge::Status InferGatherElements(gert::InferShapeContext& ctx) {
   ASSIGN_OR_RETURN(const gert::Shape* data, InputShape(ctx, 0));
   ASSIGN_OR_RETURN(const gert::Shape* indices, InputShape(ctx, 1));
   RETURN_IF_ERROR(ElementsAxis(ctx, *data, *indices).status());
-  return SetOutputShape(ctx, 0, *indices);
+  RETURN_IF_ERROR(SetOutputShape(ctx, 0, *indices));
+  // The output has the indices' shape.
+  return CopyInputRange(ctx, 1, 0);
 }
 
 // Calls f(index_position, data_offset_without_axis) for each element of
@@ -256,7 +258,26 @@ ge::Status InferGatherNd(gert::InferShapeContext& ctx) {
   ASSIGN_OR_RETURN(const gert::Shape* data, InputShape(ctx, 0));
   ASSIGN_OR_RETURN(const gert::Shape* indices, InputShape(ctx, 1));
   ASSIGN_OR_RETURN(gert::Shape out, GatherNdShape(ctx, *data, *indices, nullptr));
-  return SetOutputShape(ctx, 0, out);
+  RETURN_IF_ERROR(SetOutputShape(ctx, 0, out));
+  if (!AnyInputRange(ctx) || out.IsUnknownRank()) return ge::OkStatus();
+  // indices[:-1] (batch dims shared with data) then data[b + m:].
+  ASSIGN_OR_RETURN(gert::ShapeRange dr, InputRange(ctx, 0));
+  ASSIGN_OR_RETURN(gert::ShapeRange ir, InputRange(ctx, 1));
+  ASSIGN_OR_RETURN(int64_t b, ctx.GetIntOr("batch_dims", 0));
+  const size_t q = ir.size();
+  const size_t m = static_cast<size_t>(indices->GetDim(q - 1));
+  gert::ShapeRange range;
+  for (size_t k = 0; k + 1 < q; ++k) {
+    if (k < static_cast<size_t>(b)) {
+      ge::StatusOr<DimRange> d = IntersectDimRange(ir[k], dr[k]);
+      if (!d.ok()) return ctx.Error("batch dim ", k, " of data and indices: ", d.status().message());
+      range.push_back(*d);
+    } else {
+      range.push_back(ir[k]);
+    }
+  }
+  for (size_t k = static_cast<size_t>(b) + m; k < dr.size(); ++k) range.push_back(dr[k]);
+  return SetOutputRange(ctx, 0, std::move(range));
 }
 
 // Data element offsets (within one batch) of each index tuple; tuples are
@@ -387,7 +408,8 @@ ge::Status InferScatterElements(gert::InferShapeContext& ctx) {
   RETURN_IF_ERROR(GetReduction(ctx).status());
   RETURN_IF_ERROR(ElementsAxis(ctx, *data, *indices).status());
   RETURN_IF_ERROR(CheckSameShape(ctx, *indices, *updates));
-  return SetOutputShape(ctx, 0, *data);
+  RETURN_IF_ERROR(SetOutputShape(ctx, 0, *data));
+  return CopyInputRange(ctx, 0, 0);  // the output has data's shape
 }
 
 ge::Status ScatterElementsKernel(gert::KernelContext& ctx) {
@@ -461,7 +483,8 @@ ge::Status InferScatterNd(gert::InferShapeContext& ctx) {
   ASSIGN_OR_RETURN(const gert::Shape* updates, InputShape(ctx, 2));
   RETURN_IF_ERROR(GetReduction(ctx).status());
   RETURN_IF_ERROR(ScatterNdCheck(ctx, *data, *indices, *updates).status());
-  return SetOutputShape(ctx, 0, *data);
+  RETURN_IF_ERROR(SetOutputShape(ctx, 0, *data));
+  return CopyInputRange(ctx, 0, 0);  // the output has data's shape
 }
 
 ge::Status ScatterNdKernel(gert::KernelContext& ctx) {
@@ -554,7 +577,13 @@ ge::Status InferCompress(gert::InferShapeContext& ctx) {
     ASSIGN_OR_RETURN(int64_t count, CountSelected(ctx, *cv, dim));
     out.SetDim(has_axis ? axis : 0, count);
   }
-  return SetOutputShape(ctx, 0, out);
+  RETURN_IF_ERROR(SetOutputShape(ctx, 0, out));
+  if (x->IsUnknownRank() || !WantDataDependentRange(ctx, 0)) return ge::OkStatus();
+  // At most every element (without axis) or every slice along the axis.
+  ASSIGN_OR_RETURN(gert::ShapeRange xr, InputRange(ctx, 0));
+  if (!has_axis) return SetOutputRange(ctx, 0, {SelectedCountRange(NumelRange(xr))});
+  xr[static_cast<size_t>(axis)] = SelectedCountRange(xr[static_cast<size_t>(axis)]);
+  return SetOutputRange(ctx, 0, std::move(xr));
 }
 
 ge::Status CompressKernel(gert::KernelContext& ctx) {
@@ -626,7 +655,11 @@ ge::Status InferNonZero(gert::InferShapeContext& ctx) {
   if (const gert::Tensor* v = KnownInputTensor(ctx, 0); v != nullptr) {
     ASSIGN_OR_RETURN(count, CountNonZero(ctx, *v));
   }
-  return SetOutputShape(ctx, 0, gert::Shape{r, count});
+  RETURN_IF_ERROR(SetOutputShape(ctx, 0, gert::Shape{r, count}));
+  if (r < 0 || !WantDataDependentRange(ctx, 0)) return ge::OkStatus();
+  // [rank, count] with count in [0, numel(x)].
+  ASSIGN_OR_RETURN(gert::ShapeRange xr, InputRange(ctx, 0));
+  return SetOutputRange(ctx, 0, {DimRange{r, r}, SelectedCountRange(NumelRange(xr))});
 }
 
 ge::Status NonZeroKernel(gert::KernelContext& ctx) {

@@ -17,6 +17,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <optional>
 #include <string>
 #include <type_traits>
@@ -31,6 +32,7 @@
 #include "metadef/register/inc/register/op_registry.h"
 #include "ops/array/array_util.h"
 #include "ops/common/op_util.h"
+#include "ops/common/shape_range.h"
 
 namespace ops {
 namespace {
@@ -81,6 +83,26 @@ ge::StatusOr<int64_t> RangeCount(const gert::ContextBase& ctx, const gert::Tenso
   return n > 0 ? static_cast<int64_t>(n) : 0;
 }
 
+// The range of Range's element count when some input value is unknown:
+// integer start and limit bound it by |limit - start| (|delta| >= 1);
+// otherwise it is unbounded.
+DimRange RangeCountBound(const gert::Tensor* const in[3]) {
+  if (in[0] == nullptr || in[1] == nullptr) return DimRange{0, kUnboundedDim};
+  const ge::DataType dt = in[0]->GetDataType();
+  if ((dt != ge::DT_INT32 && dt != ge::DT_INT64) || in[1]->GetDataType() != dt) {
+    return DimRange{0, kUnboundedDim};
+  }
+  ge::StatusOr<std::vector<int64_t>> start = ReadIntTensor(*in[0]);
+  ge::StatusOr<std::vector<int64_t>> limit = ReadIntTensor(*in[1]);
+  if (!start.ok() || !limit.ok() || start->size() != 1 || limit->size() != 1) {
+    return DimRange{0, kUnboundedDim};
+  }
+  const __int128 diff = static_cast<__int128>((*limit)[0]) - (*start)[0];
+  const __int128 ad = diff < 0 ? -diff : diff;
+  if (ad >= std::numeric_limits<int64_t>::max()) return DimRange{0, kUnboundedDim};
+  return DimRange{0, static_cast<int64_t>(ad)};
+}
+
 ge::Status InferRange(gert::InferShapeContext& ctx) {
   const gert::Tensor* in[3];
   for (size_t i = 0; i < 3; ++i) {
@@ -89,7 +111,10 @@ ge::Status InferRange(gert::InferShapeContext& ctx) {
       return ctx.Error("input ", i, " must be a scalar, got ", s->ToString());
     }
     in[i] = KnownInputTensor(ctx, i);
-    if (in[i] == nullptr) return SetOutputShape(ctx, 0, gert::Shape{ge::UNKNOWN_DIM});
+  }
+  if (in[0] == nullptr || in[1] == nullptr || in[2] == nullptr) {
+    RETURN_IF_ERROR(SetOutputShape(ctx, 0, gert::Shape{ge::UNKNOWN_DIM}));
+    return SetOutputRange(ctx, 0, {RangeCountBound(in)});
   }
   ASSIGN_OR_RETURN(int64_t n, RangeCount(ctx, in));
   return SetOutputShape(ctx, 0, gert::Shape{n});
@@ -325,7 +350,8 @@ ge::Status InferEyeLike(gert::InferShapeContext& ctx) {
   if (!x->IsUnknownRank() && x->GetDimNum() != 2) {
     return ctx.Error("input must be 2-D, got ", x->ToString());
   }
-  return SetOutputShape(ctx, 0, x->IsUnknownRank() ? UnknownDimsShape(2) : *x);
+  RETURN_IF_ERROR(SetOutputShape(ctx, 0, x->IsUnknownRank() ? UnknownDimsShape(2) : *x));
+  return CopyInputRange(ctx, 0, 0);
 }
 
 ge::Status InferEyeLikeType(gert::InferShapeContext& ctx) {
@@ -405,8 +431,14 @@ ge::Status InferOneHot(gert::InferShapeContext& ctx) {
   if (const gert::Tensor* d = KnownInputTensor(ctx, 1); d != nullptr) {
     ASSIGN_OR_RETURN(depth, OneHotDepth(ctx, *d));
   }
-  ASSIGN_OR_RETURN(gert::Shape out, OneHotShape(ctx, *x, depth, nullptr));
-  return SetOutputShape(ctx, 0, out);
+  int64_t axis = 0;
+  ASSIGN_OR_RETURN(gert::Shape out, OneHotShape(ctx, *x, depth, &axis));
+  RETURN_IF_ERROR(SetOutputShape(ctx, 0, out));
+  if (!AnyInputRange(ctx) || out.IsUnknownRank()) return ge::OkStatus();
+  // The indices' range with the depth dim inserted at the axis.
+  ASSIGN_OR_RETURN(gert::ShapeRange range, InputRange(ctx, 0));
+  range.insert(range.begin() + axis, DimRangeOf(depth));
+  return SetOutputRange(ctx, 0, std::move(range));
 }
 
 ge::Status InferOneHotType(gert::InferShapeContext& ctx) {

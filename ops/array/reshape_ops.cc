@@ -398,9 +398,17 @@ ge::StatusOr<std::pair<int64_t, int64_t>> ShapeOpRange(const gert::ContextBase& 
 
 ge::Status InferShapeOp(gert::InferShapeContext& ctx) {
   ASSIGN_OR_RETURN(const gert::Shape* x, InputShape(ctx, 0));
-  if (x->IsUnknownRank()) return SetOutputShape(ctx, 0, gert::Shape{ge::UNKNOWN_DIM});
+  if (x->IsUnknownRank()) {
+    // Any rank up to the maximum.
+    RETURN_IF_ERROR(SetOutputShape(ctx, 0, gert::Shape{ge::UNKNOWN_DIM}));
+    return SetOutputRange(ctx, 0, {DimRange{0, static_cast<int64_t>(gert::kMaxDimNum)}});
+  }
   ASSIGN_OR_RETURN(auto range, ShapeOpRange(ctx, static_cast<int64_t>(x->GetDimNum())));
-  return SetOutputShape(ctx, 0, gert::Shape{range.second - range.first});
+  const int64_t n = range.second - range.first;
+  RETURN_IF_ERROR(SetOutputShape(ctx, 0, gert::Shape{n}));
+  // The output's one dim is known whatever x's dims are.
+  if (!AnyInputRange(ctx)) return ge::OkStatus();
+  return SetOutputRange(ctx, 0, {DimRange{n, n}});
 }
 
 ge::Status ShapeKernel(gert::KernelContext& ctx) {

@@ -30,6 +30,7 @@
 #include <optional>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/str_join.h"
@@ -39,6 +40,7 @@
 #include "metadef/register/inc/register/op_registry.h"
 #include "ops/array/array_util.h"
 #include "ops/common/op_util.h"
+#include "ops/common/shape_range.h"
 
 namespace ops {
 namespace {
@@ -234,6 +236,8 @@ ge::Status InferResize(gert::InferShapeContext& ctx) {
     return SetOutputShape(ctx, 0, UnknownDimsShape(rank));
   }
   Target t;
+  // Output dim = floor(input dim * extent * scale) (scales), as TargetFromScales.
+  std::vector<std::pair<double, double>> factors;
   if (has_scales) {
     const gert::Tensor* roi_t = nullptr;
     if (p.coord == Coord::kTfCropAndResize && HasValueInput(ctx, p.roi_index)) {
@@ -243,12 +247,30 @@ ge::Status InferResize(gert::InferShapeContext& ctx) {
     ASSIGN_OR_RETURN(std::vector<double> roi, GetRoi(ctx, p, roi_t, x->GetDimNum()));
     ASSIGN_OR_RETURN(std::vector<double> scales, WithNodeOr(ctx, ReadAsDoubles(*v)));
     ASSIGN_OR_RETURN(t, TargetFromScales(ctx, *x, scales, roi));
+    for (size_t k = 0; k < scales.size(); ++k) {
+      factors.push_back({roi[scales.size() + k] - roi[k], scales[k]});
+    }
   } else {
     ASSIGN_OR_RETURN(std::vector<int64_t> sizes, WithNodeOr(ctx, ReadIntTensor(*v)));
     ASSIGN_OR_RETURN(t, TargetFromSizes(ctx, *x, sizes));
   }
   ASSIGN_OR_RETURN(gert::Shape out, WithNodeOr(ctx, ShapeFromDims(t.out)));
-  return SetOutputShape(ctx, 0, out);
+  RETURN_IF_ERROR(SetOutputShape(ctx, 0, out));
+  if (!AnyInputRange(ctx) || !has_scales) return ge::OkStatus();  // sizes: all dims known
+  // Each dim maps through floor(d * roi extent * scale), nondecreasing in d.
+  ASSIGN_OR_RETURN(gert::ShapeRange range, InputRange(ctx, 0));
+  for (size_t k = 0; k < range.size() && k < factors.size(); ++k) {
+    const auto [extent, scale] = factors[k];
+    range[k] = MapDimRange(range[k], [extent, scale](int64_t d) -> int64_t {
+      const double w = std::floor(static_cast<double>(d) * extent * scale);
+      if (!(w >= 0)) return 0;
+      return w >= 9.0e15 ? std::numeric_limits<int64_t>::max() : static_cast<int64_t>(w);
+    });
+    if (IsBounded(range[k]) && range[k].second == std::numeric_limits<int64_t>::max()) {
+      range[k].second = kUnboundedDim;
+    }
+  }
+  return SetOutputRange(ctx, 0, std::move(range));
 }
 
 // ----------------------------------------------------------------- weights

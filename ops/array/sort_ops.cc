@@ -28,6 +28,7 @@
 #include "metadef/register/inc/register/op_registry.h"
 #include "ops/array/array_util.h"
 #include "ops/common/op_util.h"
+#include "ops/common/shape_range.h"
 
 namespace ops {
 namespace {
@@ -104,7 +105,20 @@ ge::Status InferTopK(gert::InferShapeContext& ctx) {
     out.SetDim(axis, k);
   }
   RETURN_IF_ERROR(SetOutputShape(ctx, 0, out));
-  return SetOutputShape(ctx, 1, out);
+  RETURN_IF_ERROR(SetOutputShape(ctx, 1, out));
+  if (x->IsUnknownRank()) return ge::OkStatus();
+  ASSIGN_OR_RETURN(int64_t axis, TopKAxis(ctx, *x));
+  // With no recorded range, an unknown k on a known x still gets [0, dim].
+  const bool k_unknown = out.GetDim(axis) < 0;
+  if (!AnyInputRange(ctx) && !(k_unknown && WantDataDependentRange(ctx, 0))) {
+    return ge::OkStatus();
+  }
+  // x's range with the axis dim k: known, or at most the axis dim.
+  ASSIGN_OR_RETURN(gert::ShapeRange range, InputRange(ctx, 0));
+  DimRange& a = range[static_cast<size_t>(axis)];
+  a = out.GetDim(axis) >= 0 ? DimRangeOf(out.GetDim(axis)) : SelectedCountRange(a);
+  RETURN_IF_ERROR(SetOutputRange(ctx, 0, range));
+  return SetOutputRange(ctx, 1, std::move(range));
 }
 
 ge::Status InferTopKType(gert::InferShapeContext& ctx) {
@@ -183,6 +197,28 @@ ge::Status InferUnique(gert::InferShapeContext& ctx) {
                                  gert::Shape{ge::UNKNOWN_DIM}};
   for (size_t i = 0; i < n_out && i < 4; ++i) {
     if (ctx.GetOutputShape(i) != nullptr) *ctx.GetOutputShape(i) = shapes[i];
+  }
+  if (x->IsUnknownRank() || !WantDataDependentRange(ctx, 0)) return ge::OkStatus();
+  // The unique count lies in [0, n] for n the number of elements (slices
+  // along the axis); inverse_indices has n entries.
+  ASSIGN_OR_RETURN(gert::ShapeRange xr, InputRange(ctx, 0));
+  gert::ShapeRange ranges[4];
+  DimRange n = NumelRange(xr);
+  if (ctx.HasAttr("axis")) {
+    ASSIGN_OR_RETURN(int64_t axis, ctx.GetInt("axis"));
+    ASSIGN_OR_RETURN(axis,
+                     WithNodeOr(ctx, NormalizeAxis(axis, static_cast<int64_t>(x->GetDimNum()))));
+    n = xr[static_cast<size_t>(axis)];
+    ranges[0] = xr;
+    ranges[0][static_cast<size_t>(axis)] = SelectedCountRange(n);
+  } else {
+    ranges[0] = {SelectedCountRange(n)};
+  }
+  ranges[1] = {SelectedCountRange(n)};
+  ranges[2] = {n};
+  ranges[3] = {SelectedCountRange(n)};
+  for (size_t i = 0; i < n_out && i < 4; ++i) {
+    if (ctx.GetOutputShape(i) != nullptr) RETURN_IF_ERROR(SetOutputRange(ctx, i, ranges[i]));
   }
   return ge::OkStatus();
 }

@@ -812,7 +812,8 @@ ge::Status InferTrilu(gert::InferShapeContext& ctx) {
   if (k != nullptr && !k->IsUnknownRank() && k->GetShapeSize() > 1) {
     return ctx.Error("k must be a scalar, got ", k->ToString());
   }
-  return SetOutputShape(ctx, 0, *x);
+  RETURN_IF_ERROR(SetOutputShape(ctx, 0, *x));
+  return CopyInputRange(ctx, 0, 0);
 }
 
 ge::Status TriluKernel(gert::KernelContext& ctx) {
@@ -890,7 +891,21 @@ ge::Status InferReverseSequence(gert::InferShapeContext& ctx) {
                        " of input ", x->ToString());
     }
   }
-  return SetOutputShape(ctx, 0, *x);
+  RETURN_IF_ERROR(SetOutputShape(ctx, 0, *x));
+  if (!AnyInputRange(ctx) || x->IsUnknownRank()) return ge::OkStatus();
+  // x's range, its batch dim also bounded by sequence_lens' length.
+  ASSIGN_OR_RETURN(gert::ShapeRange xr, InputRange(ctx, 0));
+  ASSIGN_OR_RETURN(gert::ShapeRange lr, InputRange(ctx, 1));
+  if (lr.size() == 1) {
+    const size_t b = static_cast<size_t>(axes.batch);
+    ge::StatusOr<DimRange> d = IntersectDimRange(xr[b], lr[0]);
+    if (!d.ok()) {
+      return ctx.Error("sequence_lens range ", ShapeRangeString(lr), " conflicts with batch dim ",
+                       b, " of input 0: ", d.status().message());
+    }
+    xr[b] = *d;
+  }
+  return SetOutputRange(ctx, 0, std::move(xr));
 }
 
 ge::Status ReverseSequenceKernel(gert::KernelContext& ctx) {

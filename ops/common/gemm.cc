@@ -10,7 +10,8 @@
 
 #include <algorithm>
 #include <cstring>
-#include <vector>
+
+#include "ops/common/scratch.h"
 
 namespace ops {
 namespace {
@@ -158,23 +159,31 @@ void GemmBlocked(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, T 
   const int64_t kc_max = std::min(k, kKc);
   const int64_t mc_max = std::min(m, kMc);
   const int64_t nc_max = std::min(n, kNc);
-  std::vector<T> a_pack(static_cast<size_t>(((mc_max + kMr - 1) / kMr) * kMr * kc_max));
-  std::vector<T> b_pack(static_cast<size_t>(((nc_max + kNr - 1) / kNr) * kNr * kc_max));
+  // Packing panels live in per-thread scratch (no allocation once warm);
+  // should the scratch fail to grow, the unpacked loop still gives C.
+  T* a_pack = ThreadScratch<T>(ScratchSlot::kGemmPackA,
+                               static_cast<size_t>(((mc_max + kMr - 1) / kMr) * kMr * kc_max));
+  T* b_pack = ThreadScratch<T>(ScratchSlot::kGemmPackB,
+                               static_cast<size_t>(((nc_max + kNr - 1) / kNr) * kNr * kc_max));
+  if (a_pack == nullptr || b_pack == nullptr) {
+    GemmSmall(trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, c, ldc);
+    return;
+  }
   alignas(64) T tile[kMr * kNr];
   for (int64_t jc = 0; jc < n; jc += kNc) {
     const int64_t nc = std::min(kNc, n - jc);
     for (int64_t pc = 0; pc < k; pc += kKc) {
       const int64_t kc = std::min(kKc, k - pc);
-      PackB(trans_b, b, ldb, pc, kc, jc, nc, b_pack.data());
+      PackB(trans_b, b, ldb, pc, kc, jc, nc, b_pack);
       for (int64_t ic = 0; ic < m; ic += kMc) {
         const int64_t mc = std::min(kMc, m - ic);
-        PackA(trans_a, a, lda, ic, mc, pc, kc, alpha, a_pack.data());
+        PackA(trans_a, a, lda, ic, mc, pc, kc, alpha, a_pack);
         for (int64_t jr = 0; jr < nc; jr += kNr) {
           const int64_t cols = std::min<int64_t>(kNr, nc - jr);
-          const T* bp = b_pack.data() + (jr / kNr) * kc * kNr;
+          const T* bp = b_pack + (jr / kNr) * kc * kNr;
           for (int64_t ir = 0; ir < mc; ir += kMr) {
             const int64_t rows = std::min<int64_t>(kMr, mc - ir);
-            const T* ap = a_pack.data() + (ir / kMr) * kc * kMr;
+            const T* ap = a_pack + (ir / kMr) * kc * kMr;
             MicroKernel<T>(kc, ap, bp, tile);
             T* cblk = c + (ic + ir) * ldc + jc + jr;
             for (int64_t r = 0; r < rows; ++r) {

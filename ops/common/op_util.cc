@@ -137,7 +137,7 @@ ge::StatusOr<BroadcastIndex> BroadcastIndex::Create(absl::Span<const gert::Shape
   bi.same_.assign(n, false);
   bi.scalar_.assign(n, false);
   // Raw strides over the full output rank.
-  std::vector<int64_t> raw(rank * n, 0);
+  absl::InlinedVector<int64_t, 24> raw(rank * n, 0);
   for (size_t k = 0; k < n; ++k) {
     const gert::Shape* s = inputs[k];
     if (s == nullptr) return ge::ParamInvalid("BroadcastIndex: input ", k, " shape is null");
@@ -168,8 +168,8 @@ ge::StatusOr<BroadcastIndex> BroadcastIndex::Create(absl::Span<const gert::Shape
     bi.same_[k] = in_size == out_size;
   }
   // Drop size-1 output dims, then merge dims contiguous for every input.
-  std::vector<int64_t> dims;
-  std::vector<int64_t> strides;
+  absl::InlinedVector<int64_t, 8>& dims = bi.dims_;
+  absl::InlinedVector<int64_t, 24>& strides = bi.strides_;
   for (size_t d = 0; d < rank; ++d) {
     const int64_t od = out.GetDim(d);
     if (od == 1) continue;
@@ -193,8 +193,6 @@ ge::StatusOr<BroadcastIndex> BroadcastIndex::Create(absl::Span<const gert::Shape
     dims.push_back(od);
     strides.insert(strides.end(), s, s + n);
   }
-  bi.dims_ = std::move(dims);
-  bi.strides_ = std::move(strides);
   return bi;
 }
 

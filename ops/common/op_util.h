@@ -405,12 +405,14 @@ class BroadcastIndex {
   template <typename Row>
   void ForEachRow(Row&& row) const;
 
+  // Inline capacity covers rank <= 8 with up to 3 inputs: creating an index
+  // for such shapes allocates nothing (kernels on the run path).
   size_t input_num_ = 0;
   int64_t output_size_ = 0;
-  std::vector<int64_t> dims_;     // coalesced, no size-1 dims
-  std::vector<int64_t> strides_;  // dims_.size() x input_num_, row-major
-  std::vector<bool> same_;
-  std::vector<bool> scalar_;
+  absl::InlinedVector<int64_t, 8> dims_;      // coalesced, no size-1 dims
+  absl::InlinedVector<int64_t, 24> strides_;  // dims_.size() x input_num_, row-major
+  absl::InlinedVector<bool, 8> same_;
+  absl::InlinedVector<bool, 8> scalar_;
 };
 
 // ============================================================ axes

@@ -137,6 +137,18 @@ ge::StatusOr<gert::ShapeRange> MatMulShapeRange(const gert::ShapeRange& a,
   return out;
 }
 
+DimRange NumelRange(const gert::ShapeRange& r) {
+  DimRange n{1, 1};
+  for (const DimRange& d : r) n = MulDimRange(n, d);
+  return n;
+}
+
+bool WantDataDependentRange(const gert::InferShapeContext& ctx, size_t i) {
+  if (AnyInputRange(ctx)) return true;
+  const gert::Shape* s = ctx.GetInputShape(i);
+  return s != nullptr && !s->IsUnknownRank() && !s->IsUnknownShape();
+}
+
 bool AnyInputRange(const gert::InferShapeContext& ctx) {
   for (size_t i = 0; i < ctx.GetInputNum(); ++i) {
     const gert::Shape* s = ctx.GetInputShape(i);

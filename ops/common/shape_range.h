@@ -19,6 +19,10 @@
 //                nondecreasing function of the dim: conv / pool outputs),
 //                Union (If branches, Where).
 //   Shapes       BroadcastShapeRanges (numpy alignment over several inputs).
+//   Counts       NumelRange (element counts), SelectedCountRange ({0, max}:
+//                data-dependent counts, e.g. NonZero / Unique / Compress);
+//                WantDataDependentRange(ctx, i): such outputs get a range
+//                also when input i is fully known and nothing is recorded.
 //   Outputs      SetOutputRange(ctx, i, range): writes output i's range when
 //                the caller tracks ranges, pinning known output dims; a
 //                known output dim outside the derived range is an error
@@ -119,6 +123,13 @@ ge::StatusOr<gert::ShapeRange> BroadcastShapeRanges(
 ge::StatusOr<gert::ShapeRange> MatMulShapeRange(const gert::ShapeRange& a,
                                                 const gert::ShapeRange& b);
 
+// The element count of a shape whose dims lie in `r` (the product of the
+// dims; a scalar, the empty range, has one element).
+DimRange NumelRange(const gert::ShapeRange& r);
+// The count of items selected from `total` by data (NonZero, Unique,
+// Compress, NonMaxSuppression): {0, max of total}.
+inline DimRange SelectedCountRange(const DimRange& total) { return {0, total.second}; }
+
 // ---------------------------------------------------------------- context
 
 // Whether any present input of known rank carries a recorded range.
@@ -147,6 +158,11 @@ ge::Status CopyInputRange(gert::InferShapeContext& ctx, size_t from, size_t to);
 // Every output gets input `from`'s range (ops whose outputs have an input's
 // shape). No-op unless AnyInputRange.
 ge::Status CopyInputRangeToOutputs(gert::InferShapeContext& ctx, size_t from = 0);
+// Whether a data-dependent output (NonZero's count, Unique's, Compress's,
+// TopK's k from a runtime value) should get a range: some input carries a
+// range, or input `i` has a fully known shape (its element count bounds the
+// output even though no range was recorded).
+bool WantDataDependentRange(const gert::InferShapeContext& ctx, size_t i);
 
 }  // namespace ops
 

@@ -34,6 +34,7 @@
 #include "metadef/register/inc/gert/tensor.h"
 #include "metadef/register/inc/register/op_registry.h"
 #include "ops/common/op_util.h"
+#include "ops/common/shape_range.h"
 
 namespace ops {
 namespace {
@@ -101,7 +102,10 @@ ge::Status InferNms(gert::InferShapeContext& ctx) {
   known = known && in[kBoxes] != nullptr && in[kScores] != nullptr;
   if (!known) {
     *y = gert::Shape{-1, 3};
-    return ge::OkStatus();
+    // Each selected row is a distinct (batch, class, box) of scores.
+    if (scores->IsUnknownRank() || !WantDataDependentRange(ctx, kScores)) return ge::OkStatus();
+    ASSIGN_OR_RETURN(gert::ShapeRange sr, InputRange(ctx, kScores));
+    return SetOutputRange(ctx, 0, {SelectedCountRange(NumelRange(sr)), DimRange{3, 3}});
   }
   ASSIGN_OR_RETURN(std::vector<int64_t> selected, ComputeNms(ctx, in));
   *y = gert::Shape{static_cast<int64_t>(selected.size() / 3), 3};

@@ -46,6 +46,7 @@
 #include "metadef/register/inc/gert/tensor.h"
 #include "metadef/register/inc/register/op_registry.h"
 #include "ops/common/op_util.h"
+#include "ops/common/shape_range.h"
 #include "ops/control/control_util.h"
 
 namespace ops {
@@ -70,7 +71,8 @@ ge::Status VerifyData(gert::InferShapeContext& ctx) {
 
 ge::Status InferData(gert::InferShapeContext& ctx) {
   if (const gert::Shape* x = ctx.GetInputShape(0); x != nullptr) {
-    return SetOutput(ctx, 0, *x, ctx.GetInputDataType(0));
+    RETURN_IF_ERROR(SetOutput(ctx, 0, *x, ctx.GetInputDataType(0)));
+    return CopyInputRange(ctx, 0, 0);  // the graph input's range flows on
   }
   if (ctx.HasAttr("shape")) {
     ASSIGN_OR_RETURN(const std::vector<int64_t> dims, ctx.GetListInt("shape"));
@@ -229,7 +231,10 @@ ge::Status InferTransData(gert::InferShapeContext& ctx) {
   const gert::Shape* x = ctx.GetInputShape(0);
   if (x == nullptr) return ctx.Error("input 0 (src) is missing");
   const ge::DataType dt = ctx.GetInputDataType(0);
-  if (f.identity || x->IsUnknownRank()) return SetOutput(ctx, 0, *x, dt);
+  if (f.identity || x->IsUnknownRank()) {
+    RETURN_IF_ERROR(SetOutput(ctx, 0, *x, dt));
+    return CopyInputRange(ctx, 0, 0);
+  }
   ge::StatusOr<std::vector<int64_t>> fwd = ForwardShape(f, dt, *x);
   if (fwd.ok()) {
     ge::StatusOr<gert::Shape> s = gert::Shape::FromDims(*fwd);

@@ -41,6 +41,7 @@
 #include "metadef/register/inc/gert/tensor.h"
 #include "metadef/register/inc/register/op_registry.h"
 #include "ops/common/op_util.h"
+#include "ops/common/shape_range.h"
 #include "ops/control/control_util.h"
 
 namespace ops {
@@ -171,7 +172,7 @@ ge::Status InferSwitch(gert::InferShapeContext& ctx) {
     *y = *x;
     ctx.SetOutputDataType(i, ctx.GetInputDataType(0));
   }
-  return ge::OkStatus();
+  return CopyInputRangeToOutputs(ctx, 0);  // both branches carry data's shape
 }
 
 ge::Status SwitchKernel(gert::KernelContext& ctx) {
@@ -231,7 +232,22 @@ ge::Status InferMerge(gert::InferShapeContext& ctx) {
   ctx.SetOutputDataType(0, dt);
   *idx = gert::Shape();
   ctx.SetOutputDataType(1, ge::DT_INT32);
-  return ge::OkStatus();
+  if (!AnyInputRange(ctx) || merged.IsUnknownRank()) return ge::OkStatus();
+  // Whichever input arrives: the union of the present inputs' ranges.
+  gert::ShapeRange range;
+  bool have = false;
+  for (size_t i = 0; i < ctx.GetInputNum(); ++i) {
+    if (ctx.GetInputShape(i) == nullptr) continue;
+    ASSIGN_OR_RETURN(gert::ShapeRange r, InputRange(ctx, i));
+    if (r.size() != merged.GetDimNum()) return ge::OkStatus();
+    if (!have) {
+      range = std::move(r);
+      have = true;
+      continue;
+    }
+    for (size_t d = 0; d < range.size(); ++d) range[d] = UnionDimRange(range[d], r[d]);
+  }
+  return SetOutputRange(ctx, 0, std::move(range));
 }
 
 ge::Status MergeKernel(gert::KernelContext& ctx) {

@@ -30,6 +30,7 @@
 #include "metadef/register/inc/gert/tensor.h"
 #include "metadef/register/inc/register/op_registry.h"
 #include "ops/common/op_util.h"
+#include "ops/common/shape_range.h"
 
 namespace ops {
 namespace {
@@ -128,7 +129,30 @@ ge::Status InferLossShapes(gert::InferShapeContext& ctx, bool has_log_prob) {
   if (has_log_prob) {
     if (gert::Shape* lp = ctx.GetOutputShape(1)) *lp = *x;
   }
-  return ge::OkStatus();
+  if (!AnyInputRange(ctx) || x->IsUnknownRank()) return ge::OkStatus();
+  // Reduction none: [N, d1, ...] from input 0 (C dropped) met with the
+  // target's range; log_prob copies input 0's range.
+  ASSIGN_OR_RETURN(gert::ShapeRange xr, InputRange(ctx, 0));
+  if (has_log_prob && ctx.GetOutputShape(1) != nullptr) {
+    RETURN_IF_ERROR(SetOutputRange(ctx, 1, xr));
+  }
+  if (a.reduction != Reduction::kNone) return ge::OkStatus();  // scalar
+  ASSIGN_OR_RETURN(gert::ShapeRange tr, InputRange(ctx, 1));
+  gert::ShapeRange range;
+  for (size_t i = 0; i < xr.size(); ++i) {
+    if (i != 1) range.push_back(xr[i]);
+  }
+  if (tr.size() == range.size()) {
+    for (size_t i = 0; i < range.size(); ++i) {
+      ge::StatusOr<DimRange> d = IntersectDimRange(range[i], tr[i]);
+      if (!d.ok()) {
+        return ctx.Error("input 1 dim ", i, " range ", DimRangeString(tr[i]),
+                         " conflicts with input 0: ", d.status().message());
+      }
+      range[i] = *d;
+    }
+  }
+  return SetOutputRange(ctx, 0, std::move(range));
 }
 
 ge::Status InferNll(gert::InferShapeContext& ctx) { return InferLossShapes(ctx, false); }

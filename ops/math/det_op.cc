@@ -14,6 +14,7 @@
 #include "metadef/register/inc/gert/tensor.h"
 #include "metadef/register/inc/register/op_registry.h"
 #include "ops/common/op_util.h"
+#include "ops/common/shape_range.h"
 
 namespace ops {
 namespace {
@@ -49,7 +50,15 @@ ge::Status InferDet(gert::InferShapeContext& ctx) {
   if (x == nullptr) return ctx.Error("input 0 (X) is missing");
   gert::Shape* y = ctx.GetOutputShape(0);
   if (y == nullptr) return ctx.Error("output 0 (Y) is missing");
-  return DetShape(ctx, *x, y);
+  RETURN_IF_ERROR(DetShape(ctx, *x, y));
+  if (!AnyInputRange(ctx) || x->IsUnknownRank()) return ge::OkStatus();
+  // The batch dims' range; the two matrix dims must be able to agree.
+  ASSIGN_OR_RETURN(gert::ShapeRange xr, InputRange(ctx, 0));
+  const size_t r = xr.size();
+  ge::StatusOr<DimRange> m = IntersectDimRange(xr[r - 2], xr[r - 1]);
+  if (!m.ok()) return ctx.Error("the matrix dims cannot be equal: ", m.status().message());
+  xr.resize(r - 2);
+  return SetOutputRange(ctx, 0, std::move(xr));
 }
 
 // Determinant of the n x n matrix in `a` (destroyed).

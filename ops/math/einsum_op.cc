@@ -17,6 +17,7 @@
 // the summed labels. FLOAT16 accumulates in float; integers wrap around.
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,7 @@
 #include "metadef/register/inc/gert/tensor.h"
 #include "metadef/register/inc/register/op_registry.h"
 #include "ops/common/op_util.h"
+#include "ops/common/shape_range.h"
 #include "ops/common/gemm.h"
 
 namespace ops {
@@ -262,7 +264,35 @@ ge::Status InferEinsum(gert::InferShapeContext& ctx) {
   gert::Shape out;
   for (int l : spec.out_labels) out.AppendDim(sizes[static_cast<size_t>(l)]);
   *y = out;
-  return ge::OkStatus();
+  if (!AnyInputRange(ctx)) return ge::OkStatus();
+  // Each label's range: the broadcast of the ranges of every axis carrying
+  // it (1 broadcasts, other sizes must meet); output axes take their label's.
+  std::vector<std::optional<DimRange>> label_range(sizes.size());
+  for (size_t i = 0; i < n; ++i) {
+    ASSIGN_OR_RETURN(gert::ShapeRange r, InputRange(ctx, i));
+    const std::vector<int>& labels = spec.in_labels[i];
+    if (r.size() != labels.size()) continue;
+    for (size_t ax = 0; ax < labels.size(); ++ax) {
+      std::optional<DimRange>& lr = label_range[static_cast<size_t>(labels[ax])];
+      if (!lr.has_value()) {
+        lr = r[ax];
+        continue;
+      }
+      ge::StatusOr<DimRange> b = BroadcastDimRange(*lr, r[ax]);
+      if (!b.ok()) {
+        return ctx.Error("label '", LabelName(labels[ax]), "': input ", i, " dim ", ax,
+                         " range ", DimRangeString(r[ax]), " conflicts with ",
+                         DimRangeString(*lr), " from earlier axes");
+      }
+      lr = *b;
+    }
+  }
+  gert::ShapeRange range;
+  for (int l : spec.out_labels) {
+    const std::optional<DimRange>& lr = label_range[static_cast<size_t>(l)];
+    range.push_back(lr.has_value() ? *lr : DimRange{0, kUnboundedDim});
+  }
+  return SetOutputRange(ctx, 0, std::move(range));
 }
 
 ge::Status VerifyEinsum(gert::InferShapeContext& ctx) {

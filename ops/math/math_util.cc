@@ -1,6 +1,7 @@
 // ops/math/math_util.cc
 #include "ops/math/math_util.h"
 
+#include <utility>
 #include <vector>
 
 #include "ops/common/op_util.h"
@@ -58,15 +59,20 @@ ge::StatusOr<MatMulPlan> PlanMatMul(const gert::ContextBase& ctx, const gert::Sh
     return ctx.ErrorWithCode(ge::ErrorCode::kOverflow, "MatMul shapes ", a.ToString(), " x ",
                              b.ToString(), " overflow the element count");
   }
-  plan.a_batch.assign(static_cast<size_t>(plan.batch), 0);
-  plan.b_batch.assign(static_cast<size_t>(plan.batch), 0);
-  if (plan.batch > 0) {
-    auto bi = BroadcastIndex::Create({&a_batch, &b_batch}, out_batch);
-    if (!bi.ok()) return WithNode(ctx, bi.status());
-    bi->ForEach2([&](int64_t o, int64_t ia, int64_t ib) {
-      plan.a_batch[static_cast<size_t>(o)] = ia;
-      plan.b_batch[static_cast<size_t>(o)] = ib;
-    });
+  plan.out_batch = out_batch;
+  const size_t rank = out_batch.GetDimNum();
+  // Row-major strides of each operand's batch dims, aligned to the output's
+  // from the right; broadcast (size-1) dims get stride 0.
+  for (const auto& [shape, stride] :
+       {std::pair<const gert::Shape*, int64_t*>{&a_batch, plan.a_stride},
+        std::pair<const gert::Shape*, int64_t*>{&b_batch, plan.b_stride}}) {
+    int64_t s = 1;
+    const size_t r = shape->GetDimNum();
+    for (size_t j = 0; j < r; ++j) {
+      const int64_t dim = shape->GetDim(r - 1 - j);
+      stride[rank - 1 - j] = dim == 1 ? 0 : s;
+      s *= dim;
+    }
   }
   return plan;
 }

@@ -9,8 +9,8 @@
 //
 // Example
 //   ASSIGN_OR_RETURN(ops::MatMulPlan plan, ops::PlanMatMul(ctx, a_shape, b_shape, true));
-//   // plan.out == numpy.matmul's result shape; for kernels plan.a_batch[i] /
-//   // plan.b_batch[i] are the operand batch indices of output batch i.
+//   // plan.out == numpy.matmul's result shape; for kernels plan.ABatch(i) /
+//   // plan.BBatch(i) are the operand batch indices of output batch i.
 #ifndef OPS_MATH_MATH_UTIL_H_
 #define OPS_MATH_MATH_UTIL_H_
 
@@ -35,8 +35,27 @@ struct MatMulPlan {
   int64_t batch = 1;      // output batch count
   int64_t a_batches = 1;  // batch count of A (product of its batch dims)
   int64_t b_batches = 1;
-  std::vector<int64_t> a_batch;  // per output batch: index of A's batch
-  std::vector<int64_t> b_batch;  // per output batch: index of B's batch
+  // Output batch dims and the operands' element strides (in batches) along
+  // them, 0 where an operand broadcasts: ABatch / BBatch map an output batch
+  // to the operand batches without per-call storage.
+  gert::Shape out_batch;
+  int64_t a_stride[gert::kMaxDimNum] = {};
+  int64_t b_stride[gert::kMaxDimNum] = {};
+
+  // Index of A's (B's) batch used by output batch `o` (0 <= o < batch).
+  int64_t ABatch(int64_t o) const { return OperandBatch(o, a_stride); }
+  int64_t BBatch(int64_t o) const { return OperandBatch(o, b_stride); }
+
+ private:
+  int64_t OperandBatch(int64_t o, const int64_t* stride) const {
+    int64_t idx = 0;
+    for (size_t d = out_batch.GetDimNum(); d-- > 0;) {
+      const int64_t dim = out_batch.GetDim(d);
+      idx += (o % dim) * stride[d];
+      o /= dim;
+    }
+    return idx;
+  }
 };
 
 // numpy.matmul shapes: rank-0 operands, an inner-dimension mismatch and

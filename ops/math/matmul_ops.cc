@@ -82,8 +82,8 @@ void RunBatchedFloat(const MatMulPlan& p, const T* a, const T* b, T* y) {
     return;
   }
   for (int64_t i = 0; i < p.batch; ++i) {
-    const T* ab = a + p.a_batch[static_cast<size_t>(i)] * m * k;
-    const T* bb = b + p.b_batch[static_cast<size_t>(i)] * k * n;
+    const T* ab = a + p.ABatch(i) * m * k;
+    const T* bb = b + p.BBatch(i) * k * n;
     T* yb = y + i * m * n;
     if constexpr (std::is_same<T, float>::value) {
       GemmF32(false, false, m, n, k, 1.0f, ab, k, bb, n, 0.0f, yb, n);
@@ -97,8 +97,8 @@ template <typename T>
 void RunBatchedInt(const MatMulPlan& p, const T* a, const T* b, T* y) {
   const int64_t m = p.m, n = p.n, k = p.k;
   for (int64_t i = 0; i < p.batch; ++i) {
-    const T* ab = a + p.a_batch[static_cast<size_t>(i)] * m * k;
-    const T* bb = b + p.b_batch[static_cast<size_t>(i)] * k * n;
+    const T* ab = a + p.ABatch(i) * m * k;
+    const T* bb = b + p.BBatch(i) * k * n;
     GemmInt<T>(false, false, m, n, k, T{1}, ab, k, bb, n, T{0}, y + i * m * n, n);
   }
 }
@@ -605,8 +605,8 @@ void Requantize(const MatMulPlan& p, const int32_t* acc, const float* as, const 
   const bool per_tensor = ai.count == 1 && bi.count == 1;
   const float scale0 = as[0] * bs[0] / ys;
   for (int64_t bt = 0; bt < p.batch; ++bt) {
-    const int64_t ab = p.a_batch[static_cast<size_t>(bt)];
-    const int64_t bb = p.b_batch[static_cast<size_t>(bt)];
+    const int64_t ab = p.ABatch(bt);
+    const int64_t bb = p.BBatch(bt);
     for (int64_t i = 0; i < p.m; ++i) {
       const float a_scale = as[ai.Index(ab, i)];
       const int64_t base = (bt * p.m + i) * p.n;

@@ -23,6 +23,7 @@
 #include "metadef/register/inc/gert/tensor.h"
 #include "metadef/register/inc/register/op_registry.h"
 #include "ops/common/op_util.h"
+#include "ops/common/shape_range.h"
 #include "ops/math/math_util.h"
 
 namespace ops {
@@ -84,7 +85,7 @@ ge::Status InferSameShape(gert::InferShapeContext& ctx) {
   gert::Shape* y = ctx.GetOutputShape(0);
   if (y == nullptr) return ctx.Error("output 0 (y) is missing");
   *y = *x;
-  return ge::OkStatus();
+  return CopyInputRange(ctx, 0, 0);
 }
 
 ge::Status CheckScaleType(const gert::ContextBase& ctx, ge::DataType dt, const char* name) {
@@ -248,7 +249,7 @@ ge::Status InferDynamicQuantize(gert::InferShapeContext& ctx) {
   *ctx.GetOutputShape(0) = *x;
   *ctx.GetOutputShape(1) = gert::Shape{};
   *ctx.GetOutputShape(2) = gert::Shape{};
-  return ge::OkStatus();
+  return CopyInputRange(ctx, 0, 0);  // y_scale / y_zero_point are scalars
 }
 
 ge::Status InferDynamicQuantizeType(gert::InferShapeContext& ctx) {

@@ -19,6 +19,7 @@
 #include "absl/strings/str_cat.h"
 #include "metadef/register/inc/register/op_registry.h"
 #include "ops/common/op_util.h"
+#include "ops/common/scratch.h"
 #include "ops/common/shape_range.h"
 #include "ops/nn/nn_util.h"
 
@@ -44,8 +45,8 @@ struct ConvPlan {
   int64_t m = -1;
   int64_t group = 1;
   WindowSpec spec;
-  std::vector<WindowDim> dims;
-  std::vector<int64_t> y_dims;
+  absl::InlinedVector<WindowDim, 8> dims;
+  DimVec y_dims;
 };
 
 // x / w of known rank (callers substitute unknown-rank inputs). b may be null.
@@ -82,7 +83,7 @@ ge::StatusOr<ConvPlan> PlanConv(const gert::ContextBase& ctx, const gert::Shape&
     }
   }
   const size_t nsp = rank - 2;
-  std::vector<int64_t> wk(w.GetDims().begin() + 2, w.GetDims().end());
+  const DimVec wk(w.GetDims().begin() + 2, w.GetDims().end());
   WindowSpecOptions opts;
   ASSIGN_OR_RETURN(p.spec, ReadWindowSpec(ctx, nsp, wk, opts));
   p.y_dims = {p.n, p.m};
@@ -167,16 +168,23 @@ ge::Status ConvCompute(gert::KernelContext& ctx, const gert::Tensor& x, const ge
   const int64_t kdim = cg * g.kernel_size;
   const bool pointwise = g.IsPointwise();
   if (!pointwise) RETURN_IF_ERROR(CheckColumns(ctx, kdim, g.out_size));
-  std::vector<C> cols;
-  if (!pointwise) cols.resize(static_cast<size_t>(kdim * g.out_size));
+  // The im2col buffer is per-thread scratch: no allocation per call.
+  C* cols = nullptr;
+  if (!pointwise) {
+    cols = ThreadScratch<C>(ScratchSlot::kKernel0, static_cast<size_t>(kdim * g.out_size));
+    if (cols == nullptr) {
+      return ctx.ErrorWithCode(ge::ErrorCode::kMemoryAllocFailed, "no memory for the im2col buffer (",
+                               kdim, " x ", g.out_size, ")");
+    }
+  }
   C* out = yout.data();
   for (int64_t n = 0; n < p.n; ++n) {
     for (int64_t grp = 0; grp < p.group; ++grp) {
       const C* image = xin.data() + (n * p.c + grp * cg) * g.image_size;
       const C* colp = image;
       if (!pointwise) {
-        Im2Col<C>(g, cg, image, C{0}, cols.data());
-        colp = cols.data();
+        Im2Col<C>(g, cg, image, C{0}, cols);
+        colp = cols;
       }
       C* yg = out + (n * p.m + grp * mg) * g.out_size;
       Gemm<C>(mg, g.out_size, kdim, win.data() + grp * mg * kdim, kdim, colp, g.out_size, yg,
@@ -254,7 +262,7 @@ ge::StatusOr<ConvTransposePlan> PlanConvTranspose(const gert::ContextBase& ctx,
     }
   }
   const size_t nsp = rank - 2;
-  std::vector<int64_t> wk(w.GetDims().begin() + 2, w.GetDims().end());
+  const DimVec wk(w.GetDims().begin() + 2, w.GetDims().end());
   ASSIGN_OR_RETURN(p.spec, ReadWindowSpec(ctx, nsp, wk, WindowSpecOptions{}));
   ASSIGN_OR_RETURN(std::vector<int64_t> out_pad, ctx.GetListIntOr("output_padding", {}));
   if (out_pad.empty()) out_pad.assign(nsp, 0);
@@ -344,7 +352,36 @@ ge::Status InferConvTranspose(gert::InferShapeContext& ctx) {
   const gert::Shape ws = w->IsUnknownRank() ? UnknownDims(x->GetDimNum()) : *w;
   ASSIGN_OR_RETURN(ConvTransposePlan p, PlanConvTranspose(ctx, xs, ws, ctx.GetInputShape(2)));
   ASSIGN_OR_RETURN(*y, NnShape(ctx, p.y_dims));
-  return ge::OkStatus();
+  if (!AnyInputRange(ctx) || x->IsUnknownRank()) return ge::OkStatus();
+  // N from X; channels W.dim1 * group; each spatial dim maps its input range
+  // through the (nondecreasing) output size formula, or is output_shape's.
+  ASSIGN_OR_RETURN(gert::ShapeRange xr, InputRange(ctx, 0));
+  ASSIGN_OR_RETURN(gert::ShapeRange wr, InputRange(ctx, 1));
+  const size_t nsp = p.spec.rank();
+  ASSIGN_OR_RETURN(std::vector<int64_t> out_pad, ctx.GetListIntOr("output_padding", {}));
+  ASSIGN_OR_RETURN(std::vector<int64_t> out_shape, ctx.GetListIntOr("output_shape", {}));
+  if (out_shape.size() == nsp + 2) out_shape.erase(out_shape.begin(), out_shape.begin() + 2);
+  gert::ShapeRange range = {xr[0], wr.empty() ? DimRangeOf(p.m) : ScaleDimRange(wr[1], p.group)};
+  const bool same = p.spec.auto_pad == AutoPad::kSameUpper || p.spec.auto_pad == AutoPad::kSameLower;
+  for (size_t i = 0; i < nsp; ++i) {
+    const int64_t k = p.spec.kernel[i], s = p.spec.strides[i], d = p.spec.dilations[i];
+    const int64_t op = out_pad.size() == nsp ? out_pad[i] : 0;
+    const int64_t pads = p.spec.pads[i] + p.spec.pads[i + nsp];
+    if (out_shape.size() == nsp) {
+      range.push_back(DimRangeOf(out_shape[i]));
+      continue;
+    }
+    if (k < 0) {
+      range.push_back(DimRange{0, kUnboundedDim});
+      continue;
+    }
+    range.push_back(MapDimRange(xr[i + 2], [&](int64_t in) -> int64_t {
+      constexpr int64_t kBig = int64_t{1} << 60;
+      if (in > kBig / s) return kBig;
+      return same ? in * s : s * (in - 1) + op + (k - 1) * d + 1 - pads;
+    }));
+  }
+  return SetOutputRange(ctx, 0, std::move(range));
 }
 
 template <typename C>
@@ -702,7 +739,7 @@ ge::Status Col2ImKernel(gert::KernelContext& ctx) {
     return ctx.Error("input 0 (input) shape ", xs.ToString(), " must have rank 3 [N, C*k, L]");
   }
   WindowSpec spec;
-  spec.kernel = *block;
+  spec.kernel.assign(block->begin(), block->end());
   for (size_t i = 0; i < nsp; ++i) {
     if ((*block)[i] < 1 || (*image)[i] < 1) {
       return ctx.Error("image_shape ", DimsStr(*image), " and block_shape ", DimsStr(*block),
@@ -712,9 +749,12 @@ ge::Status Col2ImKernel(gert::KernelContext& ctx) {
   ASSIGN_OR_RETURN(std::vector<int64_t> strides, ctx.GetListIntOr("strides", {}));
   ASSIGN_OR_RETURN(std::vector<int64_t> dilations, ctx.GetListIntOr("dilations", {}));
   ASSIGN_OR_RETURN(std::vector<int64_t> pads, ctx.GetListIntOr("pads", {}));
-  spec.strides = strides.empty() ? std::vector<int64_t>(nsp, 1) : strides;
-  spec.dilations = dilations.empty() ? std::vector<int64_t>(nsp, 1) : dilations;
-  spec.pads = pads.empty() ? std::vector<int64_t>(2 * nsp, 0) : pads;
+  if (strides.empty()) strides.assign(nsp, 1);
+  if (dilations.empty()) dilations.assign(nsp, 1);
+  if (pads.empty()) pads.assign(2 * nsp, 0);
+  spec.strides.assign(strides.begin(), strides.end());
+  spec.dilations.assign(dilations.begin(), dilations.end());
+  spec.pads.assign(pads.begin(), pads.end());
   if (spec.strides.size() != nsp || spec.dilations.size() != nsp ||
       spec.pads.size() != 2 * nsp) {
     return ctx.Error("attributes strides ", DimsStr(spec.strides), ", dilations ",
@@ -728,8 +768,8 @@ ge::Status Col2ImKernel(gert::KernelContext& ctx) {
     }
   }
   ConvGeometry g;
-  g.image = *image;
-  g.kernel = *block;
+  g.image.assign(image->begin(), image->end());
+  g.kernel.assign(block->begin(), block->end());
   g.strides = spec.strides;
   g.dilations = spec.dilations;
   for (size_t i = 0; i < nsp; ++i) {

@@ -16,6 +16,7 @@
 
 #include "metadef/register/inc/register/op_registry.h"
 #include "ops/common/op_util.h"
+#include "ops/common/shape_range.h"
 #include "ops/nn/nn_util.h"
 
 namespace ops {
@@ -38,7 +39,7 @@ ge::Status InferDropout(gert::InferShapeContext& ctx) {
   }
   *y = *x;
   if (ctx.GetOutputShape(1) != nullptr) *ctx.GetOutputShape(1) = *x;
-  return ge::OkStatus();
+  return CopyInputRangeToOutputs(ctx, 0);  // output and mask have data's shape
 }
 
 ge::Status InferDropoutType(gert::InferShapeContext& ctx) {
@@ -164,7 +165,21 @@ ge::Status InferBlock(gert::InferShapeContext& ctx) {
   }
   ASSIGN_OR_RETURN(std::vector<int64_t> dims, BlockDims(ctx, *x, b, kToSpace));
   ASSIGN_OR_RETURN(*y, NnShape(ctx, dims));
-  return ge::OkStatus();
+  if (!AnyInputRange(ctx)) return ge::OkStatus();
+  // N copied; channels divided (multiplied) by b^2, H and W multiplied
+  // (divided) by b, over the values the divisibility rules allow.
+  ASSIGN_OR_RETURN(gert::ShapeRange r, InputRange(ctx, 0));
+  const int64_t bb = b * b;
+  if (kToSpace) {
+    r[1] = DivDimRange(r[1], bb);
+    r[2] = ScaleDimRange(r[2], b);
+    r[3] = ScaleDimRange(r[3], b);
+  } else {
+    r[1] = ScaleDimRange(r[1], bb);
+    r[2] = DivDimRange(r[2], b);
+    r[3] = DivDimRange(r[3], b);
+  }
+  return SetOutputRange(ctx, 0, std::move(r));
 }
 
 // out[n, oc, oh, ow] for DepthToSpace reads in[n, ic, h, w] with

@@ -22,13 +22,23 @@ int64_t FloorDiv(int64_t a, int64_t b) {
 }
 int64_t CeilDiv(int64_t a, int64_t b) { return -FloorDiv(-a, b); }
 
-// Reads an optional list attribute; an absent or empty list gives `fill`
-// repeated n times. Otherwise it must have n entries, each >= min_value.
-ge::StatusOr<std::vector<int64_t>> ReadListAttr(const gert::ContextBase& ctx,
-                                                absl::string_view name, size_t n, int64_t fill,
-                                                int64_t min_value, size_t nspatial) {
-  ASSIGN_OR_RETURN(std::vector<int64_t> v, ctx.GetListIntOr(name, {}));
-  if (v.empty()) return std::vector<int64_t>(n, fill);
+// An optional list attribute without copying it (empty when absent).
+ge::StatusOr<absl::Span<const int64_t>> ListIntView(const gert::ContextBase& ctx,
+                                                    absl::string_view name) {
+  if (!ctx.HasAttr(name)) return absl::Span<const int64_t>();
+  return ctx.GetListIntView(name);
+}
+
+// Reads an optional list attribute into *out; an absent or empty list gives
+// `fill` repeated n times. Otherwise it must have n entries, each >= min_value.
+template <typename Vec>
+ge::Status ReadListAttr(const gert::ContextBase& ctx, absl::string_view name, size_t n,
+                        int64_t fill, int64_t min_value, size_t nspatial, Vec* out) {
+  ASSIGN_OR_RETURN(absl::Span<const int64_t> v, ListIntView(ctx, name));
+  if (v.empty()) {
+    out->assign(n, fill);
+    return ge::OkStatus();
+  }
   if (v.size() != n) {
     return ctx.Error("attribute ", name, " ", DimsStr(v), " has ", v.size(),
                      " entries, expected ", n, " for ", nspatial, " spatial dims");
@@ -39,7 +49,8 @@ ge::StatusOr<std::vector<int64_t>> ReadListAttr(const gert::ContextBase& ctx,
                        ") must be >= ", min_value);
     }
   }
-  return v;
+  out->assign(v.begin(), v.end());
+  return ge::OkStatus();
 }
 
 }  // namespace
@@ -81,7 +92,7 @@ ge::StatusOr<WindowSpec> ReadWindowSpec(const gert::ContextBase& ctx, size_t nsp
                      "\" is not one of NOTSET, SAME_UPPER, SAME_LOWER, VALID");
   }
 
-  ASSIGN_OR_RETURN(std::vector<int64_t> kernel, ctx.GetListIntOr("kernel_shape", {}));
+  ASSIGN_OR_RETURN(absl::Span<const int64_t> kernel, ListIntView(ctx, "kernel_shape"));
   if (!kernel.empty()) {
     if (kernel.size() != nspatial) {
       return ctx.Error("attribute kernel_shape ", DimsStr(kernel), " has ", kernel.size(),
@@ -98,7 +109,7 @@ ge::StatusOr<WindowSpec> ReadWindowSpec(const gert::ContextBase& ctx, size_t nsp
                          " does not match the weight's spatial dims ", DimsStr(weight_kernel));
       }
     }
-    spec.kernel = std::move(kernel);
+    spec.kernel.assign(kernel.begin(), kernel.end());
   } else if (options.kernel_required || weight_kernel.size() != nspatial) {
     return ctx.Error("missing required attribute kernel_shape");
   } else {
@@ -110,13 +121,13 @@ ge::StatusOr<WindowSpec> ReadWindowSpec(const gert::ContextBase& ctx, size_t nsp
     }
   }
 
-  ASSIGN_OR_RETURN(spec.strides, ReadListAttr(ctx, "strides", nspatial, 1, 1, nspatial));
+  RETURN_IF_ERROR(ReadListAttr(ctx, "strides", nspatial, 1, 1, nspatial, &spec.strides));
   if (options.read_dilations) {
-    ASSIGN_OR_RETURN(spec.dilations, ReadListAttr(ctx, "dilations", nspatial, 1, 1, nspatial));
+    RETURN_IF_ERROR(ReadListAttr(ctx, "dilations", nspatial, 1, 1, nspatial, &spec.dilations));
   } else {
     spec.dilations.assign(nspatial, 1);
   }
-  ASSIGN_OR_RETURN(spec.pads, ReadListAttr(ctx, "pads", 2 * nspatial, 0, 0, nspatial));
+  RETURN_IF_ERROR(ReadListAttr(ctx, "pads", 2 * nspatial, 0, 0, nspatial, &spec.pads));
   if (spec.auto_pad != AutoPad::kNotSet) std::fill(spec.pads.begin(), spec.pads.end(), 0);
   if (options.read_ceil_mode) {
     ASSIGN_OR_RETURN(int64_t ceil_mode, ctx.GetIntOr("ceil_mode", 0));
@@ -270,10 +281,10 @@ void ForEachSegment(const ConvGeometry& g, int64_t channels, Seg&& seg) {
   const int64_t in_last = g.image[last];
   const int64_t s_last = g.strides[last];
   const int64_t outer_out = g.out_size / out_last;
-  std::vector<int64_t> img_stride(n, 1);
+  DimVec img_stride(n, 1);
   for (size_t d = last; d-- > 0;) img_stride[d] = img_stride[d + 1] * g.image[d + 1];
-  std::vector<int64_t> kpos(n, 0);
-  std::vector<int64_t> opos(n, 0);
+  DimVec kpos(n, 0);
+  DimVec opos(n, 0);
   int64_t col_row = 0;
   for (int64_t c = 0; c < channels; ++c) {
     const int64_t img_c = c * g.image_size;

@@ -47,6 +47,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/container/inlined_vector.h"
 #include "absl/types/span.h"
 #include "metadef/inc/external/base/status.h"
 #include "metadef/inc/external/graph/tensor_type.h"
@@ -74,12 +75,17 @@ ge::TensorType AllOnnxTypes();
 enum class AutoPad { kNotSet, kSameUpper, kSameLower, kValid };
 
 // Window attributes of one node, for `rank()` spatial dims.
+// Per-dim lists with inline storage for up to 8 spatial dims (16 pads), so
+// kernels planning a window on the run path allocate nothing.
+using DimVec = absl::InlinedVector<int64_t, 8>;
+using PadVec = absl::InlinedVector<int64_t, 16>;
+
 struct WindowSpec {
   AutoPad auto_pad = AutoPad::kNotSet;
-  std::vector<int64_t> kernel;     // -1 when taken from an unknown weight dim
-  std::vector<int64_t> strides;    // >= 1
-  std::vector<int64_t> dilations;  // >= 1
-  std::vector<int64_t> pads;       // 2 * rank(): begins then ends, >= 0
+  DimVec kernel;     // -1 when taken from an unknown weight dim
+  DimVec strides;    // >= 1
+  DimVec dilations;  // >= 1
+  PadVec pads;       // 2 * rank(): begins then ends, >= 0
   bool ceil_mode = false;
   size_t rank() const { return kernel.size(); }
 };
@@ -134,12 +140,12 @@ ge::StatusOr<gert::ShapeRange> WindowOutputRange(const gert::ContextBase& ctx,
 // o reads image position o * stride - pad_begin + k * dilation for kernel
 // offset k (positions outside the image are padding).
 struct ConvGeometry {
-  std::vector<int64_t> image;      // spatial dims of the image
-  std::vector<int64_t> kernel;
-  std::vector<int64_t> strides;
-  std::vector<int64_t> dilations;
-  std::vector<int64_t> pad_begin;
-  std::vector<int64_t> out;        // output positions per dim
+  DimVec image;      // spatial dims of the image
+  DimVec kernel;
+  DimVec strides;
+  DimVec dilations;
+  DimVec pad_begin;
+  DimVec out;        // output positions per dim
   int64_t image_size = 1;          // products
   int64_t kernel_size = 1;
   int64_t out_size = 1;

@@ -28,9 +28,9 @@ TEST(WindowSpecTest, DefaultsAndValidation) {
   opts.kernel_required = true;
   ge::StatusOr<WindowSpec> s = ReadWindowSpec(ctx, 2, {}, opts);
   ASSERT_TRUE(s.ok()) << s.status();
-  EXPECT_EQ(s->strides, (std::vector<int64_t>{1, 1}));
-  EXPECT_EQ(s->dilations, (std::vector<int64_t>{1, 1}));
-  EXPECT_EQ(s->pads, (std::vector<int64_t>{0, 0, 0, 0}));
+  EXPECT_EQ(s->strides, (DimVec{1, 1}));
+  EXPECT_EQ(s->dilations, (DimVec{1, 1}));
+  EXPECT_EQ(s->pads, (PadVec{0, 0, 0, 0}));
   ge::StatusOr<WindowSpec> bad = ReadWindowSpec(ctx, 3, {}, opts);
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(bad.status().message().find("node w1 (Pool)"), absl::string_view::npos);

@@ -18,6 +18,7 @@
 
 #include "metadef/register/inc/register/op_registry.h"
 #include "ops/common/op_util.h"
+#include "ops/common/scratch.h"
 #include "ops/common/shape_range.h"
 #include "ops/nn/nn_util.h"
 
@@ -29,8 +30,8 @@ namespace {
 
 struct PoolPlan {
   WindowSpec spec;
-  std::vector<WindowDim> dims;
-  std::vector<int64_t> y_dims;
+  absl::InlinedVector<WindowDim, 8> dims;
+  DimVec y_dims;
 };
 
 ge::StatusOr<PoolPlan> PlanPool(const gert::ContextBase& ctx, const gert::Shape& x,
@@ -122,15 +123,16 @@ ge::Status InferMaxPoolType(gert::InferShapeContext& ctx) {
 
 // Per spatial dim d and output position o: taps [start[d][o], start[d][o+1])
 // into pos[d] (input positions inside the input) and, for count_include_pad,
-// padded[d][o] (window positions inside the padded input).
+// padded[d][o] (window positions inside the padded input). The tables live
+// in per-thread scratch (kKernel1): no allocation per call once warm.
 struct Taps {
   size_t rank = 0;
-  std::vector<int64_t> in;          // input spatial dims
-  std::vector<int64_t> out;         // output spatial dims
-  std::vector<int64_t> in_stride;   // row-major strides of the input plane
-  std::vector<std::vector<int64_t>> start;
-  std::vector<std::vector<int64_t>> pos;
-  std::vector<std::vector<int64_t>> padded;
+  DimVec in;         // input spatial dims
+  DimVec out;        // output spatial dims
+  DimVec in_stride;  // row-major strides of the input plane
+  absl::InlinedVector<int64_t*, 8> start;
+  absl::InlinedVector<int64_t*, 8> pos;
+  absl::InlinedVector<int64_t*, 8> padded;
   int64_t in_size = 1;
   int64_t out_size = 1;
 };
@@ -141,27 +143,42 @@ int64_t CeilDivPos(int64_t a, int64_t b) {
   return (a % b != 0 && a > 0) ? q + 1 : q;
 }
 
-Taps MakeTaps(const PoolPlan& p, const gert::Shape& x) {
+ge::StatusOr<Taps> MakeTaps(const gert::ContextBase& ctx, const PoolPlan& p,
+                            const gert::Shape& x) {
   Taps t;
   t.rank = p.dims.size();
   t.in_stride.assign(t.rank, 1);
+  size_t table = 0;  // int64 entries of every table
   for (size_t d = 0; d < t.rank; ++d) {
     t.in.push_back(x.GetDim(d + 2));
     t.out.push_back(p.dims[d].out);
     t.in_size *= t.in.back();
     t.out_size *= t.out.back();
+    // A window has at most min(kernel, input) taps inside the input.
+    const size_t o = static_cast<size_t>(t.out[d]);
+    const size_t taps = static_cast<size_t>(std::min(p.spec.kernel[d], std::max<int64_t>(t.in[d], 0)));
+    table += (o + 1) + o + o * taps;
   }
   for (size_t d = t.rank; d-- > 1;) t.in_stride[d - 1] = t.in_stride[d] * t.in[d];
-  t.start.resize(t.rank);
-  t.pos.resize(t.rank);
-  t.padded.resize(t.rank);
+  int64_t* mem = ThreadScratch<int64_t>(ScratchSlot::kKernel1, table);
+  if (mem == nullptr) {
+    return ctx.ErrorWithCode(ge::ErrorCode::kMemoryAllocFailed, "no memory for the pool tap tables (",
+                             table, " entries)");
+  }
   for (size_t d = 0; d < t.rank; ++d) {
     const int64_t k = p.spec.kernel[d];
     const int64_t s = p.spec.strides[d];
     const int64_t dil = p.spec.dilations[d];
     const int64_t pb = p.dims[d].pad_begin;
     const int64_t pe = p.dims[d].pad_end;
-    t.start[d].push_back(0);
+    t.start.push_back(mem);
+    mem += t.out[d] + 1;
+    t.padded.push_back(mem);
+    mem += t.out[d];
+    t.pos.push_back(mem);
+    mem += t.out[d] * std::min(k, std::max<int64_t>(t.in[d], 0));
+    int64_t npos = 0;
+    t.start[d][0] = 0;
     for (int64_t o = 0; o < t.out[d]; ++o) {
       // Kernel offsets j in [0, k) with position o * s - pb + j * dil in
       // [lo, hi) form the range [CeilDiv(lo - base), CeilDiv(hi - base)).
@@ -173,9 +190,9 @@ Taps MakeTaps(const PoolPlan& p, const gert::Shape& x) {
       int64_t j0, j1, p0, p1;
       j_range(0, t.in[d], &j0, &j1);
       j_range(-pb, t.in[d] + pe, &p0, &p1);
-      for (int64_t j = j0; j < j1; ++j) t.pos[d].push_back(base + j * dil);
-      t.start[d].push_back(static_cast<int64_t>(t.pos[d].size()));
-      t.padded[d].push_back(p1 - p0);
+      for (int64_t j = j0; j < j1; ++j) t.pos[d][npos++] = base + j * dil;
+      t.start[d][o + 1] = npos;
+      t.padded[d][o] = p1 - p0;
     }
   }
   return t;
@@ -193,7 +210,7 @@ bool ForEachTap(const Taps& t, const int64_t* opos, F&& f) {
     if (b[d] == e[d]) return false;
     cur[d] = b[d];
   }
-  const std::vector<int64_t>& last = t.pos[n - 1];
+  const int64_t* last = t.pos[n - 1];
   const int64_t last_stride = t.in_stride[n - 1];
   while (true) {
     int64_t base = 0;
@@ -226,7 +243,7 @@ ge::Status AvgOrLpCompute(gert::KernelContext& ctx, const gert::Tensor& x, const
   ComputeOutput<C> yout;
   RETURN_IF_ERROR(WithNode(ctx, xin.Init(x)));
   RETURN_IF_ERROR(WithNode(ctx, yout.Init(y)));
-  const Taps t = MakeTaps(p, x.GetShape());
+  ASSIGN_OR_RETURN(const Taps t, MakeTaps(ctx, p, x.GetShape()));
   const int64_t planes = x.GetShape().GetDim(0) * x.GetShape().GetDim(1);
   int64_t opos[gert::kMaxDimNum];
   for (int64_t pl = 0; pl < planes; ++pl) {
@@ -308,10 +325,10 @@ ge::Status MaxPoolKernel(gert::KernelContext& ctx) {
   ASSIGN_OR_RETURN(gert::Shape ys, NnShape(ctx, p.y_dims));
   ASSIGN_OR_RETURN(gert::Tensor * y, PrepareOutput(ctx, 0, ys, x->GetDataType()));
   ASSIGN_OR_RETURN(gert::Tensor * ind, PrepareOptionalOutput(ctx, 1, ys, ge::DT_INT64));
-  const Taps t = MakeTaps(p, x->GetShape());
+  ASSIGN_OR_RETURN(const Taps t, MakeTaps(ctx, p, x->GetShape()));
   const int64_t planes = x->GetShape().GetDim(0) * x->GetShape().GetDim(1);
   // Column-major strides of the input plane (storage_order 1).
-  std::vector<int64_t> col_stride(t.rank, 1);
+  DimVec col_stride(t.rank, 1);
   for (size_t d = 1; d < t.rank; ++d) col_stride[d] = col_stride[d - 1] * t.in[d - 1];
   return WithNode(ctx, DispatchType<kMaxPoolGroups>(
       x->GetDataType(),

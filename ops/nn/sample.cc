@@ -23,6 +23,7 @@
 
 #include "metadef/register/inc/register/op_registry.h"
 #include "ops/common/op_util.h"
+#include "ops/common/shape_range.h"
 #include "ops/nn/nn_util.h"
 
 namespace ops {
@@ -95,7 +96,16 @@ ge::Status InferRoiAlign(gert::InferShapeContext& ctx) {
   }
   if (num < 0) num = num_b;
   *y = gert::Shape{num, x->IsUnknownRank() ? -1 : x->GetDim(1), a.oh, a.ow};
-  return ge::OkStatus();
+  if (!AnyInputRange(ctx)) return ge::OkStatus();
+  // num_rois from rois and batch_indices (met), C from X.
+  ASSIGN_OR_RETURN(gert::ShapeRange xr, InputRange(ctx, 0));
+  ASSIGN_OR_RETURN(gert::ShapeRange rr, InputRange(ctx, 1));
+  ASSIGN_OR_RETURN(gert::ShapeRange br, InputRange(ctx, 2));
+  ge::StatusOr<DimRange> n = IntersectDimRange(rr.empty() ? DimRangeOf(-1) : rr[0],
+                                               br.empty() ? DimRangeOf(-1) : br[0]);
+  if (!n.ok()) return ctx.Error("rois and batch_indices ranges: ", n.status().message());
+  return SetOutputRange(ctx, 0, {*n, xr.empty() ? DimRangeOf(-1) : xr[1], DimRangeOf(a.oh),
+                                 DimRangeOf(a.ow)});
 }
 
 ge::Status VerifyRoiAlign(gert::InferShapeContext& ctx) { return CheckSameDtype(ctx, {0, 1}); }
@@ -346,7 +356,15 @@ ge::Status InferGridSample(gert::InferShapeContext& ctx) {
   *y = gert::Shape{n, x->IsUnknownRank() ? -1 : x->GetDim(1),
                    grid->IsUnknownRank() ? -1 : grid->GetDim(1),
                    grid->IsUnknownRank() ? -1 : grid->GetDim(2)};
-  return ge::OkStatus();
+  if (!AnyInputRange(ctx)) return ge::OkStatus();
+  // N from X and grid (met), C from X, H_out / W_out from grid.
+  ASSIGN_OR_RETURN(gert::ShapeRange xr, InputRange(ctx, 0));
+  ASSIGN_OR_RETURN(gert::ShapeRange gr, InputRange(ctx, 1));
+  const DimRange any = DimRangeOf(-1);
+  ge::StatusOr<DimRange> nr = IntersectDimRange(xr.empty() ? any : xr[0], gr.empty() ? any : gr[0]);
+  if (!nr.ok()) return ctx.Error("X and grid batch ranges: ", nr.status().message());
+  return SetOutputRange(ctx, 0, {*nr, xr.empty() ? any : xr[1], gr.empty() ? any : gr[1],
+                                 gr.empty() ? any : gr[2]});
 }
 
 template <typename C>

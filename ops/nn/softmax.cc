@@ -12,10 +12,10 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
-#include <vector>
 
 #include "metadef/register/inc/register/op_registry.h"
 #include "ops/common/op_util.h"
+#include "ops/common/scratch.h"
 #include "ops/common/shape_range.h"
 #include "ops/nn/nn_util.h"
 
@@ -42,16 +42,15 @@ ge::Status InferSoftmax(gert::InferShapeContext& ctx) {
 
 enum class Mode { kSoftmax, kLogSoftmax, kHardmax };
 
+// mx / sum / arg: `inner` elements of scratch each.
 template <typename C>
-void SoftmaxRows(const C* x, C* y, int64_t outer, int64_t n, int64_t inner, Mode mode) {
-  std::vector<C> mx(static_cast<size_t>(inner));
-  std::vector<C> sum(static_cast<size_t>(inner));
-  std::vector<int64_t> arg(static_cast<size_t>(inner));
+void SoftmaxRows(const C* x, C* y, int64_t outer, int64_t n, int64_t inner, Mode mode, C* mx,
+                 C* sum, int64_t* arg) {
   for (int64_t o = 0; o < outer; ++o) {
     const C* xb = x + o * n * inner;
     C* yb = y + o * n * inner;
-    std::fill(mx.begin(), mx.end(), -std::numeric_limits<C>::infinity());
-    std::fill(arg.begin(), arg.end(), 0);
+    std::fill(mx, mx + inner, -std::numeric_limits<C>::infinity());
+    std::fill(arg, arg + inner, 0);
     for (int64_t j = 0; j < n; ++j) {
       const C* row = xb + j * inner;
       for (int64_t i = 0; i < inner; ++i) {
@@ -67,10 +66,10 @@ void SoftmaxRows(const C* x, C* y, int64_t outer, int64_t n, int64_t inner, Mode
       continue;
     }
     // A row of -inf (or all NaN) keeps max -inf; use 0 so that exp stays defined.
-    for (C& m : mx) {
-      if (std::isinf(m) && m < 0) m = 0;
+    for (int64_t i = 0; i < inner; ++i) {
+      if (std::isinf(mx[i]) && mx[i] < 0) mx[i] = 0;
     }
-    std::fill(sum.begin(), sum.end(), C{0});
+    std::fill(sum, sum + inner, C{0});
     for (int64_t j = 0; j < n; ++j) {
       const C* row = xb + j * inner;
       C* out = yb + j * inner;
@@ -80,7 +79,7 @@ void SoftmaxRows(const C* x, C* y, int64_t outer, int64_t n, int64_t inner, Mode
       }
     }
     if (mode == Mode::kSoftmax) {
-      for (C& s : sum) s = C{1} / s;
+      for (int64_t i = 0; i < inner; ++i) sum[i] = C{1} / sum[i];
       for (int64_t j = 0; j < n; ++j) {
         C* out = yb + j * inner;
         for (int64_t i = 0; i < inner; ++i) out[i] *= sum[i];
@@ -115,7 +114,16 @@ ge::Status SoftmaxKernel(gert::KernelContext& ctx) {
     ComputeOutput<C> yout;
     RETURN_IF_ERROR(WithNode(ctx, xin.Init(*x)));
     RETURN_IF_ERROR(WithNode(ctx, yout.Init(y)));
-    SoftmaxRows<C>(xin.data(), yout.data(), outer, n, inner, kMode);
+    // Row statistics in per-thread scratch: no allocation per call.
+    const size_t w = static_cast<size_t>(inner);
+    C* mx = ThreadScratch<C>(ScratchSlot::kKernel0, w);
+    C* sum = ThreadScratch<C>(ScratchSlot::kKernel1, w);
+    int64_t* arg = ThreadScratch<int64_t>(ScratchSlot::kKernel2, w);
+    if (mx == nullptr || sum == nullptr || arg == nullptr) {
+      return ctx.ErrorWithCode(ge::ErrorCode::kMemoryAllocFailed, "no memory for ", inner,
+                               " row statistics");
+    }
+    SoftmaxRows<C>(xin.data(), yout.data(), outer, n, inner, kMode, mx, sum, arg);
     yout.Commit();
     return ge::OkStatus();
   });

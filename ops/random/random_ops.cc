@@ -42,6 +42,7 @@
 #include "metadef/register/inc/gert/tensor.h"
 #include "metadef/register/inc/register/op_registry.h"
 #include "ops/common/op_util.h"
+#include "ops/common/shape_range.h"
 
 namespace ops {
 namespace {
@@ -304,7 +305,9 @@ ge::Status InferMultinomial(gert::InferShapeContext& ctx) {
     return ctx.Error("input 0 must be [batch_size, class_size], got ", x->ToString());
   }
   *y = gert::Shape{x->GetDim(0), n};
-  return ge::OkStatus();
+  if (!AnyInputRange(ctx)) return ge::OkStatus();
+  ASSIGN_OR_RETURN(gert::ShapeRange xr, InputRange(ctx, 0));
+  return SetOutputRange(ctx, 0, {xr[0], DimRangeOf(n)});
 }
 
 ge::Status InferMultinomialType(gert::InferShapeContext& ctx) {

@@ -14,6 +14,7 @@
 #include "metadef/register/inc/gert/tensor.h"
 #include "metadef/register/inc/register/op_registry.h"
 #include "ops/common/op_util.h"
+#include "ops/common/shape_range.h"
 #include "ops/reduce/reduce_util.h"
 
 namespace ops {
@@ -60,7 +61,7 @@ ge::Status InferCumSum(gert::InferShapeContext& ctx) {
   gert::Shape* y = ctx.GetOutputShape(0);
   if (y == nullptr) return ctx.Error("output 0 (y) is missing");
   *y = *x;
-  return ge::OkStatus();
+  return CopyInputRange(ctx, 0, 0);
 }
 
 ge::Status VerifyCumSum(gert::InferShapeContext& ctx) {

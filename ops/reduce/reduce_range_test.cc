@@ -51,5 +51,11 @@ TEST(ReduceRangeTest, InvalidInputRangeNamesTheNode) {
   EXPECT_THAT(Msg(r.status), HasSubstr("dim 0 is 5"));
 }
 
+TEST(ReduceRangeTest, CumSumKeepsTheRange) {
+  InferResult r = Infer("CumSum", {Ranged({-1, 4}, {{3, 8}, {4, 4}}), {gert::Shape{}, ge::DT_INT64}});
+  ASSERT_TRUE(r.status.ok()) << r.status;
+  EXPECT_THAT(r.ranges[0], ElementsAre(Pair(3, 8), Pair(4, 4)));
+}
+
 }  // namespace
 }  // namespace ops

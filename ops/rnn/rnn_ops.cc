@@ -50,6 +50,7 @@
 #include "metadef/register/inc/gert/tensor.h"
 #include "metadef/register/inc/register/op_registry.h"
 #include "ops/common/op_util.h"
+#include "ops/common/shape_range.h"
 
 namespace ops {
 namespace {
@@ -397,6 +398,43 @@ ge::Status InferRnnShapes(gert::InferShapeContext& ctx, Cell cell) {
   }
   for (size_t i = 1; i < max_outputs; ++i) {
     if (gert::Shape* s = ctx.GetOutputShape(i)) *s = state;
+  }
+  if (!AnyInputRange(ctx) || x->IsUnknownRank()) return ge::OkStatus();
+  // seq_length from X; batch_size from X, sequence_lens and the initial
+  // states (intersected); hidden_size known or from R.
+  ASSIGN_OR_RETURN(gert::ShapeRange xr, InputRange(ctx, kX));
+  const DimRange seq = xr[seq_dim];
+  DimRange batch = xr[batch_dim];
+  DimRange hidden = DimRangeOf(d.hidden);
+  if (d.hidden < 0 && !r->IsUnknownRank()) {
+    ASSIGN_OR_RETURN(gert::ShapeRange rr, InputRange(ctx, kR));
+    hidden = rr[2];
+  }
+  const DimRange dirs = DimRangeOf(d.dirs);
+  auto narrow_batch = [&](size_t idx, size_t dim) -> ge::Status {
+    const gert::Shape* s = ctx.GetInputShape(idx);
+    if (s == nullptr || s->IsUnknownRank()) return ge::OkStatus();
+    ASSIGN_OR_RETURN(gert::ShapeRange sr, InputRange(ctx, idx));
+    ge::StatusOr<DimRange> b = IntersectDimRange(batch, sr[dim]);
+    if (!b.ok()) {
+      return ctx.Error("input ", idx, " range ", ShapeRangeString(sr),
+                       " conflicts with the batch_size range ", DimRangeString(batch));
+    }
+    batch = *b;
+    return ge::OkStatus();
+  };
+  RETURN_IF_ERROR(narrow_batch(kSeqLens, 0));
+  RETURN_IF_ERROR(narrow_batch(kInitH, state_batch_dim));
+  if (cell == Cell::kLstm) RETURN_IF_ERROR(narrow_batch(kInitC, state_batch_dim));
+  if (ctx.GetOutputShape(0) != nullptr) {
+    RETURN_IF_ERROR(SetOutputRange(ctx, 0,
+                                   a.layout == 0 ? gert::ShapeRange{seq, dirs, batch, hidden}
+                                                 : gert::ShapeRange{batch, seq, dirs, hidden}));
+  }
+  const gert::ShapeRange state_range = a.layout == 0 ? gert::ShapeRange{dirs, batch, hidden}
+                                                     : gert::ShapeRange{batch, dirs, hidden};
+  for (size_t i = 1; i < max_outputs; ++i) {
+    if (ctx.GetOutputShape(i) != nullptr) RETURN_IF_ERROR(SetOutputRange(ctx, i, state_range));
   }
   return ge::OkStatus();
 }

@@ -3,12 +3,10 @@
 // The run path allocates nothing: looking an op up in the registry, calling
 // its kernel through a prepared KernelContext (attributes, inputs, outputs,
 // AllocateOutput through the executor's allocator) and its infer function
-// through a prepared InferShapeContext. This binary replaces the global
-// operator new / delete to count allocations inside a window.
-#include <atomic>
+// through a prepared InferShapeContext. Global operator new / delete are
+// replaced by //metadef/register:alloc_counter to count allocations inside
+// a window.
 #include <cstdint>
-#include <cstdlib>
-#include <new>
 #include <string>
 #include <vector>
 
@@ -19,82 +17,12 @@
 #include "metadef/register/inc/gert/contexts.h"
 #include "metadef/register/inc/gert/tensor.h"
 #include "metadef/register/inc/register/op_registry.h"
-
-namespace {
-std::atomic<bool> g_counting{false};
-std::atomic<int64_t> g_allocations{0};
-
-void* CountedAlloc(std::size_t n) {
-  if (g_counting.load(std::memory_order_relaxed)) g_allocations.fetch_add(1);
-  void* p = std::malloc(n == 0 ? 1 : n);
-  return p;
-}
-
-void* CountedAlignedAlloc(std::size_t n, std::align_val_t al) {
-  if (g_counting.load(std::memory_order_relaxed)) g_allocations.fetch_add(1);
-  void* p = nullptr;
-  const std::size_t a = static_cast<std::size_t>(al) < sizeof(void*) ? sizeof(void*)
-                                                                     : static_cast<std::size_t>(al);
-  if (posix_memalign(&p, a, n == 0 ? 1 : n) != 0) return nullptr;
-  return p;
-}
-}  // namespace
-
-// Replacement allocation functions (every form that can allocate).
-void* operator new(std::size_t n) {
-  void* p = CountedAlloc(n);
-  if (p == nullptr) throw std::bad_alloc();
-  return p;
-}
-void* operator new[](std::size_t n) {
-  void* p = CountedAlloc(n);
-  if (p == nullptr) throw std::bad_alloc();
-  return p;
-}
-void* operator new(std::size_t n, const std::nothrow_t&) noexcept { return CountedAlloc(n); }
-void* operator new[](std::size_t n, const std::nothrow_t&) noexcept { return CountedAlloc(n); }
-void* operator new(std::size_t n, std::align_val_t al) {
-  void* p = CountedAlignedAlloc(n, al);
-  if (p == nullptr) throw std::bad_alloc();
-  return p;
-}
-void* operator new[](std::size_t n, std::align_val_t al) {
-  void* p = CountedAlignedAlloc(n, al);
-  if (p == nullptr) throw std::bad_alloc();
-  return p;
-}
-void* operator new(std::size_t n, std::align_val_t al, const std::nothrow_t&) noexcept {
-  return CountedAlignedAlloc(n, al);
-}
-void* operator new[](std::size_t n, std::align_val_t al, const std::nothrow_t&) noexcept {
-  return CountedAlignedAlloc(n, al);
-}
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete[](void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
-void operator delete(void* p, const std::nothrow_t&) noexcept { std::free(p); }
-void operator delete[](void* p, const std::nothrow_t&) noexcept { std::free(p); }
-void operator delete(void* p, std::align_val_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::align_val_t) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
-void operator delete(void* p, std::align_val_t, const std::nothrow_t&) noexcept { std::free(p); }
-void operator delete[](void* p, std::align_val_t, const std::nothrow_t&) noexcept { std::free(p); }
+#include "metadef/register/testing/alloc_counter.h"
 
 namespace ge {
 namespace {
 
-// Allocations inside the scope are counted.
-class CountingScope {
- public:
-  CountingScope() {
-    g_allocations.store(0);
-    g_counting.store(true);
-  }
-  ~CountingScope() { g_counting.store(false); }
-  int64_t count() const { return g_allocations.load(); }
-};
+using CountingScope = ::alloc_counter::AllocCountingScope;
 
 // A data-dependent-output kernel: y = x * scale for x > threshold, compacted;
 // the output shape is known only inside the kernel (AllocateOutput).
