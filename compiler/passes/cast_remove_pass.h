@@ -26,6 +26,7 @@
 #define COMPILER_PASSES_CAST_REMOVE_PASS_H_
 
 #include "absl/strings/string_view.h"
+#include "absl/types/span.h"
 #include "compiler/passes/pass_framework/node_pass.h"
 #include "graph/inc/graph/node.h"
 #include "metadef/inc/external/base/status.h"
@@ -40,6 +41,10 @@ bool IsLosslessCast(DataType from, DataType to);
 class CastRemovePass : public BaseNodePass {
  public:
   absl::string_view name() const override { return "CastRemovePass"; }
+  absl::Span<const char* const> TargetTypes() const override {
+    static constexpr const char* kTypes[] = {"Cast"};
+    return kTypes;
+  }
 
  protected:
   Status RunImpl(const NodePtr& node) override;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
 #include "compiler/passes/pass_framework/graph_rewriter.h"
 #include "compiler/passes/pass_framework/topo_order.h"
@@ -34,50 +35,85 @@ bool IsCandidate(const Node& node) {
   return false;
 }
 
-// Type, producers per input (or "-"), sorted control predecessors. Equal
-// keys mean equal inputs; attributes and descs are compared afterwards.
-std::string InputKey(const Node& node) {
-  std::string key = node.GetType();
-  for (size_t i = 0; i < node.GetAllInDataAnchorsSize(); ++i) {
+// Sorted, deduplicated control predecessors (owner nodes of the peers).
+absl::InlinedVector<const Node*, 4> ControlPreds(const Node& node) {
+  absl::InlinedVector<const Node*, 4> preds;
+  for (const Anchor* peer : node.InControlPeers()) preds.push_back(peer->GetOwnerNodeBarePtr());
+  std::sort(preds.begin(), preds.end());
+  preds.erase(std::unique(preds.begin(), preds.end()), preds.end());
+  return preds;
+}
+
+inline uint64_t Mix(uint64_t h, uint64_t v) {
+  h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+  h ^= h >> 31;
+  h *= 0xbf58476d1ce4e5b9ULL;
+  return h ^ (h >> 29);
+}
+
+// Hash of the type, the producer (node, output index, data / control) of
+// every input, and the control predecessors. Equal inputs give equal hashes;
+// SameInputs decides.
+uint64_t InputHash(const Node& node) {
+  uint64_t h = Mix(0, reinterpret_cast<uintptr_t>(node.GetOpDescBarePtr()->GetInternedType()));
+  const size_t n = node.GetAllInDataAnchorsSize();
+  h = Mix(h, n);
+  for (size_t i = 0; i < n; ++i) {
     const InDataAnchor* in = node.GetInDataAnchorBarePtr(static_cast<int32_t>(i));
     if (!in->IsLinked()) {
-      absl::StrAppend(&key, "|-");
+      h = Mix(h, 1);
       continue;
     }
     const Anchor* peer = in->PeerAnchors()[0];
-    absl::StrAppend(&key, "|", reinterpret_cast<uintptr_t>(peer->GetOwnerNodeBarePtr()), ":",
-                    peer->GetIdx(), peer->IsOutControl() ? "c" : "");
+    h = Mix(h, reinterpret_cast<uintptr_t>(peer->GetOwnerNodeBarePtr()));
+    h = Mix(h, static_cast<uint64_t>(peer->GetIdx()) * 2 + (peer->IsOutControl() ? 1 : 0));
   }
-  std::vector<uintptr_t> preds;
-  for (const Anchor* peer : node.GetInControlAnchorBarePtr()->PeerAnchors()) {
-    preds.push_back(reinterpret_cast<uintptr_t>(peer));
+  if (!node.InControlPeers().empty()) {
+    for (const Node* p : ControlPreds(node)) h = Mix(h, reinterpret_cast<uintptr_t>(p));
   }
-  std::sort(preds.begin(), preds.end());
-  preds.erase(std::unique(preds.begin(), preds.end()), preds.end());
-  absl::StrAppend(&key, "|ctrl");
-  for (uintptr_t p : preds) absl::StrAppend(&key, ":", p);
-  return key;
+  return h;
 }
 
-bool SameDescs(const std::vector<GeTensorDescPtr>& a, const std::vector<GeTensorDescPtr>& b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    if (a[i]->GetDataType() != b[i]->GetDataType() || a[i]->GetShape() != b[i]->GetShape() ||
-        a[i]->GetFormat() != b[i]->GetFormat()) {
-      return false;
-    }
+// Same type, same producer per input, same control predecessors.
+bool SameInputs(const Node& a, const Node& b) {
+  if (a.GetOpDescBarePtr()->GetInternedType() != b.GetOpDescBarePtr()->GetInternedType() ||
+      a.GetAllInDataAnchorsSize() != b.GetAllInDataAnchorsSize()) {
+    return false;
   }
-  return true;
+  for (size_t i = 0; i < a.GetAllInDataAnchorsSize(); ++i) {
+    const InDataAnchor* ia = a.GetInDataAnchorBarePtr(static_cast<int32_t>(i));
+    const InDataAnchor* ib = b.GetInDataAnchorBarePtr(static_cast<int32_t>(i));
+    if (ia->IsLinked() != ib->IsLinked()) return false;
+    if (!ia->IsLinked()) continue;
+    if (ia->PeerAnchors()[0] != ib->PeerAnchors()[0]) return false;
+  }
+  if (a.InControlPeers().empty() && b.InControlPeers().empty()) return true;
+  return ControlPreds(a) == ControlPreds(b);
+}
+
+bool SameDesc(const GeTensorDesc* a, const GeTensorDesc* b) {
+  if (a == nullptr || b == nullptr) return a == b;
+  return a->GetDataType() == b->GetDataType() && a->GetShape() == b->GetShape() &&
+         a->GetFormat() == b->GetFormat();
 }
 
 bool SameComputation(const Node& a, const Node& b) {
   const OpDesc& oa = *a.GetOpDescBarePtr();
   const OpDesc& ob = *b.GetOpDescBarePtr();
-  return a.GetAllInDataAnchorsSize() == b.GetAllInDataAnchorsSize() &&
-         a.GetAllOutDataAnchorsSize() == b.GetAllOutDataAnchorsSize() &&
-         oa.GetAttrStore() == ob.GetAttrStore() &&
-         SameDescs(oa.GetAllInputsDescPtr(), ob.GetAllInputsDescPtr()) &&
-         SameDescs(oa.GetAllOutputsDescPtr(), ob.GetAllOutputsDescPtr());
+  if (a.GetAllInDataAnchorsSize() != b.GetAllInDataAnchorsSize() ||
+      a.GetAllOutDataAnchorsSize() != b.GetAllOutDataAnchorsSize() ||
+      oa.GetAllInputsSize() != ob.GetAllInputsSize() ||
+      oa.GetAllOutputsDescSize() != ob.GetAllOutputsDescSize() ||
+      !(oa.GetAttrStore() == ob.GetAttrStore())) {
+    return false;
+  }
+  for (uint32_t i = 0; i < oa.GetAllInputsSize(); ++i) {
+    if (!SameDesc(oa.GetInputDescBarePtr(i), ob.GetInputDescBarePtr(i))) return false;
+  }
+  for (uint32_t i = 0; i < oa.GetAllOutputsDescSize(); ++i) {
+    if (!SameDesc(oa.GetOutputDescBarePtr(i), ob.GetOutputDescBarePtr(i))) return false;
+  }
+  return true;
 }
 
 }  // namespace
@@ -94,23 +130,27 @@ StatusOr<bool> CommonSubexpressionEliminationPass::RunImpl(const ComputeGraphPtr
 
 StatusOr<bool> CommonSubexpressionEliminationPass::RunOnGraph(const ComputeGraphPtr& graph) {
   ASSIGN_OR_RETURN(std::vector<NodePtr> order, StableTopologicalOrder(*graph));
-  absl::flat_hash_map<std::string, std::vector<NodePtr>> seen;
+  // Input hash -> the kept nodes with that hash (usually one: inline, no
+  // allocation per node). Kept nodes are never removed (only later,
+  // equal nodes are), so the bare pointers stay valid.
+  absl::flat_hash_map<uint64_t, absl::InlinedVector<Node*, 1>> seen;
+  seen.reserve(order.size());
   GraphRewriter rw(graph);
   for (const NodePtr& node : order) {
     if (!graph->HasNode(node) || !IsCandidate(*node)) continue;
-    std::vector<NodePtr>& bucket = seen[InputKey(*node)];
-    NodePtr same;
-    for (const NodePtr& k : bucket) {
-      if (SameComputation(*k, *node)) {
+    absl::InlinedVector<Node*, 1>& bucket = seen[InputHash(*node)];
+    Node* same = nullptr;
+    for (Node* k : bucket) {
+      if (SameInputs(*k, *node) && SameComputation(*k, *node)) {
         same = k;
         break;
       }
     }
     if (same == nullptr) {
-      bucket.push_back(node);
+      bucket.push_back(node.get());
       continue;
     }
-    RETURN_IF_ERROR(rw.ReplaceNode(node, same));
+    RETURN_IF_ERROR(rw.ReplaceNode(node, same->shared_from_this()));
   }
   return rw.changed();
 }

@@ -184,6 +184,8 @@ Status CondRemovePass::InlineBranch(const NodePtr& node, uint32_t branch) {
 StatusOr<bool> CondRemovePass::RunImpl(const ComputeGraphPtr& graph) {
   removed_ = 0;
   bool changed = false;
+  static constexpr const char* kCondTypes[] = {"If", "StatelessIf", "Case", "StatelessCase"};
+  if (!GraphTreeHasAnyType(*graph, kCondTypes)) return false;
   // Outer nodes first; a replaced node's subgraph nodes are skipped.
   std::vector<NodePtr> candidates;
   for (const NodePtr& n : graph->GetAllNodes()) {

@@ -223,13 +223,9 @@ StatusOr<std::vector<gert::HostTensor>> ConstantFoldingPass::Evaluate(const Node
 }
 
 StatusOr<bool> ConstantFoldingPass::TryFold(ComputeGraph& graph, const NodePtr& node) {
-  if (!IsFoldableType(*node)) return false;
-  std::vector<gert::HostTensor> outs;
-  if (IsShapeOnlyType(node->GetType())) {
-    StatusOr<gert::HostTensor> t = FoldShapeOnly(*node);
-    if (!t.ok()) return false;
-    outs.push_back(std::move(t).value());
-  } else {
+  const bool shape_only = IsShapeOnlyType(node->GetType());
+  if (!shape_only) {
+    // Cheap structural test first: most nodes have a non-Const input.
     bool any_input = false;
     for (uint32_t i = 0; i < node->GetAllInDataAnchorsSize(); ++i) {
       InDataAnchor* in = node->GetInDataAnchorBarePtr(static_cast<int32_t>(i));
@@ -239,6 +235,14 @@ StatusOr<bool> ConstantFoldingPass::TryFold(ComputeGraph& graph, const NodePtr& 
       any_input = true;
     }
     if (!any_input) return false;  // source ops (generators) stay
+  }
+  if (!IsFoldableType(*node)) return false;
+  std::vector<gert::HostTensor> outs;
+  if (shape_only) {
+    StatusOr<gert::HostTensor> t = FoldShapeOnly(*node);
+    if (!t.ok()) return false;
+    outs.push_back(std::move(t).value());
+  } else {
     ASSIGN_OR_RETURN(outs, Evaluate(*node));
   }
   for (const gert::HostTensor& t : outs) {
@@ -287,7 +291,17 @@ StatusOr<bool> ConstantFoldingPass::RunImpl(const ComputeGraphPtr& graph) {
   if (graph == nullptr) return ParamInvalid("ConstantFoldingPass: null graph");
   folded_ = 0;
   skipped_large_ = 0;
-  return FoldGraph(*graph);
+  // Unedited (descs included) since a run that folded nothing.
+  TopoOrderCache* cache = TopoOrderCache::Current();
+  using Fact = TopoOrderCache::Fact;
+  if (cache != nullptr && cache->HasFact(*graph, Fact::kNothingToFold)) return false;
+  ASSIGN_OR_RETURN(bool changed, FoldGraph(*graph));
+  // The cap decides too: a run skipping large outputs proves nothing for
+  // a pass with a larger cap.
+  if (!changed && skipped_large_ == 0 && extra_denylist_.empty() && cache != nullptr) {
+    cache->SetFact(*graph, Fact::kNothingToFold);
+  }
+  return changed;
 }
 
 }  // namespace ge

@@ -18,6 +18,10 @@
 //     first one its control successors. Inputs left unused are removed.
 //   * A kernel failure is an error naming the node (the graph is left
 //     unchanged for that node).
+//   * Inside a TopoOrderCache scope, a graph not edited (descs included)
+//     since a run that folded nothing (no cap hit, no extra denylist) is
+//     skipped. The structural test (all data inputs Const) runs before the
+//     registry lookups.
 //
 // Example:
 //   ConstantFoldingPass pass;

@@ -19,7 +19,7 @@ namespace {
 
 bool IsCandidate(const Node& node) {
   if (ConstWeights(node) == nullptr || node.GetAllOutDataAnchorsSize() != 1) return false;
-  if (node.GetInControlAnchorBarePtr()->IsLinked()) return false;
+  if (!node.InControlPeers().empty()) return false;
   for (size_t i = 0; i < node.GetAllInDataAnchorsSize(); ++i) {
     if (node.GetInDataAnchorBarePtr(static_cast<int32_t>(i))->IsLinked()) return false;
   }

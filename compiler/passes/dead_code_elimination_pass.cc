@@ -1,6 +1,9 @@
 // compiler/passes/dead_code_elimination_pass.cc
 #include "compiler/passes/dead_code_elimination_pass.h"
 
+#include <cstdint>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/container/flat_hash_set.h"
@@ -14,6 +17,15 @@
 namespace ge {
 
 StatusOr<bool> DeadCodeEliminationPass::RunImpl(const ComputeGraphPtr& graph) {
+  // Unedited since a run that found nothing dead: nothing is dead.
+  TopoOrderCache* cache = TopoOrderCache::Current();
+  if (cache != nullptr && cache->HasFact(*graph, TopoOrderCache::Fact::kNoDeadCode)) return false;
+  ASSIGN_OR_RETURN(bool changed, RunAllGraphs(graph));
+  if (!changed && cache != nullptr) cache->SetFact(*graph, TopoOrderCache::Fact::kNoDeadCode);
+  return changed;
+}
+
+StatusOr<bool> DeadCodeEliminationPass::RunAllGraphs(const ComputeGraphPtr& graph) {
   ASSIGN_OR_RETURN(bool changed, RunOnGraph(graph));
   if (graph->GetParentGraph() != nullptr) return changed;
   // Subgraphs of removed nodes are unregistered as they go: take a snapshot
@@ -28,41 +40,96 @@ StatusOr<bool> DeadCodeEliminationPass::RunImpl(const ComputeGraphPtr& graph) {
 }
 
 StatusOr<bool> DeadCodeEliminationPass::RunOnGraph(const ComputeGraphPtr& graph) {
-  std::vector<Node*> stack;
-  bool has_outputs = false;
-  for (const NodePtr& node : graph->DirectNodes()) {
-    const bool output = node->GetType() == NETOUTPUT;
-    has_outputs = has_outputs || output;
-    if (output || IsDataLikeType(node->GetType()) || HasSideEffects(*node)) {
-      stack.push_back(node.get());
+  // The topological order is usually cached; its NodeIndex gives every node
+  // a dense position, so liveness is a byte per node (no hashing).
+  StatusOr<std::vector<NodePtr>> topo = StableTopologicalOrder(*graph);
+  std::vector<NodePtr> order;
+  if (topo.ok()) {
+    order = std::move(topo).value();
+    // In a DAG every path along out-edges ends at a node without consumers;
+    // when each such node is a root (output, input, side effect, graph
+    // output), every node reaches a root: nothing is dead. This needs no
+    // per-node bookkeeping, and the root test only runs for sinks.
+    bool all_live = true;
+    for (const NodePtr& node : order) {
+      bool has_consumer = false;
+      for (size_t i = 0; i < node->GetAllOutDataAnchorsSize() && !has_consumer; ++i) {
+        for (const Anchor* peer :
+             node->GetOutDataAnchorBarePtr(static_cast<int32_t>(i))->PeerAnchors()) {
+          if (graph->HasNode(peer->GetOwnerNodeBarePtr())) {
+            has_consumer = true;
+            break;
+          }
+        }
+      }
+      for (const Anchor* peer : node->OutControlPeers()) {
+        if (has_consumer) break;
+        has_consumer = graph->HasNode(peer->GetOwnerNodeBarePtr());
+      }
+      if (has_consumer) continue;
+      const std::string& type = node->GetOpDescBarePtr()->GetType();
+      if (type == NETOUTPUT || IsDataLikeType(type) || HasSideEffects(*node)) continue;
+      bool graph_output = false;
+      for (const auto& entry : graph->GetGraphOutNodesInfo()) {
+        graph_output = graph_output || entry.first.get() == node.get();
+      }
+      if (graph_output) continue;
+      all_live = false;
+      break;
     }
+    if (all_live) {
+      // (A graph without any output keeps everything, as below.)
+      return false;
+    }
+  } else {
+    // A cycle only matters when something is dead (reported below).
+    order = graph->GetDirectNode();
+  }
+  const NodeIndex index(order);
+  std::vector<uint8_t> live(order.size(), 0);
+  std::vector<int64_t> stack;
+  bool has_outputs = false;
+  auto push = [&](const Node* n) {
+    const int64_t i = index.Of(n);
+    if (i >= 0 && live[static_cast<size_t>(i)] == 0) {
+      live[static_cast<size_t>(i)] = 1;
+      stack.push_back(i);
+    }
+  };
+  for (const NodePtr& node : order) {
+    const std::string& type = node->GetOpDescBarePtr()->GetType();
+    const bool output = type == NETOUTPUT;
+    has_outputs = has_outputs || output;
+    if (output || IsDataLikeType(type) || HasSideEffects(*node)) push(node.get());
   }
   for (const auto& entry : graph->GetGraphOutNodesInfo()) {
     has_outputs = true;
-    stack.push_back(entry.first.get());
+    push(entry.first.get());
   }
   if (!has_outputs) return false;
 
-  absl::flat_hash_set<const Node*> live;
+  size_t live_count = 0;
   while (!stack.empty()) {
-    Node* node = stack.back();
+    const Node& node = *order[static_cast<size_t>(stack.back())];
     stack.pop_back();
-    if (!live.insert(node).second) continue;
-    for (const AnchorPtr& anchor : node->GetAllInAnchors()) {
-      for (Anchor* peer : anchor->PeerAnchors()) {
-        Node* producer = peer->GetOwnerNodeBarePtr();
-        if (graph->HasNode(producer) && !live.contains(producer)) stack.push_back(producer);
+    ++live_count;
+    const size_t n_in = node.GetAllInDataAnchorsSize();
+    for (size_t i = 0; i < n_in; ++i) {
+      for (const Anchor* peer :
+           node.GetInDataAnchorBarePtr(static_cast<int32_t>(i))->PeerAnchors()) {
+        push(peer->GetOwnerNodeBarePtr());
       }
     }
+    for (const Anchor* peer : node.InControlPeers()) push(peer->GetOwnerNodeBarePtr());
   }
-  if (live.size() == graph->GetDirectNodesSize()) return false;
+  if (live_count == order.size()) return false;
+  if (!topo.ok()) return topo.status();
 
-  ASSIGN_OR_RETURN(std::vector<NodePtr> order, StableTopologicalOrder(*graph));
   GraphRewriter rewriter(graph);
-  for (auto it = order.rbegin(); it != order.rend(); ++it) {
-    const NodePtr& node = *it;
+  for (size_t k = order.size(); k-- > 0;) {
+    const NodePtr& node = order[k];
     // Constants may already have gone with their last consumer.
-    if (live.contains(node.get()) || !graph->HasNode(node)) continue;
+    if (live[k] != 0 || !graph->HasNode(node)) continue;
     RETURN_IF_ERROR(rewriter.RemoveDeadNode(node));
   }
   return rewriter.changed();

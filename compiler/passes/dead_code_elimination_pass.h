@@ -34,9 +34,14 @@ class DeadCodeEliminationPass : public GraphPass {
   absl::string_view name() const override { return "DeadCodeEliminationPass"; }
 
  protected:
+  // Inside a TopoOrderCache scope a graph unedited since a run that found
+  // nothing dead is skipped; an all-live DAG (every sink is a root) is
+  // recognised in one scan without liveness bookkeeping.
   StatusOr<bool> RunImpl(const ComputeGraphPtr& graph) override;
 
  private:
+  // The graph, then (for a root) every subgraph.
+  StatusOr<bool> RunAllGraphs(const ComputeGraphPtr& graph);
   StatusOr<bool> RunOnGraph(const ComputeGraphPtr& graph);
 };
 

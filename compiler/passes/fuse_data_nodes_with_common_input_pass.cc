@@ -102,6 +102,9 @@ StatusOr<bool> FuseDataNodesWithCommonInputPass::FuseInSubgraphsOf(const Node& p
 StatusOr<bool> FuseDataNodesWithCommonInputPass::RunImpl(const ComputeGraphPtr& graph) {
   fused_ = 0;
   bool changed = false;
+  // Subgraphs are registered at the root: none there, nothing to fuse.
+  const ComputeGraph* root = graph->GetRootGraphBarePtr();
+  if (root != nullptr && root->GetAllSubgraphs().empty()) return false;
   // GetAllNodes covers the nodes of every (nested) subgraph.
   for (const NodePtr& node : graph->GetAllNodes()) {
     const OpDesc& op = *node->GetOpDescBarePtr();

@@ -25,6 +25,7 @@
 #define COMPILER_PASSES_IDENTITY_DELETE_PASS_H_
 
 #include "absl/strings/string_view.h"
+#include "absl/types/span.h"
 #include "compiler/passes/pass_framework/node_pass.h"
 #include "graph/inc/graph/node.h"
 #include "metadef/inc/external/base/status.h"
@@ -38,6 +39,10 @@ class IdentityDeletePass : public BaseNodePass {
  public:
   explicit IdentityDeletePass(bool force = false) : force_(force) {}
   absl::string_view name() const override { return "IdentityDeletePass"; }
+  absl::Span<const char* const> TargetTypes() const override {
+    static constexpr const char* kTypes[] = {"Identity", "IdentityN"};
+    return kTypes;
+  }
 
  protected:
   Status RunImpl(const NodePtr& node) override;

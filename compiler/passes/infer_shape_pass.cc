@@ -1,10 +1,12 @@
 #include "compiler/passes/infer_shape_pass.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
 #include "compiler/passes/const_value_util.h"
 #include "compiler/passes/pass_framework/topo_order.h"
@@ -24,16 +26,80 @@ constexpr int32_t kMaxSubgraphDepth = 32;
 // Set for the duration of a lenient Run (InferGraph recurses statically).
 thread_local bool g_lenient = false;
 
+// The meta inference propagates: shape, data type and shape range.
 bool SameMeta(const GeTensorDesc& a, const GeTensorDesc& b) {
-  return a.GetShape() == b.GetShape() && a.GetDataType() == b.GetDataType();
+  return a.GetShape() == b.GetShape() && a.GetDataType() == b.GetDataType() &&
+         a.GetShapeRange() == b.GetShapeRange();
 }
 
-// Copies shape and dtype of `src` into `dst`; true when something changed.
+// Copies shape, dtype and shape range of `src` into `dst`; true when
+// something changed. A range that does not fit the shape (it cannot be set)
+// is dropped.
 bool CopyMeta(const GeTensorDesc& src, GeTensorDesc* dst) {
   if (SameMeta(src, *dst)) return false;
   dst->SetShape(src.GetShape());
   dst->SetDataType(src.GetDataType());
+  if (dst->GetShapeRange() != src.GetShapeRange() && !dst->SetShapeRange(src.GetShapeRange()).ok()) {
+    (void)dst->SetShapeRange({});
+  }
   return true;
+}
+
+// Makes input (or output) `index` of `op` carry the meta of `*src`; true
+// when it changed.
+bool RefreshDesc(const GeTensorDesc* src, OpDesc& op, uint32_t index, bool output) {
+  // The desc is owned by `op`, which this pass edits (the bare pointer
+  // saves MutableInputDesc's shared_ptr copy).
+  GeTensorDesc* dst = const_cast<GeTensorDesc*>(output ? op.GetOutputDescBarePtr(index)
+                                                       : op.GetInputDescBarePtr(index));
+  if (dst == nullptr || src == nullptr) return false;
+  return CopyMeta(*src, dst);
+}
+
+// Snapshot of the meta of a node's output descs (change detection without
+// copying whole descs).
+struct OutputMeta {
+  GeShape shape;
+  DataType dtype = DT_UNDEFINED;
+  GeTensorDesc::ShapeRange range;
+};
+using OutputMetas = absl::InlinedVector<OutputMeta, 2>;
+
+void SnapshotOutputs(const OpDesc& op, OutputMetas* out) {
+  out->clear();
+  const uint32_t n = static_cast<uint32_t>(op.GetAllOutputsDescSize());
+  for (uint32_t i = 0; i < n; ++i) {
+    const GeTensorDesc* d = op.GetOutputDescBarePtr(i);
+    OutputMeta m;
+    if (d != nullptr) {
+      m.shape = d->GetShape();
+      m.dtype = d->GetDataType();
+      m.range = d->GetShapeRange();
+    }
+    out->push_back(std::move(m));
+  }
+}
+
+bool OutputsChanged(const OpDesc& op, const OutputMetas& before) {
+  const uint32_t n = static_cast<uint32_t>(op.GetAllOutputsDescSize());
+  if (n != before.size()) return true;
+  for (uint32_t i = 0; i < n; ++i) {
+    const GeTensorDesc* d = op.GetOutputDescBarePtr(i);
+    if (d == nullptr) continue;
+    const OutputMeta& m = before[i];
+    if (d->GetShape() != m.shape || d->GetDataType() != m.dtype || d->GetShapeRange() != m.range) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// The range of dim i of `d`: its recorded range, else the dim itself.
+std::pair<int64_t, int64_t> DimRangeAt(const GeTensorDesc& d, size_t i) {
+  const GeTensorDesc::ShapeRange& r = d.GetShapeRange();
+  if (i < r.size()) return r[i];
+  const int64_t dim = d.GetShape().GetDim(i);
+  return dim >= 0 ? std::make_pair(dim, dim) : std::make_pair(int64_t{0}, int64_t{-1});
 }
 
 bool IsIf(const Node& node) { return node.GetType() == IF || node.GetType() == "StatelessIf"; }
@@ -120,17 +186,26 @@ StatusOr<bool> InferIf(Node& node, int32_t depth) {
 // parent index = body input index), body outputs [cond, v..., scans...].
 // The carried shapes are merged with the body's outputs until stable.
 // Shapes and data types of every desc of the direct nodes of `graph`.
-std::vector<std::pair<GeShape, DataType>> DescSignature(const ComputeGraph& graph) {
-  std::vector<std::pair<GeShape, DataType>> sig;
+struct DescSig {
+  GeShape shape;
+  DataType dtype;
+  GeTensorDesc::ShapeRange range;
+  bool operator==(const DescSig& o) const {
+    return shape == o.shape && dtype == o.dtype && range == o.range;
+  }
+  bool operator!=(const DescSig& o) const { return !(*this == o); }
+};
+std::vector<DescSig> DescSignature(const ComputeGraph& graph) {
+  std::vector<DescSig> sig;
   for (Node* n : graph.GetDirectNodePtr()) {
     const OpDesc& op = *n->GetOpDescBarePtr();
     for (uint32_t i = 0; i < op.GetAllInputsSize(); ++i) {
       const GeTensorDesc* d = op.GetInputDescBarePtr(i);
-      if (d != nullptr) sig.emplace_back(d->GetShape(), d->GetDataType());
+      if (d != nullptr) sig.push_back({d->GetShape(), d->GetDataType(), d->GetShapeRange()});
     }
     for (uint32_t i = 0; i < op.GetAllOutputsDescSize(); ++i) {
       const GeTensorDesc* d = op.GetOutputDescBarePtr(i);
-      if (d != nullptr) sig.emplace_back(d->GetShape(), d->GetDataType());
+      if (d != nullptr) sig.push_back({d->GetShape(), d->GetDataType(), d->GetShapeRange()});
     }
   }
   return sig;
@@ -182,10 +257,10 @@ StatusOr<bool> InferLoopIterations(Node& node, int32_t depth) {
     }
     stable = true;
     for (size_t j = 0; j < n; ++j) {
-      GeTensorDesc merged = InferShapePass::MergeDescs(carried[j], body_outs[1 + j]);
-      if (merged.GetShape() != carried[j].GetShape()) {
+      GeTensorDesc merged = InferShapePass::WidenDescs(carried[j], body_outs[1 + j]);
+      if (!SameMeta(merged, carried[j])) {
         stable = false;
-        carried[j] = merged;
+        carried[j] = std::move(merged);
       }
     }
   }
@@ -231,46 +306,155 @@ StatusOr<bool> InferOtherSubgraphs(Node& node, int32_t depth) {
   return changed;
 }
 
-StatusOr<bool> InferRegistered(Node& node) {
+thread_local InferShapeMemo* g_memo = nullptr;
+
+inline uint64_t Mix(uint64_t h, uint64_t v) {
+  // splitmix64 step over the running hash.
+  h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+  h ^= h >> 31;
+  h *= 0xbf58476d1ce4e5b9ULL;
+  return h ^ (h >> 29);
+}
+
+uint64_t MixDesc(uint64_t h, const GeTensorDesc* d) {
+  if (d == nullptr) return Mix(h, 0x5a5a);
+  h = Mix(h, static_cast<uint64_t>(d->GetDataType()));
+  const absl::Span<const int64_t> dims = d->GetShape().GetDimsSpan();
+  h = Mix(h, dims.size());
+  for (int64_t v : dims) h = Mix(h, static_cast<uint64_t>(v));
+  for (const auto& [lo, hi] : d->GetShapeRange()) {
+    h = Mix(h, static_cast<uint64_t>(lo));
+    h = Mix(h, static_cast<uint64_t>(hi));
+  }
+  return h;
+}
+
+// The memo signature of a node without subgraphs (see InferShapeMemo).
+uint64_t NodeSignature(const Node& node) {
+  const OpDesc& op = *node.GetOpDescBarePtr();
+  uint64_t h = Mix(0, reinterpret_cast<uintptr_t>(op.GetInternedType()));
+  const uint32_t n_in = static_cast<uint32_t>(node.GetAllInDataAnchorsSize());
+  h = Mix(h, n_in);
+  for (uint32_t i = 0; i < n_in; ++i) {
+    const InDataAnchor* in = node.GetInDataAnchorBarePtr(static_cast<int32_t>(i));
+    const OutDataAnchor* peer = in == nullptr ? nullptr : in->GetPeerOutAnchorPtr();
+    h = Mix(h, reinterpret_cast<uintptr_t>(peer == nullptr ? nullptr : peer->GetOwnerNodeBarePtr()));
+    h = Mix(h, peer == nullptr ? 0 : static_cast<uint64_t>(peer->GetIdx()));
+    h = MixDesc(h, op.GetInputDescBarePtr(i));
+  }
+  const uint32_t n_out = static_cast<uint32_t>(op.GetAllOutputsDescSize());
+  h = Mix(h, n_out);
+  for (uint32_t i = 0; i < n_out; ++i) h = MixDesc(h, op.GetOutputDescBarePtr(i));
+  return h;
+}
+
+// Producer node of data input i, or null.
+const Node* ProducerNode(const Node& node, uint32_t i) {
+  const InDataAnchor* in = node.GetInDataAnchorBarePtr(static_cast<int32_t>(i));
+  const OutDataAnchor* peer = in == nullptr ? nullptr : in->GetPeerOutAnchorPtr();
+  return peer == nullptr ? nullptr : peer->GetOwnerNodeBarePtr();
+}
+
+StatusOr<bool> InferRegistered(Node& node, OutputMetas* scratch) {
   OpDesc& op = *node.GetOpDescBarePtr();
+  InferShapeMemo* memo = g_memo;
+  // (The signature is only computed for nodes inferred before.)
+  if (memo != nullptr && memo->Has(&op) && memo->Matches(&op, NodeSignature(node))) return false;
   const OpRegistrationData* reg = OpRegistry::Instance().Find(node.GetType());
   if (reg == nullptr) return false;
-  std::vector<gert::HostTensor> values(node.GetAllInDataAnchorsSize());
-  std::vector<const gert::Tensor*> const_inputs(values.size(), nullptr);
-  for (size_t i = 0; i < values.size(); ++i) {
-    StatusOr<gert::HostTensor> v = GetConstInputValue(node, static_cast<int32_t>(i));
-    if (!v.ok()) continue;
-    values[i] = std::move(v).value();
-    const_inputs[i] = &values[i].tensor();
+  const uint32_t n_in = static_cast<uint32_t>(node.GetAllInDataAnchorsSize());
+  bool any_const = false;
+  for (uint32_t i = 0; i < n_in && !any_const; ++i) {
+    const Node* p = ProducerNode(node, i);
+    any_const = p != nullptr && IsConstNode(*p);
   }
-  const std::vector<GeTensorDesc> before = op.GetAllOutputsDesc();
+  // Values of the Const producers (most nodes have none: no allocation).
+  std::vector<gert::HostTensor> values;
+  std::vector<const gert::Tensor*> const_inputs;
+  if (any_const) {
+    values.resize(n_in);
+    const_inputs.assign(n_in, nullptr);
+    for (uint32_t i = 0; i < n_in; ++i) {
+      const Node* p = ProducerNode(node, i);
+      if (p == nullptr || !IsConstNode(*p)) continue;
+      StatusOr<gert::HostTensor> v = GetConstInputValue(node, static_cast<int32_t>(i));
+      if (!v.ok()) continue;
+      values[i] = std::move(v).value();
+      const_inputs[i] = &values[i].tensor();
+    }
+  }
+  SnapshotOutputs(op, scratch);
   RETURN_IF_ERROR(Annotate(InferShapeAndTypeForOpDesc(op, const_inputs), "InferShapePass: "));
-  const std::vector<GeTensorDesc> after = op.GetAllOutputsDesc();
-  for (size_t i = 0; i < before.size() && i < after.size(); ++i) {
-    if (!SameMeta(before[i], after[i])) return true;
-  }
-  return false;
+  const bool changed = OutputsChanged(op, *scratch);
+  if (memo != nullptr && memo->recording()) memo->Record(node.GetOpDesc(), NodeSignature(node));
+  return changed;
 }
 
 }  // namespace
+
+InferShapeMemo::Scope::Scope(InferShapeMemo* memo) : saved_(g_memo) { g_memo = memo; }
+InferShapeMemo::Scope::~Scope() { g_memo = saved_; }
+
+InferShapeMemo* InferShapeMemo::Current() { return g_memo; }
+
+bool InferShapeMemo::Matches(const OpDesc* op, uint64_t sig) {
+  auto it = entries_.find(op);
+  if (it == entries_.end() || it->second.sig != sig) return false;
+  ++hits_;
+  return true;
+}
+
+void InferShapeMemo::Record(const OpDescPtr& op, uint64_t sig) {
+  if (op == nullptr) return;
+  Entry& e = entries_[op.get()];
+  if (e.op == nullptr) e.op = op;
+  e.sig = sig;
+}
 
 GeTensorDesc InferShapePass::MergeDescs(const GeTensorDesc& a, const GeTensorDesc& b) {
   GeTensorDesc out = a;
   const GeShape& sa = a.GetShape();
   const GeShape& sb = b.GetShape();
-  if (sa == sb) return out;
+  if (sa == sb && a.GetShapeRange() == b.GetShapeRange()) return out;
   GeShape merged;
+  GeTensorDesc::ShapeRange range;
   if (sa.IsUnknownDimNum() || sb.IsUnknownDimNum() || sa.GetDimNum() != sb.GetDimNum()) {
-    merged.SetIsUnknownDimNum();
+    merged.SetIsUnknownDimNum();  // no range for an unknown rank
   } else {
     std::vector<int64_t> dims = sa.GetDims();
     for (size_t i = 0; i < dims.size(); ++i) {
       if (dims[i] != sb.GetDim(i)) dims[i] = -1;
     }
     merged.SetDims(dims);
+    // Ranges: the union per dim, when either side records one.
+    if (!a.GetShapeRange().empty() || !b.GetShapeRange().empty()) {
+      for (size_t i = 0; i < dims.size(); ++i) {
+        const auto ra = DimRangeAt(a, i);
+        const auto rb = DimRangeAt(b, i);
+        const int64_t lo = std::min(ra.first, rb.first);
+        const int64_t hi = (ra.second < 0 || rb.second < 0) ? -1 : std::max(ra.second, rb.second);
+        range.emplace_back(lo, hi);
+      }
+    }
   }
   out.SetShape(merged);
+  if (!out.SetShapeRange(std::move(range)).ok()) (void)out.SetShapeRange({});
   return out;
+}
+
+GeTensorDesc InferShapePass::WidenDescs(const GeTensorDesc& carried, const GeTensorDesc& next) {
+  GeTensorDesc merged = MergeDescs(carried, next);
+  const GeTensorDesc::ShapeRange& old_range = carried.GetShapeRange();
+  const GeTensorDesc::ShapeRange& new_range = merged.GetShapeRange();
+  if (new_range.empty() || new_range == old_range) return merged;
+  // A bound that moved is dropped, so the Loop fixed point ends.
+  GeTensorDesc::ShapeRange widened = new_range;
+  for (size_t i = 0; i < widened.size(); ++i) {
+    if (i >= old_range.size() || old_range[i].second != widened[i].second) widened[i].second = -1;
+    if (i < old_range.size() && old_range[i].first != widened[i].first) widened[i].first = 0;
+  }
+  if (!merged.SetShapeRange(std::move(widened)).ok()) (void)merged.SetShapeRange({});
+  return merged;
 }
 
 StatusOr<bool> InferShapePass::InferGraph(ComputeGraph& graph, int32_t depth) {
@@ -280,30 +464,26 @@ StatusOr<bool> InferShapePass::InferGraph(ComputeGraph& graph, int32_t depth) {
   }
   ASSIGN_OR_RETURN(std::vector<NodePtr> order, StableTopologicalOrder(graph));
   bool changed = false;
+  OutputMetas scratch;
   for (const NodePtr& node : order) {
     OpDesc& op = *node->GetOpDescBarePtr();
     // Refresh input descs from the producers.
-    for (uint32_t i = 0; i < node->GetAllInDataAnchorsSize(); ++i) {
+    const uint32_t n_in = static_cast<uint32_t>(node->GetAllInDataAnchorsSize());
+    for (uint32_t i = 0; i < n_in; ++i) {
       InDataAnchor* in = node->GetInDataAnchorBarePtr(static_cast<int32_t>(i));
       OutDataAnchor* peer = in == nullptr ? nullptr : in->GetPeerOutAnchorPtr();
       if (peer == nullptr) continue;
-      const GeTensorDesc* src =
-          peer->GetOwnerNodeBarePtr()->GetOpDescBarePtr()->GetOutputDescBarePtr(
-              static_cast<uint32_t>(peer->GetIdx()));
-      GeTensorDescPtr dst = op.MutableInputDesc(i);
-      if (src != nullptr && dst != nullptr) changed |= CopyMeta(*src, dst.get());
+      const OpDesc& producer = *peer->GetOwnerNodeBarePtr()->GetOpDescBarePtr();
+      const uint32_t out_idx = static_cast<uint32_t>(peer->GetIdx());
+      changed |= RefreshDesc(producer.GetOutputDescBarePtr(out_idx), op, i, /*output=*/false);
     }
-    const std::string& type = node->GetType();
+    const std::string& type = op.GetType();
     if (IsConstNode(*node)) {
-      StatusOr<GeTensor> w = [&]() -> StatusOr<GeTensor> {
-        const AttrValue* attr = op.GetAttr(ATTR_NAME_WEIGHTS);
-        if (attr == nullptr || attr->Get<GeTensor>() == nullptr) {
-          return NotFound("Const ", node->GetName(), " has no tensor value");
-        }
-        return *attr->Get<GeTensor>();
-      }();
-      GeTensorDescPtr d = op.MutableOutputDesc(0);
-      if (w.ok() && d != nullptr) changed |= CopyMeta(w->GetTensorDesc(), d.get());
+      const AttrValue* attr = op.GetAttr(ATTR_NAME_WEIGHTS);
+      const GeTensor* w = attr == nullptr ? nullptr : attr->Get<GeTensor>();
+      if (w != nullptr) {
+        changed |= RefreshDesc(&w->GetTensorDesc(), op, 0, /*output=*/true);
+      }
       continue;
     }
     if (type == DATA || type == NETOUTPUT) continue;
@@ -319,7 +499,7 @@ StatusOr<bool> InferShapePass::InferGraph(ComputeGraph& graph, int32_t depth) {
         ASSIGN_OR_RETURN(bool sub_changed, InferOtherSubgraphs(*node, depth));
         changed |= sub_changed;
       }
-      r = InferRegistered(*node);
+      r = InferRegistered(*node, &scratch);
     }
     if (!r.ok() && g_lenient && GetErrorCode(r.status()) != ErrorCode::kGraphInvalid &&
         GetErrorCode(r.status()) != ErrorCode::kOutOfRange) {
@@ -333,10 +513,23 @@ StatusOr<bool> InferShapePass::InferGraph(ComputeGraph& graph, int32_t depth) {
 
 StatusOr<bool> InferShapePass::RunImpl(const ComputeGraphPtr& graph) {
   if (graph == nullptr) return ParamInvalid("InferShapePass: null graph");
+  // Nothing edited since a complete inference (descs included: inference
+  // is the only desc edit that does not advance the edit epoch): skip.
+  TopoOrderCache* cache = TopoOrderCache::Current();
+  using Fact = TopoOrderCache::Fact;
+  if (cache != nullptr && (cache->HasFact(*graph, Fact::kInferredStrict) ||
+                           (lenient_ && cache->HasFact(*graph, Fact::kInferredLenient)))) {
+    return false;
+  }
   const bool saved = g_lenient;
   g_lenient = lenient_;
   StatusOr<bool> r = InferGraph(*graph, 0);
   g_lenient = saved;
+  // Changed descs are an edit for the other passes' facts (folding, ...).
+  if (r.ok() && *r) NoteGraphEdit();
+  if (r.ok() && cache != nullptr) {
+    cache->SetFact(*graph, lenient_ ? Fact::kInferredLenient : Fact::kInferredStrict);
+  }
   return r;
 }
 

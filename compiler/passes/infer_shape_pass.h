@@ -20,6 +20,14 @@
 // Other subgraph owners (While / Case ...) get their subgraphs'
 // Data descs refreshed and inferred the same way, outputs via their own
 // infer function. Run() returns true when any desc changed.
+// Shape ranges travel with the shapes: producer output -> consumer input,
+// parent input -> subgraph Data, If branches -> If outputs (MergeDescs:
+// union per dim), Loop carried values (WidenDescs: a moving bound becomes
+// unbounded so the fixed point ends); a range is part of "changed".
+// Cost: input descs are compared in place and only written when they
+// differ; an InferShapeMemo (if a scope is open) skips unchanged nodes; in a
+// TopoOrderCache scope a graph unedited since a complete run is skipped
+// (a run that changed a desc advances the graph edit epoch).
 //
 // Example:
 //   InferShapePass pass;
@@ -29,6 +37,7 @@
 
 #include <cstdint>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/strings/string_view.h"
 #include "compiler/passes/pass_framework/graph_pass.h"
 #include "graph/inc/graph/compute_graph.h"
@@ -37,6 +46,68 @@
 #include "metadef/inc/external/base/status.h"
 
 namespace ge {
+
+// What the last inference of each node saw, so that a later InferShapePass
+// over an unchanged node skips its op's infer function (the compile runs
+// inference in prepare and again in every ShapeOptimization round; most
+// nodes do not change in between).
+//
+// A node's signature hashes its type, each input's producer (node and
+// output index) and input desc (shape, data type, range), and its output
+// descs as the inference left them. A run whose signature matches the memo
+// keeps the node's outputs as they are. Not covered: an attribute or Const
+// value edited in place between runs; whoever does that (custom passes)
+// must Clear() the memo. Nodes with subgraphs are never memoised.
+//
+// Use: an InferShapeMemo::Scope makes a memo current for this thread; every
+// InferShapePass run inside the scope uses it (CompilerStages::Compile
+// opens one per compile).
+//   InferShapeMemo memo;
+//   InferShapeMemo::Scope scope(&memo);
+//   ... passes ...
+class InferShapeMemo {
+ public:
+  class Scope {
+   public:
+    explicit Scope(InferShapeMemo* memo);
+    Scope(const Scope&) = delete;
+    Scope& operator=(const Scope&) = delete;
+    ~Scope();
+
+   private:
+    InferShapeMemo* saved_;
+  };
+
+  // The memo of the innermost open Scope on this thread, or null.
+  static InferShapeMemo* Current();
+
+  void Clear() { entries_.clear(); }
+  // While off, runs read the memo but record nothing (CompilerStages turns
+  // it on after prepare: the first inference of a graph is rarely repeated
+  // unchanged, and the whole-graph skip covers that case).
+  void set_recording(bool on) { recording_ = on; }
+  bool recording() const { return recording_; }
+  void Reserve(size_t n) { entries_.reserve(n); }
+  // Whether `op` has a record at all.
+  bool Has(const OpDesc* op) const { return entries_.contains(op); }
+  size_t size() const { return entries_.size(); }
+  // Inference runs the memo saved (tests, statistics).
+  int64_t hits() const { return hits_; }
+
+  // Whether `op` was inferred with signature `sig` (counts a hit).
+  bool Matches(const OpDesc* op, uint64_t sig);
+  // Records `sig` for `op` (keeps `op` alive so its address is not reused).
+  void Record(const OpDescPtr& op, uint64_t sig);
+
+ private:
+  struct Entry {
+    OpDescPtr op;
+    uint64_t sig = 0;
+  };
+  absl::flat_hash_map<const OpDesc*, Entry> entries_;
+  int64_t hits_ = 0;
+  bool recording_ = true;
+};
 
 class InferShapePass : public GraphPass {
  public:
@@ -59,7 +130,12 @@ class InferShapePass : public GraphPass {
 
   // Merges two descs of the same value: equal dims stay, differing dims
   // become -1, differing ranks give unknown rank. Data type from `a`.
+  // Shape ranges: the union per dim when either side records one (a known
+  // dim counts as {d, d}); none for an unknown rank.
   static GeTensorDesc MergeDescs(const GeTensorDesc& a, const GeTensorDesc& b);
+  // MergeDescs for the Loop fixed point: a range bound that moves from
+  // `carried` is dropped (max unbounded, min 0), so iterations end.
+  static GeTensorDesc WidenDescs(const GeTensorDesc& carried, const GeTensorDesc& next);
 
  protected:
   StatusOr<bool> RunImpl(const ComputeGraphPtr& graph) override;

@@ -212,5 +212,67 @@ TEST(InferShapePassTest, NullGraphIsAnError) {
   EXPECT_FALSE(pass.Run(nullptr).ok());
 }
 
+TEST(InferShapePassTest, MemoSkipsUnchangedNodesAndSeesChangedInputs) {
+  TestGraph g("g");
+  NodePtr x = TypedData(g, "x", 0, {2, 3});
+  NodePtr relu = g.Op("relu", "Relu", {x});
+  NodePtr neg = g.Op("neg", "Neg", {relu});
+  g.NetOutput({neg});
+  InferShapeMemo memo;
+  InferShapeMemo::Scope scope(&memo);
+  EXPECT_EQ(InferShapeMemo::Current(), &memo);
+  InferShapePass pass;
+  auto first = pass.Run(g.graph());
+  GE_ASSERT_OK(first.status());
+  EXPECT_EQ(memo.hits(), 0);
+  EXPECT_EQ(memo.size(), 2u);  // relu, neg
+  auto second = pass.Run(g.graph());
+  GE_ASSERT_OK(second.status());
+  EXPECT_FALSE(*second);
+  EXPECT_EQ(memo.hits(), 2);
+  // A new input shape: both nodes are inferred again.
+  GeTensorDesc desc(GeShape({4, 5}), FORMAT_ND, DT_FLOAT);
+  GE_ASSERT_OK(x->GetOpDescBarePtr()->UpdateOutputDesc(0, desc));
+  auto third = pass.Run(g.graph());
+  GE_ASSERT_OK(third.status());
+  EXPECT_TRUE(*third);
+  EXPECT_EQ(memo.hits(), 2);
+  EXPECT_EQ(OutShape(neg), GeShape({4, 5}));
+  // An output desc overwritten by someone else is not trusted either.
+  GE_ASSERT_OK(neg->GetOpDescBarePtr()->UpdateOutputDesc(0, GeTensorDesc(GeShape({9}))));
+  auto fourth = pass.Run(g.graph());
+  GE_ASSERT_OK(fourth.status());
+  EXPECT_TRUE(*fourth);
+  EXPECT_EQ(OutShape(neg), GeShape({4, 5}));
+  memo.Clear();
+  EXPECT_EQ(memo.size(), 0u);
+}
+
+TEST(InferShapePassTest, RangesFlowToConsumersAndChangesAreDetected) {
+  TestGraph g("g");
+  NodePtr x = TypedData(g, "x", 0, {-1, 3});
+  GeTensorDesc desc = x->GetOpDescBarePtr()->GetOutputDesc(0);
+  GE_ASSERT_OK(desc.SetShapeRange({{1, 8}, {3, 3}}));
+  GE_ASSERT_OK(x->GetOpDescBarePtr()->UpdateOutputDesc(0, desc));
+  NodePtr relu = g.Op("relu", "Relu", {x});
+  NodePtr out = g.NetOutput({relu});
+  InferShapePass pass;
+  auto r = pass.Run(g.graph());
+  GE_ASSERT_OK(r.status());
+  EXPECT_TRUE(*r);
+  EXPECT_EQ(relu->GetOpDescBarePtr()->GetInputDesc(0).GetShapeRange(),
+            (GeTensorDesc::ShapeRange{{1, 8}, {3, 3}}));
+  EXPECT_EQ(out->GetOpDescBarePtr()->GetInputDesc(0).GetShapeRange(),
+            (GeTensorDesc::ShapeRange{{1, 8}, {3, 3}}));
+  // Only the range changes: still a change, and it propagates.
+  GE_ASSERT_OK(desc.SetShapeRange({{2, 4}, {3, 3}}));
+  GE_ASSERT_OK(x->GetOpDescBarePtr()->UpdateOutputDesc(0, desc));
+  r = pass.Run(g.graph());
+  GE_ASSERT_OK(r.status());
+  EXPECT_TRUE(*r);
+  EXPECT_EQ(out->GetOpDescBarePtr()->GetInputDesc(0).GetShapeRange(),
+            (GeTensorDesc::ShapeRange{{2, 4}, {3, 3}}));
+}
+
 }  // namespace
 }  // namespace ge

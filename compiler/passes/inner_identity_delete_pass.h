@@ -20,6 +20,7 @@
 #define COMPILER_PASSES_INNER_IDENTITY_DELETE_PASS_H_
 
 #include "absl/strings/string_view.h"
+#include "absl/types/span.h"
 #include "compiler/passes/pass_framework/node_pass.h"
 #include "graph/inc/graph/node.h"
 #include "metadef/inc/external/base/status.h"
@@ -29,6 +30,10 @@ namespace ge {
 class InnerIdentityDeletePass : public BaseNodePass {
  public:
   absl::string_view name() const override { return "InnerIdentityDeletePass"; }
+  absl::Span<const char* const> TargetTypes() const override {
+    static constexpr const char* kTypes[] = {"Identity", "IdentityN"};
+    return kTypes;
+  }
 
  protected:
   Status RunImpl(const NodePtr& node) override;

@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "absl/strings/string_view.h"
+#include "absl/types/span.h"
 #include "compiler/passes/pass_framework/node_pass.h"
 #include "graph/inc/graph/ge_tensor.h"
 #include "graph/inc/graph/node.h"
@@ -41,6 +42,10 @@ std::optional<GeShape> ResolveReshapeTarget(const GeShape& in, const std::vector
 class ReshapeRemovePass : public BaseNodePass {
  public:
   absl::string_view name() const override { return "ReshapeRemovePass"; }
+  absl::Span<const char* const> TargetTypes() const override {
+    static constexpr const char* kTypes[] = {"Reshape"};
+    return kTypes;
+  }
 
  protected:
   Status RunImpl(const NodePtr& node) override;

@@ -64,6 +64,9 @@ bool TransOpBreadthFusionPass::IsTransOpType(absl::string_view type) {
 
 StatusOr<bool> TransOpBreadthFusionPass::RunImpl(const ComputeGraphPtr& graph) {
   merged_ = 0;
+  static constexpr const char* kTransTypes[] = {"Transpose", "TransposeD", "Cast", "TransData",
+                                                "FormatTransfer"};
+  if (!GraphTreeHasAnyType(*graph, kTransTypes)) return false;
   ASSIGN_OR_RETURN(bool changed, RunOnGraph(graph));
   if (graph->GetParentGraph() != nullptr) return changed;
   for (const ComputeGraphPtr& sub : graph->GetAllSubgraphs()) {

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <fstream>
 #include <sstream>
+#include <typeinfo>
 #include <string>
 #include <utility>
 #include <vector>
@@ -24,6 +25,7 @@
 #include "compiler/passes/infer_shape_pass.h"
 #include "compiler/passes/inner_identity_delete_pass.h"
 #include "compiler/passes/pass_framework/ge_pass.h"
+#include "compiler/passes/pass_framework/topo_order.h"
 #include "compiler/passes/reshape_remove_pass.h"
 #include "compiler/passes/shape_optimization_pass.h"
 #include "compiler/passes/trans_op_breadth_fusion_pass.h"
@@ -67,7 +69,15 @@ Status StageDone(const ComputeGraphPtr& graph, absl::string_view stage,
 
 Status RunCustomPasses(CustomPassStage stage, const ComputeGraphPtr& graph,
                        const CompileOptions& options) {
-  RETURN_IF_ERROR(CustomPassRegistry::Instance().RunPasses(stage, graph));
+  const CustomPassRegistry& registry = CustomPassRegistry::Instance();
+  const bool any = registry.size() != 0 && !registry.GetPassNames(stage).empty();
+  RETURN_IF_ERROR(registry.RunPasses(stage, graph));
+  if (any) {
+    // A custom pass may edit anything (attributes in place too).
+    if (InferShapeMemo* memo = InferShapeMemo::Current()) memo->Clear();
+    NoteGraphEdit();
+    if (TopoOrderCache* cache = TopoOrderCache::Current()) cache->Clear();
+  }
   return StageDone(graph, absl::StrCat("CustomPass_", CustomPassStageName(stage)), options);
 }
 
@@ -330,18 +340,44 @@ Status GraphPrepare::NormalizeGraph(const ComputeGraphPtr& graph, TopoSortingMod
 
 Status GraphPrepare::PrepareDynShape(const ComputeGraphPtr& graph) {
   if (graph == nullptr) return ParamInvalid("PrepareDynShape: null graph");
+  // The marks depend on the output descs only: unedited since the last
+  // marking (inference advances the edit epoch when it changes a desc).
+  TopoOrderCache* cache = TopoOrderCache::Current();
+  if (cache != nullptr && cache->HasFact(*graph, TopoOrderCache::Fact::kDynShapeMarked)) {
+    return OkStatus();
+  }
+  RETURN_IF_ERROR(MarkDynShape(graph));
+  if (cache != nullptr) cache->SetFact(*graph, TopoOrderCache::Fact::kDynShapeMarked);
+  return OkStatus();
+}
+
+Status GraphPrepare::MarkDynShape(const ComputeGraphPtr& graph) {
   bool any = false;
-  for (const NodePtr& node : graph->GetAllNodes()) {
-    const OpDescPtr& op = node->GetOpDesc();
+  // Bare pointers and in-place reads: no allocation per node. Without
+  // subgraphs the tree is the direct node list.
+  std::vector<Node*> all;
+  if (!graph->GetAllSubgraphs().empty() || graph->GetParentGraph() != nullptr) {
+    all = graph->GetAllNodesPtr();
+  } else {
+    all.reserve(graph->GetDirectNodesSize());
+    for (const NodePtr& n : graph->DirectNodes()) all.push_back(n.get());
+  }
+  for (Node* node : all) {
+    OpDesc& op = *node->GetOpDescBarePtr();
     bool unknown = false;
-    for (const GeTensorDescPtr& desc : op->GetAllOutputsDescPtr()) {
-      if (desc != nullptr && desc->GetShape().IsUnknownShape()) unknown = true;
+    const uint32_t n_out = static_cast<uint32_t>(op.GetAllOutputsDescSize());
+    for (uint32_t i = 0; i < n_out && !unknown; ++i) {
+      const GeTensorDesc* desc = op.GetOutputDescBarePtr(i);
+      unknown = desc != nullptr && desc->GetShape().IsUnknownShape();
     }
     if (unknown) {
-      RETURN_IF_ERROR(AttrUtils::SetBool(op, kAttrIsUnknownShape, true));
+      const AttrValue* mark = op.GetAttr(kAttrIsUnknownShape);
+      if (mark == nullptr || mark->Get<bool>() == nullptr || !*mark->Get<bool>()) {
+        RETURN_IF_ERROR(op.SetAttr(kAttrIsUnknownShape, AttrValue::CreateFrom<bool>(true)));
+      }
       any = true;
-    } else if (AttrUtils::HasAttr(op, kAttrIsUnknownShape)) {
-      RETURN_IF_ERROR(op->DelAttr(kAttrIsUnknownShape));
+    } else if (op.HasAttr(kAttrIsUnknownShape)) {
+      RETURN_IF_ERROR(op.DelAttr(kAttrIsUnknownShape));
     }
   }
   if (any) {
@@ -352,12 +388,21 @@ Status GraphPrepare::PrepareDynShape(const ComputeGraphPtr& graph) {
   return OkStatus();
 }
 
-GraphPrepare::GraphPrepare()
-    : infer_shape([](const ComputeGraphPtr& graph) -> Status {
-        InferShapePass pass;
-        pass.set_lenient(true);
-        return pass.Run(graph).status();
-      }) {}
+namespace {
+
+// The default GraphPrepare::infer_shape (a named type, so Prepare can tell
+// it from a caller's hook).
+struct DefaultInferShape {
+  Status operator()(const ComputeGraphPtr& graph) const {
+    InferShapePass pass;
+    pass.set_lenient(true);
+    return pass.Run(graph).status();
+  }
+};
+
+}  // namespace
+
+GraphPrepare::GraphPrepare() : infer_shape(DefaultInferShape()) {}
 
 Status GraphPrepare::Prepare(const ComputeGraphPtr& graph, const CompileOptions& options) const {
   if (graph == nullptr) return ParamInvalid("GraphPrepare: null graph");
@@ -365,10 +410,18 @@ Status GraphPrepare::Prepare(const ComputeGraphPtr& graph, const CompileOptions&
   if (!options.out_nodes.empty()) RETURN_IF_ERROR(ApplyOutNodes(graph, options.out_nodes));
   if (!options.input_shape.empty()) RETURN_IF_ERROR(ApplyInputShape(graph, options.input_shape));
   RETURN_IF_ERROR(NormalizeGraph(graph, options.topo_mode));
+  NoteGraphEdit();  // the list was reordered (and maybe descs / outputs set)
+  if (TopoOrderCache* cache = TopoOrderCache::Current()) {
+    // Just sorted: the stable order is the list itself.
+    cache->Store(*graph, graph->GetDirectNode());
+  }
   RETURN_IF_ERROR(StageDone(graph, "PrepareNormalizeGraph", options));
   if (infer_shape) {
     Status st = infer_shape(graph);
     if (!st.ok()) return Annotate(st, "InferShape: ");
+  }
+  if (infer_shape && infer_shape.target<DefaultInferShape>() == nullptr) {
+    NoteGraphEdit();  // a caller's hook may edit anything
   }
   RETURN_IF_ERROR(StageDone(graph, "PrepareInferShape", options));
   RETURN_IF_ERROR(RunCustomPasses(CustomPassStage::kAfterInferShape, graph, options));
@@ -379,6 +432,20 @@ Status GraphPrepare::Prepare(const ComputeGraphPtr& graph, const CompileOptions&
 // --------------------------------------------------------------- optimize
 
 namespace {
+
+// Registered names of the built-in passes (they edit the graph through the
+// GraphRewriter and never change a node's attributes in place, which the
+// InferShapeMemo relies on).
+bool IsBuiltinPassName(absl::string_view name) {
+  if (name == "NodeSimplifyPasses") return true;
+  for (const std::string& n : GraphOptimize::Stage1PassOrder()) {
+    if (n == name) return true;
+  }
+  for (const std::string& n : GraphOptimize::Stage2PassOrder()) {
+    if (n == name) return true;
+  }
+  return false;
+}
 
 // The Stage 1 node passes in one GEPass traversal, each disabled by its name.
 std::unique_ptr<NodePassGroup> MakeNodeSimplifyGroup() {
@@ -475,6 +542,11 @@ Status GraphOptimize::RunManager(PassManager& manager, const ComputeGraphPtr& gr
                                                            bool changed) -> Status {
     if (observer) observer(stage, pass, false);
     if (!changed) return OkStatus();
+    if (!IsBuiltinPassName(pass)) {
+      // A caller's pass may edit attributes in place: infer afresh.
+      if (InferShapeMemo* memo = InferShapeMemo::Current()) memo->Clear();
+      NoteGraphEdit();
+    }
     return GraphDumper::DumpIfEnabled(g, absl::StrCat(stage, "_", pass));
   };
   if (observer) observer(stage, "", true);
@@ -509,8 +581,11 @@ Status GraphOptimize::OptimizeAfterMerge(const ComputeGraphPtr& graph,
 
 StatusOr<PartitionResult> EnginePartitioner::Partition(const ComputeGraphPtr& graph) {
   if (graph == nullptr) return ParamInvalid("EnginePartitioner: null graph");
-  for (const NodePtr& node : graph->GetAllNodes()) {
-    node->GetOpDesc()->SetOpEngineName(kDefaultEngineName);
+  static const std::string* const kEngine = new std::string(kDefaultEngineName);
+  if (graph->GetAllSubgraphs().empty() && graph->GetParentGraph() == nullptr) {
+    for (const NodePtr& n : graph->DirectNodes()) n->GetOpDescBarePtr()->SetOpEngineName(*kEngine);
+  } else {
+    for (Node* node : graph->GetAllNodesPtr()) node->GetOpDescBarePtr()->SetOpEngineName(*kEngine);
   }
   PartitionResult result;
   result.subgraphs.push_back(graph);
@@ -562,6 +637,16 @@ StatusOr<CompileResult> CompilerStages::Compile(const ComputeGraphPtr& input,
   }
   if (graph == nullptr) return ParamInvalid("CompilerStages::Compile: null graph");
 
+  // One inference memo for the whole compile: prepare infers every node, the
+  // ShapeOptimization rounds of Stage 1 / 2 then re-infer only the nodes
+  // whose inputs changed (see InferShapeMemo).
+  InferShapeMemo memo;
+  InferShapeMemo::Scope memo_scope(&memo);
+  // Topological orders and graph facts (inferred, no dead code) reused
+  // across passes and pipelines while the graph is not edited; every edit
+  // this file makes outside the GraphRewriter calls NoteGraphEdit().
+  TopoOrderCache topo_cache;
+  TopoOrderCache::Scope topo_scope(&topo_cache);
   CompileResult result;
   result.graph = graph;
   PartitionResult partitions;
@@ -570,13 +655,18 @@ StatusOr<CompileResult> CompilerStages::Compile(const ComputeGraphPtr& input,
     const BuildStep step = static_cast<BuildStep>(i);
     switch (step) {
       case BuildStep::kAfterPrepare:
+        memo.set_recording(false);
         RETURN_IF_ERROR(preparer.Prepare(graph, options));
+        memo.set_recording(true);
         break;
       case BuildStep::kBeforePartition:
         RETURN_IF_ERROR(optimizer.OptimizeOriginalGraph(graph, options));
         break;
       case BuildStep::kAfterPartition: {
         ASSIGN_OR_RETURN(partitions, partitioner->Partition(graph));
+        // A caller's partitioner may restructure the graph (the default one
+        // only names engines).
+        if (typeid(*partitioner) != typeid(EnginePartitioner)) NoteGraphEdit();
         have_partitions = true;
         RETURN_IF_ERROR(StageDone(graph, "EnginePartition", options));
         break;
@@ -592,6 +682,7 @@ StatusOr<CompileResult> CompilerStages::Compile(const ComputeGraphPtr& input,
           RETURN_IF_ERROR(optimizer.OptimizeSubgraph(sub, options));
         }
         RETURN_IF_ERROR(partitioner->Merge(graph, partitions));
+        if (typeid(*partitioner) != typeid(EnginePartitioner)) NoteGraphEdit();
         RETURN_IF_ERROR(StageDone(graph, "MergeSubgraph", options));
         break;
       }
@@ -600,6 +691,7 @@ StatusOr<CompileResult> CompilerStages::Compile(const ComputeGraphPtr& input,
         break;
       case BuildStep::kAfterBuild: {
         ASSIGN_OR_RETURN(ComputeGraphPtr built, builder->Build(graph));
+        NoteGraphEdit();
         if (built == nullptr) return Internal("GraphBuilder returned a null graph");
         graph = built;
         result.graph = graph;

@@ -29,6 +29,16 @@
 // the graph and continues with the step after S; the result equals an
 // uninterrupted build.
 //
+// Cost (issue 6): Compile() keeps, for the whole compile, an InferShapeMemo
+// (nodes whose inputs did not change skip their infer function) and a
+// TopoOrderCache (one topological order and graph facts such as "inferred",
+// "no dead code", "nothing to fold", "dyn-shape marks current", reused while
+// the graph is not edited). Every edit made here outside the GraphRewriter
+// (sorting, input shapes, out nodes, custom passes, a caller's hooks,
+// partitioner or builder) advances the edit epoch (NoteGraphEdit), so a
+// fact never outlives the graph state it describes. prepare + optimize of an
+// unchanging graph is then one inference plus a few linear scans.
+//
 // Example:
 //   CompilerStages stages;
 //   CompileOptions opts;
@@ -177,11 +187,15 @@ class GraphPrepare {
 
   Status Prepare(const ComputeGraphPtr& graph, const CompileOptions& options) const;
   static Status NormalizeGraph(const ComputeGraphPtr& graph, TopoSortingMode mode);
+  // Skipped inside a compile when nothing was edited since the last run.
   static Status PrepareDynShape(const ComputeGraphPtr& graph);
   static Status ApplyInputShape(const ComputeGraphPtr& graph, absl::string_view option_value);
   static Status ApplyOutNodes(const ComputeGraphPtr& graph, absl::string_view option_value);
 
   GraphHook infer_shape;
+
+ private:
+  static Status MarkDynShape(const ComputeGraphPtr& graph);
 };
 
 // --------------------------------------------------------------- optimize

@@ -2,7 +2,6 @@
 #include "compiler/passes/pass_framework/ge_pass.h"
 
 #include <algorithm>
-#include <deque>
 #include <set>
 #include <string>
 #include <utility>
@@ -78,72 +77,120 @@ Status GEPass::RunSubgraphsOf(const Node& node, const NamesToPass& passes) {
 Status GEPass::RunOneGraph(const ComputeGraphPtr& graph, const NamesToPass& passes) {
   processed_graphs_.insert(graph.get());
   ++stats_.graphs;
-  const std::string where = "GEPass on graph '" + graph->GetName() + "': ";
   StatusOr<std::vector<NodePtr>> first = StableTopologicalOrder(*graph);
-  if (!first.ok()) return Annotate(first.status(), where);
+  if (!first.ok()) {
+    return Annotate(first.status(), "GEPass on graph '", graph->GetName(), "': ");
+  }
   std::vector<NodePtr> order = std::move(first).value();
+
+  // The enabled passes, resolved once.
+  std::vector<std::pair<const std::string*, BaseNodePass*>> enabled;
+  enabled.reserve(passes.size());
+  for (const auto& [pass_name, pass] : passes) {
+    if (options_.disabled_passes.count(pass_name) == 0) enabled.emplace_back(&pass_name, pass);
+  }
 
   // Deleted nodes stay referenced so that their addresses are not reused
   // by new nodes while the driver still looks them up.
   absl::flat_hash_map<const Node*, NodePtr> deleted;
   auto is_gone = [&](const NodePtr& n) {
-    return deleted.contains(n.get()) || !graph->HasNode(n);
+    return !graph->HasNode(n) || (!deleted.empty() && deleted.contains(n.get()));
   };
+  auto where = [&graph]() { return absl::StrCat("GEPass on graph '", graph->GetName(), "': "); };
 
+  // Everything below but the walk over `order` is only touched when a pass
+  // asks for a re-pass (rare), so a round without requests allocates nothing
+  // per node.
   for (int32_t round = 1;; ++round) {
     stats_.max_rounds = std::max(stats_.max_rounds, round);
-    enum class State { kPending, kVisited };
-    absl::flat_hash_map<const Node*, State> state;
-    absl::flat_hash_map<const Node*, int32_t> visits;
+    // Position in `order` of each node of this round, built on first need.
+    absl::flat_hash_map<const Node*, size_t> position;
+    size_t next_index = 0;  // order[next_index..] are still pending
+    // Nodes queued to be visited right after the current one (back = next).
+    std::vector<NodePtr> front;
+    // Visits through `front` this round, and who asked.
+    absl::flat_hash_map<const Node*, int32_t> extra_visits;
     absl::flat_hash_map<const Node*, std::string> immediate_by;
-    std::deque<NodePtr> queue(order.begin(), order.end());
-    for (const NodePtr& n : order) state[n.get()] = State::kPending;
     std::vector<NodePtr> next;
     absl::flat_hash_map<const Node*, std::set<std::string>> next_by;
 
-    while (!queue.empty()) {
-      NodePtr node = std::move(queue.front());
-      queue.pop_front();
-      state[node.get()] = State::kVisited;
+    auto ensure_positions = [&]() {
+      if (!position.empty() || order.empty()) return;
+      position.reserve(order.size());
+      for (size_t i = 0; i < order.size(); ++i) position.emplace(order[i].get(), i);
+    };
+    // Pending: still ahead in `order`, or queued in `front`.
+    auto is_pending = [&](const Node* n) {
+      for (const NodePtr& f : front) {
+        if (f.get() == n) return true;
+      }
+      ensure_positions();
+      auto it = position.find(n);
+      return it != position.end() && it->second >= next_index;
+    };
+
+    std::vector<NodePtr> immediate;
+    while (!front.empty() || next_index < order.size()) {
+      NodePtr node;
+      bool from_front = false;
+      if (!front.empty()) {
+        node = std::move(front.back());
+        front.pop_back();
+        from_front = true;
+      } else {
+        node = order[next_index++];
+      }
       if (is_gone(node)) continue;
-      if (++visits[node.get()] > options_.max_visits_per_node_per_round) {
-        return Internal(where, "node '", node->GetName(), "' was visited more than ",
-                        options_.max_visits_per_node_per_round, " times in round ", round,
-                        "; pass '", immediate_by[node.get()],
-                        "' keeps asking for an immediate re-pass");
+      if (from_front) {
+        ensure_positions();
+        auto it = position.find(node.get());
+        // The visit in `order` happened before (it is no longer pending).
+        const int32_t base = (it != position.end() && it->second < next_index) ? 1 : 0;
+        const int32_t visits = base + ++extra_visits[node.get()];
+        if (visits > options_.max_visits_per_node_per_round) {
+          return Internal(where(), "node '", node->GetName(), "' was visited more than ",
+                          options_.max_visits_per_node_per_round, " times in round ", round,
+                          "; pass '", immediate_by[node.get()],
+                          "' keeps asking for an immediate re-pass");
+        }
+      } else if (options_.max_visits_per_node_per_round < 1) {
+        return Internal(where(), "node '", node->GetName(), "' was visited more than ",
+                        options_.max_visits_per_node_per_round, " times in round ", round);
       }
       ++stats_.node_visits;
-      if (options_.include_subgraphs) RETURN_IF_ERROR(RunSubgraphsOf(*node, passes));
+      if (options_.include_subgraphs &&
+          !node->GetOpDescBarePtr()->GetSubgraphInstanceNames().empty()) {
+        RETURN_IF_ERROR(RunSubgraphsOf(*node, passes));
+      }
 
-      std::vector<NodePtr> immediate;
-      absl::flat_hash_set<const Node*> immediate_set;
-      for (const auto& [pass_name, pass] : passes) {
-        if (options_.disabled_passes.count(pass_name) != 0) continue;
+      immediate.clear();
+      for (const auto& [pass_name, pass] : enabled) {
         if (is_gone(node)) break;
         ++stats_.pass_runs;
-        RETURN_IF_ERROR(Annotate(pass->Run(node), where));
+        Status st = pass->Run(node);
+        if (!st.ok()) return Annotate(st, where());
         changed_ = changed_ || pass->changed();
         for (const NodePtr& d : pass->GetNodesDeleted()) deleted.emplace(d.get(), d);
         for (const NodePtr& n : pass->GetNodesNeedRePass()) {
           if (is_gone(n) || n->GetOwnerComputeGraphBarePtr() != graph.get()) continue;
-          auto it = state.find(n.get());
-          if (it != state.end() && it->second == State::kPending) continue;
+          if (is_pending(n.get())) continue;
           auto [by, fresh] = next_by.try_emplace(n.get());
           if (fresh) next.push_back(n);
-          by->second.insert(pass_name);
+          by->second.insert(*pass_name);
         }
         for (const NodePtr& n : pass->GetNodesNeedRePassImmediately()) {
           if (is_gone(n) || n->GetOwnerComputeGraphBarePtr() != graph.get()) continue;
-          auto it = state.find(n.get());
-          if (it != state.end() && it->second == State::kPending) continue;
-          if (immediate_set.insert(n.get()).second) immediate.push_back(n);
-          immediate_by[n.get()] = pass_name;
+          if (is_pending(n.get())) continue;
+          bool dup = false;
+          for (const NodePtr& m : immediate) dup = dup || m == n;
+          if (!dup) immediate.push_back(n);
+          immediate_by[n.get()] = *pass_name;
         }
       }
+      // Visited next in request order: the first request ends up on top.
       for (auto it = immediate.rbegin(); it != immediate.rend(); ++it) {
         if (is_gone(*it)) continue;
-        state[it->get()] = State::kPending;
-        queue.push_front(*it);
+        front.push_back(*it);
       }
     }
 
@@ -158,12 +205,12 @@ Status GEPass::RunOneGraph(const ComputeGraphPtr& graph, const NamesToPass& pass
         const std::set<std::string>& by = next_by[n.get()];
         askers.insert(by.begin(), by.end());
       }
-      return Internal(where, "node passes did not converge after ", options_.max_rounds,
+      return Internal(where(), "node passes did not converge after ", options_.max_rounds,
                       " rounds: pass(es) ", PassList(askers), " still ask to re-pass ",
                       NameList(scheduled));
     }
     StatusOr<std::vector<NodePtr>> full = StableTopologicalOrder(*graph);
-    if (!full.ok()) return Annotate(full.status(), where, "after round ", round, ": ");
+    if (!full.ok()) return Annotate(full.status(), where(), "after round ", round, ": ");
     absl::flat_hash_set<const Node*> wanted;
     for (const NodePtr& n : scheduled) wanted.insert(n.get());
     order.clear();
@@ -189,6 +236,22 @@ Status NodePassGroup::AddPass(std::string name, std::unique_ptr<BaseNodePass> pa
 }
 
 StatusOr<bool> NodePassGroup::RunImpl(const ComputeGraphPtr& graph) {
+  // Nothing to do when every enabled pass targets types the graph lacks.
+  bool may_apply = false;
+  bool any_enabled = false;
+  for (const auto& [pass_name, pass] : passes_) {
+    if (options_.disabled_passes.count(pass_name) != 0) continue;
+    any_enabled = true;
+    const absl::Span<const char* const> types = pass->TargetTypes();
+    if (types.empty() || GraphTreeHasAnyType(*graph, types)) {
+      may_apply = true;
+      break;
+    }
+  }
+  if (any_enabled && !may_apply) {
+    last_stats_ = GEPassStats();
+    return false;
+  }
   GEPass::NamesToPass names_to_passes;
   for (const auto& [pass_name, pass] : passes_) names_to_passes.emplace_back(pass_name, pass.get());
   GEPass driver(graph, options_);

@@ -108,6 +108,8 @@ class GEPass {
 using NamesToPass = GEPass::NamesToPass;
 
 // A GraphPass running its node passes (in AddPass order) through GEPass.
+// When every enabled pass lists TargetTypes() and the graph tree has no
+// node of those types (GraphTreeHasAnyType), the traversal is skipped.
 class NodePassGroup : public GraphPass {
  public:
   explicit NodePassGroup(std::string name, GEPassOptions options = GEPassOptions());

@@ -9,6 +9,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "compiler/passes/pass_framework/topo_order.h"
 #include "graph/inc/graph/op_desc.h"
 #include "graph/inc/graph/op_types.h"
 
@@ -89,6 +90,7 @@ Status GraphRewriter::CheckAnchorInGraph(const Anchor* anchor, const char* what)
 }
 
 void GraphRewriter::Added(const NodePtr& node) {
+  NoteGraphEdit();
   changed_ = true;
   ++nodes_added_;
   if (listener_ != nullptr) listener_->OnNodeAdded(node);
@@ -96,11 +98,13 @@ void GraphRewriter::Added(const NodePtr& node) {
 
 void GraphRewriter::Changed(Node* node) {
   if (node == nullptr) return;
+  NoteGraphEdit();
   changed_ = true;
   if (listener_ != nullptr) listener_->OnNodeChanged(node->shared_from_this());
 }
 
 void GraphRewriter::Removed(const NodePtr& node) {
+  NoteGraphEdit();
   changed_ = true;
   ++nodes_removed_;
   if (listener_ != nullptr) listener_->OnNodeRemoved(node);

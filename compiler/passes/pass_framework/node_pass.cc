@@ -21,12 +21,19 @@ void BaseNodePass::Recorder::OnNodeRemoved(const NodePtr& node) {
 }
 
 void BaseNodePass::ClearRecords() {
-  re_pass_.clear();
-  re_pass_now_.clear();
-  deleted_.clear();
-  re_pass_set_.clear();
-  re_pass_now_set_.clear();
-  deleted_set_.clear();
+  // Most runs record nothing: skip the set clears then.
+  if (!re_pass_.empty()) {
+    re_pass_.clear();
+    re_pass_set_.clear();
+  }
+  if (!re_pass_now_.empty()) {
+    re_pass_now_.clear();
+    re_pass_now_set_.clear();
+  }
+  if (!deleted_.empty()) {
+    deleted_.clear();
+    deleted_set_.clear();
+  }
   changed_ = false;
 }
 

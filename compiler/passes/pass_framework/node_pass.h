@@ -50,6 +50,7 @@
 
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/string_view.h"
+#include "absl/types/span.h"
 #include "compiler/passes/pass_framework/graph_rewriter.h"
 #include "graph/inc/graph/graph_fwd.h"
 #include "graph/inc/graph/node.h"
@@ -65,6 +66,10 @@ class BaseNodePass {
   virtual ~BaseNodePass() = default;
 
   virtual absl::string_view name() const = 0;
+
+  // The op types this pass can change (empty: any). A NodePassGroup whose
+  // passes all list types skips graphs without such nodes.
+  virtual absl::Span<const char* const> TargetTypes() const { return {}; }
 
   [[nodiscard]] Status Run(const NodePtr& node);
 

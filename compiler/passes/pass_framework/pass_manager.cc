@@ -2,6 +2,9 @@
 #include "compiler/passes/pass_framework/pass_manager.h"
 
 #include <cstdlib>
+#include <memory>
+
+#include "compiler/passes/pass_framework/topo_order.h"
 
 namespace ge {
 
@@ -44,6 +47,14 @@ std::vector<std::string> PassManager::pass_names() const {
 
 StatusOr<bool> PassManager::RunImpl(const ComputeGraphPtr& graph) {
   last_run_.clear();
+  // Topological orders are reused between passes that change nothing (the
+  // outermost pipeline owns the cache).
+  std::unique_ptr<TopoOrderCache> own_cache;
+  std::unique_ptr<TopoOrderCache::Scope> scope;
+  if (TopoOrderCache::Current() == nullptr) {
+    own_cache = std::make_unique<TopoOrderCache>();
+    scope = std::make_unique<TopoOrderCache::Scope>(own_cache.get());
+  }
   if (options_.verify) {
     RETURN_IF_ERROR(Annotate(GraphVerifier::Verify(*graph, options_.verifier_options),
                              "the input graph is invalid: "));
@@ -62,6 +73,11 @@ StatusOr<bool> PassManager::RunImpl(const ComputeGraphPtr& graph) {
     record.changed = *result;
     last_run_.push_back(record);
     changed = changed || *result;
+    if (*result) {
+      // The pass may have edited the graph without the rewriter.
+      NoteGraphEdit();
+      if (TopoOrderCache* cache = TopoOrderCache::Current()) cache->Clear();
+    }
     if (options_.verify) {
       RETURN_IF_ERROR(Annotate(GraphVerifier::Verify(*graph, options_.verifier_options),
                                "graph '", graph->GetName(), "' is invalid after pass '",

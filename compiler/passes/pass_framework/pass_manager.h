@@ -18,6 +18,10 @@
 //        * when options.dump_hook is set it is called with (graph, pass name,
 //          changed); its error stops the pipeline.
 //   3. Returns true when any pass changed the graph.
+//   The outermost running pipeline (or CompilerStages::Compile) keeps a
+//   TopoOrderCache (topo_order.h): passes that change nothing share one
+//   topological order and graph facts; after a pass that reports a change
+//   the cache is cleared and the graph edit epoch advanced.
 //   last_run() lists what happened to each pass in the last Run.
 //
 // Options

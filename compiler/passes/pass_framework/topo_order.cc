@@ -2,8 +2,10 @@
 #include "compiler/passes/pass_framework/topo_order.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <queue>
 #include <string>
 #include <utility>
@@ -13,34 +15,226 @@
 #include "absl/strings/str_join.h"
 #include "graph/inc/graph/anchor.h"
 #include "graph/inc/graph/node.h"
+#include "graph/inc/graph/op_desc.h"
 
 namespace ge {
 namespace {
 
 // Calls fn(peer_node) for every peer of every in anchor (in == true) or out
-// anchor of `node`, once per edge.
+// anchor of `node`, once per edge. Never creates the lazy control anchors.
 template <typename Fn>
 void ForEachPeerNode(const Node& node, bool in, Fn&& fn) {
-  auto visit = [&fn](const Anchor* anchor) {
-    for (Anchor* peer : anchor->PeerAnchors()) fn(peer->GetOwnerNodeBarePtr());
-  };
   if (in) {
-    for (size_t i = 0; i < node.GetAllInDataAnchorsSize(); ++i) {
-      visit(node.GetInDataAnchorBarePtr(static_cast<int32_t>(i)));
+    const size_t n = node.GetAllInDataAnchorsSize();
+    for (size_t i = 0; i < n; ++i) {
+      for (Anchor* peer : node.GetInDataAnchorBarePtr(static_cast<int32_t>(i))->PeerAnchors()) {
+        fn(peer->GetOwnerNodeBarePtr());
+      }
     }
-    visit(node.GetInControlAnchorBarePtr());
+    for (Anchor* peer : node.InControlPeers()) fn(peer->GetOwnerNodeBarePtr());
   } else {
-    for (size_t i = 0; i < node.GetAllOutDataAnchorsSize(); ++i) {
-      visit(node.GetOutDataAnchorBarePtr(static_cast<int32_t>(i)));
+    const size_t n = node.GetAllOutDataAnchorsSize();
+    for (size_t i = 0; i < n; ++i) {
+      for (Anchor* peer : node.GetOutDataAnchorBarePtr(static_cast<int32_t>(i))->PeerAnchors()) {
+        fn(peer->GetOwnerNodeBarePtr());
+      }
     }
-    visit(node.GetOutControlAnchorBarePtr());
+    for (Anchor* peer : node.OutControlPeers()) fn(peer->GetOwnerNodeBarePtr());
   }
 }
 
+// The common case, O(N + E) without hashing: the OpDesc ids strictly
+// increase along the list (TopologicalSorting numbers them so) and every
+// edge between nodes of `graph` goes from a smaller id to a larger one. Then
+// the list is topological and, with the smallest-position-first rule, the
+// stable order is the list itself. (A peer of `graph` outside its list is
+// ignored by the general algorithm; here it can only make the check fail.)
+bool ListIsTopological(const ComputeGraph& graph, const std::vector<NodePtr>& nodes) {
+  int64_t prev = std::numeric_limits<int64_t>::min();
+  for (const NodePtr& node : nodes) {
+    if (node->GetOwnerComputeGraphBarePtr() != &graph) return false;
+    const int64_t id = node->GetOpDescBarePtr()->GetId();
+    if (id <= prev) return false;
+    prev = id;
+  }
+  for (const NodePtr& node : nodes) {
+    const int64_t id = node->GetOpDescBarePtr()->GetId();
+    bool ok = true;
+    ForEachPeerNode(*node, /*in=*/true, [&](const Node* peer) {
+      if (peer->GetOwnerComputeGraphBarePtr() == &graph &&
+          peer->GetOpDescBarePtr()->GetId() >= id) {
+        ok = false;
+      }
+    });
+    if (!ok) return false;
+  }
+  return true;
+}
+
+std::atomic<uint64_t> g_edit_epoch{0};
+thread_local TopoOrderCache* g_cache = nullptr;
+
+StatusOr<std::vector<NodePtr>> ComputeOrder(const ComputeGraph& graph);
+
 }  // namespace
 
+NodeIndex::NodeIndex(const std::vector<NodePtr>& nodes) : nodes_(nodes) {
+  const int64_t limit = std::max<int64_t>(1024, 4 * static_cast<int64_t>(nodes.size()));
+  bool dense = true;
+  int64_t max_id = -1;
+  for (const NodePtr& n : nodes) {
+    const int64_t id = n->GetOpDescBarePtr()->GetId();
+    if (id < 0 || id >= limit) {
+      dense = false;
+      break;
+    }
+    max_id = std::max(max_id, id);
+  }
+  if (dense) {
+    by_id_.assign(static_cast<size_t>(max_id + 1), -1);
+    for (size_t i = 0; i < nodes.size() && dense; ++i) {
+      int32_t& slot = by_id_[static_cast<size_t>(nodes[i]->GetOpDescBarePtr()->GetId())];
+      if (slot >= 0) dense = false;  // duplicate id
+      slot = static_cast<int32_t>(i);
+    }
+  }
+  if (dense) return;
+  by_id_.clear();
+  by_ptr_.reserve(nodes.size());
+  for (size_t i = 0; i < nodes.size(); ++i) by_ptr_.emplace(nodes[i].get(), static_cast<int64_t>(i));
+}
+
+int64_t NodeIndex::Of(const Node* node) const {
+  if (node == nullptr) return -1;
+  if (!by_id_.empty()) {
+    const int64_t id = node->GetOpDescBarePtr()->GetId();
+    if (id < 0 || id >= static_cast<int64_t>(by_id_.size())) return -1;
+    const int32_t pos = by_id_[static_cast<size_t>(id)];
+    return pos >= 0 && nodes_[static_cast<size_t>(pos)].get() == node ? pos : -1;
+  }
+  auto it = by_ptr_.find(node);
+  return it == by_ptr_.end() ? -1 : it->second;
+}
+
+uint64_t GraphEditEpoch() { return g_edit_epoch.load(std::memory_order_relaxed); }
+void NoteGraphEdit() { g_edit_epoch.fetch_add(1, std::memory_order_relaxed); }
+
+TopoOrderCache::Scope::Scope(TopoOrderCache* cache) : saved_(g_cache) { g_cache = cache; }
+TopoOrderCache::Scope::~Scope() { g_cache = saved_; }
+TopoOrderCache* TopoOrderCache::Current() { return g_cache; }
+
+const std::vector<NodePtr>* TopoOrderCache::Find(const ComputeGraph& graph) {
+  auto it = entries_.find(&graph);
+  if (it == entries_.end()) return nullptr;
+  const Entry& e = it->second;
+  if (e.epoch != GraphEditEpoch() || e.size != graph.GetDirectNodesSize() ||
+      e.graph.lock().get() != &graph) {
+    return nullptr;
+  }
+  ++hits_;
+  return &e.order;
+}
+
+void TopoOrderCache::Store(const ComputeGraph& graph, const std::vector<NodePtr>& order) {
+  Entry& e = entries_[&graph];
+  e.graph = graph.weak_from_this();
+  e.epoch = GraphEditEpoch();
+  e.size = graph.GetDirectNodesSize();
+  e.order = order;
+}
+
+bool TopoOrderCache::HasFact(const ComputeGraph& graph, Fact fact) {
+  auto it = facts_.find(std::make_pair(&graph, static_cast<int32_t>(fact)));
+  if (it == facts_.end()) return false;
+  return it->second.epoch == GraphEditEpoch() && it->second.graph.lock().get() == &graph;
+}
+
+void TopoOrderCache::SetFact(const ComputeGraph& graph, Fact fact) {
+  FactEntry& e = facts_[std::make_pair(&graph, static_cast<int32_t>(fact))];
+  e.graph = graph.weak_from_this();
+  e.epoch = GraphEditEpoch();
+}
+
+const absl::flat_hash_set<const std::string*>* TopoOrderCache::FindTypes(
+    const ComputeGraph& graph) {
+  auto it = types_.find(&graph);
+  if (it == types_.end()) return nullptr;
+  const TypesEntry& e = it->second;
+  if (e.epoch != GraphEditEpoch() || e.graph.lock().get() != &graph) return nullptr;
+  ++hits_;
+  return &e.types;
+}
+
+void TopoOrderCache::StoreTypes(const ComputeGraph& graph,
+                                absl::flat_hash_set<const std::string*> types) {
+  TypesEntry& e = types_[&graph];
+  e.graph = graph.weak_from_this();
+  e.epoch = GraphEditEpoch();
+  e.types = std::move(types);
+}
+
+bool GraphTreeHasAnyType(const ComputeGraph& graph, absl::Span<const char* const> types) {
+  auto matches = [&types](const std::string& type) {
+    for (const char* t : types) {
+      if (type == t) return true;
+    }
+    return false;
+  };
+  // Without registered subgraphs (they live at the root) the tree is the
+  // direct node list: no GetAllNodes walk.
+  const ComputeGraph* root = graph.GetRootGraphBarePtr();
+  const bool flat = root != nullptr && root->GetAllSubgraphs().empty();
+  auto for_each_node = [&graph, flat](auto&& fn) {
+    if (flat) {
+      for (const NodePtr& n : graph.DirectNodes()) fn(*n);
+    } else {
+      for (const Node* n : graph.GetAllNodesPtr()) fn(*n);
+    }
+  };
+  TopoOrderCache* cache = g_cache;
+  if (cache == nullptr) {
+    bool found = false;
+    for_each_node([&](const Node& n) {
+      found = found || matches(n.GetOpDescBarePtr()->GetType());
+    });
+    return found;
+  }
+  const absl::flat_hash_set<const std::string*>* present = cache->FindTypes(graph);
+  if (present == nullptr) {
+    absl::flat_hash_set<const std::string*> collected;
+    const std::string* last = nullptr;
+    for_each_node([&](const Node& n) {
+      const std::string* t = n.GetOpDescBarePtr()->GetInternedType();
+      if (t != last) collected.insert(t);
+      last = t;
+    });
+    cache->StoreTypes(graph, std::move(collected));
+    present = cache->FindTypes(graph);
+    if (present == nullptr) return true;  // cannot happen; be conservative
+  }
+  for (const std::string* t : *present) {
+    if (t != nullptr && matches(*t)) return true;
+  }
+  return false;
+}
+
 StatusOr<std::vector<NodePtr>> StableTopologicalOrder(const ComputeGraph& graph) {
-  std::vector<NodePtr> nodes = graph.GetDirectNode();
+  TopoOrderCache* cache = g_cache;
+  if (cache == nullptr) return ComputeOrder(graph);
+  if (const std::vector<NodePtr>* hit = cache->Find(graph)) return *hit;
+  StatusOr<std::vector<NodePtr>> order = ComputeOrder(graph);
+  if (order.ok()) cache->Store(graph, *order);
+  return order;
+}
+
+namespace {
+
+StatusOr<std::vector<NodePtr>> ComputeOrder(const ComputeGraph& graph) {
+  std::vector<NodePtr> nodes;
+  nodes.reserve(graph.GetDirectNodesSize());
+  for (const NodePtr& node : graph.DirectNodes()) nodes.push_back(node);
+  if (ListIsTopological(graph, nodes)) return nodes;
+
   const size_t n = nodes.size();
   absl::flat_hash_map<const Node*, uint32_t> position;
   position.reserve(n);
@@ -102,5 +296,7 @@ StatusOr<std::vector<NodePtr>> StableTopologicalOrder(const ComputeGraph& graph)
   names.push_back(names.front());
   return GraphCycle("graph '", graph.GetName(), "' has a cycle: ", absl::StrJoin(names, " -> "));
 }
+
+}  // namespace
 
 }  // namespace ge

@@ -14,7 +14,13 @@
 //     another graph) are ignored; GraphVerifier reports them.
 //   * A cycle is a GraphCycle error naming the nodes of one cycle in edge
 //     order: "graph 'g' has a cycle: a -> b -> c -> a".
-//   * O((N + E) log N), iterative (deep chains are fine).
+//   * O((N + E) log N), iterative (deep chains are fine); O(N + E) without
+//     hashing when the list is already topological with increasing OpDesc
+//     ids (the usual case after ComputeGraph::TopologicalSorting).
+//   * Inside a TopoOrderCache::Scope (PassManager::Run opens one) a result
+//     is reused while the graph has not been edited: the graph edit epoch
+//     (bumped by every GraphRewriter edit, or NoteGraphEdit()) and the node
+//     count are unchanged and no pass reported a change in between.
 //
 // Example
 //   ASSIGN_OR_RETURN(std::vector<NodePtr> order, StableTopologicalOrder(*graph));
@@ -22,8 +28,14 @@
 #ifndef COMPILER_PASSES_PASS_FRAMEWORK_TOPO_ORDER_H_
 #define COMPILER_PASSES_PASS_FRAMEWORK_TOPO_ORDER_H_
 
+#include <cstdint>
+#include <memory>
+#include <utility>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
+#include "absl/types/span.h"
 #include "graph/inc/graph/compute_graph.h"
 #include "graph/inc/graph/graph_fwd.h"
 #include "metadef/inc/external/base/status.h"
@@ -31,6 +43,106 @@
 namespace ge {
 
 StatusOr<std::vector<NodePtr>> StableTopologicalOrder(const ComputeGraph& graph);
+
+// Process-wide counter of graph edits made through GraphRewriter. Code that
+// edits a graph another way (raw anchor / graph calls) inside a pass must
+// call NoteGraphEdit() so cached orders are not reused.
+uint64_t GraphEditEpoch();
+void NoteGraphEdit();
+
+// Position of each node of a node list, looked up without hashing when the
+// OpDesc ids are unique and dense enough (after a topological sort they are
+// positions), through a hash map otherwise. Of(n) is -1 for a node not in
+// the list.
+class NodeIndex {
+ public:
+  explicit NodeIndex(const std::vector<NodePtr>& nodes);
+  int64_t Of(const Node* node) const;
+  size_t size() const { return nodes_.size(); }
+
+ private:
+  const std::vector<NodePtr>& nodes_;
+  std::vector<int32_t> by_id_;  // OpDesc id -> position, -1 when none
+  absl::flat_hash_map<const Node*, int64_t> by_ptr_;  // when ids do not do
+};
+
+// Whether some node of `graph` or of any subgraph below it has one of
+// `types`. Inside a TopoOrderCache::Scope the set of op types of the graph
+// tree is computed once and reused while the graph is not edited, so a pass
+// with nothing to do on a large graph costs O(1).
+bool GraphTreeHasAnyType(const ComputeGraph& graph, absl::Span<const char* const> types);
+
+// Cached StableTopologicalOrder results for the graphs of one pipeline run.
+// Made current for this thread by a Scope; cleared by the PassManager after
+// every pass that reported a change.
+class TopoOrderCache {
+ public:
+  class Scope {
+   public:
+    explicit Scope(TopoOrderCache* cache);
+    Scope(const Scope&) = delete;
+    Scope& operator=(const Scope&) = delete;
+    ~Scope();
+
+   private:
+    TopoOrderCache* saved_;
+  };
+
+  TopoOrderCache() = default;
+  TopoOrderCache(const TopoOrderCache&) = delete;
+  TopoOrderCache& operator=(const TopoOrderCache&) = delete;
+
+  // The cache of the innermost open Scope on this thread, or null.
+  static TopoOrderCache* Current();
+
+  void Clear() {
+    entries_.clear();
+    types_.clear();
+    facts_.clear();
+  }
+  int64_t hits() const { return hits_; }
+
+  // The cached order of `graph` if still valid, else null.
+  const std::vector<NodePtr>* Find(const ComputeGraph& graph);
+  void Store(const ComputeGraph& graph, const std::vector<NodePtr>& order);
+
+  // Facts about a graph that hold while it is not edited (same validity as
+  // the cached orders): passes use them to skip work already done.
+  enum class Fact : int32_t {
+    kInferredLenient = 0,  // a lenient InferShapePass ran to completion
+    kInferredStrict = 1,   // a strict InferShapePass ran to completion
+    kNoDeadCode = 2,       // DeadCodeEliminationPass found nothing to remove
+    kNothingToFold = 3,    // ConstantFoldingPass folded nothing
+    kDynShapeMarked = 4,   // GraphPrepare::PrepareDynShape marks are current
+  };
+  bool HasFact(const ComputeGraph& graph, Fact fact);
+  void SetFact(const ComputeGraph& graph, Fact fact);
+
+  // The interned op types of the graph tree below `graph`, if still valid.
+  const absl::flat_hash_set<const std::string*>* FindTypes(const ComputeGraph& graph);
+  void StoreTypes(const ComputeGraph& graph, absl::flat_hash_set<const std::string*> types);
+
+ private:
+  struct Entry {
+    std::weak_ptr<const ComputeGraph> graph;
+    uint64_t epoch = 0;
+    size_t size = 0;
+    std::vector<NodePtr> order;
+  };
+  struct TypesEntry {
+    std::weak_ptr<const ComputeGraph> graph;
+    uint64_t epoch = 0;
+    absl::flat_hash_set<const std::string*> types;
+  };
+  absl::flat_hash_map<const ComputeGraph*, Entry> entries_;
+  absl::flat_hash_map<const ComputeGraph*, TypesEntry> types_;
+  struct FactEntry {
+    std::weak_ptr<const ComputeGraph> graph;
+    uint64_t epoch = 0;
+  };
+  absl::flat_hash_map<std::pair<const ComputeGraph*, int32_t>, FactEntry> facts_;
+  int64_t hits_ = 0;
+};
 
 }  // namespace ge
 

@@ -107,5 +107,117 @@ TEST(StableTopologicalOrderTest, EmptyGraphAndLongChain) {
   EXPECT_EQ((*order)[19999]->GetName(), "n0");
 }
 
+// Ids that do not increase along the list force the general algorithm; the
+// result is the same stable order.
+TEST(StableTopologicalOrderTest, NonIncreasingIdsGiveTheSameOrder) {
+  GraphBuilder b("g");
+  NodePtr a = b.AddNode("a", "Data", 0, 1);
+  NodePtr c = b.AddNode("c", "Relu", 1, 1);
+  NodePtr d = b.AddNode("d", "Relu", 1, 1);
+  b.AddDataEdge(a, 0, c, 0);
+  b.AddDataEdge(c, 0, d, 0);
+  a->GetOpDescBarePtr()->SetId(7);
+  c->GetOpDescBarePtr()->SetId(7);
+  d->GetOpDescBarePtr()->SetId(1);
+  auto order = StableTopologicalOrder(*b.graph());
+  GE_ASSERT_OK(order);
+  EXPECT_THAT(Names(*order), ElementsAre("a", "c", "d"));
+  // A back edge by id with a good list order: still correct.
+  d->GetOpDescBarePtr()->SetId(0);
+  a->GetOpDescBarePtr()->SetId(1);
+  c->GetOpDescBarePtr()->SetId(2);
+  order = StableTopologicalOrder(*b.graph());
+  GE_ASSERT_OK(order);
+  EXPECT_THAT(Names(*order), ElementsAre("a", "c", "d"));
+}
+
+TEST(NodeIndexTest, DenseIdsAndFallback) {
+  GraphBuilder b("g");
+  NodePtr a = b.AddNode("a", "Data", 0, 1);
+  NodePtr c = b.AddNode("c", "Relu", 1, 1);
+  NodePtr d = b.AddNode("d", "Relu", 1, 1);
+  GraphBuilder other("h");
+  NodePtr x = other.AddNode("x", "Data", 0, 1);  // same id as a, other list
+  std::vector<NodePtr> nodes = b.graph()->GetDirectNode();
+  {
+    NodeIndex index(nodes);
+    EXPECT_EQ(index.Of(a.get()), 0);
+    EXPECT_EQ(index.Of(d.get()), 2);
+    EXPECT_EQ(index.Of(x.get()), -1);
+    EXPECT_EQ(index.Of(nullptr), -1);
+  }
+  // Duplicate and huge ids: the hash map path gives the same answers.
+  c->GetOpDescBarePtr()->SetId(0);
+  d->GetOpDescBarePtr()->SetId(int64_t{1} << 40);
+  NodeIndex index(nodes);
+  EXPECT_EQ(index.Of(a.get()), 0);
+  EXPECT_EQ(index.Of(c.get()), 1);
+  EXPECT_EQ(index.Of(d.get()), 2);
+  EXPECT_EQ(index.Of(x.get()), -1);
+}
+
+TEST(TopoOrderCacheTest, ReusesOrdersUntilTheGraphIsEdited) {
+  GraphBuilder b("g");
+  NodePtr a = b.AddNode("a", "Data", 0, 1);
+  NodePtr c = b.AddNode("c", "Relu", 1, 1);
+  b.AddDataEdge(a, 0, c, 0);
+  TopoOrderCache cache;
+  {
+    TopoOrderCache::Scope scope(&cache);
+    EXPECT_EQ(TopoOrderCache::Current(), &cache);
+    GE_ASSERT_OK(StableTopologicalOrder(*b.graph()));
+    auto again = StableTopologicalOrder(*b.graph());
+    GE_ASSERT_OK(again);
+    EXPECT_EQ(cache.hits(), 1);
+    EXPECT_THAT(Names(*again), ElementsAre("a", "c"));
+    // A raw edit noted by the editor: recomputed, sees the new node.
+    NodePtr d = b.AddNode("d", "Relu", 1, 1);
+    b.AddDataEdge(c, 0, d, 0);
+    NoteGraphEdit();
+    auto edited = StableTopologicalOrder(*b.graph());
+    GE_ASSERT_OK(edited);
+    EXPECT_EQ(cache.hits(), 1);
+    EXPECT_THAT(Names(*edited), ElementsAre("a", "c", "d"));
+    // Facts last until the next edit.
+    EXPECT_FALSE(cache.HasFact(*b.graph(), TopoOrderCache::Fact::kNoDeadCode));
+    cache.SetFact(*b.graph(), TopoOrderCache::Fact::kNoDeadCode);
+    EXPECT_TRUE(cache.HasFact(*b.graph(), TopoOrderCache::Fact::kNoDeadCode));
+    EXPECT_FALSE(cache.HasFact(*b.graph(), TopoOrderCache::Fact::kNothingToFold));
+    NoteGraphEdit();
+    EXPECT_FALSE(cache.HasFact(*b.graph(), TopoOrderCache::Fact::kNoDeadCode));
+  }
+  EXPECT_EQ(TopoOrderCache::Current(), nullptr);
+}
+
+TEST(TopoOrderCacheTest, NodeCountChangeAloneInvalidates) {
+  GraphBuilder b("g");
+  NodePtr a = b.AddNode("a", "Data", 0, 1);
+  TopoOrderCache cache;
+  TopoOrderCache::Scope scope(&cache);
+  GE_ASSERT_OK(StableTopologicalOrder(*b.graph()));
+  b.AddNode("late", "Relu", 0, 1);  // not noted
+  auto order = StableTopologicalOrder(*b.graph());
+  GE_ASSERT_OK(order);
+  EXPECT_THAT(Names(*order), ElementsAre("a", "late"));
+}
+
+TEST(GraphTreeHasAnyTypeTest, WithAndWithoutCache) {
+  GraphBuilder b("g");
+  b.AddNode("a", "Data", 0, 1);
+  b.AddNode("c", "Relu", 1, 1);
+  static constexpr const char* kRelu[] = {"Relu"};
+  static constexpr const char* kCast[] = {"Cast", "Identity"};
+  EXPECT_TRUE(GraphTreeHasAnyType(*b.graph(), kRelu));
+  EXPECT_FALSE(GraphTreeHasAnyType(*b.graph(), kCast));
+  TopoOrderCache cache;
+  TopoOrderCache::Scope scope(&cache);
+  EXPECT_TRUE(GraphTreeHasAnyType(*b.graph(), kRelu));
+  EXPECT_FALSE(GraphTreeHasAnyType(*b.graph(), kCast));
+  EXPECT_FALSE(GraphTreeHasAnyType(*b.graph(), kCast));  // cached census
+  b.AddNode("cast", "Cast", 1, 1);
+  NoteGraphEdit();
+  EXPECT_TRUE(GraphTreeHasAnyType(*b.graph(), kCast));
+}
+
 }  // namespace
 }  // namespace ge
