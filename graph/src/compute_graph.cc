@@ -232,7 +232,11 @@ void ComputeGraph::ApplyOrder(const std::vector<Node*>& nodes,
   constexpr size_t kPrefetchNode = 16;
   constexpr size_t kPrefetchOp = 8;
   const size_t n = order.size();
-  std::vector<Node*> new_order(n);
+  // Written in place (no fresh multi-MB buffer per sort) unless `nodes` is
+  // the cache itself.
+  std::vector<Node*> temp;
+  std::vector<Node*>& new_order = &nodes == &order_cache_ ? temp : order_cache_;
+  new_order.resize(n);
   Node* prev = nullptr;
   for (size_t k = 0; k < n; ++k) {
     if (k + kPrefetchNode < n) __builtin_prefetch(nodes[order[k + kPrefetchNode]]);
@@ -251,7 +255,7 @@ void ComputeGraph::ApplyOrder(const std::vector<Node*>& nodes,
   }
   if (prev != nullptr) prev->list_next_ = nullptr;
   nodes_.tail_ = prev;
-  order_cache_ = std::move(new_order);
+  if (&new_order == &temp) order_cache_ = std::move(temp);
   order_cache_valid_ = true;
 }
 

@@ -41,7 +41,7 @@ int64_t OutputBytes(const Node& node) {
   int64_t total = 0;
   const OpDesc& op = *node.GetOpDescBarePtr();
   for (uint32_t i = 0; i < op.GetAllOutputsDescSize(); ++i) {
-    auto size = TensorUtils::CalcTensorMemSize(*op.GetOutputDescBarePtr(i));
+    auto size = TensorUtils::CalcTensorMemSize(*op.PeekOutputDesc(i));
     if (!size.ok()) continue;  // unknown shapes count as 0
     if (__builtin_add_overflow(total, *size, &total)) return std::numeric_limits<int64_t>::max();
   }
@@ -49,6 +49,29 @@ int64_t OutputBytes(const Node& node) {
 }
 
 constexpr size_t kMaxCycleNamesInMessage = 64;
+
+// Per-thread buffers of SortThisGraph, reused across sorts: a compiler sorts
+// its large graphs many times, and fresh multi-MB buffers would be
+// page-faulted in (and zeroed by the kernel) on every sort. They keep the
+// capacity of the largest graph sorted on the thread.
+struct SortScratch {
+  std::vector<Node*> nodes;
+  topo::Csr succ;
+  topo::Csr data_pred;
+  topo::Csr pred;
+  std::vector<uint8_t> is_data;
+  std::vector<uint8_t> const_like;
+  std::vector<uint32_t> num_in_data;
+  std::vector<int64_t> out_bytes;
+  std::vector<uint32_t> out_data_nodes;
+  std::vector<const std::string*> names;
+  std::vector<uint64_t> name_keys;
+  std::vector<uint32_t> order;
+};
+SortScratch& ThreadSortScratch() {
+  static thread_local SortScratch scratch;
+  return scratch;
+}
 
 }  // namespace
 
@@ -117,28 +140,45 @@ Status ComputeGraph::SortThisGraph(const TopoSortOptions& options) {
       break;
   }
 
-  // Positions: nodes[i]->scratch_index_ == i.
-  const std::vector<Node*> nodes = OrderedNodes();
+  SortScratch& scratch = ThreadSortScratch();
+  // Positions: nodes[i]->scratch_index_ == i. A copy: ApplyOrder rewrites
+  // the cache.
+  std::vector<Node*>& nodes = scratch.nodes;
+  {
+    const std::vector<Node*>& ordered = OrderedNodes();
+    nodes.assign(ordered.begin(), ordered.end());
+  }
 
   // One pass over the nodes gathers everything the algorithms need:
   // successors in edge order (each data output's peers, then the control
   // output's peers; peers outside this graph are ignored), data producers
   // (for the delay), and the per-node keys. Graphs are far larger than the
   // caches, so the nodes and OpDescs ahead are prefetched.
-  topo::Csr succ;
+  topo::Csr& succ = scratch.succ;
   succ.offsets.resize(n + 1);
+  succ.targets.clear();
   succ.targets.reserve(n + n / 2);
-  topo::Csr data_pred;
+  topo::Csr& data_pred = scratch.data_pred;
   if (delay) {
     data_pred.offsets.resize(n + 1);
+    data_pred.targets.clear();
     data_pred.targets.reserve(n + n / 4);
   }
-  std::vector<uint8_t> is_data(kahn ? n : 0);
-  std::vector<uint8_t> const_like(delay ? n : 0);
-  std::vector<uint32_t> num_in_data(delay ? n : 0);
-  std::vector<int64_t> out_bytes(need_sizes ? n : 0);
-  std::vector<uint32_t> out_data_nodes(need_sizes ? n : 0);
-  std::vector<const std::string*> names(need_sizes ? n : 0);
+  // Every entry below [0, n) is written by the loop when its size is n.
+  std::vector<uint8_t>& is_data = scratch.is_data;
+  is_data.resize(kahn ? n : 0);
+  std::vector<uint8_t>& const_like = scratch.const_like;
+  const_like.resize(delay ? n : 0);
+  std::vector<uint32_t>& num_in_data = scratch.num_in_data;
+  num_in_data.resize(delay ? n : 0);
+  std::vector<int64_t>& out_bytes = scratch.out_bytes;
+  out_bytes.resize(need_sizes ? n : 0);
+  std::vector<uint32_t>& out_data_nodes = scratch.out_data_nodes;
+  out_data_nodes.resize(need_sizes ? n : 0);
+  std::vector<const std::string*>& names = scratch.names;
+  names.resize(need_sizes ? n : 0);
+  std::vector<uint64_t>& name_keys = scratch.name_keys;
+  name_keys.resize(need_sizes ? 2 * n : 0);
   const std::string* const data_type = internal::InternString(DATA);
   const std::string* const refdata_type = internal::InternString(REFDATA);
   const std::string* const aippdata_type = internal::InternString(AIPPDATA);
@@ -154,7 +194,7 @@ Status ComputeGraph::SortThisGraph(const TopoSortOptions& options) {
       if (v + kPrefetchDesc < n) {
         const OpDesc& ahead = *nodes[v + kPrefetchDesc]->op_;
         if (ahead.ports_.size() > ahead.num_inputs_) {
-          __builtin_prefetch(ahead.ports_[ahead.num_inputs_].desc.get());
+          __builtin_prefetch(ahead.ports_[ahead.num_inputs_].block);
         }
       }
     }
@@ -190,6 +230,7 @@ Status ComputeGraph::SortThisGraph(const TopoSortOptions& options) {
       out_bytes[v] = OutputBytes(*node);
       out_data_nodes[v] = data_consumers;
       names[v] = &op.GetName();
+      topo::NameKey(op.GetName(), &name_keys[2 * size_t{v}], &name_keys[2 * size_t{v} + 1]);
     }
   }
   succ.offsets[n] = static_cast<uint32_t>(succ.targets.size());
@@ -197,20 +238,21 @@ Status ComputeGraph::SortThisGraph(const TopoSortOptions& options) {
 
   topo::SortInput in;
   in.succ = &succ;
-  topo::Csr pred;
+  topo::Csr& pred = scratch.pred;
   if (kahn) {
     in.is_data = is_data;
   } else {
-    pred = succ.Transpose();
+    succ.TransposeInto(&pred);
     in.pred = &pred;
   }
   if (need_sizes) {
     in.out_bytes = out_bytes;
     in.out_data_nodes = out_data_nodes;
     in.names = names;
+    in.name_keys = name_keys;
   }
 
-  std::vector<uint32_t> order;
+  std::vector<uint32_t>& order = scratch.order;
   if (!topo::Sort(in, ToAlgo(mode), memory_priority, &order)) {
     const std::vector<uint32_t> cycle = topo::FindCycle(succ);
     if (cycle.empty()) {

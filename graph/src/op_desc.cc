@@ -28,6 +28,62 @@ std::atomic<uint64_t> g_rename_epoch{0};
 uint64_t GetOpDescRenameEpoch() { return g_rename_epoch.load(std::memory_order_relaxed); }
 void BumpOpDescRenameEpoch() { g_rename_epoch.fetch_add(1, std::memory_order_relaxed); }
 
+// A port's description. refs counts the ports (of any OpDesc) and the
+// thread's share cache holding it; a pinned block has had a pointer handed
+// out and is never shared again (OwnDescAt, the copy constructor).
+struct OpDesc::DescBlock {
+  explicit DescBlock(const GeTensorDesc& d) : desc(d) {}
+  std::atomic<uint32_t> refs{1};
+  std::atomic<bool> pinned{false};
+  GeTensorDesc desc;
+
+  static void Release(DescBlock* block) {
+    if (block != nullptr && block->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+      internal::PoolDelete(block);
+    }
+  }
+  static DescBlock* Share(DescBlock* block) {
+    block->refs.fetch_add(1, std::memory_order_relaxed);
+    return block;
+  }
+  static bool Pinned(const DescBlock* block) {
+    return block->pinned.load(std::memory_order_relaxed);
+  }
+
+  // The last block made by this thread (holding one reference): consecutive
+  // equal descriptions share it.
+  struct Cache {
+    DescBlock* last = nullptr;
+    Cache() = default;
+    Cache(const Cache&) = delete;
+    Cache& operator=(const Cache&) = delete;
+    ~Cache() {
+      Release(last);
+      last = nullptr;
+    }
+  };
+  static Cache& ThreadCache() {
+    static thread_local Cache cache;
+    return cache;
+  }
+
+  // A block holding `desc` with one reference for the caller: the cached
+  // block when equal, else a new one that becomes the cached block.
+  static DescBlock* Acquire(const GeTensorDesc& desc) {
+    Cache& cache = ThreadCache();
+    DescBlock* last = cache.last;
+    if (last != nullptr && last->desc == desc) return Share(last);
+    DescBlock* block = internal::PoolNew<DescBlock>(desc);
+    cache.last = Share(block);
+    Release(last);
+    return block;
+  }
+  static DescBlock* AcquireDefault() {
+    static const GeTensorDesc* const kDefault = new GeTensorDesc();
+    return Acquire(*kDefault);
+  }
+};
+
 struct OpDesc::IrMeta {
   std::vector<std::pair<std::string, IrInputType>> inputs;
   std::vector<std::pair<std::string, IrOutputType>> outputs;
@@ -54,10 +110,15 @@ struct OpDesc::Ext {
   VerifyFunc verify_func;
   // Optional flags of the inputs (empty when no input is optional).
   std::vector<uint8_t> optional_inputs;
-  // Descriptions of removed ports: kept alive for outstanding pointers.
-  std::vector<DescHolder> retired_descs;
+  // Pinned descriptions of removed ports (one reference each): kept alive
+  // for outstanding pointers.
+  std::vector<DescBlock*> retired_descs;
 
   Ext() = default;
+  Ext& operator=(const Ext&) = delete;
+  ~Ext() {
+    for (DescBlock* b : retired_descs) DescBlock::Release(b);
+  }
   // Copies everything but the retired descriptions.
   Ext(const Ext& o)
       : input_offsets(o.input_offsets),
@@ -103,7 +164,11 @@ OpDesc::OpDesc(const OpDesc& other)
       num_inputs_(other.num_inputs_) {
   ports_.reserve(other.ports_.size());
   for (const Port& p : other.ports_) {
-    ports_.push_back(Port{DescHolder(internal::PoolNew<GeTensorDesc>(*p.desc)), p.name});
+    DescBlock* b = __atomic_load_n(&p.block, __ATOMIC_ACQUIRE);
+    // A pinned description may be written through outstanding pointers:
+    // copy it; share the others.
+    ports_.push_back(Port{DescBlock::Pinned(b) ? DescBlock::Acquire(b->desc) : DescBlock::Share(b),
+                          p.name});
   }
 }
 
@@ -112,11 +177,10 @@ OpDesc& OpDesc::operator=(const OpDesc& other) {
   OpDesc copy(other);
   AttrHolder::operator=(std::move(static_cast<AttrHolder&>(copy)));
   type_ = copy.type_;
-  // Keep the old descriptions alive: pointers to them may be held.
-  for (Port& p : ports_) {
-    MutableExt().retired_descs.push_back(std::move(p.desc));
-  }
-  std::vector<DescHolder> retired;
+  // Keep the old pinned descriptions alive: pointers to them may be held.
+  for (Port& p : ports_) RetirePort(p);
+  ports_.clear();
+  std::vector<DescBlock*> retired;
   if (ext_ != nullptr) retired = std::move(ext_->retired_descs);
   ports_ = std::move(copy.ports_);
   num_inputs_ = copy.num_inputs_;
@@ -126,13 +190,15 @@ OpDesc& OpDesc::operator=(const OpDesc& other) {
   ext_ = std::move(copy.ext_);
   if (!retired.empty()) {
     auto& keep = MutableExt().retired_descs;
-    for (auto& d : retired) keep.push_back(std::move(d));
+    keep.insert(keep.end(), retired.begin(), retired.end());
   }
   SetName(copy.name_);
   return *this;
 }
 
-OpDesc::~OpDesc() = default;
+OpDesc::~OpDesc() {
+  for (Port& p : ports_) DescBlock::Release(p.block);
+}
 
 void OpDesc::SetName(const std::string& name) {
   if (name == name_) return;
@@ -159,6 +225,40 @@ OpDesc::IrMeta& OpDesc::MutableIrMeta() {
 std::string OpDesc::DebugString() const { return absl::StrCat(name_, "(", *type_, ")"); }
 
 // -------------------------------------------------------------------- ports
+
+const GeTensorDesc& OpDesc::DescAt(size_t pos) const {
+  return __atomic_load_n(&ports_[pos].block, __ATOMIC_ACQUIRE)->desc;
+}
+
+GeTensorDesc* OpDesc::OwnDescAt(size_t pos) const {
+  DescBlock** slot = &ports_[pos].block;
+  DescBlock* b = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
+  while (true) {
+    if (b->refs.load(std::memory_order_acquire) == 1) {
+      if (!DescBlock::Pinned(b)) b->pinned.store(true, std::memory_order_relaxed);
+      return &b->desc;
+    }
+    DescBlock* own = internal::PoolNew<DescBlock>(b->desc);
+    own->pinned.store(true, std::memory_order_relaxed);
+    // Racing const readers of this OpDesc: one copy wins, the others use it.
+    if (__atomic_compare_exchange_n(slot, &b, own, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+      DescBlock::Release(b);
+      return &own->desc;
+    }
+    internal::PoolDelete(own);  // b is now the winner's block
+  }
+}
+
+void OpDesc::RetirePort(Port& port) {
+  DescBlock* b = port.block;
+  port.block = nullptr;
+  if (b == nullptr) return;
+  if (DescBlock::Pinned(b)) {
+    MutableExt().retired_descs.push_back(b);
+  } else {
+    DescBlock::Release(b);  // no pointer to it was handed out from this port
+  }
+}
 
 GeTensorDescPtr OpDesc::DescPtr(GeTensorDesc* desc) const {
   std::shared_ptr<const OpDesc> self = weak_from_this().lock();
@@ -201,7 +301,7 @@ Status OpDesc::AddPort(Dir dir, const std::string& name, const GeTensorDesc& des
   ReserveFor(1);
   const size_t pos = Begin(dir) + Count(dir);
   ports_.insert(ports_.begin() + static_cast<std::ptrdiff_t>(pos),
-                Port{DescHolder(internal::PoolNew<GeTensorDesc>(desc)), internal::InternString(name)});
+                Port{DescBlock::Acquire(desc), internal::InternString(name)});
   if (dir == Dir::kInput) {
     ++num_inputs_;
     SetOptional(pos, optional);
@@ -231,7 +331,7 @@ Status OpDesc::InsertPorts(Dir dir, const std::string& name, uint32_t num, size_
   std::vector<Port> added;
   added.reserve(num);
   for (std::string& n : names) {
-    added.push_back(Port{DescHolder(internal::PoolNew<GeTensorDesc>()), internal::InternString(n)});
+    added.push_back(Port{DescBlock::AcquireDefault(), internal::InternString(n)});
   }
   ReserveFor(num);
   ports_.insert(ports_.begin() + static_cast<std::ptrdiff_t>(Begin(dir) + index),
@@ -252,7 +352,14 @@ Status OpDesc::UpdatePort(Dir dir, uint32_t index, const GeTensorDesc& desc) {
     return OutOfRange("op ", DebugString(), ": ", DirName(dir), " index ", index,
                       " is out of range (", Count(dir), " ", DirName(dir), "s)");
   }
-  *PortAt(dir, index).desc = desc;
+  const size_t pos = Begin(dir) + index;
+  DescBlock* b = ports_[pos].block;
+  if (DescBlock::Pinned(b)) {
+    b->desc = desc;  // outstanding pointers see the update
+  } else {
+    ports_[pos].block = DescBlock::Acquire(desc);
+    DescBlock::Release(b);
+  }
   return OkStatus();
 }
 
@@ -262,10 +369,11 @@ Status OpDesc::RemovePort(Dir dir, uint32_t index) {
                       " is out of range (", Count(dir), " ", DirName(dir), "s)");
   }
   const size_t pos = Begin(dir) + index;
-  MutableExt().retired_descs.push_back(std::move(ports_[pos].desc));
+  RetirePort(ports_[pos]);
   ports_.erase(ports_.begin() + static_cast<std::ptrdiff_t>(pos));
   if (dir == Dir::kInput) {
     --num_inputs_;
+    if (ext_ == nullptr) return OkStatus();
     auto& flags = ext_->optional_inputs;
     if (pos < flags.size()) flags.erase(flags.begin() + static_cast<std::ptrdiff_t>(pos));
   }
@@ -351,43 +459,46 @@ Status OpDesc::RemoveInputDesc(uint32_t index) { return RemovePort(Dir::kInput, 
 
 bool OpDesc::InputIsSet(const std::string& name) const {
   const int32_t index = FindPort(Dir::kInput, name);
-  return index >= 0 && ports_[index].desc->IsValid();
+  return index >= 0 && DescAt(static_cast<size_t>(index)).IsValid();
 }
 
 GeTensorDesc OpDesc::GetInputDesc(uint32_t index) const {
-  return index < num_inputs_ ? *ports_[index].desc : GeTensorDesc();
+  return index < num_inputs_ ? DescAt(index) : GeTensorDesc();
 }
 GeTensorDesc OpDesc::GetInputDesc(const std::string& name) const {
   const int32_t index = FindPort(Dir::kInput, name);
-  return index < 0 ? GeTensorDesc() : *ports_[index].desc;
+  return index < 0 ? GeTensorDesc() : DescAt(static_cast<size_t>(index));
 }
 GeTensorDescPtr OpDesc::MutableInputDesc(uint32_t index) const {
-  return index < num_inputs_ ? DescPtr(ports_[index].desc.get()) : nullptr;
+  return index < num_inputs_ ? DescPtr(OwnDescAt(index)) : nullptr;
 }
 GeTensorDescPtr OpDesc::MutableInputDesc(const std::string& name) const {
   const int32_t index = FindPort(Dir::kInput, name);
-  return index < 0 ? nullptr : DescPtr(ports_[index].desc.get());
+  return index < 0 ? nullptr : DescPtr(OwnDescAt(static_cast<size_t>(index)));
 }
 const GeTensorDesc* OpDesc::GetInputDescBarePtr(uint32_t index) const {
-  return index < num_inputs_ ? ports_[index].desc.get() : nullptr;
+  return index < num_inputs_ ? OwnDescAt(index) : nullptr;
+}
+const GeTensorDesc* OpDesc::PeekInputDesc(uint32_t index) const {
+  return index < num_inputs_ ? &DescAt(index) : nullptr;
 }
 std::vector<GeTensorDesc> OpDesc::GetAllInputsDesc() const {
   std::vector<GeTensorDesc> descs;
   for (uint32_t i = 0; i < num_inputs_; ++i) {
-    if (ports_[i].desc->IsValid()) descs.push_back(*ports_[i].desc);
+    if (DescAt(i).IsValid()) descs.push_back(DescAt(i));
   }
   return descs;
 }
 std::vector<GeTensorDescPtr> OpDesc::GetAllInputsDescPtr() const {
   std::vector<GeTensorDescPtr> descs;
   for (uint32_t i = 0; i < num_inputs_; ++i) {
-    if (ports_[i].desc->IsValid()) descs.push_back(DescPtr(ports_[i].desc.get()));
+    if (DescAt(i).IsValid()) descs.push_back(DescPtr(OwnDescAt(i)));
   }
   return descs;
 }
 size_t OpDesc::GetInputsSize() const {
   size_t n = 0;
-  for (uint32_t i = 0; i < num_inputs_; ++i) n += ports_[i].desc->IsValid() ? 1 : 0;
+  for (uint32_t i = 0; i < num_inputs_; ++i) n += DescAt(i).IsValid() ? 1 : 0;
   return n;
 }
 
@@ -449,32 +560,35 @@ Status OpDesc::UpdateOutputDesc(const std::string& name, const GeTensorDesc& des
 Status OpDesc::RemoveOutputDesc(uint32_t index) { return RemovePort(Dir::kOutput, index); }
 
 GeTensorDesc OpDesc::GetOutputDesc(uint32_t index) const {
-  return index < GetOutputsSize() ? *PortAt(Dir::kOutput, index).desc : GeTensorDesc();
+  return index < GetOutputsSize() ? DescAt(num_inputs_ + index) : GeTensorDesc();
 }
 GeTensorDesc OpDesc::GetOutputDesc(const std::string& name) const {
   const int32_t index = FindPort(Dir::kOutput, name);
-  return index < 0 ? GeTensorDesc() : *PortAt(Dir::kOutput, index).desc;
+  return index < 0 ? GeTensorDesc() : DescAt(num_inputs_ + static_cast<size_t>(index));
 }
 GeTensorDescPtr OpDesc::MutableOutputDesc(uint32_t index) const {
-  return index < GetOutputsSize() ? DescPtr(PortAt(Dir::kOutput, index).desc.get()) : nullptr;
+  return index < GetOutputsSize() ? DescPtr(OwnDescAt(num_inputs_ + index)) : nullptr;
 }
 GeTensorDescPtr OpDesc::MutableOutputDesc(const std::string& name) const {
   const int32_t index = FindPort(Dir::kOutput, name);
-  return index < 0 ? nullptr : DescPtr(PortAt(Dir::kOutput, index).desc.get());
+  return index < 0 ? nullptr : DescPtr(OwnDescAt(num_inputs_ + static_cast<size_t>(index)));
 }
 const GeTensorDesc* OpDesc::GetOutputDescBarePtr(uint32_t index) const {
-  return index < GetOutputsSize() ? PortAt(Dir::kOutput, index).desc.get() : nullptr;
+  return index < GetOutputsSize() ? OwnDescAt(num_inputs_ + index) : nullptr;
+}
+const GeTensorDesc* OpDesc::PeekOutputDesc(uint32_t index) const {
+  return index < GetOutputsSize() ? &DescAt(num_inputs_ + index) : nullptr;
 }
 std::vector<GeTensorDesc> OpDesc::GetAllOutputsDesc() const {
   std::vector<GeTensorDesc> descs;
   descs.reserve(GetOutputsSize());
-  for (size_t i = num_inputs_; i < ports_.size(); ++i) descs.push_back(*ports_[i].desc);
+  for (size_t i = num_inputs_; i < ports_.size(); ++i) descs.push_back(DescAt(i));
   return descs;
 }
 std::vector<GeTensorDescPtr> OpDesc::GetAllOutputsDescPtr() const {
   std::vector<GeTensorDescPtr> descs;
   descs.reserve(GetOutputsSize());
-  for (size_t i = num_inputs_; i < ports_.size(); ++i) descs.push_back(DescPtr(ports_[i].desc.get()));
+  for (size_t i = num_inputs_; i < ports_.size(); ++i) descs.push_back(DescPtr(OwnDescAt(i)));
   return descs;
 }
 int32_t OpDesc::GetOutputIndexByName(const std::string& name) const {

@@ -5,6 +5,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "graph/inc/graph/attr_value.h"
@@ -364,6 +365,109 @@ TEST(OpDescTest, HasExtStateTracksTheCompileStateExtension) {
   OpDesc optional_input("c", "T");
   GE_ASSERT_OK(optional_input.AddOptionalInputDesc("x", GeTensorDesc()));
   EXPECT_TRUE(optional_input.HasExtState());
+}
+
+// ---- shared (copy-on-write) descriptions
+
+TEST(OpDescTest, EqualDescsAddedInARowAreSharedUntilAPointerIsHandedOut) {
+  OpDesc a("a", "Add");
+  OpDesc b("b", "Add");
+  GE_ASSERT_OK(a.AddInputDesc(Desc(7)));
+  GE_ASSERT_OK(b.AddInputDesc(Desc(7)));
+  GE_ASSERT_OK(b.AddOutputDesc(Desc(8)));
+  EXPECT_EQ(a.PeekInputDesc(0), b.PeekInputDesc(0));  // one shared object
+  EXPECT_NE(b.PeekInputDesc(0), b.PeekOutputDesc(0));
+  EXPECT_EQ(a.PeekInputDesc(1), nullptr);
+  EXPECT_EQ(b.PeekOutputDesc(1), nullptr);
+
+  GeTensorDescPtr pa = a.MutableInputDesc(0);
+  ASSERT_NE(pa, nullptr);
+  pa->SetDataType(DT_INT32);
+  pa->MutableShape().SetDims({3, 3});
+  EXPECT_EQ(a.GetInputDesc(0).GetDataType(), DT_INT32);
+  EXPECT_EQ(b.GetInputDesc(0).GetDataType(), DT_FLOAT);  // b unaffected
+  EXPECT_EQ(b.GetInputDesc(0).GetShape(), GeShape({7}));
+  // Pinned: every later pointer is the same object.
+  EXPECT_EQ(a.GetInputDescBarePtr(0), pa.get());
+  EXPECT_EQ(a.PeekInputDesc(0), pa.get());
+  EXPECT_EQ(a.MutableInputDesc("__input0").get(), pa.get());
+  const GeTensorDesc* pb = b.GetInputDescBarePtr(0);
+  EXPECT_NE(pb, pa.get());
+  EXPECT_EQ(b.GetInputDescBarePtr(0), pb);
+}
+
+TEST(OpDescTest, CopiesShareUnpinnedDescsAndDeepCopyPinnedOnes) {
+  OpDesc a("a", "Add");
+  GE_ASSERT_OK(a.AddInputDesc(Desc(1)));
+  GE_ASSERT_OK(a.AddOutputDesc(Desc(2)));
+  GeTensorDesc* pinned = a.MutableOutputDesc(0).get();
+  OpDesc c(a);
+  EXPECT_EQ(c.PeekInputDesc(0), a.PeekInputDesc(0));     // unpinned: shared
+  EXPECT_NE(c.PeekOutputDesc(0), a.PeekOutputDesc(0));   // pinned: copied
+  pinned->SetFormat(FORMAT_NCHW);                        // through the old pointer
+  EXPECT_EQ(a.GetOutputDesc(0).GetFormat(), FORMAT_NCHW);
+  EXPECT_EQ(c.GetOutputDesc(0).GetFormat(), FORMAT_ND);
+  c.MutableInputDesc(0)->SetDataType(DT_INT8);
+  EXPECT_EQ(a.GetInputDesc(0).GetDataType(), DT_FLOAT);
+  EXPECT_EQ(c.GetInputDesc(0).GetDataType(), DT_INT8);
+
+  // Assignment keeps the old pinned description alive for its pointer.
+  OpDesc d("d", "Relu");
+  GE_ASSERT_OK(d.AddOutputDesc(Desc(5)));
+  GeTensorDescPtr old = d.MutableOutputDesc(0);
+  d = a;
+  EXPECT_EQ(old->GetShape(), GeShape({5}));
+  EXPECT_EQ(d.GetOutputDesc(0).GetFormat(), FORMAT_NCHW);
+  EXPECT_NE(d.GetOutputDescBarePtr(0), old.get());
+}
+
+TEST(OpDescTest, UpdatesReachPinnedPointersAndNotOtherSharers) {
+  OpDesc a("a", "Add");
+  OpDesc b("b", "Add");
+  GE_ASSERT_OK(a.AddOutputDesc(Desc(4)));
+  GE_ASSERT_OK(b.AddOutputDesc(Desc(4)));
+  GE_ASSERT_OK(a.UpdateOutputDesc(0, Desc(9)));  // a shared one: replaced
+  EXPECT_EQ(a.GetOutputDesc(0).GetShape(), GeShape({9}));
+  EXPECT_EQ(b.GetOutputDesc(0).GetShape(), GeShape({4}));
+  GeTensorDescPtr pb = b.MutableOutputDesc(0);
+  GE_ASSERT_OK(b.UpdateOutputDesc(0, Desc(6)));  // a pinned one: written in place
+  EXPECT_EQ(pb->GetShape(), GeShape({6}));
+  EXPECT_EQ(b.GetOutputDescBarePtr(0), pb.get());
+  EXPECT_EQ(a.GetOutputDesc(0).GetShape(), GeShape({9}));
+}
+
+TEST(OpDescTest, RemovedPinnedDescStaysValidAndSharedOnesAreReleased) {
+  OpDesc a("a", "Add");
+  OpDesc b("b", "Add");
+  GE_ASSERT_OK(a.AddInputDesc(Desc(3)));
+  GE_ASSERT_OK(a.AddInputDesc(Desc(3)));
+  GE_ASSERT_OK(b.AddInputDesc(Desc(3)));
+  GeTensorDescPtr p0 = a.MutableInputDesc(0);
+  GE_ASSERT_OK(a.RemoveInputDesc(0));
+  GE_ASSERT_OK(a.RemoveInputDesc(0));  // the shared one
+  EXPECT_EQ(a.GetAllInputsSize(), 0u);
+  EXPECT_EQ(p0->GetShape(), GeShape({3}));  // still alive (ASan checks)
+  EXPECT_EQ(b.GetInputDesc(0).GetShape(), GeShape({3}));
+  EXPECT_FALSE(a.RemoveInputDesc(0).ok());
+}
+
+TEST(OpDescTest, ConcurrentReadersUnshareOnce) {
+  OpDesc other("other", "Add");
+  GE_ASSERT_OK(other.AddInputDesc(Desc(11)));
+  auto op = OpDesc::Create("op", "Add");
+  GE_ASSERT_OK(op->AddInputDesc(Desc(11)));
+  ASSERT_EQ(op->PeekInputDesc(0), other.PeekInputDesc(0));
+  constexpr int kThreads = 4;
+  std::vector<const GeTensorDesc*> seen(kThreads, nullptr);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&op, &seen, t] { seen[t] = op->GetInputDescBarePtr(0); });
+  }
+  for (std::thread& th : threads) th.join();
+  for (int t = 0; t < kThreads; ++t) EXPECT_EQ(seen[t], seen[0]) << t;
+  EXPECT_EQ(op->GetInputDescBarePtr(0), seen[0]);
+  EXPECT_NE(seen[0], other.PeekInputDesc(0));
+  EXPECT_EQ(*seen[0], *other.PeekInputDesc(0));
 }
 
 }  // namespace

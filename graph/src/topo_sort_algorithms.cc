@@ -17,9 +17,32 @@ namespace {
 
 constexpr uint32_t kNone = std::numeric_limits<uint32_t>::max();
 
+// Per-thread work buffers (see the header). Each function takes the ones it
+// needs; none of these functions calls another while holding them.
+struct Buffers {
+  std::vector<uint32_t> u32[6];
+  std::vector<uint8_t> u8[2];
+};
+Buffers& ThreadBuffers() {
+  static thread_local Buffers buffers;
+  return buffers;
+}
+
+// Compares the names of a and b like std::string::compare (sign only).
+int CompareNames(const SortInput& in, uint32_t a, uint32_t b) {
+  if (!in.name_keys.empty()) {
+    const uint64_t* ka = &in.name_keys[2 * static_cast<size_t>(a)];
+    const uint64_t* kb = &in.name_keys[2 * static_cast<size_t>(b)];
+    if (ka[0] != kb[0]) return ka[0] < kb[0] ? -1 : 1;
+    if (ka[1] != kb[1]) return ka[1] < kb[1] ? -1 : 1;
+  }
+  return in.names[a]->compare(*in.names[b]);
+}
+
 // Seeds of Kahn's algorithm: in-degree 0, Data vertices first, by index.
-std::vector<uint32_t> Seeds(const SortInput& in, const std::vector<uint32_t>& indeg) {
-  std::vector<uint32_t> seeds;
+void Seeds(const SortInput& in, const std::vector<uint32_t>& indeg, std::vector<uint32_t>* out) {
+  std::vector<uint32_t>& seeds = *out;
+  seeds.clear();
   const uint32_t n = static_cast<uint32_t>(indeg.size());
   for (uint32_t v = 0; v < n; ++v) {
     if (indeg[v] == 0 && !in.is_data.empty() && in.is_data[v] != 0) seeds.push_back(v);
@@ -27,15 +50,17 @@ std::vector<uint32_t> Seeds(const SortInput& in, const std::vector<uint32_t>& in
   for (uint32_t v = 0; v < n; ++v) {
     if (indeg[v] == 0 && (in.is_data.empty() || in.is_data[v] == 0)) seeds.push_back(v);
   }
-  return seeds;
 }
 
 bool Kahn(const SortInput& in, Algo algo, bool memory_priority, std::vector<uint32_t>* order) {
   const Csr& succ = *in.succ;
   const uint32_t n = static_cast<uint32_t>(succ.num_vertices());
-  std::vector<uint32_t> indeg(n, 0);
+  Buffers& buf = ThreadBuffers();
+  std::vector<uint32_t>& indeg = buf.u32[0];
+  indeg.assign(n, 0);
   for (uint32_t t : succ.targets) ++indeg[t];
-  std::vector<uint32_t> ready = Seeds(in, indeg);
+  std::vector<uint32_t>& ready = buf.u32[1];
+  Seeds(in, indeg, &ready);
 
   if (memory_priority) {
     // std heap functions build a max-heap for `less`: less(a, b) means a has
@@ -45,7 +70,7 @@ bool Kahn(const SortInput& in, Algo algo, bool memory_priority, std::vector<uint
       if (in.out_data_nodes[a] != in.out_data_nodes[b]) {
         return in.out_data_nodes[a] < in.out_data_nodes[b];
       }
-      const int c = in.names[a]->compare(*in.names[b]);
+      const int c = CompareNames(in, a, b);
       if (c != 0) return c > 0;
       return a > b;
     };
@@ -72,8 +97,10 @@ bool Kahn(const SortInput& in, Algo algo, bool memory_priority, std::vector<uint
       }
     }
   } else {
-    std::vector<uint32_t> stack(ready.rbegin(), ready.rend());
-    std::vector<uint32_t> newly_ready;
+    std::vector<uint32_t>& stack = buf.u32[2];
+    stack.assign(ready.rbegin(), ready.rend());
+    std::vector<uint32_t>& newly_ready = buf.u32[3];
+    newly_ready.clear();
     while (!stack.empty()) {
       const uint32_t v = stack.back();
       stack.pop_back();
@@ -93,15 +120,20 @@ bool ReverseDfs(const SortInput& in, Algo algo, std::vector<uint32_t>* order) {
   const Csr& pred = *in.pred;
   const uint32_t n = static_cast<uint32_t>(succ.num_vertices());
   enum : uint8_t { kNotWalked = 0, kWalking = 1, kWalked = 2 };
-  std::vector<uint8_t> state(n, kNotWalked);
-  std::vector<uint32_t> mark(n, kNone);
-  std::vector<uint32_t> stack;
-  std::vector<uint32_t> inputs;
+  Buffers& buf = ThreadBuffers();
+  std::vector<uint8_t>& state = buf.u8[0];
+  state.assign(n, kNotWalked);
+  std::vector<uint32_t>& mark = buf.u32[0];
+  mark.assign(n, kNone);
+  std::vector<uint32_t>& stack = buf.u32[1];
+  stack.clear();
+  std::vector<uint32_t>& inputs = buf.u32[2];
+  inputs.clear();
   const bool stable = algo == Algo::kStableRDFS;
   auto input_less = [&in, stable](uint32_t a, uint32_t b) {
     if (stable) return a < b;
     if (in.out_bytes[a] != in.out_bytes[b]) return in.out_bytes[a] < in.out_bytes[b];
-    const int c = in.names[a]->compare(*in.names[b]);
+    const int c = CompareNames(in, a, b);
     if (c != 0) return c < 0;
     return a < b;
   };
@@ -136,6 +168,16 @@ bool ReverseDfs(const SortInput& in, Algo algo, std::vector<uint32_t>* order) {
 
 }  // namespace
 
+void NameKey(const std::string& name, uint64_t* hi, uint64_t* lo) {
+  uint64_t k[2] = {0, 0};
+  const size_t len = std::min<size_t>(name.size(), 16);
+  for (size_t i = 0; i < len; ++i) {
+    k[i / 8] |= static_cast<uint64_t>(static_cast<uint8_t>(name[i])) << (56 - 8 * (i % 8));
+  }
+  *hi = k[0];
+  *lo = k[1];
+}
+
 Csr Csr::FromEdges(size_t n, const std::vector<std::pair<uint32_t, uint32_t>>& edges) {
   Csr csr;
   csr.offsets.assign(n + 1, 0);
@@ -148,17 +190,23 @@ Csr Csr::FromEdges(size_t n, const std::vector<std::pair<uint32_t, uint32_t>>& e
 }
 
 Csr Csr::Transpose() const {
-  const size_t n = num_vertices();
   Csr t;
+  TransposeInto(&t);
+  return t;
+}
+
+void Csr::TransposeInto(Csr* out) const {
+  const size_t n = num_vertices();
+  Csr& t = *out;
   t.offsets.assign(n + 1, 0);
   for (uint32_t target : targets) ++t.offsets[target + 1];
   for (size_t v = 0; v < n; ++v) t.offsets[v + 1] += t.offsets[v];
   t.targets.resize(targets.size());
-  std::vector<uint32_t> fill(t.offsets.begin(), t.offsets.end() - (n == 0 ? 0 : 1));
+  std::vector<uint32_t>& fill = ThreadBuffers().u32[5];
+  fill.assign(t.offsets.begin(), t.offsets.end() - (n == 0 ? 0 : 1));
   for (uint32_t v = 0; v < n; ++v) {
     for (uint32_t target : Neighbors(v)) t.targets[fill[target]++] = v;
   }
-  return t;
 }
 
 bool Sort(const SortInput& in, Algo algo, bool memory_priority, std::vector<uint32_t>* order) {
@@ -207,17 +255,25 @@ void DelayConstChains(const DelayInput& in, std::vector<uint32_t>* order) {
   const Csr& data_pred = *in.data_pred;
   const uint32_t n = static_cast<uint32_t>(order->size());
   const uint32_t nv = static_cast<uint32_t>(succ.num_vertices());
-  std::vector<uint32_t> pos(nv, kNone);
+  Buffers& buf = ThreadBuffers();
+  std::vector<uint32_t>& pos = buf.u32[0];
+  pos.assign(nv, kNone);
   for (uint32_t i = 0; i < n; ++i) pos[(*order)[i]] = i;
 
   // Slot i holds a chain of vertices (linked through `next`) ending with
   // order[i]; a moved chain is prepended to its consumer's slot.
-  std::vector<uint32_t> next(nv, kNone);
-  std::vector<uint32_t> head(order->begin(), order->end());
-  std::vector<uint32_t> tail(order->begin(), order->end());
-  std::vector<uint32_t> size(n, 1);
-  std::vector<uint8_t> movable(n, 1);
-  std::vector<uint32_t> mark(nv, kNone);
+  std::vector<uint32_t>& next = buf.u32[1];
+  next.assign(nv, kNone);
+  std::vector<uint32_t>& head = buf.u32[2];
+  head.assign(order->begin(), order->end());
+  std::vector<uint32_t>& tail = buf.u32[3];
+  tail.assign(order->begin(), order->end());
+  std::vector<uint32_t>& size = buf.u32[4];
+  size.assign(n, 1);
+  std::vector<uint8_t>& movable = buf.u8[0];
+  movable.assign(n, 1);
+  std::vector<uint32_t>& mark = buf.u32[5];
+  mark.assign(nv, kNone);
   bool moved = false;
 
   auto inputs_all_const = [&](uint32_t v) {

@@ -7,7 +7,10 @@
 // runs one of these and applies the resulting order.
 //
 // All functions are iterative (no recursion on graph size) and
-// deterministic: ties are broken by the vertex index.
+// deterministic: ties are broken by the vertex index. Their O(n) work
+// buffers are per-thread and reused across calls (sorting a large graph
+// again does not page-fault fresh buffers in); they keep the capacity of the
+// largest graph sorted on the thread.
 //
 // Example
 //   topo::Csr succ = topo::Csr::FromEdges(3, {{0, 1}, {1, 2}});
@@ -43,6 +46,8 @@ struct Csr {
   // The reverse graph; each list is in increasing order of the source, then
   // edge order.
   Csr Transpose() const;
+  // The same into *out, reusing its capacity.
+  void TransposeInto(Csr* out) const;
 };
 
 enum class Algo { kBFS, kDFS, kRDFS, kStableRDFS };
@@ -56,7 +61,14 @@ struct SortInput {
   absl::Span<const int64_t> out_bytes;
   absl::Span<const uint32_t> out_data_nodes;      // memory priority
   absl::Span<const std::string* const> names;     // ties (memory priority, kRDFS)
+  // Optional, 2 per vertex: the first 16 bytes of the name, big-endian,
+  // zero-padded (NameKey). Compared before the names themselves, which are
+  // then only read on equal keys (names are far apart in memory).
+  absl::Span<const uint64_t> name_keys;
 };
+
+// The two sort keys of a name (see SortInput::name_keys).
+void NameKey(const std::string& name, uint64_t* hi, uint64_t* lo);
 
 // Computes a topological order of all vertices. Returns false when a cycle
 // prevents one (order then holds a partial result).

@@ -205,6 +205,77 @@ TEST(TopoAlgorithmsTest, WideFanOutAndFanIn) {
   }
 }
 
+TEST(TopoAlgorithmsTest, NameKeysOrderLikeTheNames) {
+  const std::vector<std::string> names = {
+      "", "a", std::string("a\0", 2), "a\x01", "ab", "b", "\xff", "\x80z",
+      "node_1", "node_10", "node_2", "exactly_16_bytes", "exactly_16_bytes+",
+      "exactly_16_bytezz", "a_very_long_shared_prefix_1", "a_very_long_shared_prefix_2"};
+  for (const std::string& a : names) {
+    for (const std::string& b : names) {
+      uint64_t ka[2], kb[2];
+      NameKey(a, &ka[0], &ka[1]);
+      NameKey(b, &kb[0], &kb[1]);
+      const int by_name = a.compare(b) < 0 ? -1 : a.compare(b) > 0 ? 1 : 0;
+      if (ka[0] != kb[0] || ka[1] != kb[1]) {
+        const bool key_less = ka[0] != kb[0] ? ka[0] < kb[0] : ka[1] < kb[1];
+        EXPECT_EQ(key_less ? -1 : 1, by_name) << "'" << a << "' vs '" << b << "'";
+      }
+      if (a == b) {
+        EXPECT_TRUE(ka[0] == kb[0] && ka[1] == kb[1]);
+      }
+    }
+  }
+}
+
+TEST(TopoAlgorithmsTest, NameKeysDoNotChangeTheOrder) {
+  // Ties on bytes and fan-out everywhere: names decide. Names share long
+  // prefixes so that both the keys and the full comparison are exercised.
+  const size_t n = 200;
+  Edges edges;
+  for (uint32_t v = 1; v < n; ++v) {
+    edges.emplace_back(v / 3, v);
+    if (v % 7 == 0) edges.emplace_back(v / 2, v);
+  }
+  Fixture f(n, edges);
+  for (size_t i = 0; i < n; ++i) {
+    f.name_storage[i] = (i % 2 == 0 ? "a_very_long_shared_prefix_" : "n") +
+                        std::to_string((i * 7919) % 1000);
+  }
+  std::vector<uint64_t> keys(2 * n);
+  for (size_t i = 0; i < n; ++i) NameKey(f.name_storage[i], &keys[2 * i], &keys[2 * i + 1]);
+  for (Algo algo : {Algo::kDFS, Algo::kBFS, Algo::kRDFS}) {
+    const bool mem = algo != Algo::kRDFS;
+    Order plain;
+    ASSERT_TRUE(Sort(f.Input(), algo, mem, &plain));
+    SortInput with_keys = f.Input();
+    with_keys.name_keys = keys;
+    Order keyed;
+    ASSERT_TRUE(Sort(with_keys, algo, mem, &keyed));
+    EXPECT_EQ(plain, keyed);
+    EXPECT_TRUE(IsTopological(f.succ, keyed));
+  }
+}
+
+TEST(TopoAlgorithmsTest, ReusedBuffersGiveTheSameResultsAcrossSizes) {
+  // A large sort then a small one then the large one again on the same
+  // thread: the per-thread buffers must not leak state between calls.
+  Edges big_edges;
+  for (uint32_t v = 1; v < 5000; ++v) big_edges.emplace_back(v - 1, v);
+  Fixture big(5000, big_edges);
+  Fixture small(4, {{0, 2}, {1, 2}, {2, 3}});
+  const Order big_rdfs = big.Run(Algo::kRDFS);
+  const Order small_rdfs = small.Run(Algo::kRDFS);
+  EXPECT_EQ(small_rdfs, (Order{0, 1, 2, 3}));
+  EXPECT_EQ(big.Run(Algo::kRDFS), big_rdfs);
+  EXPECT_EQ(small.Run(Algo::kStableRDFS), (Order{0, 1, 2, 3}));
+  EXPECT_EQ(small.Run(Algo::kDFS), (Order{0, 1, 2, 3}));
+  Csr t;
+  big.succ.TransposeInto(&t);
+  small.succ.TransposeInto(&t);  // reuses t
+  EXPECT_EQ(t.offsets, small.pred.offsets);
+  EXPECT_EQ(t.targets, small.pred.targets);
+}
+
 }  // namespace
 }  // namespace topo
 }  // namespace ge

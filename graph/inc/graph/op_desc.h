@@ -16,6 +16,15 @@
 //     GeTensorDescPtr shares ownership of the OpDesc (it keeps it alive)
 //     when the OpDesc is owned by a shared_ptr; for an OpDesc on the stack
 //     it is a non-owning pointer.
+//   * Storage: equal descriptions added in a row (the same desc added to
+//     many ports / ops, as parsers and deserialization do) and the ports of
+//     a copied OpDesc share one pooled object copy-on-write. Sharing is
+//     invisible: the first pointer handed out for a port (Mutable*Desc,
+//     Get*DescPtr, Get*DescBarePtr, GetAll*DescPtr) gives the port its own
+//     description first and pins it there. Peek*Desc reads without pinning
+//     (for bulk readers such as serialization and the sorts): its pointer is
+//     valid only until the next change to, or pointer handed out by, any
+//     OpDesc.
 //   * AddDynamicInputDesc("x", 3) adds x0, x1, x2. AddInputDescMiddle /
 //     AddInputDescForward insert slots and shift the later ones: the name ->
 //     index map is renumbered, the names stay with their descriptions.
@@ -129,6 +138,9 @@ class OpDesc : public AttrHolder, public std::enable_shared_from_this<OpDesc> {
   GeTensorDescPtr MutableInputDesc(const std::string& name) const;
   ConstGeTensorDescPtr GetInputDescPtr(uint32_t index) const { return MutableInputDesc(index); }
   const GeTensorDesc* GetInputDescBarePtr(uint32_t index) const;
+  // A transient read-only view (see the file comment); nullptr when out of
+  // range.
+  const GeTensorDesc* PeekInputDesc(uint32_t index) const;
   // Valid inputs only (see IsValid).
   std::vector<GeTensorDesc> GetAllInputsDesc() const;
   std::vector<GeTensorDescPtr> GetAllInputsDescPtr() const;
@@ -165,6 +177,7 @@ class OpDesc : public AttrHolder, public std::enable_shared_from_this<OpDesc> {
   GeTensorDescPtr MutableOutputDesc(const std::string& name) const;
   ConstGeTensorDescPtr GetOutputDescPtr(uint32_t index) const { return MutableOutputDesc(index); }
   const GeTensorDesc* GetOutputDescBarePtr(uint32_t index) const;
+  const GeTensorDesc* PeekOutputDesc(uint32_t index) const;  // see PeekInputDesc
   std::vector<GeTensorDesc> GetAllOutputsDesc() const;
   std::vector<GeTensorDescPtr> GetAllOutputsDescPtr() const;
   size_t GetOutputsSize() const { return ports_.size() - num_inputs_; }
@@ -265,10 +278,13 @@ class OpDesc : public AttrHolder, public std::enable_shared_from_this<OpDesc> {
  private:
   friend class Node;
   friend class ComputeGraph;  // prefetching in the topological sort
-  using DescHolder = std::unique_ptr<GeTensorDesc, internal::PoolDeleter>;
-  // 16 bytes: the desc is pooled, the name interned (names repeat across ops).
+  // A pooled, reference-counted description, shared copy-on-write between
+  // ports until pinned (see the file comment and op_desc.cc).
+  struct DescBlock;
+  // 16 bytes: the desc is pooled (one reference to `block`, accessed
+  // atomically), the name interned (names repeat across ops).
   struct Port {
-    DescHolder desc;
+    DescBlock* block;
     const std::string* name;
   };
   struct IrMeta;
@@ -295,13 +311,20 @@ class OpDesc : public AttrHolder, public std::enable_shared_from_this<OpDesc> {
   void SetOptional(size_t input_index, bool optional);
   // A GeTensorDescPtr aliasing this OpDesc (owning when shared).
   GeTensorDescPtr DescPtr(GeTensorDesc* desc) const;
+  // The description of ports_[pos] for reading (never unshares).
+  const GeTensorDesc& DescAt(size_t pos) const;
+  // The port's own description: unshares it if shared, pins it.
+  GeTensorDesc* OwnDescAt(size_t pos) const;
+  // Drops the port's reference (keeping pinned descriptions alive in Ext).
+  void RetirePort(Port& port);
 
   Ext& MutableExt();
   IrMeta& MutableIrMeta();  // unshares
 
   std::string name_;
   // ports_[0, num_inputs_) are the inputs, the rest are the outputs.
-  std::vector<Port, internal::PoolStdAllocator<Port>> ports_;
+  // Mutable: const accessors that hand out pointers unshare descriptions.
+  mutable std::vector<Port, internal::PoolStdAllocator<Port>> ports_;
   const std::string* type_;  // interned
   int64_t id_ = 0;
   int64_t stream_id_ = 0;

@@ -734,13 +734,13 @@ Status EncodeOp(const OpDesc& op, SerializeContext& ctx, WireWriter& w, InputsFn
   }
   for (size_t i = 0; i < n_in; ++i) {
     const size_t m = w.BeginMessage(POp::kInputDescFieldNumber);
-    RETURN_IF_ERROR(Annotate(EncodeDescBody(*op.GetInputDescBarePtr(static_cast<uint32_t>(i)), ctx, w),
+    RETURN_IF_ERROR(Annotate(EncodeDescBody(*op.PeekInputDesc(static_cast<uint32_t>(i)), ctx, w),
                              "input desc ", i, ": "));
     w.EndMessage(m);
   }
   for (size_t i = 0; i < n_out; ++i) {
     const size_t m = w.BeginMessage(POp::kOutputDescFieldNumber);
-    RETURN_IF_ERROR(Annotate(EncodeDescBody(*op.GetOutputDescBarePtr(static_cast<uint32_t>(i)), ctx, w),
+    RETURN_IF_ERROR(Annotate(EncodeDescBody(*op.PeekOutputDesc(static_cast<uint32_t>(i)), ctx, w),
                              "output desc ", i, ": "));
     w.EndMessage(m);
   }
@@ -855,6 +855,14 @@ struct OpFields {
   }
 };
 
+// Appends one length-delimited field (a view into the bytes) to *out.
+bool AppendBytes(WireReader& r, WireType t, std::vector<absl::string_view>* out) {
+  absl::string_view s;
+  if (!r.Bytes(t, &s)) return false;
+  out->push_back(s);
+  return true;
+}
+
 bool ReadInts(WireReader& r, WireType t, std::vector<int64_t>* out) {
   return r.Repeated(t, [out](int64_t v) {
     out->push_back(v);
@@ -878,12 +886,10 @@ bool ReadOpFields(absl::string_view bytes, OpFields* op) {
         ok = r.Bytes(t, &op->type);
         break;
       case POp::kInputFieldNumber:
-        ok = r.Bytes(t, &s);
-        op->inputs.push_back(s);
+        ok = AppendBytes(r, t, &op->inputs);
         break;
       case POp::kAttrFieldNumber:
-        ok = r.Bytes(t, &s);
-        op->attrs.push_back(s);
+        ok = AppendBytes(r, t, &op->attrs);
         break;
       case POp::kIdFieldNumber:
         ok = r.Int64(t, &op->id);
@@ -892,19 +898,16 @@ bool ReadOpFields(absl::string_view bytes, OpFields* op) {
         ok = r.Int64(t, &op->stream_id);
         break;
       case POp::kInputNameFieldNumber:
-        ok = r.Bytes(t, &s);
-        op->input_names.push_back(s);
+        ok = AppendBytes(r, t, &op->input_names);
         break;
       case POp::kSrcNameFieldNumber:
-        ok = r.Bytes(t, &s);
-        op->src_names.push_back(s);
+        ok = AppendBytes(r, t, &op->src_names);
         break;
       case POp::kSrcIndexFieldNumber:
         ok = ReadInts(r, t, &op->src_index);
         break;
       case POp::kDstNameFieldNumber:
-        ok = r.Bytes(t, &s);
-        op->dst_names.push_back(s);
+        ok = AppendBytes(r, t, &op->dst_names);
         break;
       case POp::kDstIndexFieldNumber:
         ok = ReadInts(r, t, &op->dst_index);
@@ -928,20 +931,16 @@ bool ReadOpFields(absl::string_view bytes, OpFields* op) {
         });
         break;
       case POp::kInputDescFieldNumber:
-        ok = r.Bytes(t, &s);
-        op->input_descs.push_back(s);
+        ok = AppendBytes(r, t, &op->input_descs);
         break;
       case POp::kOutputDescFieldNumber:
-        ok = r.Bytes(t, &s);
-        op->output_descs.push_back(s);
+        ok = AppendBytes(r, t, &op->output_descs);
         break;
       case POp::kSubgraphNameFieldNumber:
-        ok = r.Bytes(t, &s);
-        op->subgraph_names.push_back(s);
+        ok = AppendBytes(r, t, &op->subgraph_names);
         break;
       case POp::kOutputNameFieldNumber:
-        ok = r.Bytes(t, &s);
-        op->output_names.push_back(s);
+        ok = AppendBytes(r, t, &op->output_names);
         break;
       case POp::kIrInputFieldNumber:
       case POp::kIrOutputFieldNumber:
@@ -955,8 +954,7 @@ bool ReadOpFields(absl::string_view bytes, OpFields* op) {
         break;
       }
       case POp::kIrAttrNameFieldNumber:
-        ok = r.Bytes(t, &s);
-        op->ir_attr_names.push_back(s);
+        ok = AppendBytes(r, t, &op->ir_attr_names);
         break;
       case POp::kEngineNameFieldNumber:
         ok = r.Bytes(t, &op->engine);
@@ -1058,7 +1056,8 @@ StatusOr<OpDescPtr> BuildOpDesc(const OpFields& f, DeserializeContext& ctx) {
     }
     optional[idx] = 1;
   }
-  auto op = std::make_shared<OpDesc>(std::string(f.name), std::string(f.type));
+  // Pooled (huge-page backed, no per-object malloc): decoding builds many.
+  OpDescPtr op = OpDesc::Create(std::string(f.name), std::string(f.type));
   op->SetId(f.id);
   op->SetStreamId(f.stream_id);
 
@@ -1462,26 +1461,21 @@ bool ReadGraphView(absl::string_view bytes, GraphView* g) {
   WireType t;
   bool ok = true;
   while (ok && r.Next(&f, &t)) {
-    absl::string_view s;
     switch (f) {
       case PGraph::kNameFieldNumber:
         ok = r.Bytes(t, &g->name);
         break;
       case PGraph::kInputFieldNumber:
-        ok = r.Bytes(t, &s);
-        g->inputs.push_back(s);
+        ok = AppendBytes(r, t, &g->inputs);
         break;
       case PGraph::kOutputFieldNumber:
-        ok = r.Bytes(t, &s);
-        g->outputs.push_back(s);
+        ok = AppendBytes(r, t, &g->outputs);
         break;
       case PGraph::kOpFieldNumber:
-        ok = r.Bytes(t, &s);
-        g->ops.push_back(s);
+        ok = AppendBytes(r, t, &g->ops);
         break;
       case PGraph::kAttrFieldNumber:
-        ok = r.Bytes(t, &s);
-        g->attrs.push_back(s);
+        ok = AppendBytes(r, t, &g->attrs);
         break;
       case PGraph::kParentNodeFieldNumber:
         ok = r.Bytes(t, &g->parent_node);
@@ -1493,8 +1487,7 @@ bool ReadGraphView(absl::string_view bytes, GraphView* g) {
         ok = r.Bytes(t, &g->registered_name);
         break;
       case PGraph::kSubgraphFieldNumber:
-        ok = r.Bytes(t, &s);
-        g->subgraphs.push_back(s);
+        ok = AppendBytes(r, t, &g->subgraphs);
         break;
       case PGraph::kGraphIdFieldNumber:
         ok = r.UInt32(t, &g->graph_id);
@@ -2118,6 +2111,7 @@ Status CheckSize(absl::string_view bytes) {
 Status EncodeModel(const ComputeGraph& graph, SerializeContext& ctx, std::string* out) {
   ASSIGN_OR_RETURN(const Tree tree, CollectTree(graph, ctx));
   out->reserve(out->size() + 128 * (graph.GetDirectNodesSize() + 1));
+  wire::AdviseHugePages(out);
   WireWriter w(out);
   w.String(PModel::kNameFieldNumber, graph.GetName());
   size_t m = w.BeginMessage(PModel::kGraphFieldNumber, SizeHint(graph));

@@ -26,6 +26,8 @@
 #ifndef GRAPH_SERIALIZATION_SRC_WIRE_FORMAT_H_
 #define GRAPH_SERIALIZATION_SRC_WIRE_FORMAT_H_
 
+#include <sys/mman.h>
+
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
@@ -66,6 +68,18 @@ inline size_t EncodeVarint(uint64_t v, char* buf) {
   return n;
 }
 
+// Advises transparent huge pages for the unused capacity of a large output
+// buffer before it is first written: a big serialized model then costs a
+// few hundred 2 MiB page faults instead of tens of thousands of 4 KiB ones.
+inline void AdviseHugePages(std::string* out) {
+  constexpr uintptr_t kHuge = uintptr_t{2} << 20;
+  if (out->capacity() < 2 * kHuge) return;
+  const uintptr_t begin = reinterpret_cast<uintptr_t>(out->data());
+  const uintptr_t lo = (begin + kHuge - 1) & ~(kHuge - 1);
+  const uintptr_t hi = (begin + out->capacity()) & ~(kHuge - 1);
+  if (hi > lo) (void)madvise(reinterpret_cast<void*>(lo), hi - lo, MADV_HUGEPAGE);
+}
+
 class WireWriter {
  public:
   // Appends to *out; the string is sized to the bytes written when the
@@ -83,6 +97,10 @@ class WireWriter {
   char* Reserve(size_t n) {
     if (out_->size() - len_ < n) {
       const size_t want = std::max(len_ + n, out_->size() * 2 + 256);
+      if (want > out_->capacity()) {
+        out_->reserve(want);
+        AdviseHugePages(out_);
+      }
       out_->resize(want);
     }
     return &(*out_)[len_];

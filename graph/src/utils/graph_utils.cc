@@ -323,7 +323,7 @@ Status GraphCopier::CopyNodes(const ComputeGraph& src, const ComputeGraphPtr& ds
   dst->MutableAttrStore() = src.GetAttrStore();
   RETURN_IF_ERROR(DeepCopyAttrs(dst->MutableAttrStore()));
   for (const NodePtr& node : src.DirectNodes()) {
-    auto op = std::make_shared<OpDesc>(*node->GetOpDescBarePtr());
+    OpDescPtr op = OpDesc::Create(*node->GetOpDescBarePtr());
     RETURN_IF_ERROR(DeepCopyAttrs(op->MutableAttrStore()));
     for (const GeTensorDescPtr& d : op->GetAllInputsDescPtr()) {
       RETURN_IF_ERROR(DeepCopyAttrs(d->MutableAttrStore()));
