@@ -260,13 +260,16 @@ ge::Status InferSqueeze(gert::InferShapeContext& ctx) {
     ASSIGN_OR_RETURN(gert::Shape out, SqueezeShape(ctx, *x, std::nullopt));
     return SetOutputShape(ctx, 0, out);
   }
-  if (!axes_shape->IsUnknownRank() && axes_shape->GetDimNum() != 1) {
-    return ctx.Error("axes input must be 1-D, got ", axes_shape->ToString());
+  // ONNX says 1-D; a 0-D axes tensor (one axis) is accepted as ONNX Runtime does.
+  if (!axes_shape->IsUnknownRank() && axes_shape->GetDimNum() > 1) {
+    return ctx.Error("axes input must be 1-D (or a scalar), got ", axes_shape->ToString());
   }
   ASSIGN_OR_RETURN(std::optional<std::vector<int64_t>> axes,
                    WithNodeOr(ctx, KnownInputInts(ctx, 1)));
   if (!axes.has_value()) {
-    const int64_t n = axes_shape->IsUnknownRank() ? -1 : axes_shape->GetDim(0);
+    const int64_t n = axes_shape->IsUnknownRank() ? -1
+                      : axes_shape->GetDimNum() == 0 ? 1
+                                                     : axes_shape->GetDim(0);
     if (x->IsUnknownRank() || n <= 0) return SetOutputShape(ctx, 0, UnknownRankShape());
     const int64_t r = static_cast<int64_t>(x->GetDimNum());
     if (n > r) {
@@ -326,13 +329,16 @@ ge::StatusOr<gert::Shape> UnsqueezeShape(const gert::ContextBase& ctx, const ger
 ge::Status InferUnsqueeze(gert::InferShapeContext& ctx) {
   ASSIGN_OR_RETURN(const gert::Shape* x, InputShape(ctx, 0));
   ASSIGN_OR_RETURN(const gert::Shape* axes_shape, InputShape(ctx, 1));
-  if (!axes_shape->IsUnknownRank() && axes_shape->GetDimNum() != 1) {
-    return ctx.Error("axes input must be 1-D, got ", axes_shape->ToString());
+  // ONNX says 1-D; a 0-D axes tensor (one axis) is accepted as ONNX Runtime does.
+  if (!axes_shape->IsUnknownRank() && axes_shape->GetDimNum() > 1) {
+    return ctx.Error("axes input must be 1-D (or a scalar), got ", axes_shape->ToString());
   }
   ASSIGN_OR_RETURN(std::optional<std::vector<int64_t>> axes,
                    WithNodeOr(ctx, KnownInputInts(ctx, 1)));
   if (!axes.has_value()) {
-    const int64_t n = axes_shape->IsUnknownRank() ? -1 : axes_shape->GetDim(0);
+    const int64_t n = axes_shape->IsUnknownRank() ? -1
+                      : axes_shape->GetDimNum() == 0 ? 1
+                                                     : axes_shape->GetDim(0);
     if (x->IsUnknownRank() || n < 0) return SetOutputShape(ctx, 0, UnknownRankShape());
     return SetOutputShape(ctx, 0, UnknownDimsShape(static_cast<int64_t>(x->GetDimNum()) + n));
   }

@@ -363,9 +363,11 @@ ge::StatusOr<SplitPlan> PlanSplit(const gert::ContextBase& ctx, int64_t dim,
     return ctx.Error("input 1 (split) must be a scalar or 1-D, got shape ",
                      split->GetShape().ToString());
   }
+  // A scalar split is a chunk length (> 0); 1-D entries may be 0 (empty pieces).
   for (size_t i = 0; i < v->size(); ++i) {
-    if ((*v)[i] <= 0) {
-      return ctx.Error("input 1 (split) entries must be positive, split[", i, "] is ", (*v)[i]);
+    if ((*v)[i] < 0 || (rank == 0 && (*v)[i] == 0)) {
+      return ctx.Error("input 1 (split) ", rank == 0 ? "must be positive" : "entries must be >= 0",
+                       ", split[", i, "] is ", (*v)[i]);
     }
   }
   if (rank == 0) {
