@@ -28,6 +28,8 @@ PACKAGES=(
   libdnnl-dev
   # SHA-256 (libcrypto) for the model cache key.
   libssl-dev
+  # XXH3 (the OM file checksum, weight dedup hashing).
+  libxxhash-dev
   # Scripts (model generation, checks).
   python3
   python3-numpy

@@ -10,9 +10,13 @@
 //                model compiled for that subgraph (GE keeps one GeModel per
 //                known-shape subgraph of a dynamic root graph).
 //
-// Weights are a view with an owner: a freshly built model owns a heap blob;
-// a model loaded from an OM file points into the mapped file (the owner keeps
-// the mapping alive). Either way `weights.data` is aligned to kWeightAlign.
+// Weights are views with owners. A model loaded from an OM file points into
+// the mapped file (`weights.data`, aligned to kWeightAlign; the owner keeps
+// the mapping alive). A freshly built model does not copy its constants into
+// one blob: `weights.data` is null and `weights.pieces` lists where each
+// unique constant sits in the blob and the tensor buffer that holds it (the
+// OM writer streams the pieces; WeightBuffer::Find / MakeContiguousWeights
+// give bytes to readers).
 #ifndef BUILD_MODEL_GE_MODEL_H_
 #define BUILD_MODEL_GE_MODEL_H_
 
@@ -21,6 +25,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "build/proto/model_task.pb.h"
 #include "graph/inc/graph/graph_fwd.h"
@@ -31,11 +36,36 @@ namespace ge {
 inline constexpr uint64_t kMemAlign = 64;
 inline constexpr uint64_t kWeightAlign = 64;
 
+// Bytes [offset, offset + size) of a weight blob held elsewhere.
+struct WeightPiece {
+  uint64_t offset = 0;                // inside the blob
+  const uint8_t* data = nullptr;
+  uint64_t size = 0;
+  std::shared_ptr<const void> owner;  // keeps `data` alive
+};
+
+// The WEIGHTS_DATA blob of `size` bytes: contiguous at `data`, or (data ==
+// nullptr) described by `pieces`: sorted by offset, disjoint, inside
+// [0, size); bytes outside every piece are zero.
 struct WeightBuffer {
   std::shared_ptr<const void> owner;  // keeps `data` alive
   const uint8_t* data = nullptr;
   uint64_t size = 0;
+  std::vector<WeightPiece> pieces;
+
+  bool is_contiguous() const { return data != nullptr || size == 0; }
+  // Pointer to bytes [offset, offset + len) when they are contiguous in
+  // memory (inside `data`, or inside one piece); nullptr otherwise (out of
+  // range, across pieces, or in a zero gap). len 0 inside the blob: non-null
+  // when the blob has a contiguous byte at `offset`.
+  const uint8_t* Find(uint64_t offset, uint64_t len) const;
+  // The owner of the bytes Find returns for `offset`.
+  std::shared_ptr<const void> OwnerAt(uint64_t offset) const;
 };
+
+// A contiguous copy of `weights` (64-byte aligned, zero gaps filled), or
+// `weights` itself when it is already contiguous.
+WeightBuffer MakeContiguousWeights(const WeightBuffer& weights);
 
 struct GeModel {
   std::string name;

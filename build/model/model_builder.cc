@@ -14,6 +14,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "build/task/task_generator.h"
+#include "xxhash.h"
 #include "graph/inc/graph/anchor.h"
 #include "graph/inc/graph/attr_value.h"
 #include "graph/inc/graph/compute_graph.h"
@@ -55,7 +56,7 @@ Status EnsureTopologicalIds(const ComputeGraphPtr& graph, std::vector<Node*>* no
   auto is_sorted = [&]() {
     for (Node* n : *nodes) {
       const int64_t id = n->GetOpDescBarePtr()->GetId();
-      for (const Anchor* a : n->GetInControlAnchorBarePtr()->PeerAnchors()) {
+      for (const Anchor* a : n->InControlPeers()) {  // does not create control anchors
         const Node* src = a->GetOwnerNodeBarePtr();
         if (src->GetOwnerComputeGraphBarePtr() != graph.get() || src->GetOpDescBarePtr()->GetId() >= id) {
           return false;
@@ -88,7 +89,7 @@ Status EnsureTopologicalIds(const ComputeGraphPtr& graph, std::vector<Node*>* no
 // ---------------------------------------------------------------- weights
 
 struct WeightPlan {
-  std::shared_ptr<AlignedBuffer> blob;
+  WeightBuffer weights;  // pieces: the unique constants, no copy
   uint64_t size = 0;
   uint64_t num_consts = 0;
   uint64_t num_unique = 0;
@@ -102,6 +103,22 @@ void CollectConsts(const ComputeGraph& graph, std::vector<Node*>* out) {
   }
 }
 
+// Cheap dedup key of a constant: size, dtype, dims and up to 3 x 64 sampled
+// bytes (start, middle, end). Candidates with equal keys get a full XXH3 of
+// their bytes (computed once, lazily) before the memcmp, so a model of many
+// same-size constants stays linear.
+size_t SampleKey(absl::Span<const uint8_t> data, const GeTensorDesc& d) {
+  constexpr size_t kSample = 64;
+  auto part = [&](size_t at) {
+    const size_t n = std::min(kSample, data.size() - std::min(at, data.size()));
+    return absl::string_view(reinterpret_cast<const char*>(data.data()) + at, n);
+  };
+  const size_t mid = data.size() / 2;
+  const size_t tail = data.size() > kSample ? data.size() - kSample : 0;
+  return absl::HashOf(data.size(), part(0), part(mid), part(tail), static_cast<int32_t>(d.GetDataType()),
+                      d.GetShape().GetDimsSpan());
+}
+
 StatusOr<WeightPlan> MergeWeights(const ComputeGraphPtr& graph) {
   std::vector<Node*> consts;
   CollectConsts(*graph, &consts);
@@ -113,11 +130,21 @@ StatusOr<WeightPlan> MergeWeights(const ComputeGraphPtr& graph) {
   struct Unique {
     const GeTensor* tensor;
     uint64_t offset;
+    bool hashed;
+    uint64_t full_hash;
+  };
+  auto full_hash = [](Unique& u) {
+    if (!u.hashed) {
+      absl::Span<const uint8_t> data = u.tensor->GetData();
+      u.full_hash = XXH3_64bits(data.data(), data.size());
+      u.hashed = true;
+    }
+    return u.full_hash;
   };
   std::vector<Unique> uniques;
   std::vector<uint32_t> unique_of(consts.size());
-  absl::flat_hash_map<size_t, std::vector<uint32_t>> by_hash;
-  by_hash.reserve(consts.size());
+  absl::flat_hash_map<size_t, std::vector<uint32_t>> by_key;
+  by_key.reserve(consts.size());
   std::vector<const GeTensor*> tensors(consts.size());
   uint64_t total = 0;
   for (size_t c = 0; c < consts.size(); ++c) {
@@ -133,17 +160,19 @@ StatusOr<WeightPlan> MergeWeights(const ComputeGraphPtr& graph) {
     tensors[c] = t;
     absl::Span<const uint8_t> data = t->GetData();
     const GeTensorDesc& d = t->GetTensorDesc();
-    const size_t h = absl::HashOf(
-        absl::string_view(reinterpret_cast<const char*>(data.data()), data.size()),
-        static_cast<int32_t>(d.GetDataType()), d.GetShape().GetDimsSpan());
-    std::vector<uint32_t>& bucket = by_hash[h];
+    std::vector<uint32_t>& bucket = by_key[SampleKey(data, d)];
     bool found = false;
+    Unique candidate{t, 0, false, 0};
     for (uint32_t u : bucket) {
       const GeTensor* o = uniques[u].tensor;
       absl::Span<const uint8_t> od = o->GetData();
-      if (od.size() == data.size() && o->GetTensorDesc().GetDataType() == d.GetDataType() &&
-          o->GetTensorDesc().GetShape() == d.GetShape() &&
-          (data.empty() || std::memcmp(od.data(), data.data(), data.size()) == 0)) {
+      if (od.size() != data.size() || o->GetTensorDesc().GetDataType() != d.GetDataType() ||
+          o->GetTensorDesc().GetShape() != d.GetShape()) {
+        continue;
+      }
+      if (data.size() > 4096 && full_hash(uniques[u]) != full_hash(candidate)) continue;
+      if (data.empty() || od.data() == data.data() ||
+          std::memcmp(od.data(), data.data(), data.size()) == 0) {
         unique_of[c] = u;
         found = true;
         break;
@@ -153,17 +182,20 @@ StatusOr<WeightPlan> MergeWeights(const ComputeGraphPtr& graph) {
     const uint32_t u = static_cast<uint32_t>(uniques.size());
     bucket.push_back(u);
     unique_of[c] = u;
-    uniques.push_back({t, total});
+    candidate.offset = total;
+    uniques.push_back(candidate);
     const uint64_t aligned = AlignUp(std::max<uint64_t>(data.size(), 1), kWeightAlign);
     if (total > (uint64_t{1} << 62) - aligned) return Overflow("weights exceed 2^62 bytes");
     total += aligned;
   }
   plan.num_unique = uniques.size();
   plan.size = uniques.empty() ? 0 : total;
-  plan.blob = std::make_shared<AlignedBuffer>(static_cast<size_t>(plan.size));
+  plan.weights.size = plan.size;
+  plan.weights.pieces.reserve(uniques.size());
   for (const Unique& u : uniques) {
     absl::Span<const uint8_t> data = u.tensor->GetData();
-    if (!data.empty()) std::memcpy(plan.blob->mutable_data() + u.offset, data.data(), data.size());
+    if (data.empty()) continue;
+    plan.weights.pieces.push_back(WeightPiece{u.offset, data.data(), data.size(), u.tensor->GetBuffer()});
   }
   plan.slots.reserve(consts.size());
   for (size_t c = 0; c < consts.size(); ++c) {
@@ -316,9 +348,7 @@ StatusOr<GeRootModelPtr> ModelBuilder::Build(const ComputeGraphPtr& graph) {
   model->name = graph->GetName();
   model->graph = graph;
   model->attrs = options_.attrs;
-  model->weights.data = weights.blob->data();
-  model->weights.size = weights.size;
-  model->weights.owner = weights.blob;
+  model->weights = std::move(weights.weights);
   proto::ModelTaskDef& def = model->task_def;
   def.set_graph_name(graph->GetName());
   def.set_weight_size(weights.size);
@@ -539,7 +569,28 @@ Status RestoreGraphConsts(ComputeGraph& graph, const WeightBuffer& weights) {
       if (out == nullptr) return GraphInvalid(NodeHead(*n), " has no output desc for its weight");
       desc = GeTensorDesc(out->GetShape(), out->GetFormat(), out->GetDataType());
     }
-    GeTensor t(desc, weights.data + *off, static_cast<size_t>(*size));
+    GeTensor t(desc);
+    const uint64_t off_u = static_cast<uint64_t>(*off);
+    const uint64_t size_u = static_cast<uint64_t>(*size);
+    const uint8_t* bytes = weights.Find(off_u, size_u);
+    std::shared_ptr<AlignedBuffer> view =
+        bytes == nullptr || size_u == 0
+            ? nullptr
+            : AlignedBuffer::View(bytes, static_cast<size_t>(size_u), weights.OwnerAt(off_u));
+    if (view != nullptr) {
+      t.SetData(std::move(view));  // no copy: the tensor shares the weights
+    } else if (bytes != nullptr || size_u == 0) {
+      t.SetData(bytes, static_cast<size_t>(size_u));
+    } else {
+      // Across pieces or in a zero gap (hand-made references): copy.
+      std::vector<uint8_t> copy(static_cast<size_t>(size_u), 0);
+      for (const WeightPiece& p : weights.pieces) {
+        const uint64_t lo = std::max(p.offset, off_u);
+        const uint64_t hi = std::min(p.offset + p.size, off_u + size_u);
+        if (lo < hi) std::memcpy(copy.data() + (lo - off_u), p.data + (lo - p.offset), hi - lo);
+      }
+      t.SetData(copy);
+    }
     RETURN_IF_ERROR(op->SetAttr(kAttrValue, AttrValue::CreateFrom<GeTensor>(std::move(t))));
     for (const char* a : {kAttrWeightOffset, kAttrWeightSize, kAttrWeightDtype, kAttrWeightDims,
                           kAttrWeightFormat}) {
@@ -553,9 +604,6 @@ Status RestoreGraphConsts(ComputeGraph& graph, const WeightBuffer& weights) {
 
 Status RestoreConstValues(GeModel& model) {
   if (model.graph == nullptr) return ParamInvalid("RestoreConstValues: model has no graph");
-  if (model.weights.size > 0 && model.weights.data == nullptr) {
-    return ParamInvalid("RestoreConstValues: weights of ", model.weights.size, " bytes have no data");
-  }
   RETURN_IF_ERROR(RestoreGraphConsts(*model.graph, model.weights));
   for (const ComputeGraphPtr& sub : model.graph->GetAllSubgraphs()) {
     if (sub != nullptr) RETURN_IF_ERROR(RestoreGraphConsts(*sub, model.weights));

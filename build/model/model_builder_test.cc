@@ -81,7 +81,11 @@ TEST(ModelBuilderTest, SmallStaticGraph) {
   EXPECT_EQ(def.memory_size(), 64u);
   EXPECT_EQ(def.weight_size(), 64u);
   EXPECT_EQ(m.weights.size, 64u);
-  EXPECT_EQ(reinterpret_cast<uintptr_t>(m.weights.data) % kWeightAlign, 0u);
+  // No blob: the weight is the Const's own buffer, at offset 0.
+  EXPECT_EQ(m.weights.data, nullptr);
+  ASSERT_EQ(m.weights.pieces.size(), 1u);
+  EXPECT_EQ(m.weights.pieces[0].offset, 0u);
+  EXPECT_EQ(m.weights.pieces[0].size, 24u);
   // io
   ASSERT_EQ(def.input_size(), 1);
   EXPECT_EQ(def.input(0).name(), "x");
@@ -108,7 +112,16 @@ TEST(ModelBuilderTest, ConstValuesMoveToWeightsAndRestore) {
   EXPECT_TRUE(w->GetOpDesc()->HasAttr(kAttrWeightOffset));
   EXPECT_FALSE(w->GetOpDesc()->HasAttr(kAttrWeightDims));  // the output desc names them
   float expected[6] = {1, 2, 3, 4, 5, 6};
-  EXPECT_EQ(std::memcmp(m.weights.data, expected, sizeof(expected)), 0);
+  const uint8_t* bytes = m.weights.Find(0, sizeof(expected));
+  ASSERT_NE(bytes, nullptr);
+  EXPECT_EQ(std::memcmp(bytes, expected, sizeof(expected)), 0);
+  EXPECT_EQ(m.weights.Find(0, sizeof(expected) + 1), nullptr);  // runs into the zero gap
+  EXPECT_EQ(m.weights.Find(60, 8), nullptr);                      // past the blob
+  const WeightBuffer flat = MakeContiguousWeights(m.weights);
+  ASSERT_NE(flat.data, nullptr);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(flat.data) % kWeightAlign, 0u);
+  EXPECT_EQ(std::memcmp(flat.data, expected, sizeof(expected)), 0);
+  for (size_t i = sizeof(expected); i < 64; ++i) EXPECT_EQ(flat.data[i], 0) << i;
   ASSERT_TRUE(RestoreConstValues(m).ok());
   const AttrValue* v = w->GetOpDesc()->GetAttr("value");
   ASSERT_NE(v, nullptr);

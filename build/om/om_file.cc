@@ -8,14 +8,18 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cstring>
+#include <deque>
 #include <limits>
+#include <thread>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "graph/inc/graph/compute_graph.h"
 #include "graph/inc/graph/ge_tensor.h"
 #include "graph/serialization/inc/model_serialize.h"
+#include "xxhash.h"
 
 namespace ge {
 namespace {
@@ -169,18 +173,29 @@ StatusOr<std::map<std::string, std::string>> DecodeAttrs(absl::Span<const uint8_
 
 // ---------------------------------------------------------- task validation
 
+// Names a ref in messages; built only when a check fails.
+struct RefWhere {
+  const std::string& model;
+  int task;
+  const char* role;  // "" for the task itself
+  int index;
+  std::string str() const {
+    if (role[0] == '\0') return absl::StrCat("OM model '", model, "' task ", task);
+    return absl::StrCat("OM model '", model, "' task ", task, " ", role, " ", index);
+  }
+};
+
 Status CheckRange(uint64_t offset, uint64_t size, uint64_t limit, absl::string_view region,
-                  const std::string& where) {
+                  const RefWhere& where) {
   if (offset > limit || size > limit - offset) {
-    return OutOfRange(where, ": ", region, " ref [", offset, ", +", size, ") exceeds the ", limit,
+    return OutOfRange(where.str(), ": ", region, " ref [", offset, ", +", size, ") exceeds the ", limit,
                       "-byte ", region, " region");
   }
   return OkStatus();
 }
 
-Status ValidateRef(const proto::TensorRef& ref, const proto::ModelTaskDef& def,
-                   const std::string& where) {
-  if (ref.dims_size() > 64) return OutOfRange(where, ": ", ref.dims_size(), " dims (limit 64)");
+Status ValidateRef(const proto::TensorRef& ref, const proto::ModelTaskDef& def, const RefWhere& where) {
+  if (ref.dims_size() > 64) return OutOfRange(where.str(), ": ", ref.dims_size(), " dims (limit 64)");
   switch (ref.kind()) {
     case proto::MEM_ABSENT:
       return OkStatus();
@@ -190,7 +205,7 @@ Status ValidateRef(const proto::TensorRef& ref, const proto::ModelTaskDef& def,
       return CheckRange(ref.offset(), ref.size(), def.weight_size(), "WEIGHTS", where);
     case proto::MEM_MODEL_INPUT:
       if (ref.index() >= static_cast<uint32_t>(def.input_size())) {
-        return OutOfRange(where, ": model input index ", ref.index(), " but the model has ",
+        return OutOfRange(where.str(), ": model input index ", ref.index(), " but the model has ",
                           def.input_size(), " inputs");
       }
       if (!def.dynamic()) {
@@ -199,7 +214,7 @@ Status ValidateRef(const proto::TensorRef& ref, const proto::ModelTaskDef& def,
       return OkStatus();
     case proto::MEM_MODEL_OUTPUT:
       if (ref.index() >= static_cast<uint32_t>(def.output_size())) {
-        return OutOfRange(where, ": model output index ", ref.index(), " but the model has ",
+        return OutOfRange(where.str(), ": model output index ", ref.index(), " but the model has ",
                           def.output_size(), " outputs");
       }
       if (!def.dynamic()) {
@@ -208,7 +223,7 @@ Status ValidateRef(const proto::TensorRef& ref, const proto::ModelTaskDef& def,
       }
       return OkStatus();
     default:
-      return ParseFailed(where, ": unknown memory kind ", static_cast<int>(ref.kind()));
+      return ParseFailed(where.str(), ": unknown memory kind ", static_cast<int>(ref.kind()));
   }
 }
 
@@ -219,36 +234,36 @@ Status ValidateTaskDef(const proto::ModelTaskDef& def, uint64_t weights_size, co
   }
   for (int t = 0; t < def.task_size(); ++t) {
     const proto::TaskDef& task = def.task(t);
-    const std::string where = absl::StrCat("OM model '", model, "' task ", t);
+    const RefWhere where{model, t, "", 0};
     if (task.task_id() != static_cast<uint32_t>(t)) {
-      return ParseFailed(where, ": task_id ", task.task_id(), " differs from its position");
+      return ParseFailed(where.str(), ": task_id ", task.task_id(), " differs from its position");
     }
     if (!proto::TaskType_IsValid(task.type())) {
-      return ParseFailed(where, ": unknown task type ", static_cast<int>(task.type()));
+      return ParseFailed(where.str(), ": unknown task type ", static_cast<int>(task.type()));
     }
     if (def.stream_num() > 0 && task.stream_id() >= def.stream_num()) {
-      return OutOfRange(where, ": stream_id ", task.stream_id(), " >= stream_num ", def.stream_num());
+      return OutOfRange(where.str(), ": stream_id ", task.stream_id(), " >= stream_num ", def.stream_num());
     }
-    if (task.op_index() < -1) return OutOfRange(where, ": op_index ", task.op_index());
+    if (task.op_index() < -1) return OutOfRange(where.str(), ": op_index ", task.op_index());
     if (task.type() == proto::TASK_MEMCPY && (task.input_size() != 1 || task.output_size() != 1)) {
-      return ParseFailed(where, ": MEMCPY needs 1 input and 1 output, has ", task.input_size(),
+      return ParseFailed(where.str(), ": MEMCPY needs 1 input and 1 output, has ", task.input_size(),
                          " and ", task.output_size());
     }
     for (int i = 0; i < task.input_size(); ++i) {
-      RETURN_IF_ERROR(ValidateRef(task.input(i), def, absl::StrCat(where, " input ", i)));
+      RETURN_IF_ERROR(ValidateRef(task.input(i), def, RefWhere{model, t, "input", i}));
     }
     for (int i = 0; i < task.output_size(); ++i) {
-      RETURN_IF_ERROR(ValidateRef(task.output(i), def, absl::StrCat(where, " output ", i)));
+      RETURN_IF_ERROR(ValidateRef(task.output(i), def, RefWhere{model, t, "output", i}));
       if (task.output(i).kind() == proto::MEM_WEIGHTS) {
-        return ParseFailed(where, " output ", i, ": writes into WEIGHTS");
+        return ParseFailed(where.str(), " output ", i, ": writes into WEIGHTS");
       }
     }
     for (int i = 0; i < task.workspace_size(); ++i) {
       if (task.workspace(i).kind() != proto::MEM_ARENA) {
-        return ParseFailed(where, " workspace ", i, ": kind ", static_cast<int>(task.workspace(i).kind()),
-                           " is not ARENA");
+        return ParseFailed(where.str(), " workspace ", i, ": kind ",
+                           static_cast<int>(task.workspace(i).kind()), " is not ARENA");
       }
-      RETURN_IF_ERROR(ValidateRef(task.workspace(i), def, absl::StrCat(where, " workspace ", i)));
+      RETURN_IF_ERROR(ValidateRef(task.workspace(i), def, RefWhere{model, t, "workspace", i}));
     }
   }
   return OkStatus();
@@ -281,7 +296,66 @@ std::array<uint8_t, 32> Sha256(absl::Span<const uint8_t> bytes) {
 
 // ------------------------------------------------------------------- save
 
-StatusOr<std::string> SaveOm(const GeRootModel& model, const OmSaveOptions& options) {
+namespace {
+
+// The file image as a list of byte runs (no copy of weights or kernels):
+// header, then the segments in file order.
+struct OmImage {
+  std::array<uint8_t, kOmHeaderSize> header{};
+  struct Segment {
+    const uint8_t* data;  // nullptr: `size` zero bytes
+    uint64_t size;
+  };
+  std::vector<Segment> segments;
+  std::deque<std::string> owned;  // storage of the built bytes (stable addresses)
+  uint64_t total = kOmHeaderSize;
+
+  void Add(const void* data, uint64_t size) {
+    if (size == 0) return;
+    segments.push_back({static_cast<const uint8_t*>(data), size});
+    total += size;
+  }
+  void AddOwned(std::string bytes) {
+    owned.push_back(std::move(bytes));
+    Add(owned.back().data(), owned.back().size());
+  }
+  void Zeros(uint64_t n) { Add(nullptr, n); }
+  void PadTo(uint64_t align) { Zeros((align - total % align) % align); }
+};
+
+alignas(64) constexpr uint8_t kZeros[4096] = {};
+// TASK_INFO of at least this many tasks is encoded on its own thread.
+constexpr int kParallelTaskInfo = 4096;
+
+void PutU32(uint8_t* p, uint32_t v) {
+  for (int i = 0; i < 4; ++i) p[i] = static_cast<uint8_t>(v >> (8 * i));
+}
+void PutU64(uint8_t* p, uint64_t v) {
+  for (int i = 0; i < 8; ++i) p[i] = static_cast<uint8_t>(v >> (8 * i));
+}
+
+// The weight blob as segments: one run, or the pieces with zero gaps.
+Status AddWeights(const WeightBuffer& w, const std::string& name, OmImage* image) {
+  if (w.data != nullptr) {
+    image->Add(w.data, w.size);
+    return OkStatus();
+  }
+  uint64_t at = 0;
+  for (const WeightPiece& p : w.pieces) {
+    if (p.offset < at || p.offset > w.size || p.size > w.size - p.offset ||
+        (p.size > 0 && p.data == nullptr)) {
+      return ParamInvalid("SaveOm: model '", name, "' weight piece [", p.offset, ", +", p.size,
+                          ") is out of order or outside the ", w.size, "-byte blob");
+    }
+    image->Zeros(p.offset - at);
+    image->Add(p.data, p.size);
+    at = p.offset + p.size;
+  }
+  image->Zeros(w.size - at);
+  return OkStatus();
+}
+
+StatusOr<std::unique_ptr<OmImage>> BuildOmImage(const GeRootModel& model, const OmSaveOptions& options) {
   if (model.root == nullptr) return ParamInvalid("SaveOm: the root model is null");
   std::vector<std::pair<std::string, const GeModel*>> models;
   models.emplace_back(model.root->name, model.root.get());
@@ -299,81 +373,265 @@ StatusOr<std::string> SaveOm(const GeRootModel& model, const OmSaveOptions& opti
     if (it != root.attrs.end()) soc = it->second;
   }
 
-  Writer w;
-  w.out().reserve(kOmHeaderSize + root.weights.size + 4096 * models.size());
-  w.out().resize(kOmHeaderSize, '\0');
+  auto image = std::make_unique<OmImage>();
+  image->segments.reserve(16 * models.size() + root.weights.pieces.size() * 2);
   for (const auto& [name, m] : models) {
     if (m->graph == nullptr) return ParamInvalid("SaveOm: model '", name, "' has no graph");
     if (name.size() > kOmMaxNameLength) {
       return OutOfRange("SaveOm: model name of ", name.size(), " bytes exceeds ", kOmMaxNameLength);
     }
-    if (m->weights.size > 0 && m->weights.data == nullptr) {
-      return ParamInvalid("SaveOm: model '", name, "' has ", m->weights.size, " weight bytes but no data");
-    }
     if (m->task_def.weight_size() != m->weights.size) {
       return ParamInvalid("SaveOm: model '", name, "' task_def.weight_size ", m->task_def.weight_size(),
                           " differs from its ", m->weights.size, " weight bytes");
     }
-    ASSIGN_OR_RETURN(std::string model_def, ModelSerialize::SerializeModel(*m->graph));
+    // TASK_INFO and MODEL_DEF are independent: a large TASK_INFO is encoded
+    // on a second thread while this one encodes the graph.
     std::string task_info;
-    if (!m->task_def.SerializeToString(&task_info)) {
+    bool task_ok = true;
+    const GeModel* const model_ptr = m;
+    auto encode_tasks = [&task_info, &task_ok, model_ptr]() {
+      task_ok = model_ptr->task_def.SerializeToString(&task_info);
+    };
+    std::thread task_thread;
+    if (m->task_def.task_size() >= kParallelTaskInfo) {
+      task_thread = std::thread(encode_tasks);
+    } else {
+      encode_tasks();
+    }
+    StatusOr<std::string> model_def_or = ModelSerialize::SerializeModel(*m->graph);
+    if (task_thread.joinable()) task_thread.join();
+    if (!model_def_or.ok()) return model_def_or.status();
+    std::string model_def = std::move(model_def_or).value();
+    if (!task_ok) {
       return Internal("SaveOm: cannot serialize the TASK_INFO of model '", name, "'");
     }
     const bool has_attrs = !m->attrs.empty();
-    const std::string attrs = has_attrs ? EncodeAttrs(m->attrs) : std::string();
+    std::string attrs = has_attrs ? EncodeAttrs(m->attrs) : std::string();
     const uint32_t num_parts = kNumRequiredPartitions + (has_attrs ? 1 : 0);
 
-    w.Pad(8);
-    w.U32(static_cast<uint32_t>(name.size()));
-    w.Bytes(name.data(), name.size());
-    w.Pad(8);
-    w.U32(num_parts);
-    w.U32(0);
-    const size_t table = w.size();
-    for (uint32_t p = 0; p < num_parts * kPartitionEntryBytes; ++p) w.U8(0);
-    struct Part {
-      uint32_t type;
-      const void* data;
-      uint64_t size;
-      uint64_t align;
-    };
-    const Part parts[5] = {
-        {0, model_def.data(), model_def.size(), kOmPartitionAlign},
-        {1, m->weights.data, m->weights.size, kOmWeightsAlign},
-        {2, task_info.data(), task_info.size(), kOmPartitionAlign},
-        {3, m->kernel_store.data(), m->kernel_store.size(), kOmPartitionAlign},
-        {kAttrsPartition, attrs.data(), attrs.size(), kOmPartitionAlign},
-    };
+    // The model record: name, partition count, table (offsets known ahead).
+    image->PadTo(8);
+    std::string record;
+    {
+      Writer w;
+      w.U32(static_cast<uint32_t>(name.size()));
+      w.Bytes(name.data(), name.size());
+      while ((image->total + w.size()) % 8 != 0) w.U8(0);
+      w.U32(num_parts);
+      w.U32(0);
+      record = std::move(w.out());
+    }
+    const size_t table = record.size();
+    record.resize(table + num_parts * kPartitionEntryBytes, '\0');
+    const uint64_t sizes[5] = {model_def.size(), m->weights.size, task_info.size(),
+                               m->kernel_store.size(), attrs.size()};
+    uint64_t pos = image->total + record.size();
+    uint64_t offsets[5] = {};
     for (uint32_t p = 0; p < num_parts; ++p) {
-      w.Pad(parts[p].align);
-      const size_t entry = table + p * kPartitionEntryBytes;
-      w.PutU32At(entry, parts[p].type);
-      w.PutU64At(entry + 8, w.size());
-      w.PutU64At(entry + 16, parts[p].size);
-      w.Bytes(parts[p].data, parts[p].size);
+      const uint64_t align = p == 1 ? kOmWeightsAlign : kOmPartitionAlign;
+      pos = (pos + align - 1) / align * align;
+      offsets[p] = pos;
+      uint8_t* entry = reinterpret_cast<uint8_t*>(&record[table + p * kPartitionEntryBytes]);
+      PutU32(entry, p);
+      PutU64(entry + 8, pos);
+      PutU64(entry + 16, sizes[p]);
+      pos += sizes[p];
+    }
+    image->AddOwned(std::move(record));
+    for (uint32_t p = 0; p < num_parts; ++p) {
+      image->Zeros(offsets[p] - image->total);
+      switch (p) {
+        case 0: image->AddOwned(std::move(model_def)); break;
+        case 1: RETURN_IF_ERROR(AddWeights(m->weights, name, image.get())); break;
+        case 2: image->AddOwned(std::move(task_info)); break;
+        case 3: image->Add(m->kernel_store.data(), m->kernel_store.size()); break;
+        default: image->AddOwned(std::move(attrs)); break;
+      }
+      if (image->total != offsets[p] + sizes[p]) {
+        return Internal("SaveOm: partition ", p, " of model '", name, "' ends at ", image->total,
+                        ", expected ", offsets[p] + sizes[p]);
+      }
     }
   }
-  std::string& out = w.out();
-  // Header, field by field.
-  w.PutU32At(kOffMagic, kOmMagic);
-  w.PutU32At(kOffHeaderSize, kOmHeaderSize);
-  w.PutU32At(kOffVersion, kOmVersion);
-  w.PutU64At(kOffTotalLength, out.size());
-  w.PutU32At(kOffModelType, static_cast<uint32_t>(root.task_def.dynamic() ? OmModelType::kDynamic
+  // Header, field by field (the checksum is filled by the writer).
+  uint8_t* h = image->header.data();
+  PutU32(h + kOffMagic, kOmMagic);
+  PutU32(h + kOffHeaderSize, kOmHeaderSize);
+  PutU32(h + kOffVersion, kOmVersion);
+  PutU64(h + kOffTotalLength, image->total);
+  PutU32(h + kOffModelType, static_cast<uint32_t>(root.task_def.dynamic() ? OmModelType::kDynamic
                                                                           : OmModelType::kStatic));
-  w.PutU32At(kOffGenerateMode, options.generate_mode);
+  PutU32(h + kOffGenerateMode, options.generate_mode);
   const std::string& gname = root.name;
-  std::memcpy(&out[kOffName], gname.data(), std::min(gname.size(), kNameBytes - 1));
-  w.PutU32At(kOffOpCount, static_cast<uint32_t>(std::min<size_t>(
+  std::memcpy(h + kOffName, gname.data(), std::min(gname.size(), kNameBytes - 1));
+  PutU32(h + kOffOpCount, static_cast<uint32_t>(std::min<size_t>(
                               root.graph->GetDirectNodesSize(), std::numeric_limits<uint32_t>::max())));
-  w.PutU32At(kOffModelCount, static_cast<uint32_t>(models.size()));
-  std::memcpy(&out[kOffPlatformVersion], soc.data(), std::min(soc.size(), kPlatformVersionBytes - 1));
-  w.PutU32At(kOffPlatformType, 0);
-  out[kOffIsUnknown] = root.task_def.dynamic() ? 1 : 0;
-  const std::array<uint8_t, 32> sum =
-      Sha256(AsBytes(absl::string_view(out).substr(kOmHeaderSize)));
+  PutU32(h + kOffModelCount, static_cast<uint32_t>(models.size()));
+  std::memcpy(h + kOffPlatformVersion, soc.data(), std::min(soc.size(), kPlatformVersionBytes - 1));
+  PutU32(h + kOffPlatformType, 0);
+  h[kOffIsUnknown] = root.task_def.dynamic() ? 1 : 0;
+  return image;
+}
+
+// Streaming XXH3-128 in the OM checksum layout.
+class Checksum {
+ public:
+  Checksum() : state_(XXH3_createState()) { XXH3_128bits_reset(state_); }
+  ~Checksum() { XXH3_freeState(state_); }
+  Checksum(const Checksum&) = delete;
+  Checksum& operator=(const Checksum&) = delete;
+  void Update(const uint8_t* data, uint64_t size) {
+    if (data != nullptr) {
+      XXH3_128bits_update(state_, data, static_cast<size_t>(size));
+      return;
+    }
+    while (size > 0) {
+      const uint64_t n = std::min<uint64_t>(size, sizeof(kZeros));
+      XXH3_128bits_update(state_, kZeros, static_cast<size_t>(n));
+      size -= n;
+    }
+  }
+  std::array<uint8_t, 32> Digest() const { return Canonical(XXH3_128bits_digest(state_)); }
+  static std::array<uint8_t, 32> Canonical(XXH128_hash_t h) {
+    XXH128_canonical_t c;
+    XXH128_canonicalFromHash(&c, h);
+    std::array<uint8_t, 32> out{};
+    static_assert(sizeof(c.digest) == 16, "XXH3-128 digest");
+    std::memcpy(out.data(), c.digest, sizeof(c.digest));
+    return out;
+  }
+
+ private:
+  XXH3_state_t* state_;
+};
+
+// pwrite of all `size` bytes at `offset`.
+Status PwriteAll(int fd, const uint8_t* data, uint64_t size, uint64_t offset, const std::string& path) {
+  uint64_t done = 0;
+  while (done < size) {
+    const size_t n = static_cast<size_t>(std::min<uint64_t>(size - done, uint64_t{1} << 30));
+    const ssize_t w = ::pwrite(fd, data + done, n, static_cast<off_t>(offset + done));
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) {
+      return Internal("writing '", path, "' failed at offset ", offset + done, ": ",
+                      std::strerror(w < 0 ? errno : EIO));
+    }
+    done += static_cast<uint64_t>(w);
+  }
+  return OkStatus();
+}
+
+// Streams the image body to fd at [256, total), hashing as it goes (each
+// chunk is hashed right before it is written, while it is in cache); returns
+// the checksum. Small segments are gathered in a staging buffer.
+StatusOr<std::array<uint8_t, 32>> StreamBody(const OmImage& image, int fd, const std::string& path) {
+  constexpr uint64_t kChunk = uint64_t{1} << 20;
+  constexpr uint64_t kDirect = uint64_t{64} << 10;
+  Checksum sum;
+  std::unique_ptr<uint8_t[]> staging(new uint8_t[kChunk]);
+  uint64_t staged = 0;
+  uint64_t file_pos = kOmHeaderSize;
+  auto flush = [&]() -> Status {
+    if (staged == 0) return OkStatus();
+    sum.Update(staging.get(), staged);
+    RETURN_IF_ERROR(PwriteAll(fd, staging.get(), staged, file_pos, path));
+    file_pos += staged;
+    staged = 0;
+    return OkStatus();
+  };
+  for (const OmImage::Segment& seg : image.segments) {
+    if (seg.data != nullptr && seg.size >= kDirect) {
+      RETURN_IF_ERROR(flush());
+      for (uint64_t at = 0; at < seg.size; at += kChunk) {
+        const uint64_t n = std::min(kChunk, seg.size - at);
+        sum.Update(seg.data + at, n);
+        RETURN_IF_ERROR(PwriteAll(fd, seg.data + at, n, file_pos, path));
+        file_pos += n;
+      }
+      continue;
+    }
+    uint64_t at = 0;
+    while (at < seg.size) {
+      const uint64_t n = std::min(kChunk - staged, seg.size - at);
+      if (seg.data == nullptr) {
+        std::memset(staging.get() + staged, 0, static_cast<size_t>(n));
+      } else {
+        std::memcpy(staging.get() + staged, seg.data + at, static_cast<size_t>(n));
+      }
+      staged += n;
+      at += n;
+      if (staged == kChunk) RETURN_IF_ERROR(flush());
+    }
+  }
+  RETURN_IF_ERROR(flush());
+  if (file_pos != image.total) {
+    return Internal("writing '", path, "': wrote ", file_pos, " bytes, expected ", image.total);
+  }
+  return sum.Digest();
+}
+
+}  // namespace
+
+std::array<uint8_t, 32> OmChecksum(absl::Span<const uint8_t> bytes) {
+  return Checksum::Canonical(XXH3_128bits(bytes.data(), bytes.size()));
+}
+
+StatusOr<std::string> SaveOm(const GeRootModel& model, const OmSaveOptions& options) {
+  ASSIGN_OR_RETURN(std::unique_ptr<OmImage> image, BuildOmImage(model, options));
+  std::string out;
+  out.reserve(static_cast<size_t>(image->total));
+  out.append(reinterpret_cast<const char*>(image->header.data()), image->header.size());
+  for (const OmImage::Segment& seg : image->segments) {
+    if (seg.data == nullptr) {
+      out.append(static_cast<size_t>(seg.size), '\0');
+    } else {
+      out.append(reinterpret_cast<const char*>(seg.data), static_cast<size_t>(seg.size));
+    }
+  }
+  const std::array<uint8_t, 32> sum = OmChecksum(AsBytes(absl::string_view(out).substr(kOmHeaderSize)));
   std::memcpy(&out[kOffChecksum], sum.data(), sum.size());
-  return std::move(out);
+  return out;
+}
+
+StatusOr<uint64_t> SaveOmToFile(const GeRootModel& model, const std::string& path,
+                                const OmSaveOptions& options) {
+  using Clock = std::chrono::steady_clock;
+  const Clock::time_point t0 = Clock::now();
+  ASSIGN_OR_RETURN(std::unique_ptr<OmImage> image, BuildOmImage(model, options));
+  const Clock::time_point t1 = Clock::now();
+  if (options.times != nullptr) {
+    options.times->serialize_ms = std::chrono::duration<double, std::milli>(t1 - t0).count();
+  }
+  const std::string tmp = absl::StrCat(path, ".tmp.", ::getpid());
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) return ParamInvalid("cannot create '", tmp, "': ", std::strerror(errno));
+  auto fail = [&](Status st) {
+    ::close(fd);
+    ::unlink(tmp.c_str());
+    return st;
+  };
+  StatusOr<std::array<uint8_t, 32>> sum = StreamBody(*image, fd, tmp);
+  if (!sum.ok()) return fail(sum.status());
+  std::memcpy(image->header.data() + kOffChecksum, sum->data(), sum->size());
+  Status st = PwriteAll(fd, image->header.data(), image->header.size(), 0, tmp);
+  if (!st.ok()) return fail(st);
+  if (options.sync && ::fsync(fd) != 0) {
+    return fail(Internal("flushing '", tmp, "' failed: ", std::strerror(errno)));
+  }
+  if (::close(fd) != 0) {
+    const int err = errno;
+    ::unlink(tmp.c_str());
+    return Internal("closing '", tmp, "' failed: ", std::strerror(err));
+  }
+  if (::rename(tmp.c_str(), path.c_str()) != 0) {
+    const int err = errno;
+    ::unlink(tmp.c_str());
+    return Internal("renaming '", tmp, "' to '", path, "' failed: ", std::strerror(err));
+  }
+  if (options.times != nullptr) {
+    options.times->write_ms = std::chrono::duration<double, std::milli>(Clock::now() - t1).count();
+  }
+  return image->total;
 }
 
 // ------------------------------------------------------------------ parse
@@ -407,13 +665,13 @@ StatusOr<OmFileView> ParseOmFile(absl::Span<const uint8_t> bytes) {
   for (size_t p = kOffReserved; p < kOmHeaderSize; ++p) {
     if (h[p] != 0) return ParseFailed("OM file: reserved header byte ", p, " is ", int{h[p]}, ", not 0");
   }
-  for (size_t p = kOffChecksum + 32; p < kOffChecksum + 64; ++p) {
+  for (size_t p = kOffChecksum + kOmChecksumBytes; p < kOffChecksum + 64; ++p) {
     if (h[p] != 0) return ParseFailed("OM file: unused checksum byte ", p - kOffChecksum, " is not 0");
   }
   std::memcpy(hd.checksum.data(), h + kOffChecksum, hd.checksum.size());
-  const std::array<uint8_t, 32> sum = Sha256(bytes.subspan(kOmHeaderSize));
-  if (std::memcmp(sum.data(), hd.checksum.data(), sum.size()) != 0) {
-    return ParseFailed("OM file: SHA-256 checksum mismatch (file corrupted)");
+  const std::array<uint8_t, 32> sum = OmChecksum(bytes.subspan(kOmHeaderSize));
+  if (std::memcmp(sum.data(), hd.checksum.data(), kOmChecksumBytes) != 0) {
+    return ParseFailed("OM file: XXH3-128 checksum mismatch (file corrupted)");
   }
   hd.model_type = LoadU32(h + kOffModelType);
   if (hd.model_type > static_cast<uint32_t>(OmModelType::kDynamic)) {

@@ -6,9 +6,10 @@
 // Layout (all integers little-endian, written field by field):
 //
 //   [0, 256)        ModelFileHeader (kOmHeaderSize bytes, see OmHeader)
-//                   magic "DOMI" (0x444F4D49), header size, version,
-//                   checksum = SHA-256 of bytes [256, total_length) (first 32
-//                   of 64 checksum bytes, the rest zero), total length, model
+//                   magic "DOMI" (0x444F4D49), header size, version (2),
+//                   checksum = XXH3-128 of bytes [256, total_length) (canonical
+//                   big-endian, the first 16 of 64 checksum bytes, the rest
+//                   zero; version 1 files used SHA-256), total length, model
 //                   type, generation mode, name[32], op count, model count,
 //                   platform version[20] / type, is_unknown_model, reserved.
 //   then, for each model (root first, then submodels in name order):
@@ -33,10 +34,15 @@
 //     never a crash.
 //   * LoadGeRootModelFromOm does not copy weights: GeModel::weights points
 //     into `bytes`, and `owner` (e.g. the mmap holder) is kept alive by it.
+//   * SaveOmToFile never assembles the file in memory: it streams the header,
+//     records, serialized partitions and the weight pieces of a fresh build
+//     (GeModel::weights.pieces, no copy) into a temp file, hashing each chunk
+//     just before writing it, then renames the temp file over the path. The
+//     bytes equal SaveOm's.
 //
 // Example
+//   ASSIGN_OR_RETURN(uint64_t size, SaveOmToFile(*root_model, "/tmp/m.om"));
 //   ASSIGN_OR_RETURN(std::string om, SaveOm(*root_model, OmSaveOptions{}));
-//   RETURN_IF_ERROR(WriteFileAtomically("/tmp/m.om", om));
 //   auto holder = std::make_shared<std::string>(std::move(om));
 //   ASSIGN_OR_RETURN(GeRootModelPtr loaded,
 //                    LoadGeRootModelFromOm(AsBytes(*holder), holder));
@@ -59,7 +65,9 @@ namespace ge {
 
 inline constexpr uint32_t kOmMagic = 0x444F4D49;  // "DOMI"
 inline constexpr uint32_t kOmHeaderSize = 256;
-inline constexpr uint32_t kOmVersion = 1;
+inline constexpr uint32_t kOmVersion = 2;
+// Checksum bytes in use (XXH3-128) of the 64-byte header checksum field.
+inline constexpr size_t kOmChecksumBytes = 16;
 inline constexpr uint64_t kOmPartitionAlign = 64;
 inline constexpr uint64_t kOmWeightsAlign = 4096;
 // Limits enforced by the reader (before any allocation).
@@ -82,7 +90,7 @@ struct OmHeader {
   uint32_t magic = kOmMagic;
   uint32_t header_size = kOmHeaderSize;
   uint32_t version = kOmVersion;
-  std::array<uint8_t, 64> checksum{};  // SHA-256 in the first 32 bytes
+  std::array<uint8_t, 64> checksum{};  // XXH3-128 in the first 16 bytes
   uint64_t total_length = 0;
   uint32_t model_type = 0;      // OmModelType of the root
   uint32_t generate_mode = 0;   // 0 = offline (atc)
@@ -116,10 +124,23 @@ struct OmFileView {
   std::vector<OmModelView> models;  // root first
 };
 
+// Wall times of SaveOmToFile's two steps.
+struct OmSaveTimes {
+  double serialize_ms = 0;  // MODEL_DEF / TASK_INFO encoding, layout
+  double write_ms = 0;      // checksum + streaming + rename
+};
+
 struct OmSaveOptions {
   // Written into the header; default: the root model's attrs "soc_version".
   std::string soc_version;
   uint32_t generate_mode = 0;
+  // SaveOmToFile: fsync the file before the rename (crash durability). Off
+  // by default, like compilers' outputs: the rename already makes the file
+  // appear whole or not at all to other processes, and a torn file left by
+  // a machine crash fails the checksum.
+  bool sync = false;
+  // When set, SaveOmToFile fills it.
+  OmSaveTimes* times = nullptr;
 };
 
 inline absl::Span<const uint8_t> AsBytes(absl::string_view s) {
@@ -128,6 +149,11 @@ inline absl::Span<const uint8_t> AsBytes(absl::string_view s) {
 
 // Serializes `model` (root first, then submodels in name order).
 StatusOr<std::string> SaveOm(const GeRootModel& model, const OmSaveOptions& options = {});
+// Streams the same bytes to `<path>.tmp.<pid>` and renames it over `path`
+// (on failure the temp file is removed and `path` is untouched). Returns the
+// file size.
+StatusOr<uint64_t> SaveOmToFile(const GeRootModel& model, const std::string& path,
+                                const OmSaveOptions& options = {});
 
 // Validates and decodes the file structure (no graph deserialization).
 StatusOr<OmFileView> ParseOmFile(absl::Span<const uint8_t> bytes);
@@ -147,7 +173,11 @@ StatusOr<std::string> ReadFileToString(const std::string& path,
 // over `path`; on failure the temp file is removed and `path` is untouched.
 Status WriteFileAtomically(const std::string& path, absl::string_view bytes);
 
-// SHA-256 of `bytes` (OpenSSL EVP).
+// The header checksum of an OM body (`bytes` = file bytes [256, end)): XXH3-128
+// (canonical, big-endian) in the first kOmChecksumBytes, zero after.
+std::array<uint8_t, 32> OmChecksum(absl::Span<const uint8_t> bytes);
+
+// SHA-256 of `bytes` (OpenSSL EVP); the model cache key, not the OM checksum.
 std::array<uint8_t, 32> Sha256(absl::Span<const uint8_t> bytes);
 
 }  // namespace ge

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -62,7 +63,7 @@ void PutU64(std::string& s, size_t pos, uint64_t v) {
 // Recomputes the checksum so the deeper validation is reached.
 void Reseal(std::string& s) {
   if (s.size() < kOmHeaderSize) return;
-  auto sum = Sha256(AsBytes(absl::string_view(s).substr(kOmHeaderSize)));
+  auto sum = OmChecksum(AsBytes(absl::string_view(s).substr(kOmHeaderSize)));
   std::memcpy(&s[12], sum.data(), sum.size());
 }
 
@@ -93,8 +94,12 @@ TEST(OmFileTest, HeaderAndLayout) {
   for (const OmPartition& p : m.partitions) EXPECT_EQ(p.offset % kOmPartitionAlign, 0u);
   EXPECT_EQ(m.weights.size(), 64u);
   EXPECT_EQ(m.task_def.task_size(), 3);  // add, relu, memcpy of x
-  const std::array<uint8_t, 32> sum = Sha256(AsBytes(absl::string_view(*om).substr(256)));
+  const std::array<uint8_t, 32> sum = OmChecksum(AsBytes(absl::string_view(*om).substr(256)));
   EXPECT_EQ(std::memcmp(sum.data(), view->header.checksum.data(), 32), 0);
+  EXPECT_EQ(view->header.version, 2u);
+  // XXH3-128 in the first 16 checksum bytes, zero after.
+  for (size_t i = kOmChecksumBytes; i < 64; ++i) EXPECT_EQ(view->header.checksum[i], 0) << i;
+  EXPECT_NE(std::memcmp(sum.data(), std::array<uint8_t, 16>{}.data(), 16), 0);
 }
 
 TEST(OmFileTest, RoundTripIsEqualAndZeroCopy) {
@@ -112,7 +117,12 @@ TEST(OmFileTest, RoundTripIsEqualAndZeroCopy) {
   EXPECT_EQ(b.attrs, a.attrs);
   EXPECT_EQ(b.task_def.SerializeAsString(), a.task_def.SerializeAsString());
   ASSERT_EQ(b.weights.size, a.weights.size);
-  EXPECT_EQ(std::memcmp(b.weights.data, a.weights.data, a.weights.size), 0);
+  // A fresh build keeps its constants in place (pieces, no blob).
+  EXPECT_EQ(a.weights.data, nullptr);
+  ASSERT_EQ(a.weights.pieces.size(), 1u);
+  const WeightBuffer flat = MakeContiguousWeights(a.weights);
+  ASSERT_NE(flat.data, nullptr);
+  EXPECT_EQ(std::memcmp(b.weights.data, flat.data, a.weights.size), 0);
   EXPECT_GE(b.weights.data, buf->data());  // a view into the file
   EXPECT_LT(b.weights.data, buf->data() + buf->size());
   EXPECT_EQ(b.weights.owner, buf);
@@ -141,7 +151,8 @@ TEST(OmFileTest, UnalignedBufferGetsAlignedWeights) {
   auto loaded = LoadGeRootModelFromOm(span, holder);
   ASSERT_TRUE(loaded.ok()) << loaded.status();
   EXPECT_EQ(reinterpret_cast<uintptr_t>((*loaded)->root->weights.data) % kWeightAlign, 0u);
-  EXPECT_EQ(std::memcmp((*loaded)->root->weights.data, model->root->weights.data, 64), 0);
+  EXPECT_EQ(std::memcmp((*loaded)->root->weights.data, MakeContiguousWeights(model->root->weights).data, 64),
+            0);
 }
 
 TEST(OmFileTest, DeterministicBytes) {
@@ -334,9 +345,6 @@ TEST(OmFileTest, HostileCorpusNeverCrashes) {
   for (size_t pos = 0; pos < om->size(); ++pos) {
     std::string s = *om;
     s[pos] ^= static_cast<char>(1u << (pos % 8));
-    if (pos >= 12 + 32 && pos < 12 + 64) {
-      // unused checksum bytes must stay 0
-    }
     if (pos < 12 || pos >= 76) Reseal(s);
     auto buf = Aligned(s);
     auto r = LoadGeRootModelFromOm(absl::Span<const uint8_t>(buf->data(), buf->size()), buf);
@@ -377,6 +385,138 @@ TEST(OmFileTest, AtomicWriteAndRead) {
   ASSERT_EQ(::mkdir(target_dir.c_str(), 0755), 0);
   EXPECT_FALSE(WriteFileAtomically(target_dir, "x").ok());
   EXPECT_NE(::stat(absl::StrCat(target_dir, ".tmp.", ::getpid()).c_str(), &st), 0);
+}
+
+std::string TempDir() {
+  const char* tmp = std::getenv("TEST_TMPDIR");
+  return tmp != nullptr ? tmp : "/tmp";
+}
+
+// Constants of several sizes (3 MB: chunked; 100 KB: direct; small: staged),
+// duplicates, an empty one, and same-size constants whose sampled bytes agree
+// but whose middles differ.
+ComputeGraphPtr ManyConstsGraph() {
+  GraphMaker g("many");
+  NodePtr x = g.Data("x", 0, {16});
+  NodePtr acc = x;
+  auto add_const = [&](const std::string& name, size_t n, float seed) {
+    std::vector<float> v(n);
+    for (size_t i = 0; i < n; ++i) v[i] = seed + static_cast<float>(i % 101);
+    NodePtr c = g.ConstF32(name, {static_cast<int64_t>(n)}, v);
+    acc = g.Binary(name + "_use", "Add", acc, c);
+  };
+  add_const("big", 3 * 1024 * 1024 / 4 + 16, 1.0f);
+  add_const("big_dup", 3 * 1024 * 1024 / 4 + 16, 1.0f);
+  add_const("mid", 25000, 2.0f);
+  add_const("small", 16, 3.0f);
+  add_const("small_dup", 16, 3.0f);
+  // Same size as "twin_a", equal start / middle sample / end, different bytes.
+  std::vector<float> a(4096, 1.0f), b(4096, 1.0f);
+  b[100] = 5.0f;
+  acc = g.Binary("ta_use", "Add", acc, g.ConstF32("twin_a", {4096}, a));
+  acc = g.Binary("tb_use", "Add", acc, g.ConstF32("twin_b", {4096}, b));
+  g.NetOutput({{acc, 0}});
+  return g.graph();
+}
+
+TEST(OmFileTest, SaveOmToFileStreamsTheSameBytes) {
+  GeRootModelPtr model = Build(ManyConstsGraph());
+  ASSERT_NE(model, nullptr);
+  const GeModel& m = *model->root;
+  EXPECT_EQ(m.weights.data, nullptr);  // pieces: the constants in place
+  // big, mid, small, twin_a, twin_b (duplicates stored once).
+  EXPECT_EQ(m.weights.pieces.size(), 5u);
+  auto om = SaveOm(*model);
+  ASSERT_TRUE(om.ok()) << om.status();
+  const std::string path = TempDir() + "/streamed.om";
+  OmSaveTimes times;
+  OmSaveOptions opts;
+  opts.times = &times;
+  auto size = SaveOmToFile(*model, path, opts);
+  ASSERT_TRUE(size.ok()) << size.status();
+  EXPECT_EQ(*size, om->size());
+  EXPECT_GT(times.serialize_ms, 0.0);
+  EXPECT_GT(times.write_ms, 0.0);
+  auto file = ReadFileToString(path);
+  ASSERT_TRUE(file.ok());
+  EXPECT_TRUE(*file == *om) << "streamed file differs from SaveOm";
+  struct stat st;
+  EXPECT_NE(::stat(absl::StrCat(path, ".tmp.", ::getpid()).c_str(), &st), 0);
+  // The loaded weights hold each constant at its offset.
+  auto buf = Aligned(*file);
+  auto loaded = LoadGeRootModelFromOm(absl::Span<const uint8_t>(buf->data(), buf->size()), buf);
+  ASSERT_TRUE(loaded.ok()) << loaded.status();
+  const WeightBuffer& w = (*loaded)->root->weights;
+  for (const WeightPiece& p : m.weights.pieces) {
+    ASSERT_LE(p.offset + p.size, w.size);
+    EXPECT_EQ(std::memcmp(w.data + p.offset, p.data, p.size), 0) << p.offset;
+  }
+  // Restored constants equal the originals.
+  GeModel copy = *(*loaded)->root;
+  ASSERT_TRUE(RestoreConstValues(copy).ok());
+  const GeTensor* tb = copy.graph->FindNode("twin_b")->GetOpDesc()->GetAttr("value")->Get<GeTensor>();
+  ASSERT_NE(tb, nullptr);
+  float v100 = 0;
+  std::memcpy(&v100, tb->GetData().data() + 400, 4);
+  EXPECT_EQ(v100, 5.0f);
+  EXPECT_TRUE(tb->GetBuffer()->is_view());  // shares the file bytes, no copy
+}
+
+TEST(OmFileTest, SaveOmToFileFailureLeavesNothing) {
+  GeRootModelPtr model = Build(SmallGraph());
+  const std::string bad = TempDir() + "/no_such_dir_for_om/m.om";
+  auto r = SaveOmToFile(*model, bad);
+  EXPECT_FALSE(r.ok());
+  EXPECT_NE(std::string(r.status().message()).find("no_such_dir_for_om"), std::string::npos) << r.status();
+  // Target is a directory: the rename fails, the temp file is removed.
+  const std::string target = TempDir() + "/om_target_dir";
+  ASSERT_EQ(::mkdir(target.c_str(), 0755), 0);
+  EXPECT_FALSE(SaveOmToFile(*model, target).ok());
+  struct stat st;
+  EXPECT_NE(::stat(absl::StrCat(target, ".tmp.", ::getpid()).c_str(), &st), 0);
+  // A bad model fails before any file is created.
+  model->root->task_def.set_weight_size(5);
+  const std::string path = TempDir() + "/never.om";
+  EXPECT_EQ(GetErrorCode(SaveOmToFile(*model, path).status()), ErrorCode::kParamInvalid);
+  EXPECT_NE(::stat(path.c_str(), &st), 0);
+  // Pieces out of order are rejected.
+  model = Build(ManyConstsGraph());
+  std::swap(model->root->weights.pieces[0], model->root->weights.pieces[1]);
+  EXPECT_EQ(GetErrorCode(SaveOmToFile(*model, path).status()), ErrorCode::kParamInvalid);
+  EXPECT_EQ(GetErrorCode(SaveOm(*model).status()), ErrorCode::kParamInvalid);
+}
+
+TEST(OmFileTest, OldVersionIsNotSupported) {
+  auto om = SaveOm(*Build(SmallGraph()));
+  ASSERT_TRUE(om.ok());
+  std::string s = *om;
+  PutU32(s, 8, 1);  // a version 1 (SHA-256) file
+  auto r = ParseOmFile(AsBytes(s));
+  EXPECT_EQ(GetErrorCode(r.status()), ErrorCode::kNotSupported) << r.status();
+  EXPECT_NE(std::string(r.status().message()).find("version 1"), std::string::npos) << r.status();
+}
+
+TEST(OmFileTest, ChecksumCoversEveryByteAndUnusedBytesMustBeZero) {
+  auto om = SaveOm(*Build(ManyConstsGraph()));
+  ASSERT_TRUE(om.ok());
+  for (size_t pos = kOmHeaderSize; pos < om->size(); pos += om->size() / 37 + 1) {
+    std::string s = *om;
+    s[pos] ^= 0x10;
+    auto r = ParseOmFile(AsBytes(s));
+    EXPECT_EQ(GetErrorCode(r.status()), ErrorCode::kParseFailed) << pos;
+    EXPECT_NE(std::string(r.status().message()).find("checksum"), std::string::npos) << r.status();
+  }
+  std::string s = *om;
+  s[12 + kOmChecksumBytes] = 1;
+  auto r = ParseOmFile(AsBytes(s));
+  EXPECT_NE(std::string(r.status().message()).find("unused checksum byte"), std::string::npos)
+      << r.status();
+  // XXH3-128 known answer: the empty input.
+  const std::array<uint8_t, 32> e = OmChecksum({});
+  const uint8_t expected[16] = {0x99, 0xaa, 0x06, 0xd3, 0x01, 0x47, 0x98, 0xd8,
+                                0x60, 0x01, 0xc3, 0x24, 0x46, 0x8d, 0x49, 0x7f};
+  EXPECT_EQ(std::memcmp(e.data(), expected, 16), 0);
+  for (size_t i = 16; i < 32; ++i) EXPECT_EQ(e[i], 0);
 }
 
 TEST(OmFileTest, Sha256KnownAnswer) {

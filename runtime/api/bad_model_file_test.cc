@@ -35,7 +35,7 @@ constexpr size_t kChecksumOffset = 12;  // build/om/om_file.cc header layout
 void FixChecksum(std::string* om) {
   if (om->size() < kOmHeaderSize) return;
   const std::array<uint8_t, 32> sum =
-      Sha256(AsBytes(absl::string_view(*om).substr(kOmHeaderSize)));
+      OmChecksum(AsBytes(absl::string_view(*om).substr(kOmHeaderSize)));
   std::memcpy(&(*om)[kChecksumOffset], sum.data(), sum.size());
 }
 

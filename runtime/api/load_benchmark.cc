@@ -8,11 +8,15 @@
 //   BM_Load/<model>      Model::LoadFromBytes of that OM (validate, decode,
 //                        executor preparation)
 //   BM_LoadFile/<model>  Model::LoadFromFile (mmap, weights used in place)
+//   BM_CompileVsLoad/<m> compile (stages + build + SaveOmToFile) and
+//                        LoadFromFile in one run: per-node times and the
+//                        load / compile ratio (chain10k, cnn, chain100k)
 //   BM_RunRuntime/cnn    Model::Run with caller buffers (static executor)
 //   BM_RunReference/cnn  ReferenceInterpreter::Run on the compiled graph
 // Models: chain10k (Data -> {Add(const), Relu} x 3333 -> NetOutput, [64]
 // floats) and a conv net (rttest::SmallCnn at 1x3x64x64). Target: load <
 // 10% of compile.
+#include <chrono>
 #include <string>
 #include <vector>
 
@@ -92,6 +96,46 @@ void BM_LoadFile(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_LoadFile)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+
+// Compile (CompilerStages + ModelBuilder + SaveOmToFile) vs Model::LoadFromFile
+// of the result, in one run: per-node times and load / compile (target < 0.1).
+// Arg: 0 chain10k, 1 cnn, 2 chain100k.
+void BM_CompileVsLoad(benchmark::State& state) {
+  using Clock = std::chrono::steady_clock;
+  const int which = static_cast<int>(state.range(0));
+  state.SetLabel(which == 2 ? "chain100k" : Name(which));
+  const std::string path = rttest::TempPath(std::string("compile_vs_load_") + std::to_string(which) + ".om");
+  double compile_s = 0, load_s = 0, nodes = 0;
+  for (auto _ : state) {
+    state.PauseTiming();
+    ComputeGraphPtr g = which == 2 ? buildtest::MakeAddReluChain(100000, {64}) : MakeGraph(which);
+    state.ResumeTiming();
+    {
+      const Clock::time_point t0 = Clock::now();
+      StatusOr<ComputeGraphPtr> compiled = rttest::CompileGraph(g);
+      CheckOk(compiled.status(), "compile");
+      nodes += static_cast<double>((*compiled)->GetDirectNodesSize());
+      StatusOr<GeRootModelPtr> root = rttest::BuildModel(*compiled);
+      CheckOk(root.status(), "build");
+      CheckOk(SaveOmToFile(**root, path).status(), "save");
+      const Clock::time_point t1 = Clock::now();
+      StatusOr<Model> m = Model::LoadFromFile(path);
+      CheckOk(m.status(), "load file");
+      const Clock::time_point t2 = Clock::now();
+      compile_s += std::chrono::duration<double>(t1 - t0).count();
+      load_s += std::chrono::duration<double>(t2 - t1).count();
+      state.PauseTiming();
+    }  // teardown is not measured
+    g.reset();
+    state.ResumeTiming();
+  }
+  if (nodes > 0) {
+    state.counters["compile_ns_per_node"] = compile_s * 1e9 / nodes;
+    state.counters["load_ns_per_node"] = load_s * 1e9 / nodes;
+    state.counters["load_over_compile"] = compile_s > 0 ? load_s / compile_s : 0;
+  }
+}
+BENCHMARK(BM_CompileVsLoad)->Arg(0)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond);
 
 void BM_RunRuntime(benchmark::State& state) {
   StatusOr<Model> m = Model::LoadFromBytes(OmBytes(1));

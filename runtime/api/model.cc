@@ -1,9 +1,17 @@
 // runtime/api/model.cc
+#include <algorithm>
 #include <cstring>
+#include <string>
 #include <utility>
 
+#include "absl/container/flat_hash_map.h"
+#include "absl/strings/match.h"
 #include "absl/synchronization/mutex.h"
 #include "build/om/om_file.h"
+#include "graph/inc/graph/attr_utils.h"
+#include "graph/inc/graph/compute_graph.h"
+#include "graph/inc/graph/node.h"
+#include "graph/inc/graph/op_types.h"
 #include "metadef/inc/external/graph/type_utils.h"
 #include "runtime/api/model_internal.h"
 #include "runtime/executor/dynamic_executor.h"
@@ -27,6 +35,10 @@ struct Model::Impl {
 
 namespace {
 
+// The source framework's type of a value, recorded by the parser on tensor
+// descs of sequence / optional values (compiler/parser/onnx: "_onnx_type").
+constexpr char kSourceTypeAttr[] = "_onnx_type";
+
 ModelIoDesc ToDesc(const proto::ModelIoDef& d) {
   ModelIoDesc desc;
   desc.name = d.name();
@@ -34,7 +46,56 @@ ModelIoDesc ToDesc(const proto::ModelIoDef& d) {
   desc.dims.assign(d.dims().begin(), d.dims().end());
   desc.format = TypeUtils::IsFormatValid(d.format()) ? static_cast<Format>(d.format()) : FORMAT_ND;
   desc.size = d.size();
+  if (desc.dtype == DT_VARIANT) {
+    desc.kind = ModelIoKind::kVariant;
+  } else if (desc.dtype == DT_UNDEFINED) {
+    desc.kind = ModelIoKind::kUnknown;
+  }
   return desc;
+}
+
+// Sets source_type (and, for DT_VARIANT, kSequence / kOptional) from the
+// graph's desc of the value, when it records one.
+void DescribeFromGraphDesc(const GeTensorDesc* d, ModelIoDesc* desc) {
+  if (d == nullptr) return;
+  StatusOr<std::string> type = AttrUtils::GetStr(*d, kSourceTypeAttr);
+  if (!type.ok()) return;
+  desc->source_type = std::move(type).value();
+  if (desc->kind != ModelIoKind::kVariant) return;
+  if (absl::StartsWith(desc->source_type, "seq(")) desc->kind = ModelIoKind::kSequence;
+  if (absl::StartsWith(desc->source_type, "optional(")) desc->kind = ModelIoKind::kOptional;
+}
+
+// Describes the non-tensor inputs / outputs of a dynamic model from its
+// graph: the Data node of an input (by name), the NetOutput input of an
+// output. Only models with such values pay for the walk over the nodes.
+void DescribeValuesFromGraph(const ComputeGraph& graph, std::vector<ModelIoDesc>* inputs,
+                             std::vector<ModelIoDesc>* outputs) {
+  auto special = [](const ModelIoDesc& d) { return d.kind != ModelIoKind::kTensor; };
+  if (std::none_of(inputs->begin(), inputs->end(), special) &&
+      std::none_of(outputs->begin(), outputs->end(), special)) {
+    return;
+  }
+  absl::flat_hash_map<std::string, const Node*> data_nodes;
+  const Node* net_output = nullptr;
+  for (const Node* n : graph.GetDirectNodePtr()) {
+    if (n->GetType() == DATA || n->GetType() == REFDATA) data_nodes.emplace(n->GetName(), n);
+    if (n->GetType() == NETOUTPUT && net_output == nullptr) net_output = n;
+  }
+  for (ModelIoDesc& d : *inputs) {
+    if (!special(d)) continue;
+    auto it = data_nodes.find(d.name);
+    if (it != data_nodes.end()) {
+      DescribeFromGraphDesc(it->second->GetOpDescBarePtr()->GetOutputDescBarePtr(0), &d);
+    }
+  }
+  if (net_output == nullptr) return;
+  for (size_t k = 0; k < outputs->size(); ++k) {
+    ModelIoDesc& d = (*outputs)[k];
+    if (!special(d)) continue;
+    DescribeFromGraphDesc(
+        net_output->GetOpDescBarePtr()->GetInputDescBarePtr(static_cast<uint32_t>(k)), &d);
+  }
 }
 
 StatusOr<Model> LoadFromOmBytes(absl::Span<const uint8_t> bytes, std::shared_ptr<const void> owner,
@@ -63,6 +124,9 @@ StatusOr<Model> LoadModelFromGeRootModel(GeRootModelPtr root, const ModelLoadOpt
   }
   for (const proto::ModelIoDef& d : td.input()) impl->inputs.push_back(ToDesc(d));
   for (const proto::ModelIoDef& d : td.output()) impl->outputs.push_back(ToDesc(d));
+  if (impl->dynamic_exec != nullptr && m->graph != nullptr) {
+    DescribeValuesFromGraph(*m->graph, &impl->inputs, &impl->outputs);
+  }
   impl->root = std::move(root);
   return Model(std::move(impl));
 }

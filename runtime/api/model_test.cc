@@ -8,6 +8,7 @@
 #include "runtime/inc/runtime/model.h"
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gtest/gtest.h"
@@ -220,6 +221,229 @@ TEST(ModelTest, NoAllocNetMatchesReference) {
   StatusOr<std::vector<gert::HostTensor>> out = model->Run(in);
   ASSERT_TRUE(out.ok()) << out.status();
   ExpectClose(*out, Reference(onnx, in));
+}
+
+// ---------------------------------------------- sequence / optional values
+
+constexpr int32_t kOnnxFloat = 1;
+constexpr int32_t kOnnxInt64 = 7;
+
+onnx::ValueInfoProto SeqValueInfo(const std::string& name, int32_t elem_type) {
+  onnx::ValueInfoProto vi;
+  vi.set_name(name);
+  vi.mutable_type()->mutable_sequence_type()->mutable_elem_type()->mutable_tensor_type()
+      ->set_elem_type(elem_type);
+  return vi;
+}
+
+onnx::ValueInfoProto OptionalValueInfo(const std::string& name, int32_t elem_type) {
+  onnx::ValueInfoProto vi;
+  vi.set_name(name);
+  vi.mutable_type()->mutable_optional_type()->mutable_elem_type()->mutable_tensor_type()
+      ->set_elem_type(elem_type);
+  return vi;
+}
+
+// s: seq(float), t: float[2] -> s2 = SequenceInsert(s, t) (seq),
+// last = SequenceAt(s2, -1) (float), len = SequenceLength(s2) (int64 scalar).
+onnx::ModelProto SequenceModel(int64_t opset) {
+  onnx::GraphProto g;
+  g.set_name("seq");
+  *g.add_input() = SeqValueInfo("s", kOnnxFloat);
+  *g.add_input() = onnx_test::TensorValueInfo("t", kOnnxFloat, {2});
+  *g.add_initializer() = onnx_test::Int64Tensor("minus_one", {}, {-1});
+  *g.add_node() = onnx_test::MakeNode("SequenceInsert", {"s", "t"}, {"s2"}, "insert");
+  *g.add_node() = onnx_test::MakeNode("SequenceAt", {"s2", "minus_one"}, {"last"}, "at");
+  *g.add_node() = onnx_test::MakeNode("SequenceLength", {"s2"}, {"len"}, "length");
+  *g.add_output() = SeqValueInfo("s2", kOnnxFloat);
+  *g.add_output() = onnx_test::TensorValueInfo("last", kOnnxFloat, {2});
+  *g.add_output() = onnx_test::TensorValueInfo("len", kOnnxInt64, {});
+  return onnx_test::MakeModel(g, opset);
+}
+
+gert::HostTensor Sequence(std::vector<gert::HostTensor> elements) {
+  StatusOr<gert::HostTensor> seq = gert::HostTensor::CreateSequence(std::move(elements));
+  CheckOk(seq.status(), "CreateSequence");
+  return std::move(seq).value();
+}
+
+std::vector<gert::HostTensor> SequenceModelInputs() {
+  std::vector<gert::HostTensor> elems;
+  elems.push_back(onnx_test::FloatHost({3}, {1, 2, 3}));
+  elems.push_back(onnx_test::FloatHost({1, 2}, {4, 5}));
+  std::vector<gert::HostTensor> in;
+  in.push_back(Sequence(std::move(elems)));
+  in.push_back(onnx_test::FloatHost({2}, {6, 7}));
+  return in;
+}
+
+void ExpectSequenceModelOutputs(const std::vector<gert::HostTensor>& out) {
+  ASSERT_EQ(out.size(), 3u);
+  StatusOr<absl::Span<const gert::HostTensor>> e = gert::VariantElements(out[0].tensor());
+  ASSERT_TRUE(e.ok()) << e.status();
+  ASSERT_EQ(e->size(), 3u);
+  EXPECT_EQ(onnx_test::FloatsOf((*e)[0]), (std::vector<float>{1, 2, 3}));
+  EXPECT_EQ((*e)[1].GetShape(), (gert::Shape{1, 2}));
+  EXPECT_EQ(onnx_test::FloatsOf((*e)[2]), (std::vector<float>{6, 7}));
+  EXPECT_EQ(out[1].GetDataType(), DT_FLOAT);
+  EXPECT_EQ(onnx_test::FloatsOf(out[1]), (std::vector<float>{6, 7}));
+  EXPECT_EQ(onnx_test::Int64sOf(out[2]), (std::vector<int64_t>{3}));
+}
+
+TEST(ModelTest, SequenceInputsAndOutputs) {
+  const onnx::ModelProto onnx = SequenceModel(17);
+  const std::string path = WriteOm(onnx, "seq.om");
+  StatusOr<Model> model = Model::LoadFromFile(path);
+  ASSERT_TRUE(model.ok()) << model.status();
+  EXPECT_TRUE(model->is_dynamic());
+  ASSERT_EQ(model->inputs().size(), 2u);
+  EXPECT_EQ(model->inputs()[0].name, "s");
+  EXPECT_EQ(model->inputs()[0].dtype, DT_VARIANT);
+  EXPECT_EQ(model->inputs()[0].kind, ModelIoKind::kSequence);
+  EXPECT_EQ(model->inputs()[0].source_type, "seq(tensor(float))");
+  EXPECT_EQ(model->inputs()[1].kind, ModelIoKind::kTensor);
+  EXPECT_EQ(model->inputs()[1].source_type, "");
+  ASSERT_EQ(model->outputs().size(), 3u);
+  EXPECT_EQ(model->outputs()[0].dtype, DT_VARIANT);
+  EXPECT_EQ(model->outputs()[0].kind, ModelIoKind::kSequence);
+  EXPECT_EQ(model->outputs()[0].source_type, "seq(tensor(float))");
+  EXPECT_EQ(model->outputs()[2].kind, ModelIoKind::kTensor);
+
+  std::vector<gert::HostTensor> in = SequenceModelInputs();
+  StatusOr<std::vector<gert::HostTensor>> out = model->Run(in);
+  ASSERT_TRUE(out.ok()) << out.status();
+  ExpectSequenceModelOutputs(*out);
+  ExpectClose(*out, Reference(onnx, in));
+  // The inputs are not consumed: a second run gives the same.
+  out = model->Run(in);
+  ASSERT_TRUE(out.ok()) << out.status();
+  ExpectSequenceModelOutputs(*out);
+
+  // An empty sequence.
+  std::vector<gert::HostTensor> empty_in;
+  empty_in.push_back(Sequence({}));
+  empty_in.push_back(onnx_test::FloatHost({2}, {8, 9}));
+  out = model->Run(empty_in);
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_EQ((*out)[0].GetShape(), (gert::Shape{1}));
+  EXPECT_EQ(onnx_test::Int64sOf((*out)[2]), (std::vector<int64_t>{1}));
+}
+
+TEST(ModelTest, SequenceOutputsThroughCallerBuffers) {
+  StatusOr<std::string> om = rttest::CompileOnnxToOm(SequenceModel(17));
+  ASSERT_TRUE(om.ok()) << om.status();
+  StatusOr<Model> model = Model::LoadFromBytes(*om);
+  ASSERT_TRUE(model.ok()) << model.status();
+  std::vector<gert::HostTensor> in = SequenceModelInputs();
+  std::vector<gert::Tensor> in_views = {in[0].tensor(), in[1].tensor()};
+  StatusOr<gert::HostTensor> seq_buf = gert::HostTensor::Create(DT_VARIANT, gert::Shape{4});
+  ASSERT_TRUE(seq_buf.ok()) << seq_buf.status();
+  std::vector<float> last(2, 0.f);
+  int64_t len = 0;
+  std::vector<gert::Tensor> outs = {
+      seq_buf->tensor(), gert::Tensor(gert::Shape{2}, DT_FLOAT, last.data(), 8),
+      gert::Tensor(gert::Shape{}, DT_INT64, &len, sizeof(len))};
+  Status st = model->Run(in_views, absl::MakeSpan(outs));
+  ASSERT_TRUE(st.ok()) << st;
+  EXPECT_EQ(outs[0].GetShape(), (gert::Shape{3}));
+  StatusOr<absl::Span<const gert::HostTensor>> e = gert::VariantElements(outs[0]);
+  ASSERT_TRUE(e.ok()) << e.status();
+  ASSERT_EQ(e->size(), 3u);
+  EXPECT_EQ(onnx_test::FloatsOf((*e)[2]), (std::vector<float>{6, 7}));
+  EXPECT_EQ(last, (std::vector<float>{6, 7}));
+  EXPECT_EQ(len, 3);
+
+  // Too few elements in the caller's sequence buffer.
+  StatusOr<gert::HostTensor> small = gert::HostTensor::Create(DT_VARIANT, gert::Shape{2});
+  ASSERT_TRUE(small.ok());
+  outs[0] = small->tensor();
+  st = model->Run(in_views, absl::MakeSpan(outs));
+  EXPECT_EQ(GetErrorCode(st), ErrorCode::kOutOfRange) << st;
+  EXPECT_NE(st.message().find("output 0 '"), std::string::npos) << st;
+  // A tensor buffer where the model produces a sequence.
+  std::vector<float> floats(8);
+  outs[0] = gert::Tensor(gert::Shape{8}, DT_FLOAT, floats.data(), 32);
+  st = model->Run(in_views, absl::MakeSpan(outs));
+  EXPECT_EQ(GetErrorCode(st), ErrorCode::kParamInvalid) << st;
+}
+
+TEST(ModelTest, WrongSequenceInputsAreParamInvalid) {
+  StatusOr<std::string> om = rttest::CompileOnnxToOm(SequenceModel(17));
+  ASSERT_TRUE(om.ok()) << om.status();
+  StatusOr<Model> model = Model::LoadFromBytes(*om);
+  ASSERT_TRUE(model.ok()) << model.status();
+  // A tensor where the model expects a sequence.
+  std::vector<gert::HostTensor> in;
+  in.push_back(onnx_test::FloatHost({2}, {1, 2}));
+  in.push_back(onnx_test::FloatHost({2}, {6, 7}));
+  StatusOr<std::vector<gert::HostTensor>> r = model->Run(in);
+  EXPECT_EQ(GetErrorCode(r.status()), ErrorCode::kParamInvalid);
+  EXPECT_NE(r.status().message().find("input 0 's': data type is DT_FLOAT, the model expects "
+                                      "DT_VARIANT (a sequence or optional value)"),
+            std::string::npos)
+      << r.status();
+  // A sequence where the model expects a tensor.
+  std::vector<gert::HostTensor> swapped = SequenceModelInputs();
+  std::swap(swapped[0], swapped[1]);
+  r = model->Run(swapped);
+  EXPECT_EQ(GetErrorCode(r.status()), ErrorCode::kParamInvalid) << r.status();
+  // A sequence whose elements the kernel cannot take (int64 into a float
+  // sequence) fails the run with the node named, it does not crash.
+  std::vector<gert::HostTensor> elems;
+  elems.push_back(onnx_test::Int64Host({1}, {1}));
+  std::vector<gert::HostTensor> mixed;
+  mixed.push_back(Sequence(std::move(elems)));
+  mixed.push_back(onnx_test::FloatHost({2}, {6, 7}));
+  r = model->Run(mixed);
+  EXPECT_FALSE(r.ok());
+}
+
+// An old-opset model: whatever the opset conversion leaves of the sequence
+// type (the description may say DT_VARIANT or "unknown until run time"), the
+// model loads and runs.
+TEST(ModelTest, OldOpsetSequenceModelRuns) {
+  const onnx::ModelProto onnx = SequenceModel(11);
+  StatusOr<std::string> om = rttest::CompileOnnxToOm(onnx);
+  ASSERT_TRUE(om.ok()) << om.status();
+  StatusOr<Model> model = Model::LoadFromBytes(*om);
+  ASSERT_TRUE(model.ok()) << model.status();
+  EXPECT_NE(model->inputs()[0].kind, ModelIoKind::kTensor);
+  std::vector<gert::HostTensor> in = SequenceModelInputs();
+  StatusOr<std::vector<gert::HostTensor>> out = model->Run(in);
+  ASSERT_TRUE(out.ok()) << out.status();
+  ExpectSequenceModelOutputs(*out);
+}
+
+// o: optional(float) -> has = OptionalHasElement(o) (bool scalar).
+TEST(ModelTest, OptionalInput) {
+  onnx::GraphProto g;
+  g.set_name("opt");
+  *g.add_input() = OptionalValueInfo("o", kOnnxFloat);
+  *g.add_node() = onnx_test::MakeNode("OptionalHasElement", {"o"}, {"has"}, "has");
+  *g.add_output() = onnx_test::TensorValueInfo("has", 9, {});
+  const onnx::ModelProto onnx = onnx_test::MakeModel(g, 17);
+  StatusOr<std::string> om = rttest::CompileOnnxToOm(onnx);
+  ASSERT_TRUE(om.ok()) << om.status();
+  StatusOr<Model> model = Model::LoadFromBytes(*om);
+  ASSERT_TRUE(model.ok()) << model.status();
+  ASSERT_EQ(model->inputs().size(), 1u);
+  EXPECT_EQ(model->inputs()[0].kind, ModelIoKind::kOptional);
+  EXPECT_EQ(model->inputs()[0].source_type, "optional(tensor(float))");
+
+  StatusOr<gert::HostTensor> empty = gert::HostTensor::CreateEmptyOptional();
+  ASSERT_TRUE(empty.ok());
+  StatusOr<std::vector<gert::HostTensor>> out = model->Run(One(std::move(empty).value()));
+  ASSERT_TRUE(out.ok()) << out.status();
+  ASSERT_EQ(out->size(), 1u);
+  ASSERT_EQ((*out)[0].GetDataType(), DT_BOOL);
+  EXPECT_FALSE(*(*out)[0].GetData<bool>());
+
+  StatusOr<gert::HostTensor> full =
+      gert::HostTensor::CreateOptional(onnx_test::FloatHost({2}, {1, 2}));
+  ASSERT_TRUE(full.ok());
+  out = model->Run(One(std::move(full).value()));
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_TRUE(*(*out)[0].GetData<bool>());
 }
 
 TEST(ModelTest, MissingFile) {

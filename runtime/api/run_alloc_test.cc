@@ -6,102 +6,22 @@
 // by counting versions (every form). The count must be 0. The models use
 // ops whose host kernels allocate nothing per call. ALLOC_TRACE=1 in the
 // environment prints the stacks of the first counted allocations.
-#include <execinfo.h>
-
-#include <atomic>
-#include <cstdio>
 #include <cstdint>
-#include <cstdlib>
-#include <new>
 #include <string>
 #include <vector>
 
 #include "gtest/gtest.h"
 #include "metadef/inc/external/base/status.h"
 #include "metadef/register/inc/gert/tensor.h"
+#include "metadef/register/testing/alloc_counter.h"
 #include "compiler/parser/onnx/onnx_test_util.h"
 #include "runtime/inc/runtime/model.h"
 #include "runtime/testing/runtime_test_util.h"
 
-namespace {
-std::atomic<bool> g_counting{false};
-std::atomic<int64_t> g_allocations{0};
-
-void* CountedAlloc(std::size_t n) {
-  if (g_counting.load(std::memory_order_relaxed)) {
-    if (g_allocations.fetch_add(1) < 3 && std::getenv("ALLOC_TRACE") != nullptr) {
-      void* frames[40];
-      int k = backtrace(frames, 40);
-      backtrace_symbols_fd(frames, k, 2);
-      fprintf(stderr, "-----\n");
-    }
-  }
-  return std::malloc(n == 0 ? 1 : n);
-}
-
-void* CountedAlignedAlloc(std::size_t n, std::align_val_t al) {
-  if (g_counting.load(std::memory_order_relaxed)) g_allocations.fetch_add(1);
-  void* p = nullptr;
-  const std::size_t a = static_cast<std::size_t>(al) < sizeof(void*) ? sizeof(void*)
-                                                                     : static_cast<std::size_t>(al);
-  if (posix_memalign(&p, a, n == 0 ? 1 : n) != 0) return nullptr;
-  return p;
-}
-}  // namespace
-
-void* operator new(std::size_t n) {
-  void* p = CountedAlloc(n);
-  if (p == nullptr) throw std::bad_alloc();
-  return p;
-}
-void* operator new[](std::size_t n) {
-  void* p = CountedAlloc(n);
-  if (p == nullptr) throw std::bad_alloc();
-  return p;
-}
-void* operator new(std::size_t n, const std::nothrow_t&) noexcept { return CountedAlloc(n); }
-void* operator new[](std::size_t n, const std::nothrow_t&) noexcept { return CountedAlloc(n); }
-void* operator new(std::size_t n, std::align_val_t al) {
-  void* p = CountedAlignedAlloc(n, al);
-  if (p == nullptr) throw std::bad_alloc();
-  return p;
-}
-void* operator new[](std::size_t n, std::align_val_t al) {
-  void* p = CountedAlignedAlloc(n, al);
-  if (p == nullptr) throw std::bad_alloc();
-  return p;
-}
-void* operator new(std::size_t n, std::align_val_t al, const std::nothrow_t&) noexcept {
-  return CountedAlignedAlloc(n, al);
-}
-void* operator new[](std::size_t n, std::align_val_t al, const std::nothrow_t&) noexcept {
-  return CountedAlignedAlloc(n, al);
-}
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete[](void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
-void operator delete(void* p, const std::nothrow_t&) noexcept { std::free(p); }
-void operator delete[](void* p, const std::nothrow_t&) noexcept { std::free(p); }
-void operator delete(void* p, std::align_val_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::align_val_t) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
-void operator delete(void* p, std::align_val_t, const std::nothrow_t&) noexcept { std::free(p); }
-void operator delete[](void* p, std::align_val_t, const std::nothrow_t&) noexcept { std::free(p); }
-
 namespace ge {
 namespace {
 
-class CountingScope {
- public:
-  CountingScope() {
-    g_allocations.store(0);
-    g_counting.store(true);
-  }
-  ~CountingScope() { g_counting.store(false); }
-  int64_t count() const { return g_allocations.load(); }
-};
+using CountingScope = ::alloc_counter::AllocCountingScope;
 
 // Caller-owned buffers for every input / output of `model`.
 struct Buffers {

@@ -16,6 +16,12 @@
 //     known dims; ParamInvalid naming the input), runs the graph without
 //     copying the inputs, and checks the outputs (count, data type, rank and
 //     known dims; Internal otherwise). Outputs are freshly allocated.
+//   * Descriptions may leave things to run time (io_check.h): dims -1 or
+//     [-2] (any rank), data type DT_UNDEFINED (any data type: e.g. the
+//     element read out of a sequence, which infer cannot type). Sequence /
+//     optional values are DT_VARIANT tensors of gert::HostTensor elements,
+//     in and out (metadef/register/inc/gert/tensor.h), as the interpreter
+//     represents them.
 //   * Thread safety: Run keeps no state; concurrent runs are safe.
 //
 // Example

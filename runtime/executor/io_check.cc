@@ -1,6 +1,9 @@
 // runtime/executor/io_check.cc
 #include "runtime/executor/io_check.h"
 
+#include <string>
+
+#include "absl/strings/str_cat.h"
 #include "metadef/inc/external/graph/type_utils.h"
 #include "metadef/inc/external/graph/types.h"
 
@@ -8,6 +11,13 @@ namespace ge {
 namespace {
 
 std::string DtName(int32_t dt) { return TypeUtils::DataTypeToSerialString(static_cast<DataType>(dt)); }
+
+// "DT_VARIANT (a sequence or optional value)" for the variant type.
+std::string ExpectedDtName(int32_t dt) {
+  std::string s = DtName(dt);
+  if (dt == DT_VARIANT) s += " (a sequence or optional value)";
+  return s;
+}
 
 std::string DimsString(const proto::ModelIoDef& def) {
   std::string s = "[";
@@ -21,15 +31,21 @@ std::string DimsString(const proto::ModelIoDef& def) {
 
 }  // namespace
 
+bool IsUnknownRankIoDef(const proto::ModelIoDef& def) {
+  return def.dims_size() == 1 && def.dims(0) == UNKNOWN_RANK;
+}
+
 Status CheckIoDef(const proto::ModelIoDef& def, absl::string_view what, size_t index,
                   bool allow_unknown) {
   const std::string head = absl::StrCat("model ", what, " ", index, " '", def.name(), "': ");
-  if (!TypeUtils::IsDataTypeValid(def.data_type()) || def.data_type() == DT_UNDEFINED) {
+  if (!TypeUtils::IsDataTypeValid(def.data_type()) ||
+      (def.data_type() == DT_UNDEFINED && !allow_unknown)) {
     return ParamInvalid(head, "invalid data type ", def.data_type());
   }
   if (static_cast<size_t>(def.dims_size()) > gert::kMaxDimNum) {
     return OutOfRange(head, def.dims_size(), " dims exceed the maximum rank ", gert::kMaxDimNum);
   }
+  if (allow_unknown && IsUnknownRankIoDef(def)) return OkStatus();
   bool known = true;
   int64_t count = 1;
   for (int i = 0; i < def.dims_size(); ++i) {
@@ -59,20 +75,24 @@ Status CheckIoDef(const proto::ModelIoDef& def, absl::string_view what, size_t i
 
 Status CheckUserTensor(const proto::ModelIoDef& def, const gert::Tensor& tensor,
                        absl::string_view what, size_t index) {
-  if (static_cast<int32_t>(tensor.GetDataType()) != def.data_type()) {
-    return ParamInvalid(what, " ", index, " '", def.name(), "': data type is ",
-                        DtName(tensor.GetDataType()), ", the model expects ",
-                        DtName(def.data_type()));
+  const int32_t dt = static_cast<int32_t>(tensor.GetDataType());
+  if (def.data_type() == DT_UNDEFINED ? dt == DT_UNDEFINED : dt != def.data_type()) {
+    return ParamInvalid(what, " ", index, " '", def.name(), "': data type is ", DtName(dt),
+                        ", the model expects ",
+                        def.data_type() == DT_UNDEFINED ? std::string("a defined data type")
+                                                        : ExpectedDtName(def.data_type()));
   }
   const gert::Shape& shape = tensor.GetShape();
-  bool match = shape.GetDimNum() == static_cast<size_t>(def.dims_size());
-  for (size_t d = 0; match && d < shape.GetDimNum(); ++d) {
-    const int64_t want = def.dims(static_cast<int>(d));
-    match = (want < 0 && shape.GetDim(d) >= 0) || want == shape.GetDim(d);
-  }
-  if (!match) {
-    return ParamInvalid(what, " ", index, " '", def.name(), "': shape is ", shape.ToString(),
-                        ", the model expects ", DimsString(def));
+  if (!IsUnknownRankIoDef(def)) {
+    bool match = shape.GetDimNum() == static_cast<size_t>(def.dims_size());
+    for (size_t d = 0; match && d < shape.GetDimNum(); ++d) {
+      const int64_t want = def.dims(static_cast<int>(d));
+      match = (want < 0 && shape.GetDim(d) >= 0) || want == shape.GetDim(d);
+    }
+    if (!match) {
+      return ParamInvalid(what, " ", index, " '", def.name(), "': shape is ", shape.ToString(),
+                          ", the model expects ", DimsString(def));
+    }
   }
   StatusOr<size_t> bytes = gert::HostStorageBytes(tensor.GetDataType(), shape.GetShapeSize());
   if (!bytes.ok()) {
@@ -81,7 +101,7 @@ Status CheckUserTensor(const proto::ModelIoDef& def, const gert::Tensor& tensor,
   if (tensor.GetSize() < *bytes || (*bytes > 0 && tensor.GetAddr() == nullptr)) {
     return ParamInvalid(what, " ", index, " '", def.name(), "': buffer of ", tensor.GetSize(),
                         " bytes", tensor.GetAddr() == nullptr ? " (null)" : "", " does not hold ",
-                        shape.ToString(), " ", DtName(def.data_type()), " (", *bytes, " bytes)");
+                        shape.ToString(), " ", DtName(dt), " (", *bytes, " bytes)");
   }
   return OkStatus();
 }

@@ -5,13 +5,21 @@
 // executor, and checks of the descriptions themselves at load.
 //
 // Contract
-//   * CheckIoDef: a description the runtime can rely on: valid data type,
-//     at most gert::kMaxDimNum dims, dims >= -1 (-1 only when `allow_unknown`),
-//     and (static models, !allow_unknown) `size` >= the bytes of the shape.
-//   * CheckUserTensor: the tensor has the description's data type, its rank
-//     and every known dim; its data covers its shape (GetSize() >= bytes of
-//     the shape; null data only for zero bytes). Errors are ParamInvalid and
-//     name the tensor ("input 1 'x'") and the mismatch.
+//   * CheckIoDef: a description the runtime can rely on: at most
+//     gert::kMaxDimNum dims, dims >= -1, and (static models, !allow_unknown)
+//     a valid tensor data type and `size` >= the bytes of the shape. Dynamic
+//     models (`allow_unknown`) may also say "known only at run time":
+//       - dims -1 (that dim) or exactly [-2] (UNKNOWN_RANK: any rank);
+//       - data type DT_UNDEFINED (the compiler could not infer it, e.g. the
+//         element read out of a sequence: any value is accepted / produced);
+//       - data type DT_VARIANT: a sequence or optional value (gert tensor.h:
+//         a DT_VARIANT tensor of gert::HostTensor elements, shape [n]).
+//   * CheckUserTensor: the tensor has the description's data type (any but
+//     DT_UNDEFINED when the description says DT_UNDEFINED), its rank and
+//     every known dim (any shape for [-2]); its data covers its shape
+//     (GetSize() >= bytes of the shape; null data only for zero bytes).
+//     Errors are ParamInvalid and name the tensor ("input 1 'x'") and the
+//     mismatch.
 //   * Nothing here allocates on success.
 //
 // Example
@@ -40,6 +48,9 @@ Status CheckUserTensor(const proto::ModelIoDef& def, const gert::Tensor& tensor,
 
 // Checks the count of user tensors ("expects 2 inputs, got 3").
 Status CheckUserTensorCount(size_t expected, size_t got, absl::string_view what);
+
+// True when the description's dims are exactly [-2] (UNKNOWN_RANK).
+bool IsUnknownRankIoDef(const proto::ModelIoDef& def);
 
 }  // namespace ge
 

@@ -211,93 +211,124 @@ Status StaticExecutor::Prepare(const StaticExecutorOptions& options) {
     arena_ = static_cast<uint8_t*>(p);
   }
   const WeightBuffer& w = model_->weights;
-  if (w.size > 0 && w.data == nullptr) return ParamInvalid("weights of ", w.size, " bytes are null");
 
-  // Node lookup by OpDesc id (root graph).
-  absl::flat_hash_map<int64_t, Node*> by_id;
-  absl::flat_hash_map<int64_t, int> id_count;
-  for (Node* n : model_->graph->GetDirectNodePtr()) {
+  // Node lookup by OpDesc id (root graph): ids are the node positions in a
+  // built model, so a dense table; other ids (hand-made graphs) go to a map.
+  // A null entry with `shared` set marks an id used by several nodes.
+  const std::vector<Node*>& graph_nodes = model_->graph->GetDirectNodePtr();
+  struct IdEntry {
+    Node* node = nullptr;
+    bool shared = false;
+  };
+  std::vector<IdEntry> dense(graph_nodes.size());
+  absl::flat_hash_map<int64_t, IdEntry> sparse;
+  for (Node* n : graph_nodes) {
     const int64_t id = n->GetOpDescBarePtr()->GetId();
-    by_id.emplace(id, n);
-    ++id_count[id];
+    IdEntry& e = id >= 0 && static_cast<uint64_t>(id) < dense.size() ? dense[static_cast<size_t>(id)]
+                                                                     : sparse[id];
+    if (e.node != nullptr) e.shared = true;
+    e.node = n;
   }
+  auto find_id = [&](int64_t id) -> const IdEntry* {
+    if (id >= 0 && static_cast<uint64_t>(id) < dense.size()) {
+      const IdEntry& e = dense[static_cast<size_t>(id)];
+      return e.node == nullptr ? nullptr : &e;
+    }
+    auto it = sparse.find(id);
+    return it == sparse.end() ? nullptr : &it->second;
+  };
 
   OpRegistry& registry = OpRegistry::Instance();
   tasks_.reserve(static_cast<size_t>(td.task_size()));
   for (int ti = 0; ti < td.task_size(); ++ti) {
     const proto::TaskDef& def = td.task(ti);
     const size_t pos = static_cast<size_t>(ti);
-    const std::string head = TaskHead(def, pos);
+    // Message prefixes are built only on failure (no per-task strings).
+    auto head = [&def, pos]() { return TaskHead(def, pos); };
     auto task = std::make_unique<Task>();
     task->type = def.type();
     task->def = &def;
     if (def.stream_id() != 0 && def.stream_id() >= td.stream_num()) {
-      return OutOfRange(head, "stream_id ", def.stream_id(), " >= stream_num ", td.stream_num());
+      return OutOfRange(head(), "stream_id ", def.stream_id(), " >= stream_num ", td.stream_num());
     }
 
     // Views of every ref.
     auto make_view = [&](const proto::TensorRef& ref, const char* role, int i,
                          gert::Tensor* view, bool writable) -> Status {
-      const std::string where = absl::StrCat(head, role, " ", i, " (", KindName(ref.kind()), "): ");
+      auto where = [&]() { return absl::StrCat(head(), role, " ", i, " (", KindName(ref.kind()), "): "); };
       if (!proto::MemKind_IsValid(ref.kind())) {
-        return ParamInvalid(where, "invalid memory kind ", static_cast<int>(ref.kind()));
+        return ParamInvalid(where(), "invalid memory kind ", static_cast<int>(ref.kind()));
       }
       if (ref.kind() == proto::MEM_ABSENT) return OkStatus();
       if (!TypeUtils::IsDataTypeValid(ref.data_type())) {
-        return ParamInvalid(where, "invalid data type ", ref.data_type());
+        return ParamInvalid(where(), "invalid data type ", ref.data_type());
       }
       const DataType dt = static_cast<DataType>(ref.data_type());
       if (dt == DT_UNDEFINED || dt == DT_STRING || dt == DT_VARIANT || dt == DT_RESOURCE ||
           dt == DT_STRING_REF) {
-        return NotSupported(where, "data type ", DtName(dt), " cannot live in a static model");
+        return NotSupported(where(), "data type ", DtName(dt), " cannot live in a static model");
       }
       StatusOr<gert::Shape> shape = gert::Shape::FromDims(ref.dims());
-      if (!shape.ok()) return Annotate(shape.status(), where);
+      if (!shape.ok()) return Annotate(shape.status(), where());
       if (shape->IsUnknownShape()) {
-        return ParamInvalid(where, "dims ", shape->ToString(), " are not static");
+        return ParamInvalid(where(), "dims ", shape->ToString(), " are not static");
       }
       const int64_t count = shape->GetShapeSize();
-      if (count < 0) return Overflow(where, "element count of ", shape->ToString(), " overflows");
+      if (count < 0) return Overflow(where(), "element count of ", shape->ToString(), " overflows");
       StatusOr<size_t> need = gert::HostStorageBytes(dt, count);
-      if (!need.ok()) return Annotate(need.status(), where);
+      if (!need.ok()) return Annotate(need.status(), where());
       if (ref.size() < *need) {
-        return ParamInvalid(where, "size ", ref.size(), " is smaller than the ", *need,
+        return ParamInvalid(where(), "size ", ref.size(), " is smaller than the ", *need,
                             " bytes of ", shape->ToString(), " ", DtName(dt));
       }
       void* data = nullptr;
       switch (ref.kind()) {
         case proto::MEM_ARENA:
           if (!FitsIn(ref.offset(), ref.size(), arena_size_)) {
-            return OutOfRange(where, "[", ref.offset(), ", +", ref.size(),
+            return OutOfRange(where(), "[", ref.offset(), ", +", ref.size(),
                               ") exceeds memory_size ", arena_size_);
           }
           if (ref.offset() % kMemAlign != 0) {
-            return ParamInvalid(where, "offset ", ref.offset(), " is not ", kMemAlign,
+            return ParamInvalid(where(), "offset ", ref.offset(), " is not ", kMemAlign,
                                 "-byte aligned");
           }
           data = arena_ == nullptr ? nullptr : arena_ + ref.offset();
           break;
         case proto::MEM_WEIGHTS:
-          if (writable) return ParamInvalid(where, "weights are read-only");
+          if (writable) return ParamInvalid(where(), "weights are read-only");
           if (!FitsIn(ref.offset(), ref.size(), w.size)) {
-            return OutOfRange(where, "[", ref.offset(), ", +", ref.size(),
+            return OutOfRange(where(), "[", ref.offset(), ", +", ref.size(),
                               ") exceeds the weights (", w.size, " bytes)");
           }
-          data = const_cast<uint8_t*>(w.data) + ref.offset();
+          if (ref.size() > 0) {
+            // A fresh build's weights are pieces (the constants in place); a
+            // ref across pieces or into a zero gap reads a contiguous copy.
+            const uint8_t* p = weights_copy_.data != nullptr ? nullptr : w.Find(ref.offset(), ref.size());
+            if (p == nullptr) {
+              if (weights_copy_.data == nullptr) {
+                weights_copy_ = MakeContiguousWeights(w);
+                if (weights_copy_.data == nullptr || weights_copy_.size != w.size) {
+                  return MemoryAllocFailed(where(), "cannot copy the ", w.size, " weight bytes");
+                }
+              }
+              p = weights_copy_.data + ref.offset();
+            }
+            data = const_cast<uint8_t*>(p);
+          }
           break;
         case proto::MEM_MODEL_INPUT:
         case proto::MEM_MODEL_OUTPUT: {
           const bool out = ref.kind() == proto::MEM_MODEL_OUTPUT;
-          if (!out && writable) return ParamInvalid(where, "model inputs are read-only");
+          if (!out && writable) return ParamInvalid(where(), "model inputs are read-only");
           const int n = out ? td.output_size() : td.input_size();
           if (ref.index() >= static_cast<uint32_t>(n)) {
-            return OutOfRange(where, "index ", ref.index(), " but the model has ", n,
+            return OutOfRange(where(), "index ", ref.index(), " but the model has ", n,
                               out ? " outputs" : " inputs");
           }
           const proto::ModelIoDef& io = out ? td.output(static_cast<int>(ref.index()))
                                             : td.input(static_cast<int>(ref.index()));
           if (!FitsIn(ref.offset(), ref.size(), io.size())) {
-            return OutOfRange(where, "[", ref.offset(), ", +", ref.size(), ") exceeds the ",
+            return OutOfRange(where(), "[", ref.offset(), ", +", ref.size(), ") exceeds the ",
                               io.size(), " bytes of model ", out ? "output " : "input ",
                               ref.index());
           }
@@ -330,7 +361,7 @@ Status StaticExecutor::Prepare(const StaticExecutorOptions& options) {
     for (int i = 0; i < def.workspace_size(); ++i) {
       const proto::TensorRef& ref = def.workspace(i);
       if (ref.kind() != proto::MEM_ARENA || !FitsIn(ref.offset(), ref.size(), arena_size_)) {
-        return ParamInvalid(head, "workspace ", i, " must be an ARENA ref within memory_size ",
+        return ParamInvalid(head(), "workspace ", i, " must be an ARENA ref within memory_size ",
                             arena_size_);
       }
       task->workspaces[i] = arena_ == nullptr ? nullptr : arena_ + ref.offset();
@@ -343,11 +374,11 @@ Status StaticExecutor::Prepare(const StaticExecutorOptions& options) {
         if (def.input_size() != 1 || def.output_size() != 1 ||
             def.input(0).kind() == proto::MEM_ABSENT ||
             def.output(0).kind() == proto::MEM_ABSENT) {
-          return ParamInvalid(head, "a memcpy needs one input and one output, got ",
+          return ParamInvalid(head(), "a memcpy needs one input and one output, got ",
                               def.input_size(), " and ", def.output_size());
         }
         if (def.output(0).size() < def.input(0).size()) {
-          return ParamInvalid(head, "output of ", def.output(0).size(),
+          return ParamInvalid(head(), "output of ", def.output(0).size(),
                               " bytes cannot hold the input of ", def.input(0).size());
         }
         task->copy_bytes = static_cast<size_t>(def.input(0).size());
@@ -357,28 +388,28 @@ Status StaticExecutor::Prepare(const StaticExecutorOptions& options) {
       case proto::TASK_EVENT_RECORD:
       case proto::TASK_EVENT_WAIT:
         if (def.event_id() >= td.event_num()) {
-          return OutOfRange(head, "event_id ", def.event_id(), " >= event_num ", td.event_num());
+          return OutOfRange(head(), "event_id ", def.event_id(), " >= event_num ", td.event_num());
         }
         tasks_.push_back(std::move(task));
         continue;
       default:
-        return NotSupported(head, "task type ", static_cast<int>(def.type()),
+        return NotSupported(head(), "task type ", static_cast<int>(def.type()),
                             " is not supported by the static executor");
     }
 
     // TASK_KERNEL: the node, the registration, the kernel.
-    auto it = by_id.find(def.op_index());
-    if (it == by_id.end()) {
-      return NotFound(head, "op_index ", def.op_index(), " is not a node of graph '",
+    const IdEntry* entry = find_id(def.op_index());
+    if (entry == nullptr) {
+      return NotFound(head(), "op_index ", def.op_index(), " is not a node of graph '",
                       model_->graph->GetName(), "'");
     }
-    if (id_count[def.op_index()] > 1) {
-      return GraphInvalid(head, "op_index ", def.op_index(), " is shared by several nodes");
+    if (entry->shared) {
+      return GraphInvalid(head(), "op_index ", def.op_index(), " is shared by several nodes");
     }
-    const Node& node = *it->second;
+    const Node& node = *entry->node;
     const OpDesc& op = *node.GetOpDescBarePtr();
     if (node.GetType() != def.op_type()) {
-      return GraphInvalid(head, "op_index ", def.op_index(), " is node '", node.GetName(),
+      return GraphInvalid(head(), "op_index ", def.op_index(), " is node '", node.GetName(),
                           "' of type ", node.GetType(), ", not ", def.op_type());
     }
     const std::string& kernel_key = def.kernel_name().empty() ? def.op_type() : def.kernel_name();
@@ -386,13 +417,13 @@ Status StaticExecutor::Prepare(const StaticExecutorOptions& options) {
     if (reg == nullptr) {
       StatusOr<const OpRegistrationData*> r = registry.Get(kernel_key);
       return Annotate(r.ok() ? NotFound("op type ", kernel_key, " is not registered") : r.status(),
-                      head);
+                      head());
     }
     const OpKernelDef* kernel = reg->FindKernel(def.engine());
     if (kernel == nullptr || kernel->fn == nullptr) {
       std::vector<std::string> engines;
       for (const OpKernelDef& k : reg->kernels) engines.push_back(k.engine);
-      return NotSupported(head, "op ", kernel_key, " has no kernel for engine '", def.engine(),
+      return NotSupported(head(), "op ", kernel_key, " has no kernel for engine '", def.engine(),
                           "' (kernels: ", engines.empty() ? "none" : absl::StrJoin(engines, ", "),
                           ")");
     }
@@ -402,7 +433,7 @@ Status StaticExecutor::Prepare(const StaticExecutorOptions& options) {
     const size_t slots = task->inputs.size();
     std::vector<gert::IrInstance> ir(reg->inputs.size());
     if (!MapByName(op, *reg, slots, &ir)) {
-      RETURN_IF_ERROR(Annotate(MapByPosition(*reg, slots, &ir), head));
+      RETURN_IF_ERROR(Annotate(MapByPosition(*reg, slots, &ir), head()));
     }
     std::vector<const gert::Tensor*> in_ptrs(slots, nullptr);
     for (size_t s = 0; s < slots; ++s) {
@@ -414,9 +445,10 @@ Status StaticExecutor::Prepare(const StaticExecutorOptions& options) {
         ir[k].count = 0;
       }
       for (size_t s = ir[k].start; s < ir[k].start + ir[k].count; ++s) {
+        if (in_ptrs[s] != nullptr && io.types.Contains(in_ptrs[s]->GetDataType())) continue;
         const std::string in_name = absl::StrCat("input ", s, " ('", io.name, "')");
-        if (in_ptrs[s] == nullptr) return GraphInvalid(head, in_name, " is absent but required");
-        RETURN_IF_ERROR(Annotate(io.types.Check(in_name, in_ptrs[s]->GetDataType()), head));
+        if (in_ptrs[s] == nullptr) return GraphInvalid(head(), in_name, " is absent but required");
+        RETURN_IF_ERROR(Annotate(io.types.Check(in_name, in_ptrs[s]->GetDataType()), head()));
       }
     }
 
@@ -441,28 +473,28 @@ Status StaticExecutor::Prepare(const StaticExecutorOptions& options) {
       const GeTensorDesc* desc = op.GetOutputDescBarePtr(static_cast<uint32_t>(i));
       if (desc != nullptr) ictx.SetOutputDataType(i, desc->GetDataType());
     }
-    if (reg->verify != nullptr) RETURN_IF_ERROR(Annotate(reg->verify(ictx), head, "verify: "));
+    if (reg->verify != nullptr) RETURN_IF_ERROR(Annotate(reg->verify(ictx), head(), "verify: "));
     if (reg->infer_data_type != nullptr) {
-      RETURN_IF_ERROR(Annotate(reg->infer_data_type(ictx), head, "infer data type: "));
+      RETURN_IF_ERROR(Annotate(reg->infer_data_type(ictx), head(), "infer data type: "));
     } else if (ictx.GetInputShape(0) != nullptr) {
       for (size_t i = 0; i < n_out; ++i) ictx.SetOutputDataType(i, ictx.GetInputDataType(0));
     }
     if (reg->infer_shape == nullptr) {
-      return NotSupported(head, "op ", reg->type,
+      return NotSupported(head(), "op ", reg->type,
                           " has no infer shape function; its outputs cannot be checked");
     }
-    RETURN_IF_ERROR(Annotate(reg->infer_shape(ictx), head, "infer shape: "));
+    RETURN_IF_ERROR(Annotate(reg->infer_shape(ictx), head(), "infer shape: "));
     std::vector<gert::Tensor*> out_ptrs(n_out, nullptr);
     for (size_t i = 0; i < n_out; ++i) {
       if (def.output(static_cast<int>(i)).kind() == proto::MEM_ABSENT) continue;
       const gert::Tensor& t = task->outputs[i];
       const gert::Shape& inferred = *ictx.GetOutputShape(i);
       if (inferred != t.GetShape()) {
-        return ParamInvalid(head, "output ", i, " is declared ", t.GetShape().ToString(),
+        return ParamInvalid(head(), "output ", i, " is declared ", t.GetShape().ToString(),
                             " but the op infers ", inferred.ToString());
       }
       if (ictx.GetOutputDataType(i) != t.GetDataType()) {
-        return ParamInvalid(head, "output ", i, " is declared ", DtName(t.GetDataType()),
+        return ParamInvalid(head(), "output ", i, " is declared ", DtName(t.GetDataType()),
                             " but the op infers ", DtName(ictx.GetOutputDataType(i)));
       }
       out_ptrs[i] = &task->outputs[i];

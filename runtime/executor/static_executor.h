@@ -89,6 +89,7 @@ class StaticExecutor {
   Status Prepare(const StaticExecutorOptions& options);
 
   GeModelPtr model_;
+  WeightBuffer weights_copy_;  // only when a weight ref is not contiguous in model_->weights
   uint8_t* arena_ = nullptr;
   uint64_t arena_size_ = 0;
   std::vector<std::unique_ptr<Task>> tasks_;

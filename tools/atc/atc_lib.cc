@@ -225,17 +225,28 @@ StatusOr<AtcResult> ConvertOnnx(const AtcOptions& options) {
   auto om = SaveOm(*result.root_model, save);
   if (!om.ok()) return Annotate(om.status(), "serialize: ");
   result.om_bytes = std::move(*om);
+  result.om_size = result.om_bytes.size();
   Report(options, &result, "serialize", MsSince(t0));
   return result;
 }
 
 StatusOr<AtcResult> ConvertOnnxToFile(const AtcOptions& options, const std::string& output_path) {
   if (output_path.empty()) return ParamInvalid("empty output path");
-  ASSIGN_OR_RETURN(AtcResult result, ConvertOnnx(options));
-  Clock::time_point t0 = Clock::now();
-  Status st = WriteFileAtomically(output_path, result.om_bytes);
-  if (!st.ok()) return Annotate(st, "write: ");
-  Report(options, &result, "write", MsSince(t0));
+  ASSIGN_OR_RETURN(AtcResult result, ConvertOnnxToModel(options));
+  // "serialize" = MODEL_DEF / TASK_INFO encoding and the file layout;
+  // "write" = hashing and streaming the bytes (weights straight from the
+  // constants, never assembled in memory) + rename.
+  OmSaveOptions save;
+  save.soc_version = options.soc_version;
+  OmSaveTimes times;
+  save.times = &times;
+  auto size = SaveOmToFile(*result.root_model, output_path, save);
+  if (!size.ok()) {
+    return Annotate(size.status(), times.serialize_ms > 0 ? "write: " : "serialize: ");
+  }
+  result.om_size = *size;
+  Report(options, &result, "serialize", times.serialize_ms);
+  Report(options, &result, "write", times.write_ms);
   return result;
 }
 

@@ -10,8 +10,8 @@
 //   "optimize"   CompilerStages: Stage 1, subgraph and Stage 2 optimisation
 //                (includes partition and the graph builder step)
 //   "build"      ModelBuilder: streams, memory plan, tasks -> GeRootModel
-//   "serialize"  the OM writer -> bytes                 (ConvertOnnx only)
-//   "write"      temp file + rename                      (ConvertOnnxToFile)
+//   "serialize"  the OM writer: MODEL_DEF / TASK_INFO encoding and layout
+//   "write"      checksum + streaming to a temp file + rename (ConvertOnnxToFile)
 //
 // Contract
 //   * Only framework 5 (ONNX) converts; 0 (Caffe), 1 (MindSpore) and
@@ -109,7 +109,8 @@ struct StageTime {
 struct AtcResult {
   ComputeGraphPtr graph;          // the compiled root graph
   GeRootModelPtr root_model;      // the build result
-  std::string om_bytes;           // the OM file (empty from ConvertOnnxToModel)
+  std::string om_bytes;           // the OM file (ConvertOnnx only)
+  uint64_t om_size = 0;           // bytes of the OM (ConvertOnnx, ConvertOnnxToFile)
   std::vector<StageTime> stages;  // in pipeline order
 };
 
@@ -117,8 +118,10 @@ struct AtcResult {
 StatusOr<AtcResult> ConvertOnnxToModel(const AtcOptions& options);
 // ConvertOnnxToModel + serialize: om_bytes filled.
 StatusOr<AtcResult> ConvertOnnx(const AtcOptions& options);
-// ConvertOnnx + atomic write of the OM to `output_path` (used as given; the
-// ".om" suffix is the command line's business). See the file comment.
+// ConvertOnnxToModel + the OM streamed to `output_path` (SaveOmToFile: temp
+// file + rename; used as given, the ".om" suffix is the command line's
+// business). om_bytes stays empty (the file is never assembled in memory);
+// om_size is the file size. See the file comment.
 StatusOr<AtcResult> ConvertOnnxToFile(const AtcOptions& options, const std::string& output_path);
 
 // Writes `bytes` to `path` through "<path>.tmp.<pid>" + rename.

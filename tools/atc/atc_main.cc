@@ -197,7 +197,7 @@ int RunConvert(Flags& f) {
   double total = 0;
   for (const StageTime& s : result->stages) total += s.ms;
   tools::ToolLog(tools::LogLevel::kInfo, kTool, absl::StrFormat("%-9s %9.1f ms", "total", total));
-  std::printf("ATC run success: %s (%zu bytes)\n", path.c_str(), result->om_bytes.size());
+  std::printf("ATC run success: %s (%zu bytes)\n", path.c_str(), static_cast<size_t>(result->om_size));
   return kExitOk;
 }
 

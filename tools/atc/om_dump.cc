@@ -49,7 +49,7 @@ StatusOr<std::string> ToJson(const google::protobuf::Message& message, absl::str
 std::string HexChecksum(const std::array<uint8_t, 64>& sum) {
   static const char* kHex = "0123456789abcdef";
   std::string out;
-  for (size_t i = 0; i < 32; ++i) {
+  for (size_t i = 0; i < kOmChecksumBytes; ++i) {
     out += kHex[sum[i] >> 4];
     out += kHex[sum[i] & 15];
   }
@@ -59,7 +59,7 @@ std::string HexChecksum(const std::array<uint8_t, 64>& sum) {
 std::string HeaderJson(const OmHeader& h) {
   return absl::StrCat(
       "{\"magic\":", h.magic, ",\"header_size\":", h.header_size, ",\"version\":", h.version,
-      ",\"checksum_sha256\":", Quote(HexChecksum(h.checksum)),
+      ",\"checksum_xxh3_128\":", Quote(HexChecksum(h.checksum)),
       ",\"total_length\":", h.total_length, ",\"model_type\":", h.model_type,
       ",\"generate_mode\":", h.generate_mode, ",\"name\":", Quote(h.name),
       ",\"op_count\":", h.op_count, ",\"model_count\":", h.model_count,

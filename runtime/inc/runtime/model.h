@@ -32,6 +32,14 @@
 //     otherwise).
 //   * Wrong input count / data type / shape is ParamInvalid naming the input
 //     ("input 0 'x': shape is [2,3], the model expects [2,4]").
+//   * Sequence / optional inputs and outputs (ModelIoDesc::kind, dynamic
+//     models only) are DT_VARIANT gert tensors. Run(HostTensors) returns them
+//     as HostTensors owning their elements; with the zero-copy Run a
+//     DT_VARIANT output buffer must hold constructed gert::HostTensor
+//     elements (make it with gert::HostTensor::Create(DT_VARIANT, {n})), and
+//     the elements are deep-copied into it. An output of kind kUnknown has
+//     the data type the run produced (the zero-copy Run requires the caller's
+//     buffer to have that type).
 //   * Runs of one Model are serialised internally (a mutex); use several
 //     Models for parallel runs.
 //
@@ -58,13 +66,34 @@
 
 namespace ge {
 
+// What a model input or output holds. Sequences and optionals exist only in
+// dynamic models; they are passed as gert DT_VARIANT tensors whose elements
+// are gert::HostTensor objects (see metadef/register/inc/gert/tensor.h:
+// HostTensor::CreateSequence / CreateOptional / CreateEmptyOptional,
+// VariantElements).
+enum class ModelIoKind {
+  kTensor,    // a tensor of `dtype`
+  kSequence,  // DT_VARIANT, shape [n]: element i is the i-th tensor
+  kOptional,  // DT_VARIANT, shape [0] (empty) or [1] (the value)
+  kVariant,   // DT_VARIANT: a sequence or an optional (the model does not say which)
+  kUnknown,   // dtype DT_UNDEFINED: the compiler could not infer the type (e.g. an
+              // element read out of a sequence); any value is accepted / produced
+};
+
 // One model input or output.
 struct ModelIoDesc {
   std::string name;          // Data node name / "<node>:<index>" of an output
   DataType dtype = DT_UNDEFINED;
-  std::vector<int64_t> dims;  // -1 for a dim unknown until run time
+  // -1 for a dim unknown until run time; exactly {-2} when even the rank is
+  // unknown (dynamic models).
+  std::vector<int64_t> dims;
   Format format = FORMAT_ND;
   uint64_t size = 0;          // bytes when the shape is static
+  ModelIoKind kind = ModelIoKind::kTensor;
+  // The source model's type when the compiler recorded it, e.g.
+  // "seq(tensor(float))" or "optional(tensor(int64))" for an ONNX model;
+  // empty otherwise.
+  std::string source_type;
 };
 
 struct ModelLoadOptions {
