@@ -113,11 +113,10 @@ StatusOr<ComputeGraphPtr> ParseOnnxForAtc(const atc::AtcOptions& options) {
     popts.model_dir = options.model_dir;
     return parser.ParseBytes(options.model_bytes, popts);
   }
-  // Same as ParseFile (external data relative to the file's directory), with
-  // a block read of the file.
-  ASSIGN_OR_RETURN(std::string bytes, ReadWholeFile(options.model_path));
+  // The parser maps the file (weights are copied once, straight from the
+  // mapping); external data is relative to the file's directory.
   popts.model_dir = DirName(options.model_path);
-  return parser.ParseBytes(bytes, popts);
+  return parser.ParseFile(options.model_path, popts);
 }
 
 StatusOr<atc::PreCheckReport> PreCheckOnnx(const atc::AtcOptions& options) {

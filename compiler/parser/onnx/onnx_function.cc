@@ -119,7 +119,8 @@ class Inliner {
       std::vector<NodeProto> out;
       out.reserve(static_cast<size_t>(g->node_size()));
       for (int i = 0; i < g->node_size(); ++i) {
-        NodeProto n = g->node(i);
+        // Moved out (no copy): the node list is rebuilt from `out` below.
+        NodeProto n = std::move(*g->mutable_node(i));
         for (AttributeProto& a : *n.mutable_attribute()) {
           if (a.has_g()) RETURN_IF_ERROR(InlineGraph(a.mutable_g(), depth + 1));
           for (GraphProto& sub : *a.mutable_graphs()) RETURN_IF_ERROR(InlineGraph(&sub, depth + 1));
@@ -134,6 +135,7 @@ class Inliner {
         }
       }
       g->clear_node();
+      g->mutable_node()->Reserve(static_cast<int>(out.size()));
       for (NodeProto& n : out) *g->add_node() = std::move(n);
     }
     return OkStatus();
@@ -293,6 +295,33 @@ bool CanInline(const ModelProto& model, const NodeProto& node, int64_t opset) {
   if (FindLocalFunction(model, node) != nullptr) return true;
   const onnx::OpSchema* schema = FindSchema(node, opset);
   return schema != nullptr && (schema->HasFunction() || schema->HasContextDependentFunction());
+}
+
+namespace {
+
+bool GraphHasInlinableCalls(const ModelProto& model, const GraphProto& g,
+                            const NodeSupportFn& supported) {
+  for (const NodeProto& n : g.node()) {
+    for (const AttributeProto& a : n.attribute()) {
+      if (a.has_g() && GraphHasInlinableCalls(model, a.g(), supported)) return true;
+      for (const GraphProto& sub : a.graphs()) {
+        if (GraphHasInlinableCalls(model, sub, supported)) return true;
+      }
+    }
+    if (model.functions_size() > 0 && FindLocalFunction(model, n) != nullptr) return true;
+    if (!IsAcceptedDomain(n.domain()) || supported(n)) continue;
+    const onnx::OpSchema* schema = FindSchema(n, DomainOpset(model, n.domain()));
+    if (schema != nullptr && (schema->HasFunction() || schema->HasContextDependentFunction())) {
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+bool HasInlinableCalls(const ModelProto& model, const NodeSupportFn& supported) {
+  return GraphHasInlinableCalls(model, model.graph(), supported);
 }
 
 ValueTypes CollectValueTypes(const ModelProto& model) {

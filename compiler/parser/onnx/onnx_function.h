@@ -41,6 +41,12 @@ using ValueTypes = absl::flat_hash_map<std::string, onnx::TypeProto>;
 // schema (at `opset` of its domain) has a function body.
 bool CanInline(const onnx::ModelProto& model, const onnx::NodeProto& node, int64_t opset);
 
+// True when InlineFunctions may have something to do: some node of the main
+// graph or a subgraph calls a model-local function, or is rejected by
+// `supported` and has a schema function body. Cheap (no copies); lets callers
+// skip collecting value types for models without calls.
+bool HasInlinableCalls(const onnx::ModelProto& model, const NodeSupportFn& supported);
+
 // Inlines every inlinable call that `supported` rejects (model-local
 // functions always) in the main graph and its subgraphs. Sets *inlined to the
 // number of calls replaced.

@@ -242,6 +242,58 @@ StatusOr<AttrValue> ConvertOnnxAttribute(const AttributeProto& a, AttrValue::Val
   }
 }
 
+// A Constant's value_float / value_floats / value_int / value_ints as the
+// 'value' tensor it stands for (float32 / int64; a scalar or 1-D), so that
+// every numeric Constant carries a 'value' tensor like an initializer's Const.
+// False when `a` is none of these attributes (value_string(s) stay as they
+// are: the op library reads strings from value_strings).
+StatusOr<bool> ConstantNumbersAsTensor(const AttributeProto& a, GeTensor* out) {
+  const std::string& name = a.name();
+  const AttributeProto::AttributeType type = EffectiveType(a);
+  std::vector<int64_t> dims;
+  if (name == "value_float" || name == "value_floats") {
+    std::vector<float> v;
+    if (name == "value_float") {
+      if (type != AttributeProto::FLOAT) {
+        return TypeMismatch("attribute '", name, "' must be a float, got attribute type ",
+                            AttributeProto::AttributeType_Name(type));
+      }
+      v.push_back(a.f());
+    } else {
+      if (type != AttributeProto::FLOATS && type != AttributeProto::UNDEFINED) {
+        return TypeMismatch("attribute '", name, "' must be a list of floats, got attribute type ",
+                            AttributeProto::AttributeType_Name(type));
+      }
+      v.assign(a.floats().begin(), a.floats().end());
+      dims.push_back(static_cast<int64_t>(v.size()));
+    }
+    *out = GeTensor(GeTensorDesc(GeShape(dims), FORMAT_ND, DT_FLOAT),
+                    reinterpret_cast<const uint8_t*>(v.data()), v.size() * sizeof(float));
+    return true;
+  }
+  if (name == "value_int" || name == "value_ints") {
+    std::vector<int64_t> v;
+    if (name == "value_int") {
+      if (type != AttributeProto::INT) {
+        return TypeMismatch("attribute '", name, "' must be an int, got attribute type ",
+                            AttributeProto::AttributeType_Name(type));
+      }
+      v.push_back(a.i());
+    } else {
+      if (type != AttributeProto::INTS && type != AttributeProto::UNDEFINED) {
+        return TypeMismatch("attribute '", name, "' must be a list of ints, got attribute type ",
+                            AttributeProto::AttributeType_Name(type));
+      }
+      v.assign(a.ints().begin(), a.ints().end());
+      dims.push_back(static_cast<int64_t>(v.size()));
+    }
+    *out = GeTensor(GeTensorDesc(GeShape(dims), FORMAT_ND, DT_INT64),
+                    reinterpret_cast<const uint8_t*>(v.data()), v.size() * sizeof(int64_t));
+    return true;
+  }
+  return false;
+}
+
 Status MapOnnxNodeAttributes(const onnx::NodeProto& node, OpDesc& op) {
   const OpRegistrationData* reg = OpRegistry::Instance().Find(op.GetType());
   const bool is_constant = node.op_type() == "Constant";
@@ -254,6 +306,15 @@ Status MapOnnxNodeAttributes(const onnx::NodeProto& node, OpDesc& op) {
     }
     std::string name = a.name();
     if (is_constant && name == "sparse_value") name = "value";
+    if (is_constant) {
+      GeTensor numbers;
+      StatusOr<bool> converted = ConstantNumbersAsTensor(a, &numbers);
+      if (!converted.ok()) return converted.status();
+      if (*converted) {
+        RETURN_IF_ERROR(op.SetAttr("value", AttrValue::CreateFrom(std::move(numbers))));
+        continue;
+      }
+    }
     const OpAttrDef* def = reg == nullptr ? nullptr : reg->FindAttr(name);
     AttrValue::ValueType declared = def == nullptr ? AttrValue::VT_NONE : def->type;
     if (declared == AttrValue::VT_NONE && IsDataTypeAttribute(node.op_type(), name)) {

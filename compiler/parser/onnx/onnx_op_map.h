@@ -18,7 +18,10 @@
 // is coerced to it: INT -> DataType (ONNX element type numbers), bool or
 // float; INTS -> list of DataType / bool / float; a scalar -> a one-element
 // list. GRAPH attributes are subgraphs and are not attributes of the OpDesc.
-// Constant's sparse_value becomes its dense "value".
+// Constant's sparse_value becomes its dense "value"; its value_float /
+// value_floats / value_int / value_ints become a "value" tensor too (float32 /
+// int64, scalar or 1-D), so every numeric Constant has a "value" tensor (as
+// the build stage requires); value_string(s) stay as they are.
 //
 // Example
 //   onnx_parser::EnsureOnnxMappingsRegistered();

@@ -81,6 +81,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/string_view.h"
@@ -104,6 +105,9 @@ struct OnnxParseInfo {
   std::string converter;             // "none", "onnx", "builtin"
   std::string onnx_converter_error;  // set when kAuto fell back to the builtin adapters
   int64_t inlined_functions = 0;     // calls replaced by their function bodies
+  // Wall time of each parse phase in order ("read", "decode", "validate",
+  // "convert", "infer_shapes", "inline", "build"), in milliseconds.
+  std::vector<std::pair<std::string, double>> phase_ms;
 };
 
 struct ParseOptions {

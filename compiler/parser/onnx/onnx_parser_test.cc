@@ -12,7 +12,9 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <map>
 #include <string>
@@ -900,6 +902,130 @@ TEST(OnnxParserTest, SparseInitializerBecomesDenseConst) {
     ASSERT_TRUE(outs.ok()) << outs.status();
     EXPECT_EQ(FloatsOf((*outs)[0]), (std::vector<float>{6, 1, 1, 7})) << opset;
   }
+}
+
+// Big initializers are held out of the parsed message and land in their
+// Const tensors intact, from a file (read from the page cache) and from bytes.
+TEST(OnnxParserTest, LargeInitializersKeepTheirBytes) {
+  constexpr int kN = 4096;  // 16 KiB: held out
+  std::vector<float> w(kN);
+  for (int i = 0; i < kN; ++i) w[static_cast<size_t>(i)] = static_cast<float>(i) * 0.5f - 7.0f;
+  // As raw_data (what exporters write; float_data is never held out).
+  onnx::TensorProto raw = onnx_test::FloatTensor("w", {kN}, {});
+  raw.set_raw_data(std::string(reinterpret_cast<const char*>(w.data()), sizeof(float) * kN));
+  G m;
+  m.In("x", {kN})
+      .Init(onnx_test::FloatTensor("small", {2}, {1, 2}))
+      .Init(raw)
+      .Node(MakeNode("Add", {"x", "w"}, {"y"}, "add"))
+      .Out("y")
+      .Out("small");
+  const std::string bytes = m.Bytes();
+  const char* tmp = std::getenv("TEST_TMPDIR");
+  const std::string path = std::string(tmp == nullptr ? "/tmp" : tmp) + "/large_init.onnx";
+  {
+    std::ofstream f(path, std::ios::binary);
+    f << bytes;
+  }
+  OnnxModelParser parser;
+  for (bool from_file : {true, false}) {
+    StatusOr<ComputeGraphPtr> g = from_file ? parser.ParseFile(path) : parser.ParseBytes(bytes);
+    ASSERT_TRUE(g.ok()) << g.status();
+    StatusOr<GeTensor> value =
+        AttrUtils::GetTensor((*g)->FindNode("w")->GetOpDesc(), ATTR_NAME_WEIGHTS);
+    ASSERT_TRUE(value.ok()) << value.status();
+    ASSERT_EQ(value->GetDataSize(), sizeof(float) * kN);
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(value->GetData().data()) %
+                  AlignedBuffer::kMinViewAlignment,
+              0u);
+    EXPECT_EQ(std::memcmp(value->GetData().data(), w.data(), sizeof(float) * kN), 0) << from_file;
+    StatusOr<std::vector<gert::HostTensor>> outs =
+        ReferenceInterpreter::Run(**g, Vec(FloatHost({kN}, std::vector<float>(kN, 1.0f))));
+    ASSERT_TRUE(outs.ok()) << outs.status();
+    const std::vector<float> y = FloatsOf((*outs)[0]);
+    ASSERT_EQ(y.size(), static_cast<size_t>(kN));
+    EXPECT_EQ(y[0], -6.0f);
+    EXPECT_EQ(y[kN - 1], static_cast<float>(kN - 1) * 0.5f - 6.0f);
+    EXPECT_EQ(FloatsOf((*outs)[1]), (std::vector<float>{1, 2}));
+  }
+  // A raw_data size that does not match the shape is still reported.
+  G bad;
+  onnx::TensorProto t = raw;
+  t.set_dims(0, kN + 1);
+  bad.In("x", {kN + 1}).Init(t).Node(MakeNode("Add", {"x", "w"}, {"y"}, "add")).Out("y");
+  StatusOr<ComputeGraphPtr> g = parser.ParseBytes(bad.Bytes());
+  ASSERT_FALSE(g.ok());
+  EXPECT_NE(std::string(g.status().message()).find("initializer 'w': raw_data has 16384 bytes"),
+            std::string::npos)
+      << g.status();
+}
+
+// Numeric Constant attributes become the node's 'value' tensor (what the
+// build stage reads), also when a function body's attribute reference
+// supplies them; strings keep value_strings.
+TEST(OnnxParserTest, ConstantNumbersBecomeValueTensor) {
+  G m;
+  onnx::NodeProto ci = MakeNode("Constant", {}, {"ci"}, "ci");
+  AddIntAttr(&ci, "value_int", 7);
+  onnx::NodeProto cf = MakeNode("Constant", {}, {"cf"}, "cf");
+  onnx::AttributeProto* floats = cf.add_attribute();
+  floats->set_name("value_floats");
+  floats->set_type(onnx::AttributeProto::FLOATS);
+  floats->add_floats(1.5f);
+  floats->add_floats(-2.0f);
+  onnx::NodeProto cis = MakeNode("Constant", {}, {"cis"}, "cis");
+  AddIntsAttr(&cis, "value_ints", {4, 5, 6});
+  onnx::NodeProto cs = MakeNode("Constant", {}, {"cs"}, "cs");
+  AddFloatAttr(&cs, "value_float", 0.25f);
+  m.In("x", {2})
+      .Node(ci)
+      .Node(cf)
+      .Node(cis)
+      .Node(cs)
+      .Node(MakeNode("Mul", {"x", "cf"}, {"y"}, "mul"))
+      .Out("y")
+      .Out("ci")
+      .Out("cis")
+      .Out("cs");
+  StatusOr<ComputeGraphPtr> g = Parse(m.Bytes());
+  ASSERT_TRUE(g.ok()) << g.status();
+  struct Want {
+    const char* node;
+    DataType dt;
+    std::vector<int64_t> dims;
+    size_t bytes;
+  };
+  for (const Want& w : {Want{"ci", DT_INT64, {}, 8}, Want{"cf", DT_FLOAT, {2}, 8},
+                        Want{"cis", DT_INT64, {3}, 24}, Want{"cs", DT_FLOAT, {}, 4}}) {
+    NodePtr n = (*g)->FindNode(w.node);
+    ASSERT_NE(n, nullptr) << w.node;
+    StatusOr<GeTensor> value = AttrUtils::GetTensor(n->GetOpDesc(), ATTR_NAME_WEIGHTS);
+    ASSERT_TRUE(value.ok()) << w.node << ": " << value.status();
+    EXPECT_EQ(value->GetTensorDesc().GetDataType(), w.dt) << w.node;
+    EXPECT_EQ(value->GetTensorDesc().GetShape().GetDims(), w.dims) << w.node;
+    EXPECT_EQ(value->GetDataSize(), w.bytes) << w.node;
+    EXPECT_EQ(n->GetOpDesc()->GetAttr("value_int"), nullptr);
+    EXPECT_EQ(n->GetOpDesc()->GetAttr("value_floats"), nullptr);
+  }
+  StatusOr<std::vector<gert::HostTensor>> outs =
+      ReferenceInterpreter::Run(**g, Vec(FloatHost({2}, {2, 4})));
+  ASSERT_TRUE(outs.ok()) << outs.status();
+  ASSERT_EQ(outs->size(), 4u);
+  EXPECT_EQ(FloatsOf((*outs)[0]), (std::vector<float>{3, -8}));
+  EXPECT_EQ(onnx_test::Int64sOf((*outs)[1]), (std::vector<int64_t>{7}));
+  EXPECT_EQ(onnx_test::Int64sOf((*outs)[2]), (std::vector<int64_t>{4, 5, 6}));
+  EXPECT_EQ(FloatsOf((*outs)[3]), (std::vector<float>{0.25f}));
+
+  // A value_int of the wrong attribute type is an error naming the attribute.
+  G bad;
+  onnx::NodeProto wrong = MakeNode("Constant", {}, {"c"}, "c");
+  AddFloatAttr(&wrong, "value_int", 1.0f);
+  bad.Node(wrong).Out("c");
+  g = Parse(bad.Bytes());
+  ASSERT_FALSE(g.ok());
+  EXPECT_NE(std::string(g.status().message()).find("attribute 'value_int' must be an int"),
+            std::string::npos)
+      << g.status();
 }
 
 // ------------------------------------------------------------ mappings

@@ -364,8 +364,13 @@ StatusOr<std::vector<std::string>> DecodeStringTensorData(absl::Span<const uint8
   return out;
 }
 
-StatusOr<GeTensor> TensorFromOnnx(const TensorProto& t, const TensorLoadContext& ctx,
-                                  absl::string_view what) {
+namespace {
+
+// TensorFromOnnx with the raw bytes possibly held outside the message
+// (`held`, kept alive by `owner`).
+StatusOr<GeTensor> TensorFromOnnxImpl(const TensorProto& t, const TensorLoadContext& ctx,
+                                      absl::string_view what, const absl::string_view* held,
+                                      const std::shared_ptr<const void>& owner) {
   if (t.has_segment()) return NotSupported(what, ": segmented tensors are not supported");
   StatusOr<DataType> dt_or = DataTypeFromOnnx(t.data_type());
   if (!dt_or.ok()) return Annotate(dt_or.status(), what, ": ");
@@ -393,32 +398,68 @@ StatusOr<GeTensor> TensorFromOnnx(const TensorProto& t, const TensorLoadContext&
   }
   const int64_t want_bytes = count * esize;
 
-  std::string external;
-  const std::string* raw = nullptr;
   if (t.data_location() == TensorProto::EXTERNAL) {
-    ASSIGN_OR_RETURN(external, ReadExternalData(t, ctx, what));
-    raw = &external;
-    if (static_cast<int64_t>(raw->size()) != want_bytes) {
-      return ParseFailed(what, ": external data '", ExternalLocation(t), "' has ", raw->size(),
+    ASSIGN_OR_RETURN(std::string external, ReadExternalData(t, ctx, what));
+    if (static_cast<int64_t>(external.size()) != want_bytes) {
+      return ParseFailed(what, ": external data '", ExternalLocation(t), "' has ", external.size(),
                          " bytes but shape ", DimsString(dims), " of ", DtName(dt), " needs ",
                          want_bytes);
     }
+    if (dt == DT_BOOL) {
+      for (char& b : external) b = b != 0 ? 1 : 0;
+    }
+    GeTensor out(desc);
+    out.SetData(std::move(external));  // no copy
+    return out;
+  }
+  absl::string_view raw;
+  bool has_raw = false;
+  if (held != nullptr) {
+    raw = *held;
+    has_raw = true;
   } else if (t.has_raw_data()) {
-    raw = &t.raw_data();
-    if (static_cast<int64_t>(raw->size()) != want_bytes) {
-      return ParseFailed(what, ": raw_data has ", raw->size(), " bytes but shape ",
+    raw = t.raw_data();
+    has_raw = true;
+  }
+  if (has_raw) {
+    if (static_cast<int64_t>(raw.size()) != want_bytes) {
+      return ParseFailed(what, ": raw_data has ", raw.size(), " bytes but shape ",
                          DimsString(dims), " of ", DtName(dt), " needs ", want_bytes);
     }
-  }
-  if (raw != nullptr) {
-    std::vector<uint8_t> bytes(raw->begin(), raw->end());
+    const auto* data = reinterpret_cast<const uint8_t*>(raw.data());
     if (dt == DT_BOOL) {
+      std::vector<uint8_t> bytes(data, data + raw.size());
       for (uint8_t& b : bytes) b = b != 0 ? 1 : 0;
+      return GeTensor(desc, bytes);
     }
-    return GeTensor(desc, bytes);
+    GeTensor out(desc);
+    std::shared_ptr<AlignedBuffer> view =
+        owner == nullptr ? nullptr : AlignedBuffer::View(data, raw.size(), owner);
+    if (view != nullptr) {
+      out.SetData(std::move(view));  // no copy
+    } else {
+      out.SetData(data, raw.size());
+    }
+    return out;
   }
   ASSIGN_OR_RETURN(std::vector<uint8_t> bytes, TypedFieldBytes(t, dt, count, dims, what));
   return GeTensor(desc, bytes);
+}
+
+}  // namespace
+
+StatusOr<GeTensor> TensorFromOnnx(const TensorProto& t, const TensorLoadContext& ctx,
+                                  absl::string_view what) {
+  return TensorFromOnnxImpl(t, ctx, what, nullptr, nullptr);
+}
+
+StatusOr<GeTensor> TensorFromOnnxWithRawData(const TensorProto& t, absl::string_view raw_data,
+                                             std::shared_ptr<const void> owner,
+                                             absl::string_view what) {
+  if (t.data_location() == TensorProto::EXTERNAL) {
+    return ParseFailed(what, ": raw data given for a tensor with external data");
+  }
+  return TensorFromOnnxImpl(t, TensorLoadContext{}, what, &raw_data, owner);
 }
 
 StatusOr<GeTensor> SparseTensorFromOnnx(const onnx::SparseTensorProto& sparse,

@@ -43,6 +43,7 @@
 #define COMPILER_PARSER_ONNX_ONNX_TENSOR_H_
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -80,6 +81,16 @@ struct TensorLoadContext {
 // tensor in errors (e.g. "initializer 'W'").
 StatusOr<GeTensor> TensorFromOnnx(const onnx::TensorProto& tensor, const TensorLoadContext& ctx,
                                   absl::string_view what);
+// TensorFromOnnx for a tensor whose raw_data is held outside the message
+// (`raw_data` stands for tensor.raw_data(); e.g. a range of a mapped model
+// file). When `owner` is non-null it keeps the bytes alive and the tensor
+// views them without a copy if they are AlignedBuffer::kMinViewAlignment
+// aligned (BOOL tensors and unaligned bytes are copied). Same checks as
+// TensorFromOnnx; external-data tensors are ParseFailed.
+StatusOr<GeTensor> TensorFromOnnxWithRawData(const onnx::TensorProto& tensor,
+                                             absl::string_view raw_data,
+                                             std::shared_ptr<const void> owner,
+                                             absl::string_view what);
 // A SparseTensorProto as a dense GeTensor (values scattered into zeros).
 // Indices are [NNZ] linear or [NNZ, rank] coordinates; out-of-range or
 // mismatched indices are ParseFailed.

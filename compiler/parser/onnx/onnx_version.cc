@@ -204,9 +204,15 @@ bool IsLegacyBroadcastOp(const std::string& t) {
   return false;
 }
 
+// Every adapter that reads value types (TypeOf) applies to opsets below this.
+constexpr int64_t kLastTypedAdapterOpset = 13;
+
 class BuiltinAdapter {
  public:
-  BuiltinAdapter(const ModelProto& model, int64_t from) : from_(from), types_(InferTypes(model)) {
+  // Value types are only consulted by adapters of opsets below 13 (ONNX shape
+  // inference on a copy of the model: skipped when no adapter can use it).
+  BuiltinAdapter(const ModelProto& model, int64_t from)
+      : from_(from), types_(from < kLastTypedAdapterOpset ? InferTypes(model) : TypeMap()) {
     CollectNames(model.graph(), &names_, &used_);
   }
 
@@ -214,7 +220,8 @@ class BuiltinAdapter {
     std::vector<NodeProto> out;
     out.reserve(static_cast<size_t>(g->node_size()));
     for (int i = 0; i < g->node_size(); ++i) {
-      NodeProto node = g->node(i);
+      // Moved out (no copy): the node list is rebuilt from `out` below.
+      NodeProto node = std::move(*g->mutable_node(i));
       for (AttributeProto& a : *node.mutable_attribute()) {
         if (a.has_g()) RETURN_IF_ERROR(AdaptGraph(a.mutable_g()));
         for (GraphProto& sub : *a.mutable_graphs()) RETURN_IF_ERROR(AdaptGraph(&sub));
@@ -226,6 +233,7 @@ class BuiltinAdapter {
       RETURN_IF_ERROR(AdaptNode(std::move(node), g, &out));
     }
     g->clear_node();
+    g->mutable_node()->Reserve(static_cast<int>(out.size()));
     for (NodeProto& n : out) *g->add_node() = std::move(n);
     return OkStatus();
   }

@@ -1,0 +1,103 @@
+// compiler/tools/onnx_parse_time.cc
+//
+// onnx_parse_time: times the ONNX front end alone (OnnxModelParser::ParseFile)
+// on each model given, reporting the fastest of --repeat runs, the node count,
+// the time per node and the time of each parse phase (OnnxParseInfo::phase_ms). Used to track parse speed (issue 6).
+//
+// Usage:
+//   onnx_parse_time [--repeat=N] [--bytes] model.onnx...
+//     --repeat=N   parse N times, report the fastest (default 3)
+//     --bytes      read the file into memory first and time ParseBytes
+// Exit status 1 when a model fails to parse (the error is printed).
+//
+// Example:
+//   bazel run -c opt //compiler/tools:onnx_parse_time -- /tmp/zoo/resnet50.onnx
+#include <chrono>  // NOLINT(build/c++11)
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "compiler/parser/onnx/onnx_parser.h"
+#include "graph/inc/graph/compute_graph.h"
+
+namespace ge {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+int Main(int argc, char** argv) {
+  int repeat = 3;
+  bool bytes_mode = false;
+  std::vector<std::string> models;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (absl::StartsWith(arg, "--repeat=")) {
+      if (!absl::SimpleAtoi(arg.substr(9), &repeat) || repeat < 1) {
+        std::fprintf(stderr, "bad --repeat value '%s'\n", arg.c_str());
+        return 2;
+      }
+    } else if (arg == "--bytes") {
+      bytes_mode = true;
+    } else if (absl::StartsWith(arg, "--")) {
+      std::fprintf(stderr, "unknown flag '%s'\n", arg.c_str());
+      return 2;
+    } else {
+      models.push_back(arg);
+    }
+  }
+  if (models.empty()) {
+    std::fprintf(stderr, "usage: onnx_parse_time [--repeat=N] [--bytes] model.onnx...\n");
+    return 2;
+  }
+  int rc = 0;
+  OnnxModelParser parser;
+  for (const std::string& path : models) {
+    double best = -1;
+    size_t nodes = 0;
+    OnnxParseInfo best_info;
+    std::string bytes;
+    if (bytes_mode) {
+      std::ifstream in(path, std::ios::binary);
+      std::stringstream ss;
+      ss << in.rdbuf();
+      bytes = ss.str();
+    }
+    for (int r = 0; r < repeat; ++r) {
+      OnnxParseInfo info;
+      ParseOptions opts;
+      opts.info = &info;
+      const auto t0 = Clock::now();
+      StatusOr<ComputeGraphPtr> g =
+          bytes_mode ? parser.ParseBytes(bytes, opts) : parser.ParseFile(path, opts);
+      const double ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+      if (!g.ok()) {
+        std::fprintf(stderr, "%s: %s\n", path.c_str(), g.status().ToString().c_str());
+        rc = 1;
+        break;
+      }
+      nodes = (*g)->GetAllNodesSize();
+      if (best < 0 || ms < best) {
+        best = ms;
+        best_info = std::move(info);
+      }
+    }
+    if (best >= 0) {
+      std::printf("%s: %zu nodes, parse %.1f ms (%.2f us/node)\n", path.c_str(), nodes, best,
+                  nodes == 0 ? 0.0 : best * 1000.0 / static_cast<double>(nodes));
+      for (const auto& [phase, ms] : best_info.phase_ms) {
+        std::printf("  %-14s %9.1f ms\n", phase.c_str(), ms);
+      }
+    }
+  }
+  return rc;
+}
+
+}  // namespace
+}  // namespace ge
+
+int main(int argc, char** argv) { return ge::Main(argc, argv); }
