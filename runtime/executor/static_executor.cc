@@ -1,6 +1,7 @@
 // runtime/executor/static_executor.cc
 #include "runtime/executor/static_executor.h"
 
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -169,7 +170,9 @@ struct StaticExecutor::Patch {
 
 StaticExecutor::StaticExecutor(GeModelPtr model) : model_(std::move(model)) {}
 
-StaticExecutor::~StaticExecutor() { std::free(arena_); }
+StaticExecutor::~StaticExecutor() {
+  if (arena_ != nullptr) ::munmap(arena_, arena_mapped_bytes_);
+}
 
 StatusOr<std::unique_ptr<StaticExecutor>> StaticExecutor::Create(
     GeModelPtr model, const StaticExecutorOptions& options) {
@@ -203,12 +206,14 @@ Status StaticExecutor::Prepare(const StaticExecutorOptions& options) {
   arena_size_ = td.memory_size();
   if (arena_size_ > 0) {
     const uint64_t rounded = (arena_size_ + kMemAlign - 1) / kMemAlign * kMemAlign;
-    void* p = nullptr;
-    if (posix_memalign(&p, kMemAlign, rounded) != 0 || p == nullptr) {
+    // Zero pages from the kernel: no memset, and pages are faulted in by the
+    // first Run instead of at load (page aligned, so kMemAlign aligned).
+    void* p = ::mmap(nullptr, rounded, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) {
       return MemoryAllocFailed("cannot allocate the arena of ", arena_size_, " bytes");
     }
-    std::memset(p, 0, rounded);
     arena_ = static_cast<uint8_t*>(p);
+    arena_mapped_bytes_ = rounded;
   }
   const WeightBuffer& w = model_->weights;
 

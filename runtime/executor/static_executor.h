@@ -92,6 +92,7 @@ class StaticExecutor {
   WeightBuffer weights_copy_;  // only when a weight ref is not contiguous in model_->weights
   uint8_t* arena_ = nullptr;
   uint64_t arena_size_ = 0;
+  size_t arena_mapped_bytes_ = 0;  // the anonymous mapping holding the arena
   std::vector<std::unique_ptr<Task>> tasks_;
   std::vector<Patch> patches_;
   size_t kernel_tasks_ = 0;
