@@ -66,82 +66,6 @@ class RefusingAllocator final : public gert::OutputAllocator {
 
 RefusingAllocator g_refusing_allocator;
 
-// ---- IR mapping (the registry's rule, as the reference interpreter does it):
-// input slots to IR inputs by name (x, x0..xN-1 for dynamic ones), else by
-// position.
-bool MapByName(const OpDesc& op, const OpRegistrationData& reg, size_t slots,
-               std::vector<gert::IrInstance>* ir) {
-  std::vector<bool> claimed(slots, false);
-  size_t next = 0;
-  for (size_t k = 0; k < reg.inputs.size(); ++k) {
-    const OpIoDef& io = reg.inputs[k];
-    gert::IrInstance inst{next, 0};
-    if (io.kind == IoKind::kDynamic) {
-      const int32_t first = op.GetInputIndexByName(absl::StrCat(io.name, 0));
-      if (first >= 0) {
-        inst.start = static_cast<size_t>(first);
-        while (inst.start + inst.count < slots &&
-               op.GetInputIndexByName(absl::StrCat(io.name, inst.count)) ==
-                   static_cast<int32_t>(inst.start + inst.count)) {
-          ++inst.count;
-        }
-      }
-    } else {
-      const int32_t idx = op.GetInputIndexByName(io.name);
-      if (idx < 0) {
-        if (io.kind == IoKind::kRequired) return false;
-      } else {
-        inst.start = static_cast<size_t>(idx);
-        inst.count = 1;
-      }
-    }
-    for (size_t s = inst.start; s < inst.start + inst.count; ++s) {
-      if (s >= slots || claimed[s]) return false;
-      claimed[s] = true;
-    }
-    if (inst.count > 0) next = inst.start + inst.count;
-    (*ir)[k] = inst;
-  }
-  return std::all_of(claimed.begin(), claimed.end(), [](bool c) { return c; });
-}
-
-Status MapByPosition(const OpRegistrationData& reg, size_t slots,
-                     std::vector<gert::IrInstance>* ir) {
-  size_t n_dyn = 0;
-  for (const OpIoDef& io : reg.inputs) n_dyn += io.kind == IoKind::kDynamic ? 1 : 0;
-  if (n_dyn > 1) {
-    return GraphInvalid("cannot match ", slots, " inputs to the IR inputs of ", reg.type,
-                        " (several dynamic inputs)");
-  }
-  const size_t fixed = reg.inputs.size() - n_dyn;
-  size_t dyn_count = 0;
-  if (n_dyn == 1) {
-    if (slots < fixed) {
-      return GraphInvalid(slots, " inputs, but the IR declares ", fixed, " non-dynamic inputs");
-    }
-    dyn_count = slots - fixed;
-  } else if (slots > fixed) {
-    return GraphInvalid(slots, " inputs, but the IR declares only ", fixed);
-  }
-  size_t pos = 0;
-  for (size_t k = 0; k < reg.inputs.size(); ++k) {
-    const OpIoDef& io = reg.inputs[k];
-    if (io.kind == IoKind::kDynamic) {
-      (*ir)[k] = gert::IrInstance{pos, dyn_count};
-      pos += dyn_count;
-    } else if (pos < slots) {
-      (*ir)[k] = gert::IrInstance{pos, 1};
-      ++pos;
-    } else if (io.kind == IoKind::kOptional) {
-      (*ir)[k] = gert::IrInstance{pos, 0};
-    } else {
-      return GraphInvalid("required input '", io.name, "' (IR input ", k, ") is missing: ", slots,
-                          " inputs");
-    }
-  }
-  return OkStatus();
-}
-
 }  // namespace
 
 // One prepared task. Its vectors are sized once at load and never resized,
@@ -436,10 +360,9 @@ Status StaticExecutor::Prepare(const StaticExecutorOptions& options) {
 
     // IR mapping and input data types.
     const size_t slots = task->inputs.size();
-    std::vector<gert::IrInstance> ir(reg->inputs.size());
-    if (!MapByName(op, *reg, slots, &ir)) {
-      RETURN_IF_ERROR(Annotate(MapByPosition(*reg, slots, &ir), head()));
-    }
+    StatusOr<std::vector<gert::IrInstance>> mapped = MapInputSlotsToIr(op, *reg, slots);
+    if (!mapped.ok()) return Annotate(mapped.status(), head());
+    std::vector<gert::IrInstance> ir = std::move(mapped).value();
     std::vector<const gert::Tensor*> in_ptrs(slots, nullptr);
     for (size_t s = 0; s < slots; ++s) {
       if (def.input(static_cast<int>(s)).kind() != proto::MEM_ABSENT) in_ptrs[s] = &task->inputs[s];

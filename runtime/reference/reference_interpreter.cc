@@ -122,83 +122,8 @@ StatusOr<bool> ReadIntAttr(const AttrHolder& holder, absl::string_view name, int
 }
 
 // ---------------------------------------------------------------- IR mapping
-// The registry's mapping of input slots to IR inputs (see
+// Input slots map to IR inputs by the registry's one rule (MapInputSlotsToIr, see
 // CheckOpDescAgainstRegistration), with "present" meaning "connected".
-
-bool MapByName(const OpDesc& op, const OpRegistrationData& reg, size_t slots,
-               std::vector<gert::IrInstance>* ir) {
-  std::vector<bool> claimed(slots, false);
-  size_t next = 0;
-  for (size_t k = 0; k < reg.inputs.size(); ++k) {
-    const OpIoDef& io = reg.inputs[k];
-    gert::IrInstance inst{next, 0};
-    if (io.kind == IoKind::kDynamic) {
-      const int32_t first = op.GetInputIndexByName(absl::StrCat(io.name, 0));
-      if (first >= 0) {
-        inst.start = static_cast<size_t>(first);
-        while (inst.start + inst.count < slots &&
-               op.GetInputIndexByName(absl::StrCat(io.name, inst.count)) ==
-                   static_cast<int32_t>(inst.start + inst.count)) {
-          ++inst.count;
-        }
-      }
-    } else {
-      const int32_t idx = op.GetInputIndexByName(io.name);
-      if (idx < 0) {
-        if (io.kind == IoKind::kRequired) return false;
-      } else {
-        inst.start = static_cast<size_t>(idx);
-        inst.count = 1;
-      }
-    }
-    for (size_t s = inst.start; s < inst.start + inst.count; ++s) {
-      if (s >= slots || claimed[s]) return false;
-      claimed[s] = true;
-    }
-    if (inst.count > 0) next = inst.start + inst.count;
-    (*ir)[k] = inst;
-  }
-  return std::all_of(claimed.begin(), claimed.end(), [](bool c) { return c; });
-}
-
-Status MapByPosition(const Node& node, const OpRegistrationData& reg, size_t slots,
-                     std::vector<gert::IrInstance>* ir) {
-  size_t n_dyn = 0;
-  for (const OpIoDef& io : reg.inputs) n_dyn += io.kind == IoKind::kDynamic ? 1 : 0;
-  if (n_dyn > 1) {
-    return GraphInvalid(NodeHead(node), "cannot match its ", slots,
-                        " inputs to the IR inputs: several dynamic inputs and the input "
-                        "names are not <name>0..<name>N-1");
-  }
-  const size_t fixed = reg.inputs.size() - n_dyn;
-  size_t dyn_count = 0;
-  if (n_dyn == 1) {
-    if (slots < fixed) {
-      return GraphInvalid(NodeHead(node), "has ", slots, " inputs, but the IR declares ", fixed,
-                          " non-dynamic inputs");
-    }
-    dyn_count = slots - fixed;
-  } else if (slots > fixed) {
-    return GraphInvalid(NodeHead(node), "has ", slots, " inputs, but the IR declares only ", fixed);
-  }
-  size_t pos = 0;
-  for (size_t k = 0; k < reg.inputs.size(); ++k) {
-    const OpIoDef& io = reg.inputs[k];
-    if (io.kind == IoKind::kDynamic) {
-      (*ir)[k] = gert::IrInstance{pos, dyn_count};
-      pos += dyn_count;
-    } else if (pos < slots) {
-      (*ir)[k] = gert::IrInstance{pos, 1};
-      ++pos;
-    } else if (io.kind == IoKind::kOptional) {
-      (*ir)[k] = gert::IrInstance{pos, 0};
-    } else {
-      return GraphInvalid(NodeHead(node), "required input '", io.name, "' (IR input ", k,
-                          ") is missing: the node has ", slots, " inputs");
-    }
-  }
-  return OkStatus();
-}
 
 // Maps the inputs to IR instances and checks them against the registration:
 // connected required inputs, data types, attributes.
@@ -206,10 +131,9 @@ StatusOr<std::vector<gert::IrInstance>> MapAndCheckInputs(const Node& node,
                                                           const OpRegistrationData& reg,
                                                           absl::Span<const Tensor* const> inputs) {
   const OpDesc& op = *node.GetOpDescBarePtr();
-  std::vector<gert::IrInstance> ir(reg.inputs.size());
-  if (!MapByName(op, reg, inputs.size(), &ir)) {
-    RETURN_IF_ERROR(MapByPosition(node, reg, inputs.size(), &ir));
-  }
+  StatusOr<std::vector<gert::IrInstance>> mapped = MapInputSlotsToIr(op, reg, inputs.size());
+  if (!mapped.ok()) return GraphInvalid(NodeHead(node), mapped.status().message());
+  std::vector<gert::IrInstance> ir = std::move(mapped).value();
   for (size_t k = 0; k < reg.inputs.size(); ++k) {
     const OpIoDef& io = reg.inputs[k];
     if (io.kind == IoKind::kOptional && ir[k].count == 1 && inputs[ir[k].start] == nullptr) {

@@ -558,24 +558,14 @@ StatusOr<OpDescPtr> OperatorFactory::CreateOpDesc(
   return op;
 }
 
-// ---------------------------------------------------------------- checks
+// ---------------------------------------------------------------- IR mapping
 
 namespace {
 
-std::string NodeHead(const OpDesc& op) {
-  return absl::StrCat("node ", op.GetName(), " (", op.GetType(), "): ");
-}
-
-bool SlotPresent(const OpDesc& op, size_t i) {
-  const GeTensorDesc* desc = op.GetInputDescBarePtr(static_cast<uint32_t>(i));
-  return desc != nullptr && desc->IsValid();
-}
-
 // Matches the IR input "name<k>" for k = 0, 1, ...: the count of consecutive
-// slots starting at name0.
-bool MapByName(const OpDesc& op, const OpRegistrationData& reg,
+// slots starting at name0. False when the names do not describe the slots.
+bool MapByName(const OpDesc& op, const OpRegistrationData& reg, size_t slots,
                std::vector<gert::IrInstance>* ir) {
-  const size_t slots = op.GetAllInputsSize();
   std::vector<bool> claimed(slots, false);
   size_t next = 0;  // where a zero-count dynamic input would sit
   for (size_t k = 0; k < reg.inputs.size(); ++k) {
@@ -601,7 +591,7 @@ bool MapByName(const OpDesc& op, const OpRegistrationData& reg,
       }
     }
     for (size_t s = inst.start; s < inst.start + inst.count; ++s) {
-      if (claimed[s]) return false;
+      if (s >= slots || claimed[s]) return false;
       claimed[s] = true;
     }
     if (inst.count > 0) next = inst.start + inst.count;
@@ -611,13 +601,12 @@ bool MapByName(const OpDesc& op, const OpRegistrationData& reg,
   return std::all_of(claimed.begin(), claimed.end(), [](bool c) { return c; });
 }
 
-Status MapByPosition(const OpDesc& op, const OpRegistrationData& reg,
+Status MapByPosition(const OpRegistrationData& reg, size_t slots,
                      std::vector<gert::IrInstance>* ir) {
-  const size_t slots = op.GetAllInputsSize();
   size_t n_dyn = 0;
   for (const OpIoDef& io : reg.inputs) n_dyn += io.kind == IoKind::kDynamic ? 1 : 0;
   if (n_dyn > 1) {
-    return ParamInvalid(NodeHead(op), "cannot match its ", slots,
+    return GraphInvalid("cannot match its ", slots,
                         " inputs to the IR inputs: several dynamic inputs and the input "
                         "names are not <name>0..<name>N-1");
   }
@@ -625,12 +614,12 @@ Status MapByPosition(const OpDesc& op, const OpRegistrationData& reg,
   size_t dyn_count = 0;
   if (n_dyn == 1) {
     if (slots < fixed) {
-      return ParamInvalid(NodeHead(op), "has ", slots, " inputs, but the IR declares ", fixed,
+      return GraphInvalid("has ", slots, " inputs, but the IR declares ", fixed,
                           " non-dynamic inputs");
     }
     dyn_count = slots - fixed;
   } else if (slots > fixed) {
-    return ParamInvalid(NodeHead(op), "has ", slots, " inputs, but the IR declares only ", fixed);
+    return GraphInvalid("has ", slots, " inputs, but the IR declares only ", fixed);
   }
   size_t pos = 0;
   for (size_t k = 0; k < reg.inputs.size(); ++k) {
@@ -644,18 +633,43 @@ Status MapByPosition(const OpDesc& op, const OpRegistrationData& reg,
     } else if (io.kind == IoKind::kOptional) {
       (*ir)[k] = gert::IrInstance{pos, 0};
     } else {
-      return ParamInvalid(NodeHead(op), "required input '", io.name, "' (IR input ", k,
+      return GraphInvalid("required input '", io.name, "' (IR input ", k,
                           ") is missing: the node has ", slots, " inputs");
     }
   }
   return OkStatus();
 }
 
+}  // namespace
+
+StatusOr<std::vector<gert::IrInstance>> MapInputSlotsToIr(const OpDesc& op,
+                                                          const OpRegistrationData& reg,
+                                                          size_t slots) {
+  std::vector<gert::IrInstance> ir(reg.inputs.size());
+  if (!MapByName(op, reg, slots, &ir)) RETURN_IF_ERROR(MapByPosition(reg, slots, &ir));
+  return ir;
+}
+
+// ---------------------------------------------------------------- checks
+
+namespace {
+
+std::string NodeHead(const OpDesc& op) {
+  return absl::StrCat("node ", op.GetName(), " (", op.GetType(), "): ");
+}
+
+bool SlotPresent(const OpDesc& op, size_t i) {
+  const GeTensorDesc* desc = op.GetInputDescBarePtr(static_cast<uint32_t>(i));
+  return desc != nullptr && desc->IsValid();
+}
+
 // IR instance per IR input; absent optional inputs get count 0.
 StatusOr<std::vector<gert::IrInstance>> MapInputsToIr(const OpDesc& op,
                                                       const OpRegistrationData& reg) {
-  std::vector<gert::IrInstance> ir(reg.inputs.size());
-  if (!MapByName(op, reg, &ir)) RETURN_IF_ERROR(MapByPosition(op, reg, &ir));
+  StatusOr<std::vector<gert::IrInstance>> mapped =
+      MapInputSlotsToIr(op, reg, op.GetAllInputsSize());
+  if (!mapped.ok()) return ParamInvalid(NodeHead(op), mapped.status().message());
+  std::vector<gert::IrInstance> ir = std::move(mapped).value();
   for (size_t k = 0; k < reg.inputs.size(); ++k) {
     if (reg.inputs[k].kind == IoKind::kOptional && ir[k].count == 1 &&
         !SlotPresent(op, ir[k].start)) {

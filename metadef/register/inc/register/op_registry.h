@@ -234,6 +234,20 @@ class OperatorFactory {
   static bool IsExistOp(absl::string_view type);
 };
 
+// Maps the first `slots` input slots of `op` onto the IR inputs of `reg`, one
+// gert::IrInstance (start slot, count) per IR input: by name when the slots
+// are named after the IR (x; x0..xN-1 for a dynamic input), else by position
+// (at most one dynamic input takes what the fixed ones leave). An optional IR
+// input beyond the last slot gets count 0; whether a mapped slot is actually
+// present (connected, valid desc, non-absent task ref) is for the caller to
+// decide. Errors (GraphInvalid) describe the mismatch without naming the
+// node: callers prefix their own node / task head. This is the single rule
+// used by the registry checks, the reference interpreter and the static
+// executor.
+StatusOr<std::vector<gert::IrInstance>> MapInputSlotsToIr(const OpDesc& op,
+                                                          const OpRegistrationData& reg,
+                                                          size_t slots);
+
 // Checks `op` against its registration without calling any op function:
 // every present input's data type is in its IR input's TensorType, every
 // required attribute is present, present attributes have the declared type
