@@ -30,15 +30,6 @@ using reftest::ToI64;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
-NodePtr TypedData(TestGraph& g, const std::string& name, int64_t index,
-                  const std::vector<int64_t>& dims, DataType dt = DT_FLOAT) {
-  NodePtr d = g.Data(name, index);
-  GeTensorDesc desc(GeShape(dims), FORMAT_ND, dt);
-  EXPECT_TRUE(d->GetOpDescBarePtr()->UpdateInputDesc(0, desc).ok());
-  EXPECT_TRUE(d->GetOpDescBarePtr()->UpdateOutputDesc(0, desc).ok());
-  return d;
-}
-
 int CountType(const ComputeGraph& g, const std::string& type) {
   int n = 0;
   for (Node* node : g.GetDirectNodePtr()) n += node->GetType() == type ? 1 : 0;
@@ -47,7 +38,7 @@ int CountType(const ComputeGraph& g, const std::string& type) {
 
 TEST(ConstantFoldingPassTest, FoldsConstChainAndKeepsOutputs) {
   TestGraph g("g");
-  NodePtr x = TypedData(g, "x", 0, {2});
+  NodePtr x = g.TypedData("x", 0, {2});
   NodePtr a = g.Const("a", F32({2}, {1, 2}));
   NodePtr b = g.Const("b", F32({2}, {10, 20}));
   NodePtr c = g.Const("c", F32({2}, {2, 3}));
@@ -83,7 +74,7 @@ TEST(ConstantFoldingPassTest, FoldsConstChainAndKeepsOutputs) {
 
 TEST(ConstantFoldingPassTest, NodesWithNonConstInputsStay) {
   TestGraph g("g");
-  NodePtr x = TypedData(g, "x", 0, {2});
+  NodePtr x = g.TypedData("x", 0, {2});
   NodePtr a = g.Const("a", F32({2}, {1, 2}));
   NodePtr add = g.Op("add", "Add", {x, a});
   g.NetOutput({add});
@@ -130,7 +121,7 @@ TEST(ConstantFoldingPassTest, DenylistedTypesStay) {
 
 TEST(ConstantFoldingPassTest, ControlEdgesMoveToTheConst) {
   TestGraph g("g");
-  NodePtr x = TypedData(g, "x", 0, {1});
+  NodePtr x = g.TypedData("x", 0, {1});
   NodePtr a = g.Const("a", F32({1}, {1}));
   NodePtr b = g.Const("b", F32({1}, {3}));
   NodePtr add = g.Op("add", "Add", {a, b});
@@ -157,8 +148,8 @@ TEST(ConstantFoldingPassTest, ControlEdgesMoveToTheConst) {
 
 TEST(ConstantFoldingPassTest, ShapeAndSizeFoldFromStaticDescs) {
   TestGraph g("g");
-  NodePtr x = TypedData(g, "x", 0, {3, 4});
-  NodePtr dyn = TypedData(g, "dyn", 1, {-1, 4});
+  NodePtr x = g.TypedData("x", 0, {3, 4});
+  NodePtr dyn = g.TypedData("dyn", 1, {-1, 4});
   NodePtr shape = g.Op("shape", "Shape", {x});
   NodePtr size = g.Op("size", "Size", {x});
   NodePtr dyn_shape = g.Op("dyn_shape", "Shape", {dyn});

@@ -32,22 +32,13 @@ using reftest::ToF32;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
-NodePtr TypedData(TestGraph& g, const std::string& name, int64_t index,
-                  const std::vector<int64_t>& dims, DataType dt = DT_FLOAT) {
-  NodePtr d = g.Data(name, index);
-  GeTensorDesc desc(GeShape(dims), FORMAT_ND, dt);
-  EXPECT_TRUE(d->GetOpDescBarePtr()->UpdateInputDesc(0, desc).ok());
-  EXPECT_TRUE(d->GetOpDescBarePtr()->UpdateOutputDesc(0, desc).ok());
-  return d;
-}
-
 GeShape OutShape(const NodePtr& n, uint32_t i = 0) {
   return n->GetOpDescBarePtr()->GetOutputDesc(i).GetShape();
 }
 
 TEST(InferShapePassTest, PropagatesDescsAndUsesConstValues) {
   TestGraph g("g");
-  NodePtr x = TypedData(g, "x", 0, {2, 3});
+  NodePtr x = g.TypedData("x", 0, {2, 3});
   NodePtr b = g.Const("b", F32({3}, {1, 2, 3}));
   NodePtr add = g.Op("add", "Add", {x, b});
   NodePtr shape = g.Const("shape", I64({2}, {3, 2}));
@@ -76,8 +67,8 @@ TEST(InferShapePassTest, PropagatesDescsAndUsesConstValues) {
 
 TEST(InferShapePassTest, InferErrorsNameTheGraph) {
   TestGraph g("bad_graph");
-  NodePtr x = TypedData(g, "x", 0, {2, 3});
-  NodePtr y = TypedData(g, "y", 1, {4});
+  NodePtr x = g.TypedData("x", 0, {2, 3});
+  NodePtr y = g.TypedData("y", 1, {4});
   g.NetOutput({g.Op("add", "Add", {x, y})});  // not broadcastable
   InferShapePass pass;
   auto r = pass.Run(g.graph());
@@ -95,8 +86,8 @@ struct IfGraph {
 
 // then: -x ([2]); else: concat(x, x) ([4]) or -x when `same`.
 void BuildIf(IfGraph* g, bool same) {
-  g->cond = TypedData(g->root, "cond", 0, {}, DT_BOOL);
-  g->x = TypedData(g->root, "x", 1, {2});
+  g->cond = g->root.TypedData("cond", 0, {}, DT_BOOL);
+  g->x = g->root.TypedData("x", 1, {2});
   g->if_node = g->root.Op("if", "If", {g->cond, g->x}, {}, {{"input", 1}, {"output", 1}});
   g->root.NetOutput({g->if_node});
   TestGraph then_g("then", g->if_node, 0);
@@ -138,8 +129,8 @@ TEST(InferShapePassTest, IfOutputsDifferingBranchesGetUnknownDims) {
 
 TEST(InferShapePassTest, BadParentIndexIsAnError) {
   TestGraph root("root");
-  NodePtr cond = TypedData(root, "cond", 0, {}, DT_BOOL);
-  NodePtr x = TypedData(root, "x", 1, {2});
+  NodePtr cond = root.TypedData("cond", 0, {}, DT_BOOL);
+  NodePtr x = root.TypedData("x", 1, {2});
   NodePtr if_node = root.Op("if", "If", {cond, x}, {}, {{"input", 1}, {"output", 1}});
   root.NetOutput({if_node});
   TestGraph then_g("then", if_node, 0);
@@ -157,7 +148,7 @@ TEST(InferShapePassTest, BadParentIndexIsAnError) {
 NodePtr BuildLoop(TestGraph& root, bool grow) {
   NodePtr m = root.Const("m", I64({}, {3}));
   NodePtr c = root.Const("c", Bool({}, {true}));
-  NodePtr v = TypedData(root, "v", 0, {2});
+  NodePtr v = root.TypedData("v", 0, {2});
   NodePtr loop = root.Op("loop", "Loop", {m, c, v}, {},
                          {{"v_initial", 1}, {"v_final_and_scan_outputs", 1}});
   root.NetOutput({loop});
@@ -214,7 +205,7 @@ TEST(InferShapePassTest, NullGraphIsAnError) {
 
 TEST(InferShapePassTest, MemoSkipsUnchangedNodesAndSeesChangedInputs) {
   TestGraph g("g");
-  NodePtr x = TypedData(g, "x", 0, {2, 3});
+  NodePtr x = g.TypedData("x", 0, {2, 3});
   NodePtr relu = g.Op("relu", "Relu", {x});
   NodePtr neg = g.Op("neg", "Neg", {relu});
   g.NetOutput({neg});
@@ -250,7 +241,7 @@ TEST(InferShapePassTest, MemoSkipsUnchangedNodesAndSeesChangedInputs) {
 
 TEST(InferShapePassTest, RangesFlowToConsumersAndChangesAreDetected) {
   TestGraph g("g");
-  NodePtr x = TypedData(g, "x", 0, {-1, 3});
+  NodePtr x = g.TypedData("x", 0, {-1, 3});
   GeTensorDesc desc = x->GetOpDescBarePtr()->GetOutputDesc(0);
   GE_ASSERT_OK(desc.SetShapeRange({{1, 8}, {3, 3}}));
   GE_ASSERT_OK(x->GetOpDescBarePtr()->UpdateOutputDesc(0, desc));

@@ -28,15 +28,6 @@ using reftest::TestGraph;
 using reftest::ToF32;
 using ::testing::ElementsAre;
 
-NodePtr TypedData(TestGraph& g, const std::string& name, int64_t index,
-                  const std::vector<int64_t>& dims, DataType dt = DT_FLOAT) {
-  NodePtr d = g.Data(name, index);
-  GeTensorDesc desc(GeShape(dims), FORMAT_ND, dt);
-  EXPECT_TRUE(d->GetOpDescBarePtr()->UpdateInputDesc(0, desc).ok());
-  EXPECT_TRUE(d->GetOpDescBarePtr()->UpdateOutputDesc(0, desc).ok());
-  return d;
-}
-
 std::vector<float> Iota(int n) {
   std::vector<float> v(static_cast<size_t>(n));
   for (int i = 0; i < n; ++i) v[static_cast<size_t>(i)] = static_cast<float>(i);
@@ -45,7 +36,7 @@ std::vector<float> Iota(int n) {
 
 TEST(ShapeOptimizationPassTest, SeedShapeGatherReshapeChainEndsStatic) {
   TestGraph g("g");
-  NodePtr x = TypedData(g, "x", 0, {3, 4, 5, 6});
+  NodePtr x = g.TypedData("x", 0, {3, 4, 5, 6});
   NodePtr shape = g.Op("shape", "Shape", {x});
   NodePtr idx = g.Const("idx", I64({4}, {1, 0, 2, 3}));
   NodePtr gather = g.Op("gather", "Gather", {shape, idx});
@@ -85,7 +76,7 @@ TEST(ShapeOptimizationPassTest, SeedShapeGatherReshapeChainEndsStatic) {
 
 TEST(ShapeOptimizationPassTest, DynamicInputKeepsTheChain) {
   TestGraph g("g");
-  NodePtr x = TypedData(g, "x", 0, {-1, 4});
+  NodePtr x = g.TypedData("x", 0, {-1, 4});
   NodePtr shape = g.Op("shape", "Shape", {x});
   NodePtr idx = g.Const("idx", I64({2}, {1, 0}));
   NodePtr gather = g.Op("gather", "Gather", {shape, idx});
@@ -105,7 +96,7 @@ TEST(ShapeOptimizationPassTest, DynamicInputKeepsTheChain) {
 
 TEST(ShapeOptimizationPassTest, ConstSubexpressionsFoldAndShapesPropagate) {
   TestGraph g("g");
-  NodePtr x = TypedData(g, "x", 0, {2, 3});
+  NodePtr x = g.TypedData("x", 0, {2, 3});
   NodePtr a = g.Const("a", F32({3}, {1, 2, 3}));
   NodePtr b = g.Const("b", F32({3}, {1, 1, 1}));
   NodePtr ab = g.Op("ab", "Add", {a, b});
@@ -124,7 +115,7 @@ TEST(ShapeOptimizationPassTest, ConstSubexpressionsFoldAndShapesPropagate) {
 
 TEST(ShapeOptimizationPassTest, RoundCapIsReported) {
   TestGraph g("g");
-  NodePtr x = TypedData(g, "x", 0, {3, 4});
+  NodePtr x = g.TypedData("x", 0, {3, 4});
   NodePtr shape = g.Op("shape", "Shape", {x});
   NodePtr reshape = g.Op("reshape", "Reshape", {x, shape});
   g.NetOutput({reshape});

@@ -42,15 +42,6 @@ using reftest::ToF32;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
-NodePtr TypedData(TestGraph& g, const std::string& name, int64_t index,
-                  const std::vector<int64_t>& dims, DataType dt = DT_FLOAT) {
-  NodePtr d = g.Data(name, index);
-  GeTensorDesc desc(GeShape(dims), FORMAT_ND, dt);
-  EXPECT_TRUE(d->GetOpDescBarePtr()->UpdateInputDesc(0, desc).ok());
-  EXPECT_TRUE(d->GetOpDescBarePtr()->UpdateOutputDesc(0, desc).ok());
-  return d;
-}
-
 std::vector<float> Iota(int n) {
   std::vector<float> v(static_cast<size_t>(n));
   for (int i = 0; i < n; ++i) v[static_cast<size_t>(i)] = static_cast<float>(i) * 0.5f - 7.0f;
@@ -66,7 +57,7 @@ size_t CountType(const ComputeGraph& g, const std::string& type) {
 // Data x[3,4,5,6] -> Shape -> Gather([1,0,2,3]) -> Reshape(x) -> Relu -> out.
 ComputeGraphPtr SeedChain() {
   TestGraph g("seed_chain");
-  NodePtr x = TypedData(g, "x", 0, {3, 4, 5, 6});
+  NodePtr x = g.TypedData("x", 0, {3, 4, 5, 6});
   NodePtr shape = g.Op("shape", "Shape", {x});
   NodePtr idx = g.Const("idx", I64({4}, {1, 0, 2, 3}));
   NodePtr gather = g.Op("gather", "Gather", {shape, idx});
@@ -155,7 +146,7 @@ TEST(CompilerPipelineTest, DisabledConstantFoldingKeepsTheChainDynamic) {
 // x + (Const a + Const b): the constant Add folds unless the cap forbids.
 ComputeGraphPtr ConstAddGraph() {
   TestGraph g("fold_cap");
-  NodePtr x = TypedData(g, "x", 0, {4});
+  NodePtr x = g.TypedData("x", 0, {4});
   NodePtr a = g.Const("a", F32({4}, {1, 2, 3, 4}));
   NodePtr b = g.Const("b", F32({4}, {10, 20, 30, 40}));
   NodePtr ab = g.Op("ab", "Add", {a, b});
@@ -186,8 +177,8 @@ TEST(CompilerPipelineTest, ConstantFoldingCapComesFromTheOptions) {
 TEST(CompilerPipelineTest, ControlFlowLoweringIsOptIn) {
   auto build = [] {
     TestGraph g("cf");
-    NodePtr x = TypedData(g, "x", 0, {2});
-    NodePtr p = TypedData(g, "p", 1, {}, DT_BOOL);
+    NodePtr x = g.TypedData("x", 0, {2});
+    NodePtr p = g.TypedData("p", 1, {}, DT_BOOL);
     NodePtr sw = g.Op("sw", "Switch", {x, p});
     NodePtr m = g.Op("merge", "Merge", {g.Op("neg", "Neg", {{sw, 0}}), g.Op("relu", "Relu", {{sw, 1}})},
                      {}, {{"x", 2}});
@@ -246,8 +237,8 @@ TEST(CompilerPipelineTest, ParseInputShapeAndOutNodes) {
 // x[-1,4] -> Relu -> Neg -> out; y[2] -> Abs (unused by the output).
 ComputeGraphPtr TwoInputGraph() {
   TestGraph g("io");
-  NodePtr x = TypedData(g, "x", 0, {-1, 4});
-  NodePtr y = TypedData(g, "y", 1, {2});
+  NodePtr x = g.TypedData("x", 0, {-1, 4});
+  NodePtr y = g.TypedData("y", 1, {2});
   NodePtr relu = g.Op("relu", "Relu", {x});
   NodePtr neg = g.Op("neg", "Neg", {relu});
   g.Op("abs", "Abs", {y});

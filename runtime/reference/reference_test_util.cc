@@ -78,6 +78,15 @@ NodePtr TestGraph::Data(const std::string& name, int64_t index, int64_t parent_i
   return Add(op);
 }
 
+NodePtr TestGraph::TypedData(const std::string& name, int64_t index,
+                             const std::vector<int64_t>& dims, DataType dt) {
+  NodePtr d = Data(name, index);
+  const GeTensorDesc desc(GeShape(dims), FORMAT_ND, dt);
+  CheckOk(d->GetOpDescBarePtr()->UpdateInputDesc(0, desc), "Data input desc");
+  CheckOk(d->GetOpDescBarePtr()->UpdateOutputDesc(0, desc), "Data output desc");
+  return d;
+}
+
 NodePtr TestGraph::Const(const std::string& name, const gert::HostTensor& value) {
   return ConstTensor(name, ToGeTensor(value));
 }

@@ -61,6 +61,9 @@ class TestGraph {
   // A Data node with "index" = index (unless index < 0) and, when
   // parent_index >= 0, ATTR_NAME_PARENT_NODE_INDEX.
   NodePtr Data(const std::string& name, int64_t index, int64_t parent_index = -1);
+  // Data(name, index) whose input and output descs are `dims` / `dt` (ND).
+  NodePtr TypedData(const std::string& name, int64_t index, const std::vector<int64_t>& dims,
+                    DataType dt = DT_FLOAT);
   // A Const node holding `value` (copied).
   NodePtr Const(const std::string& name, const gert::HostTensor& value);
   // A Const node holding `value` as is (e.g. malformed data).
