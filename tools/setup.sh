@@ -30,6 +30,8 @@ PACKAGES=(
   libssl-dev
   # XXH3 (the OM file checksum, weight dedup hashing).
   libxxhash-dev
+  # tcmalloc for the command line tools (//third_party:malloc).
+  libgoogle-perftools-dev
   # Scripts (model generation, checks).
   python3
   python3-numpy
