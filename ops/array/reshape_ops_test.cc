@@ -268,7 +268,7 @@ TEST(IdentityTest, DeepCopiesSequences) {
   t.Input(std::move(*seq));
   ASSERT_OK(t.Run());
   EXPECT_EQ(t.OutType(0), ge::DT_VARIANT);
-  ge::StatusOr<absl::Span<const gert::HostTensor>> out = gert::VariantElements(t.Out(0));
+  ge::StatusOr<absl::Span<const gert::HostTensor>> out = gert::VariantElements(t.Out(0).tensor());
   ASSERT_OK(out.status());
   ASSERT_EQ(out->size(), 2u);
   EXPECT_EQ((*out)[0].GetShape(), (gert::Shape{2}));

@@ -312,6 +312,11 @@ class OpTester {
     EXPECT_TRUE(attrs_.SetAttr(name, std::move(v)).ok());
     return *this;
   }
+  // Any type AttrValue holds: Attr("axis", int64_t{1}), Attr("perm", std::vector<int64_t>{...}).
+  template <typename T>
+  OpTester& Attr(const std::string& name, T v) {
+    return Attr(name, ge::AttrValue::CreateFrom<T>(std::move(v)));
+  }
   OpTester& AttrInt(const std::string& name, int64_t v) {
     return Attr(name, ge::AttrValue::CreateFrom<int64_t>(v));
   }
@@ -342,7 +347,26 @@ class OpTester {
     inputs_.push_back(nullptr);
     return *this;
   }
+  OpTester& AbsentInput() { return Absent(); }
   void ClearInputs() { inputs_.clear(); }
+  const ge::NamedAttrs& attrs() const { return attrs_; }
+
+  // Outputs declared up front, for Infer() / Run() without arguments.
+  OpTester& Outputs(size_t n) {
+    num_outputs_ = n;
+    return *this;
+  }
+  // Output i is not requested: the kernel gets a null output tensor.
+  OpTester& AbsentOutput(size_t i) {
+    absent_outputs_.push_back(i);
+    return *this;
+  }
+  // When false, inferred shapes are not used to preallocate outputs (the
+  // kernel allocates every output through the allocator).
+  OpTester& Preallocate(bool p) {
+    preallocate_ = p;
+    return *this;
+  }
   // Infer shape in Run() sees only shapes (as at compile time); outputs with
   // unknown dims are then allocated by the kernel through the allocator.
   OpTester& HideInputValues() {
@@ -355,18 +379,14 @@ class OpTester {
   // lists outputs the node does not produce (null output tensors).
   ge::Status Run(size_t num_outputs, std::vector<size_t> absent_outputs = {}) {
     ASSIGN_OR_RETURN(const ge::OpRegistrationData* reg, ge::OpRegistry::Instance().Get(type_));
-    gert::InferShapeContextBuilder ib;
-    ib.Node(name_, type_).Attrs(&attrs_).IrInputs(IrFor(*reg, inputs_.size()));
-    for (const auto& in : inputs_) {
-      if (in == nullptr) {
-        ib.AbsentInput();
-      } else {
-        ib.Input(in->GetShape(), in->GetDataType(), hide_values_ ? nullptr : &in->tensor());
-      }
-    }
-    ib.Outputs(num_outputs);
-    RETURN_IF_ERROR(InferWith(*reg, ib));
+    RETURN_IF_ERROR(InferStored(*reg, num_outputs));
     return RunKernel(*reg, num_outputs, absent_outputs);
+  }
+  // Run / infer with the outputs given by Outputs() and AbsentOutput().
+  ge::Status Run() { return Run(num_outputs_, absent_outputs_); }
+  ge::Status Infer() {
+    ASSIGN_OR_RETURN(const ge::OpRegistrationData* reg, ge::OpRegistry::Instance().Get(type_));
+    return InferStored(*reg, num_outputs_);
   }
 
   // The kernel only, with outputs of the given shapes / dtypes (a shape with
@@ -415,6 +435,7 @@ class OpTester {
 
   const gert::Shape& InferredShape(size_t i) const { return inferred_shapes_.at(i); }
   ge::DataType InferredDtype(size_t i) const { return inferred_dtypes_.at(i); }
+  ge::DataType InferredType(size_t i) const { return InferredDtype(i); }
 
   bool HasOut(size_t i) const { return i < out_.size() && out_[i] != nullptr; }
   const gert::HostTensor& Out(size_t i) const { return *out_.at(i); }
@@ -436,7 +457,29 @@ class OpTester {
     const std::string* p = Out(i).GetData<std::string>();
     return std::vector<std::string>(p, p + Out(i).GetShape().GetShapeSize());
   }
+  // Shape / type of produced output i.
+  const gert::Shape& OutShape(size_t i) const { return Out(i).GetShape(); }
+  ge::DataType OutType(size_t i) const { return Out(i).GetDataType(); }
+  // Output i as its storage type T (empty when not produced or empty).
+  template <typename T>
+  std::vector<T> Values(size_t i) const {
+    if (!HasOut(i)) {
+      ADD_FAILURE() << "output " << i << " was not produced";
+      return {};
+    }
+    const int64_t n = Out(i).GetShape().GetShapeSize();
+    if (n <= 0) return {};
+    const T* p = Out(i).GetData<T>();
+    return std::vector<T>(p, p + n);
+  }
+  // FLOAT16 output i as floats.
+  std::vector<float> HalfValues(size_t i) const {
+    std::vector<float> out;
+    for (uint16_t b : Values<uint16_t>(i)) out.push_back(Fp16ToFloat(b));
+    return out;
+  }
   int allocator_calls() const { return allocator_.calls(); }
+  int allocations() const { return allocator_calls(); }
 
  private:
   // A dynamic IR input takes whatever the fixed ones leave.
@@ -456,6 +499,21 @@ class OpTester {
       next += count;
     }
     return ir;
+  }
+
+  // Verify + infer over the stored inputs (values visible unless hidden).
+  ge::Status InferStored(const ge::OpRegistrationData& reg, size_t num_outputs) {
+    gert::InferShapeContextBuilder ib;
+    ib.Node(name_, type_).Attrs(&attrs_).IrInputs(IrFor(reg, inputs_.size()));
+    for (const auto& in : inputs_) {
+      if (in == nullptr) {
+        ib.AbsentInput();
+      } else {
+        ib.Input(in->GetShape(), in->GetDataType(), hide_values_ ? nullptr : &in->tensor());
+      }
+    }
+    ib.Outputs(num_outputs);
+    return InferWith(reg, ib);
   }
 
   ge::Status InferWith(const ge::OpRegistrationData& reg, gert::InferShapeContextBuilder& ib) {
@@ -493,7 +551,7 @@ class OpTester {
         continue;
       }
       const gert::Shape& s = inferred_shapes_.at(i);
-      if (!s.IsUnknownShape()) {
+      if (preallocate_ && !s.IsUnknownShape()) {
         ASSIGN_OR_RETURN(gert::HostTensor t, gert::HostTensor::Create(inferred_dtypes_.at(i), s));
         out_[i] = std::make_unique<gert::HostTensor>(std::move(t));
         outs.push_back(out_[i]->MutableTensor());
@@ -545,6 +603,9 @@ class OpTester {
   std::vector<ge::DataType> inferred_dtypes_;
   TestAllocator allocator_;
   bool hide_values_ = false;
+  size_t num_outputs_ = 1;
+  std::vector<size_t> absent_outputs_;
+  bool preallocate_ = true;
 };
 
 // Element-wise comparison: |got - want| <= tol * (1 + |want|).
