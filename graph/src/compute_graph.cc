@@ -230,7 +230,8 @@ void ComputeGraph::EraseFromList(Node* node) {
 void ComputeGraph::ApplyOrder(const std::vector<Node*>& nodes,
                               const std::vector<uint32_t>& order) {
   constexpr size_t kPrefetchNode = 16;
-  constexpr size_t kPrefetchOp = 8;
+  constexpr size_t kPrefetchOp = 10;
+  constexpr size_t kPrefetchBody = 6;
   const size_t n = order.size();
   // Written in place (no fresh multi-MB buffer per sort) unless `nodes` is
   // the cache itself.
@@ -241,6 +242,8 @@ void ComputeGraph::ApplyOrder(const std::vector<Node*>& nodes,
   for (size_t k = 0; k < n; ++k) {
     if (k + kPrefetchNode < n) __builtin_prefetch(nodes[order[k + kPrefetchNode]]);
     if (k + kPrefetchOp < n) __builtin_prefetch(nodes[order[k + kPrefetchOp]]->op_.get());
+    // SetId writes the OpDesc's pooled body.
+    if (k + kPrefetchBody < n) __builtin_prefetch(nodes[order[k + kPrefetchBody]]->op_->b_, 1);
     Node* node = nodes[order[k]];
     new_order[k] = node;
     node->scratch_index_ = static_cast<uint32_t>(k);

@@ -48,6 +48,7 @@
 #include "graph/inc/graph/node.h"
 #include "graph/inc/graph/op_desc.h"
 #include "graph/inc/graph/op_types.h"
+#include "graph/inc/graph/pool_allocator.h"
 #include "graph/serialization/inc/model_serialize.h"
 
 namespace ge {
@@ -306,23 +307,31 @@ void BM_RoundTrip(benchmark::State& state) {
   const int64_t n = state.range(0);
   const ComputeGraphPtr& graph = GraphFor(n);
   double cpu = 0;
+  double serialized_bytes = 0;
+  double fresh_pool_bytes = 0;  // pool memory the copies took from the OS
   for (auto _ : state) {
     const double t0 = ThreadCpuSeconds();
     StatusOr<std::string> bytes = ModelSerialize::SerializeModel(*graph);
     Check(bytes.status());
+    const uint64_t carved0 = internal::GetPoolStats().carved_bytes;
     StatusOr<ComputeGraphPtr> copy = ModelSerialize::DeserializeModel(*bytes);
     cpu += ThreadCpuSeconds() - t0;
+    fresh_pool_bytes += static_cast<double>(internal::GetPoolStats().carved_bytes - carved0);
     Check(copy.status());
     if ((*copy)->GetDirectNodesSize() != static_cast<size_t>(n)) {
       state.SkipWithError("round trip lost nodes");
       return;
     }
     state.PauseTiming();
+    serialized_bytes = static_cast<double>(bytes->size());
     copy = ComputeGraphPtr();
     bytes = std::string();
     state.ResumeTiming();
   }
   SetPerNode(state, "round_trip", n, cpu);
+  state.counters["serialized_B_per_node"] = serialized_bytes / static_cast<double>(n);
+  state.counters["fresh_pool_B_per_node"] =
+      fresh_pool_bytes / static_cast<double>(n) / static_cast<double>(state.iterations());
 }
 BENCHMARK(BM_RoundTrip)->Arg(10000)->Arg(1000000)->Unit(benchmark::kMillisecond);
 

@@ -183,16 +183,21 @@ Status ComputeGraph::SortThisGraph(const TopoSortOptions& options) {
   const std::string* const refdata_type = internal::InternString(REFDATA);
   const std::string* const aippdata_type = internal::InternString(AIPPDATA);
   constexpr uint32_t kPrefetchNode = 16;
-  constexpr uint32_t kPrefetchOp = 8;
+  constexpr uint32_t kPrefetchOp = 10;
+  constexpr uint32_t kPrefetchBody = 7;
   constexpr uint32_t kPrefetchPorts = 4;
   constexpr uint32_t kPrefetchDesc = 2;
   for (uint32_t v = 0; v < n; ++v) {
     if (v + kPrefetchNode < n) __builtin_prefetch(nodes[v + kPrefetchNode]);
     if (v + kPrefetchOp < n) __builtin_prefetch(nodes[v + kPrefetchOp]->op_.get());
+    // The type (read for every node) lives in the OpDesc's pooled body.
+    if (v + kPrefetchBody < n) __builtin_prefetch(nodes[v + kPrefetchBody]->op_->b_);
     if (need_sizes) {
-      if (v + kPrefetchPorts < n) __builtin_prefetch(nodes[v + kPrefetchPorts]->op_->ports_.data());
+      if (v + kPrefetchPorts < n) {
+        __builtin_prefetch(nodes[v + kPrefetchPorts]->op_->b_->ports_.data());
+      }
       if (v + kPrefetchDesc < n) {
-        const OpDesc& ahead = *nodes[v + kPrefetchDesc]->op_;
+        const OpDesc::Body& ahead = *nodes[v + kPrefetchDesc]->op_->b_;
         if (ahead.ports_.size() > ahead.num_inputs_) {
           __builtin_prefetch(ahead.ports_[ahead.num_inputs_].block);
         }

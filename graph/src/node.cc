@@ -82,7 +82,7 @@ StatusOr<NodePtr> Node::Create(const OpDescPtr& op_desc) {
 }
 
 Node::Node(Passkey, OpDescPtr op_desc) : op_(std::move(op_desc)) {
-  op_->attached_to_node_ = true;
+  op_->b_->attached_to_node_ = true;
   const size_t nin = op_->GetAllInputsSize();
   const size_t nout = op_->GetAllOutputsDescSize();
   const TrailingBlock block = t_trailing_block;
@@ -170,7 +170,7 @@ Status Node::UpdateOpDesc(const OpDescPtr& op_desc) {
                         " outputs; OpDesc ", op_desc->DebugString(), " has ",
                         op_desc->GetAllInputsSize(), " and ", op_desc->GetAllOutputsDescSize());
   }
-  op_desc->attached_to_node_ = true;
+  op_desc->b_->attached_to_node_ = true;
   op_ = op_desc;
   BumpOpDescRenameEpoch();
   return OkStatus();

@@ -140,9 +140,14 @@ struct OpDesc::Ext {
         optional_inputs(o.optional_inputs) {}
 };
 
-OpDesc::OpDesc() : type_(internal::EmptyInternedString()) {}
+OpDesc::Body::Body(const std::string& name, const std::string* type) : name_(name), type_(type) {}
+OpDesc::Body::~Body() {
+  for (Port& p : ports_) DescBlock::Release(p.block);
+}
+
+OpDesc::OpDesc() : b_(internal::PoolNew<Body>(std::string(), internal::EmptyInternedString())) {}
 OpDesc::OpDesc(const std::string& name, const std::string& type)
-    : name_(name), type_(internal::InternString(type)) {}
+    : b_(internal::PoolNew<Body>(name, internal::InternString(type))) {}
 
 OpDescPtr OpDesc::Create(const std::string& name, const std::string& type) {
   return std::allocate_shared<OpDesc>(internal::PoolStdAllocator<OpDesc>(), name, type);
@@ -155,20 +160,20 @@ OpDescPtr OpDesc::Create(const OpDesc& other) {
 OpDesc::OpDesc(const OpDesc& other)
     : AttrHolder(other),
       std::enable_shared_from_this<OpDesc>(),
-      name_(other.name_),
-      type_(other.type_),
-      id_(other.id_),
-      stream_id_(other.stream_id_),
-      ir_meta_(other.ir_meta_),
-      ext_(other.ext_ == nullptr ? nullptr : std::make_unique<Ext>(*other.ext_)),
-      num_inputs_(other.num_inputs_) {
-  ports_.reserve(other.ports_.size());
-  for (const Port& p : other.ports_) {
+      b_(internal::PoolNew<Body>(other.b_->name_, other.b_->type_)) {
+  const Body& o = *other.b_;
+  b_->id_ = o.id_;
+  b_->stream_id_ = o.stream_id_;
+  b_->ir_meta_ = o.ir_meta_;
+  if (o.ext_ != nullptr) b_->ext_.reset(internal::PoolNew<Ext>(*o.ext_));
+  b_->num_inputs_ = o.num_inputs_;
+  b_->ports_.reserve(o.ports_.size());
+  for (const Port& p : o.ports_) {
     DescBlock* b = __atomic_load_n(&p.block, __ATOMIC_ACQUIRE);
     // A pinned description may be written through outstanding pointers:
     // copy it; share the others.
-    ports_.push_back(Port{DescBlock::Pinned(b) ? DescBlock::Acquire(b->desc) : DescBlock::Share(b),
-                          p.name});
+    b_->ports_.push_back(
+        Port{DescBlock::Pinned(b) ? DescBlock::Acquire(b->desc) : DescBlock::Share(b), p.name});
   }
 }
 
@@ -176,62 +181,70 @@ OpDesc& OpDesc::operator=(const OpDesc& other) {
   if (this == &other) return *this;
   OpDesc copy(other);
   AttrHolder::operator=(std::move(static_cast<AttrHolder&>(copy)));
-  type_ = copy.type_;
+  b_->type_ = copy.b_->type_;
   // Keep the old pinned descriptions alive: pointers to them may be held.
-  for (Port& p : ports_) RetirePort(p);
-  ports_.clear();
+  for (Port& p : b_->ports_) RetirePort(p);
+  b_->ports_.clear();
   std::vector<DescBlock*> retired;
-  if (ext_ != nullptr) retired = std::move(ext_->retired_descs);
-  ports_ = std::move(copy.ports_);
-  num_inputs_ = copy.num_inputs_;
-  id_ = copy.id_;
-  stream_id_ = copy.stream_id_;
-  ir_meta_ = std::move(copy.ir_meta_);
-  ext_ = std::move(copy.ext_);
+  if (b_->ext_ != nullptr) retired = std::move(b_->ext_->retired_descs);
+  b_->ports_ = std::move(copy.b_->ports_);
+  b_->num_inputs_ = copy.b_->num_inputs_;
+  b_->id_ = copy.b_->id_;
+  b_->stream_id_ = copy.b_->stream_id_;
+  b_->ir_meta_ = std::move(copy.b_->ir_meta_);
+  b_->ext_ = std::move(copy.b_->ext_);
   if (!retired.empty()) {
     auto& keep = MutableExt().retired_descs;
     keep.insert(keep.end(), retired.begin(), retired.end());
   }
-  SetName(copy.name_);
+  SetName(copy.b_->name_);
   return *this;
 }
 
-OpDesc::~OpDesc() {
-  for (Port& p : ports_) DescBlock::Release(p.block);
-}
+OpDesc::~OpDesc() { internal::PoolDelete(b_); }
 
 void OpDesc::SetName(const std::string& name) {
-  if (name == name_) return;
-  if (attached_to_node_) BumpOpDescRenameEpoch();
-  name_ = name;
+  if (name == b_->name_) return;
+  if (b_->attached_to_node_) BumpOpDescRenameEpoch();
+  b_->name_ = name;
 }
 
-void OpDesc::SetType(const std::string& type) { type_ = internal::InternString(type); }
+void OpDesc::SetType(const std::string& type) { b_->type_ = internal::InternString(type); }
 
 OpDesc::Ext& OpDesc::MutableExt() {
-  if (ext_ == nullptr) ext_ = std::make_unique<Ext>();
-  return *ext_;
+  if (b_->ext_ == nullptr) b_->ext_.reset(internal::PoolNew<Ext>());
+  return *b_->ext_;
 }
 
 OpDesc::IrMeta& OpDesc::MutableIrMeta() {
-  if (ir_meta_ == nullptr) {
-    ir_meta_ = std::make_shared<IrMeta>();
-  } else if (ir_meta_.use_count() > 1) {
-    ir_meta_ = std::make_shared<IrMeta>(*ir_meta_);
+  if (b_->ir_meta_ == nullptr) {
+    b_->ir_meta_ = std::allocate_shared<IrMeta>(internal::PoolStdAllocator<IrMeta>());
+  } else if (b_->ir_meta_.use_count() > 1) {
+    b_->ir_meta_ =
+        std::allocate_shared<IrMeta>(internal::PoolStdAllocator<IrMeta>(), *b_->ir_meta_);
   }
-  return *ir_meta_;
+  return *b_->ir_meta_;
 }
 
-std::string OpDesc::DebugString() const { return absl::StrCat(name_, "(", *type_, ")"); }
+void OpDesc::ShareIrMetaFrom(const OpDesc& other) {
+  if (this != &other) b_->ir_meta_ = other.b_->ir_meta_;
+}
+
+void OpDesc::ReservePorts(size_t count) {
+  if (b_->ports_.size() + count > b_->ports_.capacity())
+    b_->ports_.reserve(b_->ports_.size() + count);
+}
+
+std::string OpDesc::DebugString() const { return absl::StrCat(b_->name_, "(", *b_->type_, ")"); }
 
 // -------------------------------------------------------------------- ports
 
 const GeTensorDesc& OpDesc::DescAt(size_t pos) const {
-  return __atomic_load_n(&ports_[pos].block, __ATOMIC_ACQUIRE)->desc;
+  return __atomic_load_n(&b_->ports_[pos].block, __ATOMIC_ACQUIRE)->desc;
 }
 
 GeTensorDesc* OpDesc::OwnDescAt(size_t pos) const {
-  DescBlock** slot = &ports_[pos].block;
+  DescBlock** slot = &b_->ports_[pos].block;
   DescBlock* b = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
   while (true) {
     if (b->refs.load(std::memory_order_acquire) == 1) {
@@ -267,17 +280,19 @@ GeTensorDescPtr OpDesc::DescPtr(GeTensorDesc* desc) const {
 }
 
 void OpDesc::ReserveFor(size_t more) {
-  const size_t need = ports_.size() + more;
-  if (need <= ports_.capacity()) return;
+  const size_t need = b_->ports_.size() + more;
+  if (need <= b_->ports_.capacity()) return;
   // Most ops have an input and an output: start with two slots, then grow
   // tightly (ops have few ports), geometrically for large dynamic ports.
-  ports_.reserve(need < 2 ? 2 : need < 4 ? need : std::max(need, ports_.size() + ports_.size() / 2));
+  b_->ports_.reserve(need < 2   ? 2
+                     : need < 4 ? need
+                                : std::max(need, b_->ports_.size() + b_->ports_.size() / 2));
 }
 
 void OpDesc::SetOptional(size_t input_index, bool optional) {
-  if (!optional && (ext_ == nullptr || ext_->optional_inputs.empty())) return;
+  if (!optional && (b_->ext_ == nullptr || b_->ext_->optional_inputs.empty())) return;
   std::vector<uint8_t>& flags = MutableExt().optional_inputs;
-  if (flags.size() < num_inputs_) flags.resize(num_inputs_, 0);
+  if (flags.size() < b_->num_inputs_) flags.resize(b_->num_inputs_, 0);
   flags[input_index] = optional ? 1 : 0;
 }
 
@@ -300,10 +315,10 @@ Status OpDesc::AddPort(Dir dir, const std::string& name, const GeTensorDesc& des
   }
   ReserveFor(1);
   const size_t pos = Begin(dir) + Count(dir);
-  ports_.insert(ports_.begin() + static_cast<std::ptrdiff_t>(pos),
-                Port{DescBlock::Acquire(desc), internal::InternString(name)});
+  b_->ports_.insert(b_->ports_.begin() + static_cast<std::ptrdiff_t>(pos),
+                    Port{DescBlock::Acquire(desc), internal::InternString(name)});
   if (dir == Dir::kInput) {
-    ++num_inputs_;
+    ++b_->num_inputs_;
     SetOptional(pos, optional);
   }
   return OkStatus();
@@ -334,15 +349,15 @@ Status OpDesc::InsertPorts(Dir dir, const std::string& name, uint32_t num, size_
     added.push_back(Port{DescBlock::AcquireDefault(), internal::InternString(n)});
   }
   ReserveFor(num);
-  ports_.insert(ports_.begin() + static_cast<std::ptrdiff_t>(Begin(dir) + index),
-                std::make_move_iterator(added.begin()), std::make_move_iterator(added.end()));
+  b_->ports_.insert(b_->ports_.begin() + static_cast<std::ptrdiff_t>(Begin(dir) + index),
+                    std::make_move_iterator(added.begin()), std::make_move_iterator(added.end()));
   if (dir == Dir::kInput) {
-    if (ext_ != nullptr && !ext_->optional_inputs.empty()) {
-      auto& flags = ext_->optional_inputs;
-      if (flags.size() < num_inputs_) flags.resize(num_inputs_, 0);
+    if (b_->ext_ != nullptr && !b_->ext_->optional_inputs.empty()) {
+      auto& flags = b_->ext_->optional_inputs;
+      if (flags.size() < b_->num_inputs_) flags.resize(b_->num_inputs_, 0);
       flags.insert(flags.begin() + static_cast<std::ptrdiff_t>(index), num, 0);
     }
-    num_inputs_ += num;
+    b_->num_inputs_ += num;
   }
   return OkStatus();
 }
@@ -353,11 +368,11 @@ Status OpDesc::UpdatePort(Dir dir, uint32_t index, const GeTensorDesc& desc) {
                       " is out of range (", Count(dir), " ", DirName(dir), "s)");
   }
   const size_t pos = Begin(dir) + index;
-  DescBlock* b = ports_[pos].block;
+  DescBlock* b = b_->ports_[pos].block;
   if (DescBlock::Pinned(b)) {
     b->desc = desc;  // outstanding pointers see the update
   } else {
-    ports_[pos].block = DescBlock::Acquire(desc);
+    b_->ports_[pos].block = DescBlock::Acquire(desc);
     DescBlock::Release(b);
   }
   return OkStatus();
@@ -369,12 +384,12 @@ Status OpDesc::RemovePort(Dir dir, uint32_t index) {
                       " is out of range (", Count(dir), " ", DirName(dir), "s)");
   }
   const size_t pos = Begin(dir) + index;
-  RetirePort(ports_[pos]);
-  ports_.erase(ports_.begin() + static_cast<std::ptrdiff_t>(pos));
+  RetirePort(b_->ports_[pos]);
+  b_->ports_.erase(b_->ports_.begin() + static_cast<std::ptrdiff_t>(pos));
   if (dir == Dir::kInput) {
-    --num_inputs_;
-    if (ext_ == nullptr) return OkStatus();
-    auto& flags = ext_->optional_inputs;
+    --b_->num_inputs_;
+    if (b_->ext_ == nullptr) return OkStatus();
+    auto& flags = b_->ext_->optional_inputs;
     if (pos < flags.size()) flags.erase(flags.begin() + static_cast<std::ptrdiff_t>(pos));
   }
   return OkStatus();
@@ -387,8 +402,7 @@ Status OpDesc::UpdateNames(Dir dir, const std::map<std::string, uint32_t>& name_
   for (const auto& [name, index] : name_idx) {
     if (index >= count) {
       return OutOfRange("op ", DebugString(), ": ", DirName(dir), " name '", name,
-                        "' maps to index ", index, ", the op has ", count, " ", DirName(dir),
-                        "s");
+                        "' maps to index ", index, ", the op has ", count, " ", DirName(dir), "s");
     }
     if (name.empty()) {
       return ParamInvalid("op ", DebugString(), ": ", DirName(dir), " name must not be empty");
@@ -427,7 +441,7 @@ std::vector<std::string> OpDesc::Names(Dir dir) const {
 // ---- inputs
 
 Status OpDesc::AddInputDesc(const GeTensorDesc& desc) {
-  return AddPort(Dir::kInput, absl::StrCat("__input", num_inputs_), desc, false);
+  return AddPort(Dir::kInput, absl::StrCat("__input", b_->num_inputs_), desc, false);
 }
 Status OpDesc::AddInputDesc(const std::string& name, const GeTensorDesc& desc) {
   return AddPort(Dir::kInput, name, desc, false);
@@ -436,7 +450,7 @@ Status OpDesc::AddOptionalInputDesc(const std::string& name, const GeTensorDesc&
   return AddPort(Dir::kInput, name, desc, true);
 }
 Status OpDesc::AddDynamicInputDesc(const std::string& name, uint32_t num, bool is_push_back) {
-  return InsertPorts(Dir::kInput, name, num, is_push_back ? num_inputs_ : 0, true);
+  return InsertPorts(Dir::kInput, name, num, is_push_back ? b_->num_inputs_ : 0, true);
 }
 Status OpDesc::AddDynamicInputDescByIndex(const std::string& name, uint32_t num, size_t index) {
   return InsertPorts(Dir::kInput, name, num, index, true);
@@ -463,42 +477,42 @@ bool OpDesc::InputIsSet(const std::string& name) const {
 }
 
 GeTensorDesc OpDesc::GetInputDesc(uint32_t index) const {
-  return index < num_inputs_ ? DescAt(index) : GeTensorDesc();
+  return index < b_->num_inputs_ ? DescAt(index) : GeTensorDesc();
 }
 GeTensorDesc OpDesc::GetInputDesc(const std::string& name) const {
   const int32_t index = FindPort(Dir::kInput, name);
   return index < 0 ? GeTensorDesc() : DescAt(static_cast<size_t>(index));
 }
 GeTensorDescPtr OpDesc::MutableInputDesc(uint32_t index) const {
-  return index < num_inputs_ ? DescPtr(OwnDescAt(index)) : nullptr;
+  return index < b_->num_inputs_ ? DescPtr(OwnDescAt(index)) : nullptr;
 }
 GeTensorDescPtr OpDesc::MutableInputDesc(const std::string& name) const {
   const int32_t index = FindPort(Dir::kInput, name);
   return index < 0 ? nullptr : DescPtr(OwnDescAt(static_cast<size_t>(index)));
 }
 const GeTensorDesc* OpDesc::GetInputDescBarePtr(uint32_t index) const {
-  return index < num_inputs_ ? OwnDescAt(index) : nullptr;
+  return index < b_->num_inputs_ ? OwnDescAt(index) : nullptr;
 }
 const GeTensorDesc* OpDesc::PeekInputDesc(uint32_t index) const {
-  return index < num_inputs_ ? &DescAt(index) : nullptr;
+  return index < b_->num_inputs_ ? &DescAt(index) : nullptr;
 }
 std::vector<GeTensorDesc> OpDesc::GetAllInputsDesc() const {
   std::vector<GeTensorDesc> descs;
-  for (uint32_t i = 0; i < num_inputs_; ++i) {
+  for (uint32_t i = 0; i < b_->num_inputs_; ++i) {
     if (DescAt(i).IsValid()) descs.push_back(DescAt(i));
   }
   return descs;
 }
 std::vector<GeTensorDescPtr> OpDesc::GetAllInputsDescPtr() const {
   std::vector<GeTensorDescPtr> descs;
-  for (uint32_t i = 0; i < num_inputs_; ++i) {
+  for (uint32_t i = 0; i < b_->num_inputs_; ++i) {
     if (DescAt(i).IsValid()) descs.push_back(DescPtr(OwnDescAt(i)));
   }
   return descs;
 }
 size_t OpDesc::GetInputsSize() const {
   size_t n = 0;
-  for (uint32_t i = 0; i < num_inputs_; ++i) n += DescAt(i).IsValid() ? 1 : 0;
+  for (uint32_t i = 0; i < b_->num_inputs_; ++i) n += DescAt(i).IsValid() ? 1 : 0;
   return n;
 }
 
@@ -506,12 +520,14 @@ int32_t OpDesc::GetInputIndexByName(const std::string& name) const {
   return FindPort(Dir::kInput, name);
 }
 std::string OpDesc::GetInputNameByIndex(uint32_t index) const {
-  return index < num_inputs_ ? *ports_[index].name : std::string();
+  return index < b_->num_inputs_ ? *b_->ports_[index].name : std::string();
 }
 const std::string* OpDesc::GetInputNamePtr(uint32_t index) const {
-  return index < num_inputs_ ? ports_[index].name : nullptr;
+  return index < b_->num_inputs_ ? b_->ports_[index].name : nullptr;
 }
-std::map<std::string, uint32_t> OpDesc::GetAllInputName() const { return NameIndexMap(Dir::kInput); }
+std::map<std::string, uint32_t> OpDesc::GetAllInputName() const {
+  return NameIndexMap(Dir::kInput);
+}
 std::vector<std::string> OpDesc::GetAllInputNames() const { return Names(Dir::kInput); }
 Status OpDesc::UpdateInputName(const std::map<std::string, uint32_t>& input_name_idx) {
   return UpdateNames(Dir::kInput, input_name_idx);
@@ -521,13 +537,13 @@ bool OpDesc::IsOptionalInput(const std::string& name) const {
   return index >= 0 && IsOptionalInput(static_cast<uint32_t>(index));
 }
 bool OpDesc::IsOptionalInput(uint32_t index) const {
-  return index < num_inputs_ && ext_ != nullptr && index < ext_->optional_inputs.size() &&
-         ext_->optional_inputs[index] != 0;
+  return index < b_->num_inputs_ && b_->ext_ != nullptr &&
+         index < b_->ext_->optional_inputs.size() && b_->ext_->optional_inputs[index] != 0;
 }
 std::vector<std::string> OpDesc::GetOptionalInputNames() const {
   std::vector<std::string> names;
-  for (uint32_t i = 0; i < num_inputs_; ++i) {
-    if (IsOptionalInput(i)) names.push_back(*ports_[i].name);
+  for (uint32_t i = 0; i < b_->num_inputs_; ++i) {
+    if (IsOptionalInput(i)) names.push_back(*b_->ports_[i].name);
   }
   return names;
 }
@@ -560,35 +576,36 @@ Status OpDesc::UpdateOutputDesc(const std::string& name, const GeTensorDesc& des
 Status OpDesc::RemoveOutputDesc(uint32_t index) { return RemovePort(Dir::kOutput, index); }
 
 GeTensorDesc OpDesc::GetOutputDesc(uint32_t index) const {
-  return index < GetOutputsSize() ? DescAt(num_inputs_ + index) : GeTensorDesc();
+  return index < GetOutputsSize() ? DescAt(b_->num_inputs_ + index) : GeTensorDesc();
 }
 GeTensorDesc OpDesc::GetOutputDesc(const std::string& name) const {
   const int32_t index = FindPort(Dir::kOutput, name);
-  return index < 0 ? GeTensorDesc() : DescAt(num_inputs_ + static_cast<size_t>(index));
+  return index < 0 ? GeTensorDesc() : DescAt(b_->num_inputs_ + static_cast<size_t>(index));
 }
 GeTensorDescPtr OpDesc::MutableOutputDesc(uint32_t index) const {
-  return index < GetOutputsSize() ? DescPtr(OwnDescAt(num_inputs_ + index)) : nullptr;
+  return index < GetOutputsSize() ? DescPtr(OwnDescAt(b_->num_inputs_ + index)) : nullptr;
 }
 GeTensorDescPtr OpDesc::MutableOutputDesc(const std::string& name) const {
   const int32_t index = FindPort(Dir::kOutput, name);
-  return index < 0 ? nullptr : DescPtr(OwnDescAt(num_inputs_ + static_cast<size_t>(index)));
+  return index < 0 ? nullptr : DescPtr(OwnDescAt(b_->num_inputs_ + static_cast<size_t>(index)));
 }
 const GeTensorDesc* OpDesc::GetOutputDescBarePtr(uint32_t index) const {
-  return index < GetOutputsSize() ? OwnDescAt(num_inputs_ + index) : nullptr;
+  return index < GetOutputsSize() ? OwnDescAt(b_->num_inputs_ + index) : nullptr;
 }
 const GeTensorDesc* OpDesc::PeekOutputDesc(uint32_t index) const {
-  return index < GetOutputsSize() ? &DescAt(num_inputs_ + index) : nullptr;
+  return index < GetOutputsSize() ? &DescAt(b_->num_inputs_ + index) : nullptr;
 }
 std::vector<GeTensorDesc> OpDesc::GetAllOutputsDesc() const {
   std::vector<GeTensorDesc> descs;
   descs.reserve(GetOutputsSize());
-  for (size_t i = num_inputs_; i < ports_.size(); ++i) descs.push_back(DescAt(i));
+  for (size_t i = b_->num_inputs_; i < b_->ports_.size(); ++i) descs.push_back(DescAt(i));
   return descs;
 }
 std::vector<GeTensorDescPtr> OpDesc::GetAllOutputsDescPtr() const {
   std::vector<GeTensorDescPtr> descs;
   descs.reserve(GetOutputsSize());
-  for (size_t i = num_inputs_; i < ports_.size(); ++i) descs.push_back(DescPtr(OwnDescAt(i)));
+  for (size_t i = b_->num_inputs_; i < b_->ports_.size(); ++i)
+    descs.push_back(DescPtr(OwnDescAt(i)));
   return descs;
 }
 int32_t OpDesc::GetOutputIndexByName(const std::string& name) const {
@@ -628,7 +645,7 @@ const std::vector<T>& EmptyVector() {
 
 Status OpDesc::AppendIrInput(const std::string& name, IrInputType type) {
   if (name.empty()) return ParamInvalid("op ", DebugString(), ": IR input name must not be empty");
-  if (ir_meta_ != nullptr && HasName(ir_meta_->inputs, name)) {
+  if (b_->ir_meta_ != nullptr && HasName(b_->ir_meta_->inputs, name)) {
     return AlreadyExists("op ", DebugString(), " already has an IR input named '", name, "'");
   }
   MutableIrMeta().inputs.emplace_back(name, type);
@@ -636,44 +653,46 @@ Status OpDesc::AppendIrInput(const std::string& name, IrInputType type) {
 }
 Status OpDesc::AppendIrOutput(const std::string& name, IrOutputType type) {
   if (name.empty()) return ParamInvalid("op ", DebugString(), ": IR output name must not be empty");
-  if (ir_meta_ != nullptr && HasName(ir_meta_->outputs, name)) {
+  if (b_->ir_meta_ != nullptr && HasName(b_->ir_meta_->outputs, name)) {
     return AlreadyExists("op ", DebugString(), " already has an IR output named '", name, "'");
   }
   MutableIrMeta().outputs.emplace_back(name, type);
   return OkStatus();
 }
 const std::vector<std::pair<std::string, IrInputType>>& OpDesc::GetIrInputs() const {
-  return ir_meta_ == nullptr ? EmptyVector<std::pair<std::string, IrInputType>>() : ir_meta_->inputs;
+  return b_->ir_meta_ == nullptr ? EmptyVector<std::pair<std::string, IrInputType>>()
+                                 : b_->ir_meta_->inputs;
 }
 const std::vector<std::pair<std::string, IrOutputType>>& OpDesc::GetIrOutputs() const {
-  return ir_meta_ == nullptr ? EmptyVector<std::pair<std::string, IrOutputType>>()
-                             : ir_meta_->outputs;
+  return b_->ir_meta_ == nullptr ? EmptyVector<std::pair<std::string, IrOutputType>>()
+                                 : b_->ir_meta_->outputs;
 }
 Status OpDesc::AppendIrAttrName(const std::string& name) {
   if (name.empty()) return ParamInvalid("op ", DebugString(), ": IR attr name must not be empty");
-  if (ir_meta_ != nullptr && std::find(ir_meta_->attr_names.begin(), ir_meta_->attr_names.end(),
-                                       name) != ir_meta_->attr_names.end()) {
+  if (b_->ir_meta_ != nullptr &&
+      std::find(b_->ir_meta_->attr_names.begin(), b_->ir_meta_->attr_names.end(), name) !=
+          b_->ir_meta_->attr_names.end()) {
     return AlreadyExists("op ", DebugString(), " already has an IR attribute named '", name, "'");
   }
   MutableIrMeta().attr_names.push_back(name);
   return OkStatus();
 }
 const std::vector<std::string>& OpDesc::GetIrAttrNames() const {
-  return ir_meta_ == nullptr ? EmptyVector<std::string>() : ir_meta_->attr_names;
+  return b_->ir_meta_ == nullptr ? EmptyVector<std::string>() : b_->ir_meta_->attr_names;
 }
 Status OpDesc::RegisterSubgraphIrName(const std::string& name, SubgraphType type) {
   if (name.empty()) {
     return ParamInvalid("op ", DebugString(), ": IR subgraph name must not be empty");
   }
-  if (ir_meta_ != nullptr && HasName(ir_meta_->subgraphs, name)) {
+  if (b_->ir_meta_ != nullptr && HasName(b_->ir_meta_->subgraphs, name)) {
     return AlreadyExists("op ", DebugString(), " already has an IR subgraph named '", name, "'");
   }
   MutableIrMeta().subgraphs.emplace_back(name, type);
   return OkStatus();
 }
 const std::vector<std::pair<std::string, SubgraphType>>& OpDesc::GetOrderedSubgraphIrNames() const {
-  return ir_meta_ == nullptr ? EmptyVector<std::pair<std::string, SubgraphType>>()
-                             : ir_meta_->subgraphs;
+  return b_->ir_meta_ == nullptr ? EmptyVector<std::pair<std::string, SubgraphType>>()
+                                 : b_->ir_meta_->subgraphs;
 }
 std::map<std::string, SubgraphType> OpDesc::GetSubgraphIrNames() const {
   std::map<std::string, SubgraphType> m;
@@ -695,35 +714,36 @@ Status OpDesc::AddSubgraphName(const std::string& name) {
   if (ext.subgraph_name_to_index.count(name) != 0) {
     return AlreadyExists("op ", DebugString(), " already has a subgraph named '", name, "'");
   }
-  ext.subgraph_name_to_index.emplace(name, static_cast<uint32_t>(ext.subgraph_instance_names.size()));
+  ext.subgraph_name_to_index.emplace(name,
+                                     static_cast<uint32_t>(ext.subgraph_instance_names.size()));
   ext.subgraph_instance_names.emplace_back();
   return OkStatus();
 }
 std::map<std::string, uint32_t> OpDesc::GetSubgraphNameIndexes() const {
-  return ext_ == nullptr ? std::map<std::string, uint32_t>() : ext_->subgraph_name_to_index;
+  return b_->ext_ == nullptr ? std::map<std::string, uint32_t>() : b_->ext_->subgraph_name_to_index;
 }
 StatusOr<std::string> OpDesc::GetSubgraphNameByIndex(uint32_t index) const {
-  if (ext_ != nullptr) {
-    for (const auto& [name, i] : ext_->subgraph_name_to_index) {
+  if (b_->ext_ != nullptr) {
+    for (const auto& [name, i] : b_->ext_->subgraph_name_to_index) {
       if (i == index) return name;
     }
   }
   return NotFound("op ", DebugString(), " has no subgraph slot at index ", index);
 }
 Status OpDesc::SetSubgraphInstanceName(uint32_t index, const std::string& instance_name) {
-  const size_t n = ext_ == nullptr ? 0 : ext_->subgraph_instance_names.size();
+  const size_t n = b_->ext_ == nullptr ? 0 : b_->ext_->subgraph_instance_names.size();
   if (index >= n) {
     return OutOfRange("op ", DebugString(), ": subgraph index ", index, " is out of range (", n,
                       " subgraph slots)");
   }
-  ext_->subgraph_instance_names[index] = instance_name;
+  b_->ext_->subgraph_instance_names[index] = instance_name;
   return OkStatus();
 }
 void OpDesc::AddSubgraphInstanceName(const std::string& instance_name) {
   MutableExt().subgraph_instance_names.push_back(instance_name);
 }
 const std::vector<std::string>& OpDesc::GetSubgraphInstanceNames() const {
-  return ext_ == nullptr ? EmptyVector<std::string>() : ext_->subgraph_instance_names;
+  return b_->ext_ == nullptr ? EmptyVector<std::string>() : b_->ext_->subgraph_instance_names;
 }
 std::string OpDesc::GetSubgraphInstanceName(uint32_t index) const {
   const auto& names = GetSubgraphInstanceNames();
@@ -731,8 +751,8 @@ std::string OpDesc::GetSubgraphInstanceName(uint32_t index) const {
 }
 Status OpDesc::RemoveSubgraphInstanceName(const std::string& instance_name) {
   bool found = false;
-  if (ext_ != nullptr && !instance_name.empty()) {
-    for (std::string& n : ext_->subgraph_instance_names) {
+  if (b_->ext_ != nullptr && !instance_name.empty()) {
+    for (std::string& n : b_->ext_->subgraph_instance_names) {
       if (n == instance_name) {
         n.clear();
         found = true;
@@ -749,7 +769,7 @@ StatusOr<std::string> OpDesc::GetSubgraphNameByInstanceName(
   const auto& names = GetSubgraphInstanceNames();
   for (size_t i = 0; i < names.size(); ++i) {
     if (names[i] != instance_name || instance_name.empty()) continue;
-    for (const auto& [name, index] : ext_->subgraph_name_to_index) {
+    for (const auto& [name, index] : b_->ext_->subgraph_name_to_index) {
       if (index == i) return name;
     }
   }
@@ -759,53 +779,59 @@ StatusOr<std::string> OpDesc::GetSubgraphNameByInstanceName(
 
 // ------------------------------------------------------------ compile state
 
-void OpDesc::SetInputOffset(const std::vector<int64_t>& offsets) { MutableExt().input_offsets = offsets; }
+void OpDesc::SetInputOffset(const std::vector<int64_t>& offsets) {
+  MutableExt().input_offsets = offsets;
+}
 std::vector<int64_t> OpDesc::GetInputOffset() const {
-  return ext_ == nullptr ? std::vector<int64_t>() : ext_->input_offsets;
+  return b_->ext_ == nullptr ? std::vector<int64_t>() : b_->ext_->input_offsets;
 }
 void OpDesc::SetOutputOffset(const std::vector<int64_t>& offsets) {
   MutableExt().output_offsets = offsets;
 }
 std::vector<int64_t> OpDesc::GetOutputOffset() const {
-  return ext_ == nullptr ? std::vector<int64_t>() : ext_->output_offsets;
+  return b_->ext_ == nullptr ? std::vector<int64_t>() : b_->ext_->output_offsets;
 }
-void OpDesc::SetWorkspace(const std::vector<int64_t>& workspace) { MutableExt().workspace = workspace; }
+void OpDesc::SetWorkspace(const std::vector<int64_t>& workspace) {
+  MutableExt().workspace = workspace;
+}
 std::vector<int64_t> OpDesc::GetWorkspace() const {
-  return ext_ == nullptr ? std::vector<int64_t>() : ext_->workspace;
+  return b_->ext_ == nullptr ? std::vector<int64_t>() : b_->ext_->workspace;
 }
 void OpDesc::SetWorkspaceBytes(const std::vector<int64_t>& workspace_bytes) {
   MutableExt().workspace_bytes = workspace_bytes;
 }
 std::vector<int64_t> OpDesc::GetWorkspaceBytes() const {
-  return ext_ == nullptr ? std::vector<int64_t>() : ext_->workspace_bytes;
+  return b_->ext_ == nullptr ? std::vector<int64_t>() : b_->ext_->workspace_bytes;
 }
 void OpDesc::SetOpEngineName(const std::string& name) { MutableExt().engine_name = name; }
-std::string OpDesc::GetOpEngineName() const { return ext_ == nullptr ? std::string() : ext_->engine_name; }
+std::string OpDesc::GetOpEngineName() const {
+  return b_->ext_ == nullptr ? std::string() : b_->ext_->engine_name;
+}
 void OpDesc::SetOpKernelLibName(const std::string& name) { MutableExt().kernel_lib_name = name; }
 std::string OpDesc::GetOpKernelLibName() const {
-  return ext_ == nullptr ? std::string() : ext_->kernel_lib_name;
+  return b_->ext_ == nullptr ? std::string() : b_->ext_->kernel_lib_name;
 }
 void OpDesc::SetSrcName(const std::vector<std::string>& names) { MutableExt().src_name = names; }
 std::vector<std::string> OpDesc::GetSrcName() const {
-  return ext_ == nullptr ? std::vector<std::string>() : ext_->src_name;
+  return b_->ext_ == nullptr ? std::vector<std::string>() : b_->ext_->src_name;
 }
 void OpDesc::SetSrcIndex(const std::vector<int64_t>& indices) { MutableExt().src_index = indices; }
 std::vector<int64_t> OpDesc::GetSrcIndex() const {
-  return ext_ == nullptr ? std::vector<int64_t>() : ext_->src_index;
+  return b_->ext_ == nullptr ? std::vector<int64_t>() : b_->ext_->src_index;
 }
 void OpDesc::SetDstName(const std::vector<std::string>& names) { MutableExt().dst_name = names; }
 std::vector<std::string> OpDesc::GetDstName() const {
-  return ext_ == nullptr ? std::vector<std::string>() : ext_->dst_name;
+  return b_->ext_ == nullptr ? std::vector<std::string>() : b_->ext_->dst_name;
 }
 void OpDesc::SetDstIndex(const std::vector<int64_t>& indices) { MutableExt().dst_index = indices; }
 std::vector<int64_t> OpDesc::GetDstIndex() const {
-  return ext_ == nullptr ? std::vector<int64_t>() : ext_->dst_index;
+  return b_->ext_ == nullptr ? std::vector<int64_t>() : b_->ext_->dst_index;
 }
 void OpDesc::SetIsInputConst(const std::vector<bool>& is_input_const) {
   MutableExt().is_input_const = is_input_const;
 }
 std::vector<bool> OpDesc::GetIsInputConst() const {
-  return ext_ == nullptr ? std::vector<bool>() : ext_->is_input_const;
+  return b_->ext_ == nullptr ? std::vector<bool>() : b_->ext_->is_input_const;
 }
 
 // ----------------------------------------------------------- function slots
@@ -819,37 +845,39 @@ const OpDesc::InferShapeFunc& EmptyFunc() {
 
 void OpDesc::SetInferFunc(InferShapeFunc func) { MutableExt().infer_func = std::move(func); }
 const OpDesc::InferShapeFunc& OpDesc::GetInferFunc() const {
-  return ext_ == nullptr ? EmptyFunc() : ext_->infer_func;
+  return b_->ext_ == nullptr ? EmptyFunc() : b_->ext_->infer_func;
 }
-bool OpDesc::HasInferFunc() const { return ext_ != nullptr && ext_->infer_func != nullptr; }
+bool OpDesc::HasInferFunc() const { return b_->ext_ != nullptr && b_->ext_->infer_func != nullptr; }
 Status OpDesc::CallInferFunc() {
   if (!HasInferFunc()) return NotFound("op ", DebugString(), " has no infer-shape function");
   // Copy: the function may replace itself through this OpDesc.
-  InferShapeFunc func = ext_->infer_func;
+  InferShapeFunc func = b_->ext_->infer_func;
   return func(*this);
 }
 void OpDesc::SetInferFormatFunc(InferFormatFunc func) {
   MutableExt().infer_format_func = std::move(func);
 }
 const OpDesc::InferFormatFunc& OpDesc::GetInferFormatFunc() const {
-  return ext_ == nullptr ? EmptyFunc() : ext_->infer_format_func;
+  return b_->ext_ == nullptr ? EmptyFunc() : b_->ext_->infer_format_func;
 }
 bool OpDesc::HasInferFormatFunc() const {
-  return ext_ != nullptr && ext_->infer_format_func != nullptr;
+  return b_->ext_ != nullptr && b_->ext_->infer_format_func != nullptr;
 }
 Status OpDesc::CallInferFormatFunc() {
   if (!HasInferFormatFunc()) return NotFound("op ", DebugString(), " has no infer-format function");
-  InferFormatFunc func = ext_->infer_format_func;
+  InferFormatFunc func = b_->ext_->infer_format_func;
   return func(*this);
 }
 void OpDesc::SetVerifyFunc(VerifyFunc func) { MutableExt().verify_func = std::move(func); }
 const OpDesc::VerifyFunc& OpDesc::GetVerifyFunc() const {
-  return ext_ == nullptr ? EmptyFunc() : ext_->verify_func;
+  return b_->ext_ == nullptr ? EmptyFunc() : b_->ext_->verify_func;
 }
-bool OpDesc::HasVerifyFunc() const { return ext_ != nullptr && ext_->verify_func != nullptr; }
+bool OpDesc::HasVerifyFunc() const {
+  return b_->ext_ != nullptr && b_->ext_->verify_func != nullptr;
+}
 Status OpDesc::CallVerifyFunc() {
   if (!HasVerifyFunc()) return NotFound("op ", DebugString(), " has no verify function");
-  VerifyFunc func = ext_->verify_func;
+  VerifyFunc func = b_->ext_->verify_func;
   return func(*this);
 }
 

@@ -472,3 +472,77 @@ TEST(OpDescTest, ConcurrentReadersUnshareOnce) {
 
 }  // namespace
 }  // namespace ge
+
+namespace ge {
+namespace {
+
+TEST(OpDescTest, ShareIrMetaFromSharesCopyOnWrite) {
+  OpDesc proto("p", "Conv2D");
+  ASSERT_TRUE(proto.AppendIrInput("x", kIrInputRequired).ok());
+  ASSERT_TRUE(proto.AppendIrAttrName("strides").ok());
+  OpDesc inst("i", "Conv2D");
+  ASSERT_TRUE(inst.AppendIrInput("old", kIrInputDynamic).ok());
+  inst.ShareIrMetaFrom(proto);  // replaces the old metadata
+  EXPECT_TRUE(inst.SharesIrMetaWith(proto));
+  ASSERT_EQ(inst.GetIrInputs().size(), 1u);
+  EXPECT_EQ(inst.GetIrInputs()[0].first, "x");
+  inst.ShareIrMetaFrom(inst);  // self: no change
+  EXPECT_TRUE(inst.SharesIrMetaWith(proto));
+  ASSERT_TRUE(inst.AppendIrInput("y", kIrInputOptional).ok());
+  EXPECT_FALSE(inst.SharesIrMetaWith(proto));
+  EXPECT_EQ(proto.GetIrInputs().size(), 1u);
+  EXPECT_EQ(inst.GetIrInputs().size(), 2u);
+  OpDesc empty;
+  inst.ShareIrMetaFrom(empty);  // an op without metadata
+  EXPECT_TRUE(inst.GetIrInputs().empty());
+  EXPECT_FALSE(inst.SharesIrMetaWith(empty));
+}
+
+TEST(OpDescTest, ReservePortsKeepsPortsAndPointers) {
+  OpDesc op("r", "Add");
+  ASSERT_TRUE(op.AddInputDesc("x", GeTensorDesc(GeShape({2}))).ok());
+  const GeTensorDesc* x = op.GetInputDescBarePtr(0);
+  op.ReservePorts(100);
+  op.ReservePorts(0);
+  for (int i = 0; i < 50; ++i) {
+    ASSERT_TRUE(op.AddOutputDesc(GeTensorDesc(GeShape({i}))).ok());
+  }
+  EXPECT_EQ(op.GetInputDescBarePtr(0), x);  // descriptions are stable
+  EXPECT_EQ(op.GetAllInputsSize(), 1u);
+  EXPECT_EQ(op.GetOutputsSize(), 50u);
+  EXPECT_EQ(op.GetOutputDesc(49).GetShape().GetDim(0), 49);
+  EXPECT_EQ(op.GetOutputNameByIndex(3), "__output3");
+}
+
+// std::make_shared and OpDesc::Create give equivalent, independent objects
+// (the state lives in a pooled body either way).
+TEST(OpDescTest, MakeSharedAndCreateAreEquivalent) {
+  OpDescPtr a = std::make_shared<OpDesc>("a", "Relu");
+  OpDescPtr b = OpDesc::Create("a", "Relu");
+  for (const OpDescPtr& op : {a, b}) {
+    ASSERT_TRUE(op->AddInputDesc(GeTensorDesc(GeShape({1, 2}))).ok());
+    ASSERT_TRUE(op->AddOutputDesc("y", GeTensorDesc(GeShape({1, 2}))).ok());
+    op->SetInputOffset({16});
+    EXPECT_TRUE(op->HasExtState());
+  }
+  EXPECT_EQ(a->GetName(), b->GetName());
+  EXPECT_EQ(a->GetInternedType(), b->GetInternedType());
+  EXPECT_EQ(a->GetInputOffset(), b->GetInputOffset());
+  // A desc pointer keeps the OpDesc (and its body) alive.
+  GeTensorDescPtr y = a->MutableOutputDesc(0);
+  a.reset();
+  EXPECT_EQ(y->GetShape().GetDim(1), 2);
+  // Copies own their own body.
+  OpDesc copy(*b);
+  copy.SetName("c");
+  ASSERT_TRUE(copy.UpdateOutputDesc(0, GeTensorDesc(GeShape({7}))).ok());
+  EXPECT_EQ(b->GetName(), "a");
+  EXPECT_EQ(b->GetOutputDesc(0).GetShape().GetDim(0), 1);
+  EXPECT_EQ(copy.GetInputOffset(), std::vector<int64_t>({16}));
+  copy = *b;
+  EXPECT_EQ(copy.GetName(), "a");
+  EXPECT_EQ(copy.GetOutputDesc(0).GetShape().GetDim(0), 1);
+}
+
+}  // namespace
+}  // namespace ge

@@ -47,6 +47,11 @@
 // offsets, workspace offsets and bytes, engine name, kernel lib name, source
 // / destination names and indices, is-input-const flags.
 //
+// Storage: the OpDesc object itself is small (attributes, the shared_ptr
+// bookkeeping and one pointer); its state lives in a body taken from the
+// graph layer's small-object pool, so std::make_shared<OpDesc> puts little
+// on the malloc heap and costs about as much as OpDesc::Create.
+//
 // Functions: InferShapeFunc / InferFormatFunc / VerifyFunc are
 // std::function<Status(OpDesc&)>; the op library (layer 3) installs them, the
 // graph layer only stores and calls them. Call* on an empty slot is NotFound.
@@ -106,12 +111,12 @@ class OpDesc : public AttrHolder, public std::enable_shared_from_this<OpDesc> {
   ~OpDesc();
 
   // ---- identity
-  const std::string& GetName() const { return name_; }
+  const std::string& GetName() const { return b_->name_; }
   void SetName(const std::string& name);
   // Types are interned (one copy per distinct type in the process): equal
   // types have equal GetInternedType() pointers.
-  const std::string& GetType() const { return *type_; }
-  const std::string* GetInternedType() const { return type_; }
+  const std::string& GetType() const { return *b_->type_; }
+  const std::string* GetInternedType() const { return b_->type_; }
   void SetType(const std::string& type);
 
   // ---- inputs
@@ -145,7 +150,7 @@ class OpDesc : public AttrHolder, public std::enable_shared_from_this<OpDesc> {
   std::vector<GeTensorDesc> GetAllInputsDesc() const;
   std::vector<GeTensorDescPtr> GetAllInputsDescPtr() const;
   size_t GetInputsSize() const;                           // valid inputs
-  size_t GetAllInputsSize() const { return num_inputs_; }  // every slot
+  size_t GetAllInputsSize() const { return b_->num_inputs_; }  // every slot
 
   // -1 when absent.
   int32_t GetInputIndexByName(const std::string& name) const;
@@ -180,8 +185,8 @@ class OpDesc : public AttrHolder, public std::enable_shared_from_this<OpDesc> {
   const GeTensorDesc* PeekOutputDesc(uint32_t index) const;  // see PeekInputDesc
   std::vector<GeTensorDesc> GetAllOutputsDesc() const;
   std::vector<GeTensorDescPtr> GetAllOutputsDescPtr() const;
-  size_t GetOutputsSize() const { return ports_.size() - num_inputs_; }
-  size_t GetAllOutputsDescSize() const { return ports_.size() - num_inputs_; }
+  size_t GetOutputsSize() const { return b_->ports_.size() - b_->num_inputs_; }
+  size_t GetAllOutputsDescSize() const { return b_->ports_.size() - b_->num_inputs_; }
 
   int32_t GetOutputIndexByName(const std::string& name) const;
   std::string GetOutputNameByIndex(uint32_t index) const;
@@ -208,7 +213,12 @@ class OpDesc : public AttrHolder, public std::enable_shared_from_this<OpDesc> {
   std::map<std::string, SubgraphType> GetSubgraphIrNames() const;
   StatusOr<SubgraphType> GetSubgraphTypeByIrName(const std::string& name) const;
   // The IR metadata is shared between instances copied from one prototype.
-  bool SharesIrMetaWith(const OpDesc& other) const { return ir_meta_ != nullptr && ir_meta_ == other.ir_meta_; }
+  bool SharesIrMetaWith(const OpDesc& other) const {
+    return b_->ir_meta_ != nullptr && b_->ir_meta_ == other.b_->ir_meta_;
+  }
+  // Replaces this op's IR metadata by other's, shared copy-on-write (bulk
+  // builders give every op of a type one copy).
+  void ShareIrMetaFrom(const OpDesc& other);
 
   // ---- subgraphs
   // Registers an IR subgraph slot name -> next index, appends "" instance.
@@ -227,10 +237,10 @@ class OpDesc : public AttrHolder, public std::enable_shared_from_this<OpDesc> {
   StatusOr<std::string> GetSubgraphNameByInstanceName(const std::string& instance_name) const;
 
   // ---- compile state
-  int64_t GetId() const { return id_; }
-  void SetId(int64_t id) { id_ = id; }
-  int64_t GetStreamId() const { return stream_id_; }
-  void SetStreamId(int64_t stream_id) { stream_id_ = stream_id; }
+  int64_t GetId() const { return b_->id_; }
+  void SetId(int64_t id) { b_->id_ = id; }
+  int64_t GetStreamId() const { return b_->stream_id_; }
+  void SetStreamId(int64_t stream_id) { b_->stream_id_ = stream_id; }
   void SetInputOffset(const std::vector<int64_t>& offsets);
   std::vector<int64_t> GetInputOffset() const;
   void SetOutputOffset(const std::vector<int64_t>& offsets);
@@ -257,7 +267,12 @@ class OpDesc : public AttrHolder, public std::enable_shared_from_this<OpDesc> {
   // function field was ever written: then every accessor of those returns an
   // empty value (serialization skips them all). True once one was written,
   // even if it was set back to empty.
-  bool HasExtState() const { return ext_ != nullptr; }
+  bool HasExtState() const { return b_->ext_ != nullptr; }
+
+  // ---- bulk building
+  // Makes room for `count` more ports (inputs + outputs) in one allocation;
+  // a hint for parsers and deserialization, no observable effect.
+  void ReservePorts(size_t count);
 
   // ---- function slots
   void SetInferFunc(InferShapeFunc func);
@@ -291,12 +306,12 @@ class OpDesc : public AttrHolder, public std::enable_shared_from_this<OpDesc> {
   struct Ext;
 
   enum class Dir { kInput, kOutput };
-  size_t Begin(Dir dir) const { return dir == Dir::kInput ? 0 : num_inputs_; }
+  size_t Begin(Dir dir) const { return dir == Dir::kInput ? 0 : b_->num_inputs_; }
   size_t Count(Dir dir) const {
-    return dir == Dir::kInput ? num_inputs_ : ports_.size() - num_inputs_;
+    return dir == Dir::kInput ? b_->num_inputs_ : b_->ports_.size() - b_->num_inputs_;
   }
-  const Port& PortAt(Dir dir, size_t i) const { return ports_[Begin(dir) + i]; }
-  Port& PortAt(Dir dir, size_t i) { return ports_[Begin(dir) + i]; }
+  const Port& PortAt(Dir dir, size_t i) const { return b_->ports_[Begin(dir) + i]; }
+  Port& PortAt(Dir dir, size_t i) { return b_->ports_[Begin(dir) + i]; }
   int32_t FindPort(Dir dir, absl::string_view name) const;
   Status AddPort(Dir dir, const std::string& name, const GeTensorDesc& desc, bool optional);
   Status InsertPorts(Dir dir, const std::string& name, uint32_t num, size_t index, bool numbered);
@@ -321,18 +336,29 @@ class OpDesc : public AttrHolder, public std::enable_shared_from_this<OpDesc> {
   Ext& MutableExt();
   IrMeta& MutableIrMeta();  // unshares
 
-  std::string name_;
-  // ports_[0, num_inputs_) are the inputs, the rest are the outputs.
-  // Mutable: const accessors that hand out pointers unshare descriptions.
-  mutable std::vector<Port, internal::PoolStdAllocator<Port>> ports_;
-  const std::string* type_;  // interned
-  int64_t id_ = 0;
-  int64_t stream_id_ = 0;
-  std::shared_ptr<IrMeta> ir_meta_;  // copy-on-write
-  std::unique_ptr<Ext> ext_;         // lazily allocated
-  uint32_t num_inputs_ = 0;
-  // Set once a Node holds this OpDesc; renames then invalidate name indexes.
-  bool attached_to_node_ = false;
+  // The state of an OpDesc, pooled (see the file comment). Constructors and
+  // destructor are defined in op_desc.cc, where IrMeta and Ext are complete.
+  struct Body {
+    Body(const std::string& name, const std::string* type);
+    ~Body();
+    Body(const Body&) = delete;
+    Body& operator=(const Body&) = delete;
+    std::string name_;
+    // ports_[0, num_inputs_) are the inputs, the rest are the outputs.
+    // Const accessors that hand out pointers unshare descriptions through
+    // the (non-const) body pointer.
+    std::vector<Port, internal::PoolStdAllocator<Port>> ports_;
+    const std::string* type_;  // interned
+    int64_t id_ = 0;
+    int64_t stream_id_ = 0;
+    std::shared_ptr<IrMeta> ir_meta_;                 // copy-on-write
+    std::unique_ptr<Ext, internal::PoolDeleter> ext_;  // lazily allocated
+    uint32_t num_inputs_ = 0;
+    // Set once a Node holds this OpDesc; renames then invalidate name
+    // indexes.
+    bool attached_to_node_ = false;
+  };
+  Body* b_;  // never null; owned
 };
 
 // Increments whenever an OpDesc that belongs to a node is renamed (or a node

@@ -317,19 +317,26 @@ void SortKeys(std::vector<uint64_t>* keys) {
     std::sort(keys->begin(), keys->end());
     return;
   }
-  std::vector<uint64_t> tmp(n);
-  std::vector<uint32_t> count(1 << 16);
-  for (int shift = 0; shift < 64; shift += 16) {
+  // LSD radix sort: 16-bit digits (4 passes) for big inputs, 11-bit digits
+  // (6 passes, a counter table that stays in L1) otherwise. Both pass counts
+  // are even, so the result ends up back in *keys.
+  const int bits = n >= (size_t{1} << 20) ? 16 : 11;
+  const uint64_t mask = (uint64_t{1} << bits) - 1;
+  std::unique_ptr<uint64_t[]> tmp(new uint64_t[n]);  // no zeroing
+  std::vector<uint32_t> count(size_t{1} << bits);
+  uint64_t* from = keys->data();
+  uint64_t* to = tmp.get();
+  for (int shift = 0; shift < 64; shift += bits) {
     std::fill(count.begin(), count.end(), 0);
-    for (uint64_t k : *keys) ++count[(k >> shift) & 0xffff];
+    for (size_t i = 0; i < n; ++i) ++count[(from[i] >> shift) & mask];
     uint32_t sum = 0;
     for (uint32_t& c : count) {
       const uint32_t v = c;
       c = sum;
       sum += v;
     }
-    for (uint64_t k : *keys) tmp[count[(k >> shift) & 0xffff]++] = k;
-    keys->swap(tmp);
+    for (size_t i = 0; i < n; ++i) to[count[(from[i] >> shift) & mask]++] = from[i];
+    std::swap(from, to);
   }
 }
 
@@ -1033,8 +1040,79 @@ StatusOr<Kind> IrKind(int32_t kind, const char* what,
   return ParseFailed(what, " kind ", kind, " is not allowed");
 }
 
-// Builds the OpDesc of an op (everything but its edges).
-StatusOr<OpDescPtr> BuildOpDesc(const OpFields& f, DeserializeContext& ctx) {
+// Appends the IR metadata of `f` to `op`.
+Status AddIrMeta(const OpFields& f, OpDesc& op) {
+  for (const IoView& io : f.ir_inputs) {
+    ASSIGN_OR_RETURN(IrInputType kind,
+                     IrKind<IrInputType>(io.kind, "IR input",
+                                         {{PIo::REQUIRED, kIrInputRequired},
+                                          {PIo::OPTIONAL, kIrInputOptional},
+                                          {PIo::DYNAMIC, kIrInputDynamic}}));
+    RETURN_IF_ERROR(op.AppendIrInput(std::string(io.name), kind));
+  }
+  for (const IoView& io : f.ir_outputs) {
+    ASSIGN_OR_RETURN(IrOutputType kind,
+                     IrKind<IrOutputType>(io.kind, "IR output",
+                                          {{PIo::REQUIRED, kIrOutputRequired},
+                                           {PIo::DYNAMIC, kIrOutputDynamic}}));
+    RETURN_IF_ERROR(op.AppendIrOutput(std::string(io.name), kind));
+  }
+  for (const IoView& io : f.ir_subgraphs) {
+    ASSIGN_OR_RETURN(SubgraphType kind,
+                     IrKind<SubgraphType>(io.kind, "IR subgraph",
+                                          {{PIo::STATIC, kStatic}, {PIo::DYNAMIC, kDynamic}}));
+    RETURN_IF_ERROR(op.RegisterSubgraphIrName(std::string(io.name), kind));
+  }
+  for (absl::string_view name : f.ir_attr_names) {
+    RETURN_IF_ERROR(op.AppendIrAttrName(std::string(name)));
+  }
+  return OkStatus();
+}
+
+// Ops of one type usually carry the same IR metadata: the first op of each
+// type that has some donates it (shared copy-on-write) to the later ones, so
+// a model decodes one copy per type instead of one per op.
+using IrDonors = absl::flat_hash_map<std::string, OpDescPtr>;
+
+template <typename Kind, typename Pairs>
+bool SameIo(const Pairs& have, const std::vector<IoView>& want,
+            std::initializer_list<std::pair<int32_t, Kind>> table) {
+  if (have.size() != want.size()) return false;
+  for (size_t i = 0; i < want.size(); ++i) {
+    if (have[i].first != want[i].name) return false;
+    bool match = false;
+    for (const auto& [k, v] : table) {
+      if (k == want[i].kind) {
+        match = v == have[i].second;
+        break;
+      }
+    }
+    if (!match) return false;  // includes unknown kinds: the slow path reports them
+  }
+  return true;
+}
+
+bool SameIrMeta(const OpDesc& donor, const OpFields& f) {
+  const std::vector<std::string>& attrs = donor.GetIrAttrNames();
+  if (attrs.size() != f.ir_attr_names.size()) return false;
+  for (size_t i = 0; i < attrs.size(); ++i) {
+    if (attrs[i] != f.ir_attr_names[i]) return false;
+  }
+  return SameIo<IrInputType>(donor.GetIrInputs(), f.ir_inputs,
+                             {{PIo::REQUIRED, kIrInputRequired},
+                              {PIo::OPTIONAL, kIrInputOptional},
+                              {PIo::DYNAMIC, kIrInputDynamic}}) &&
+         SameIo<IrOutputType>(donor.GetIrOutputs(), f.ir_outputs,
+                              {{PIo::REQUIRED, kIrOutputRequired},
+                               {PIo::DYNAMIC, kIrOutputDynamic}}) &&
+         SameIo<SubgraphType>(donor.GetOrderedSubgraphIrNames(), f.ir_subgraphs,
+                              {{PIo::STATIC, kStatic}, {PIo::DYNAMIC, kDynamic}});
+}
+
+// Builds the OpDesc of an op (everything but its edges). `donors` (optional)
+// shares IR metadata between ops of a type.
+StatusOr<OpDescPtr> BuildOpDesc(const OpFields& f, DeserializeContext& ctx,
+                                IrDonors* donors = nullptr) {
   const size_t n_in = f.input_descs.size();
   const size_t n_out = f.output_descs.size();
   if (static_cast<int64_t>(n_in) > ctx.options.max_ports_per_op ||
@@ -1060,6 +1138,7 @@ StatusOr<OpDescPtr> BuildOpDesc(const OpFields& f, DeserializeContext& ctx) {
   OpDescPtr op = OpDesc::Create(std::string(f.name), std::string(f.type));
   op->SetId(f.id);
   op->SetStreamId(f.stream_id);
+  op->ReservePorts(n_in + n_out);
 
   for (size_t i = 0; i < n_in; ++i) {
     GeTensorDesc desc;
@@ -1083,28 +1162,19 @@ StatusOr<OpDescPtr> BuildOpDesc(const OpFields& f, DeserializeContext& ctx) {
     }
   }
 
-  for (const IoView& io : f.ir_inputs) {
-    ASSIGN_OR_RETURN(IrInputType kind,
-                     IrKind<IrInputType>(io.kind, "IR input",
-                                         {{PIo::REQUIRED, kIrInputRequired},
-                                          {PIo::OPTIONAL, kIrInputOptional},
-                                          {PIo::DYNAMIC, kIrInputDynamic}}));
-    RETURN_IF_ERROR(op->AppendIrInput(std::string(io.name), kind));
+  const bool has_ir = !f.ir_inputs.empty() || !f.ir_outputs.empty() || !f.ir_subgraphs.empty() ||
+                      !f.ir_attr_names.empty();
+  OpDesc* donor = nullptr;
+  if (has_ir && donors != nullptr) {
+    auto it = donors->find(f.type);
+    if (it != donors->end() && SameIrMeta(*it->second, f)) donor = it->second.get();
   }
-  for (const IoView& io : f.ir_outputs) {
-    ASSIGN_OR_RETURN(IrOutputType kind,
-                     IrKind<IrOutputType>(io.kind, "IR output",
-                                          {{PIo::REQUIRED, kIrOutputRequired},
-                                           {PIo::DYNAMIC, kIrOutputDynamic}}));
-    RETURN_IF_ERROR(op->AppendIrOutput(std::string(io.name), kind));
+  if (donor != nullptr) {
+    op->ShareIrMetaFrom(*donor);
+  } else {
+    RETURN_IF_ERROR(AddIrMeta(f, *op));
+    if (has_ir && donors != nullptr) donors->try_emplace(std::string(f.type), op);
   }
-  for (const IoView& io : f.ir_subgraphs) {
-    ASSIGN_OR_RETURN(SubgraphType kind,
-                     IrKind<SubgraphType>(io.kind, "IR subgraph",
-                                          {{PIo::STATIC, kStatic}, {PIo::DYNAMIC, kDynamic}}));
-    RETURN_IF_ERROR(op->RegisterSubgraphIrName(std::string(io.name), kind));
-  }
-  for (absl::string_view name : f.ir_attr_names) RETURN_IF_ERROR(op->AppendIrAttrName(std::string(name)));
 
   // Subgraph slots: slot k was registered when there were k instances.
   const size_t n_inst = f.subgraph_names.size();
@@ -1562,7 +1632,7 @@ class GraphReader {
         auto [it, inserted] = index_.emplace(fields.name, static_cast<uint32_t>(i));
         if (!inserted) return Duplicate(it->second, i);
       }
-      StatusOr<OpDescPtr> op = BuildOpDesc(fields, ctx_);
+      StatusOr<OpDescPtr> op = BuildOpDesc(fields, ctx_, &ir_donors_);
       if (!op.ok()) {
         return Annotate(op.status(), "graph '", view_.name, "' node '", fields.name, "': ");
       }
@@ -1993,6 +2063,7 @@ class GraphReader {
   std::vector<Edge> edges_;  // canonical order: consumers in op order, entries in order
   std::vector<Unresolved> unresolved_;
   absl::flat_hash_set<uint64_t> seen_ctrl_;
+  IrDonors ir_donors_;  // see BuildOpDesc
   size_t linked_ = 0;        // edges_[0, linked_) are linked
   bool deferred_ = false;    // an entry named a later op (or its own op)
   bool needs_kahn_ = false;  // some op carries an OutputOrder

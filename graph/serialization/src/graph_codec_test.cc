@@ -241,5 +241,59 @@ TEST(GraphCodecTest, OpAndDescLevelApiRoundTrip) {
   }
 }
 
+// Ops of one type with equal IR metadata share one decoded copy
+// (copy-on-write); ops whose IR differs, or of another type, get their own.
+TEST(GraphCodecTest, DecodedOpsOfATypeShareEqualIrMetadata) {
+  testing::GraphBuilder b("ir");
+  NodePtr a1 = b.AddNode("a1", "Conv2D", 1, 1);
+  NodePtr a2 = b.AddNode("a2", "Conv2D", 1, 1);
+  NodePtr a3 = b.AddNode("a3", "Conv2D", 1, 1);
+  NodePtr r1 = b.AddNode("r1", "Relu", 1, 1);
+  for (const NodePtr& n : {a1, a2, a3, r1}) {
+    GE_ASSERT_OK(n->GetOpDesc()->AppendIrInput("x", kIrInputRequired));
+    GE_ASSERT_OK(n->GetOpDesc()->AppendIrOutput("y", kIrOutputRequired));
+  }
+  for (const NodePtr& n : {a1, a2, a3}) {
+    GE_ASSERT_OK(n->GetOpDesc()->AppendIrInput("bias", kIrInputOptional));
+    GE_ASSERT_OK(n->GetOpDesc()->AppendIrAttrName("strides"));
+  }
+  // a3 differs in one kind only.
+  GE_ASSERT_OK(a3->GetOpDesc()->AppendIrOutput("extra", kIrOutputDynamic));
+  b.AddDataEdge(a1, 0, a2, 0);
+  b.AddDataEdge(a2, 0, a3, 0);
+  b.AddDataEdge(a3, 0, r1, 0);
+  StatusOr<std::string> bytes = ModelSerialize::SerializeModel(*b.graph());
+  ASSERT_TRUE(bytes.ok()) << bytes.status();
+  StatusOr<ComputeGraphPtr> back = ModelSerialize::DeserializeModel(*bytes);
+  ASSERT_TRUE(back.ok()) << back.status();
+  auto op = [&](const char* name) { return (*back)->FindNode(name)->GetOpDesc(); };
+  EXPECT_TRUE(op("a2")->SharesIrMetaWith(*op("a1")));
+  EXPECT_FALSE(op("a3")->SharesIrMetaWith(*op("a1")));
+  EXPECT_FALSE(op("r1")->SharesIrMetaWith(*op("a1")));
+  for (const char* name : {"a1", "a2", "a3", "r1"}) {
+    const OpDescPtr orig = b.graph()->FindNode(name)->GetOpDesc();
+    EXPECT_EQ(op(name)->GetIrInputs(), orig->GetIrInputs()) << name;
+    EXPECT_EQ(op(name)->GetIrOutputs(), orig->GetIrOutputs()) << name;
+    EXPECT_EQ(op(name)->GetIrAttrNames(), orig->GetIrAttrNames()) << name;
+  }
+  // Copy-on-write: changing one op's IR leaves the other alone.
+  GE_ASSERT_OK(op("a2")->AppendIrInput("z", kIrInputDynamic));
+  EXPECT_EQ(op("a1")->GetIrInputs().size(), 2u);
+  EXPECT_EQ(op("a2")->GetIrInputs().size(), 3u);
+}
+
+// The writer grows its buffer past a reservation without losing bytes.
+TEST(GraphCodecTest, WireWriterGrowsPastItsReservation) {
+  std::string out = "prefix";
+  out.reserve(64);
+  {
+    WireWriter w(&out);
+    for (int i = 0; i < 5000; ++i) w.Append("0123456789");
+  }
+  ASSERT_EQ(out.size(), 6u + 50000u);
+  EXPECT_EQ(out.substr(0, 6), "prefix");
+  for (size_t i = 6; i < out.size(); i += 10) ASSERT_EQ(out.compare(i, 10, "0123456789"), 0) << i;
+}
+
 }  // namespace
 }  // namespace ge

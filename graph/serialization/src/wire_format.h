@@ -96,10 +96,16 @@ class WireWriter {
   // n writable bytes at the end; commit them with Commit(n).
   char* Reserve(size_t n) {
     if (out_->size() - len_ < n) {
-      const size_t want = std::max(len_ + n, out_->size() * 2 + 256);
+      size_t want = std::max(len_ + n, out_->size() * 2 + 256);
       if (want > out_->capacity()) {
-        out_->reserve(want);
-        AdviseHugePages(out_);
+        if (len_ + n <= out_->capacity()) {
+          // Use up the reserved capacity (in bounded steps: resize zeroes
+          // what it exposes) before reallocating.
+          constexpr size_t kStep = size_t{4} << 20;
+          want = std::min(out_->capacity(), std::max(len_ + n, out_->size() + kStep));
+        } else {
+          Grow(want);
+        }
       }
       out_->resize(want);
     }
@@ -233,6 +239,17 @@ class WireWriter {
   }
 
  private:
+  // Moves the written bytes into a buffer of `capacity` bytes advised as
+  // huge pages before the copy first touches it (std::string::reserve would
+  // copy first, faulting the new buffer in 4 KiB pages).
+  void Grow(size_t capacity) {
+    std::string bigger;
+    bigger.reserve(capacity);
+    AdviseHugePages(&bigger);
+    bigger.assign(out_->data(), len_);
+    out_->swap(bigger);
+  }
+
   std::string* out_;
   size_t len_;  // bytes written; out_->size() >= len_
   absl::InlinedVector<uint8_t, 16> reserved_;  // length bytes reserved per open message
