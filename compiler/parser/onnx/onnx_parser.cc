@@ -4,6 +4,7 @@
 #include <chrono>  // NOLINT(build/c++11)
 #include <cstdint>
 #include <cstring>
+#include <deque>
 #include <exception>
 #include <filesystem>
 #include <functional>
@@ -12,11 +13,13 @@
 #include <memory>
 #include <queue>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
+#include "absl/container/node_hash_map.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -382,19 +385,21 @@ void FreeVariables(const GraphProto& g, absl::flat_hash_set<std::string>* out) {
   for (const ValueInfoProto& vi : g.output()) use(vi.name());
 }
 
-// Every name a node reads: its inputs and its subgraphs' free variables.
-std::vector<std::string> NodeDependencies(const NodeProto& n) {
-  std::vector<std::string> deps;
+// Calls fn(name) for every name a node reads: its non-empty inputs, then its
+// subgraphs' free variables (views into the proto or into *scratch, which
+// must stay alive while fn runs).
+template <typename Fn>
+void ForEachDependency(const NodeProto& n, Fn fn) {
   for (const std::string& i : n.input()) {
-    if (!i.empty()) deps.push_back(i);
+    if (!i.empty()) fn(absl::string_view(i));
   }
+  if (!HasSubgraphs(n)) return;
   for (const AttributeProto& a : n.attribute()) {
     absl::flat_hash_set<std::string> inner;
     if (a.has_g()) FreeVariables(a.g(), &inner);
     for (const GraphProto& sub : a.graphs()) FreeVariables(sub, &inner);
-    deps.insert(deps.end(), inner.begin(), inner.end());
+    for (const std::string& name : inner) fn(absl::string_view(name));
   }
-  return deps;
 }
 
 // A topological order of g's nodes that keeps the model order where it is
@@ -402,30 +407,47 @@ std::vector<std::string> NodeDependencies(const NodeProto& n) {
 std::vector<int> TopologicalOrder(const GraphProto& g, const std::string& path,
                                   Problems* problems) {
   const int n = g.node_size();
-  absl::flat_hash_map<std::string, int> producer;
+  // Producer of each value (keys view the proto's strings).
+  absl::flat_hash_map<absl::string_view, int> producer;
+  size_t outputs = 0;
+  for (const NodeProto& node : g.node()) outputs += static_cast<size_t>(node.output_size());
+  producer.reserve(outputs);
   for (int i = 0; i < n; ++i) {
     for (const std::string& o : g.node(i).output()) {
       if (!o.empty()) producer.emplace(o, i);
     }
   }
+  std::vector<int> order;
+  order.reserve(static_cast<size_t>(n));
+  // Fast path: the model order is topological (every dependency is produced
+  // by an earlier node, by the node itself, or outside the graph's nodes).
+  bool in_order = true;
+  for (int i = 0; i < n && in_order; ++i) {
+    ForEachDependency(g.node(i), [&](absl::string_view d) {
+      auto it = producer.find(d);
+      if (it != producer.end() && it->second > i) in_order = false;
+    });
+  }
+  if (in_order) {
+    for (int i = 0; i < n; ++i) order.push_back(i);
+    return order;
+  }
   std::vector<std::vector<int>> succ(static_cast<size_t>(n));
   std::vector<int> indeg(static_cast<size_t>(n), 0);
   for (int i = 0; i < n; ++i) {
     absl::flat_hash_set<int> preds;
-    for (const std::string& d : NodeDependencies(g.node(i))) {
+    ForEachDependency(g.node(i), [&](absl::string_view d) {
       auto it = producer.find(d);
       if (it != producer.end() && it->second != i && preds.insert(it->second).second) {
         succ[static_cast<size_t>(it->second)].push_back(i);
         ++indeg[static_cast<size_t>(i)];
       }
-    }
+    });
   }
   std::priority_queue<int, std::vector<int>, std::greater<int>> ready;
   for (int i = 0; i < n; ++i) {
     if (indeg[static_cast<size_t>(i)] == 0) ready.push(i);
   }
-  std::vector<int> order;
-  order.reserve(static_cast<size_t>(n));
   while (!ready.empty()) {
     const int i = ready.top();
     ready.pop();
@@ -459,7 +481,29 @@ class OpResolver {
       : opsets_(std::move(opsets)) {}
 
   // The mapping and registration of an op; an error describes what is missing.
+  // Cached by (domain as written, op type): no string is built for a hit.
   StatusOr<OpLookup> Find(const NodeProto& n) {
+    auto dit = by_domain_.find(n.domain());
+    if (dit == by_domain_.end()) {
+      dit = by_domain_.try_emplace(n.domain()).first;
+    }
+    absl::flat_hash_map<std::string, const Entry*>& types = dit->second;
+    auto tit = types.find(n.op_type());
+    if (tit == types.end()) {
+      StatusOr<OpLookup> found = FindUncached(n);
+      auto eit = cache_.find(absl::StrCat(onnx_parser::CanonicalDomain(n.domain()), "\n",
+                                          n.op_type()));
+      tit = types.emplace(n.op_type(), eit == cache_.end() ? nullptr : &eit->second).first;
+      if (tit->second == nullptr) return found;  // domain not accepted
+    }
+    const Entry* e = tit->second;
+    if (e == nullptr) return FindUncached(n);
+    if (!e->error.ok()) return e->error;
+    return OpLookup{e->mapping.get(), e->reg};
+  }
+
+ private:
+  StatusOr<OpLookup> FindUncached(const NodeProto& n) {
     const std::string domain = onnx_parser::CanonicalDomain(n.domain());
     if (!onnx_parser::IsAcceptedDomain(n.domain())) {
       return NotSupported("domain '", n.domain(), "' is not supported (accepted: '', '",
@@ -489,14 +533,16 @@ class OpResolver {
     return OpLookup{it->second.mapping.get(), it->second.reg};
   }
 
- private:
   struct Entry {
     std::unique_ptr<FrameworkOpMapping> mapping;
     const OpRegistrationData* reg = nullptr;
     Status error;
   };
   absl::flat_hash_map<std::string, int64_t> opsets_;
-  absl::flat_hash_map<std::string, Entry> cache_;
+  // Canonical "domain\nop_type" -> entry (node_hash_map: entries stay put).
+  absl::node_hash_map<std::string, Entry> cache_;
+  // Domain as written -> op type -> entry (nullptr: the domain is not accepted).
+  absl::flat_hash_map<std::string, absl::flat_hash_map<std::string, const Entry*>> by_domain_;
 };
 
 absl::flat_hash_map<std::string, int64_t> OpsetMap(const ModelProto& model) {
@@ -519,11 +565,21 @@ class Validator {
         problems_(problems),
         has_default_opset_(opsets_.contains("")) {}
 
+  // Name sets view the model's strings.
+  using NameSet = absl::flat_hash_set<absl::string_view>;
+
   void Check(const GraphProto& g, const std::string& path,
-             const std::vector<const absl::flat_hash_set<std::string>*>& outer, bool is_root) {
+             const std::vector<const NameSet*>& outer, bool is_root) {
     const std::string where = GraphLabel(path);
-    absl::flat_hash_set<std::string> defined;
-    absl::flat_hash_set<std::string> inputs;
+    NameSet defined;
+    NameSet inputs;
+    {
+      size_t values = static_cast<size_t>(g.input_size() + g.initializer_size() +
+                                          g.sparse_initializer_size());
+      for (const NodeProto& n : g.node()) values += static_cast<size_t>(n.output_size());
+      defined.reserve(values);
+      inputs.reserve(static_cast<size_t>(g.input_size()));
+    }
     for (const ValueInfoProto& vi : g.input()) {
       if (vi.name().empty()) {
         problems_->Add(ErrorCode::kGraphInvalid, where, "a graph input has an empty name");
@@ -532,7 +588,7 @@ class Validator {
       }
       defined.insert(vi.name());
     }
-    absl::flat_hash_set<std::string> inits;
+    NameSet inits;
     auto add_init = [&](const std::string& name) {
       if (name.empty()) {
         problems_->Add(ErrorCode::kGraphInvalid, where, "an initializer has an empty name");
@@ -544,7 +600,8 @@ class Validator {
     for (const onnx::TensorProto& t : g.initializer()) add_init(t.name());
     for (const onnx::SparseTensorProto& t : g.sparse_initializer()) add_init(t.values().name());
 
-    absl::flat_hash_set<std::string> node_names;
+    NameSet node_names;
+    node_names.reserve(static_cast<size_t>(g.node_size()));
     for (int i = 0; i < g.node_size(); ++i) {
       const NodeProto& n = g.node(i);
       if (!n.name().empty() && !node_names.insert(n.name()).second) {
@@ -565,21 +622,21 @@ class Validator {
       }
       return false;
     };
-    std::vector<const absl::flat_hash_set<std::string>*> inner_outer = outer;
+    std::vector<const NameSet*> inner_outer = outer;
     inner_outer.push_back(&defined);
     for (int i = 0; i < g.node_size(); ++i) {
       const NodeProto& n = g.node(i);
-      const std::string label = absl::StrCat(where, NodeLabel(n, i), ": ");
+      auto label = [&]() { return absl::StrCat(where, NodeLabel(n, i), ": "); };
       StatusOr<OpLookup> op = ops_->Find(n);
       if (!op.ok() && !onnx_parser::CanInline(model_, n, DomainOpset(n.domain()))) {
-        problems_->AddStatus(op.status(), label);
+        problems_->AddStatus(op.status(), label());
       } else if (!has_default_opset_ && onnx_parser::CanonicalDomain(n.domain()).empty()) {
-        problems_->Add(ErrorCode::kGraphInvalid, label,
+        problems_->Add(ErrorCode::kGraphInvalid, label(),
                        "the model imports no opset of the default ONNX domain");
       }
       for (const std::string& in : n.input()) {
         if (!in.empty() && !is_defined(in)) {
-          problems_->Add(ErrorCode::kGraphInvalid, label, "input '", in,
+          problems_->Add(ErrorCode::kGraphInvalid, label(), "input '", in,
                          "' is not defined (no graph input, initializer or node output has "
                          "this name)");
         }
@@ -625,28 +682,67 @@ struct ValueRef {
   int32_t index = 0;
 };
 
-// Outer-scope values captured by the bodies of one node.
+// Outer-scope values captured by the bodies of one node. Names view the
+// model proto's strings.
 struct CaptureTable {
-  std::vector<std::string> names;
+  std::vector<absl::string_view> names;
   std::vector<ValueRef> outer;
-  absl::flat_hash_map<std::string, size_t> index;
+  absl::flat_hash_map<absl::string_view, size_t> index;
 };
 
 enum class BodyKind { kIf, kLoop, kScan, kGeneric };
 
+// IR-based plan of a node's inputs / outputs: the instance counts of its
+// dynamic input / output (-1 when it has none; names point into the
+// registration).
+struct IoPlan {
+  int64_t dynamic_in = -1;
+  int64_t dynamic_out = -1;
+  const std::string* dynamic_in_name = nullptr;
+  const std::string* dynamic_out_name = nullptr;
+};
+
+Status PlanDynamic(const std::vector<OpIoDef>& ios, size_t count, absl::string_view what,
+                   int64_t* dynamic_count, const std::string** dynamic_name) {
+  size_t fixed = 0;
+  const OpIoDef* dynamic = nullptr;
+  for (const OpIoDef& io : ios) {
+    if (io.kind == IoKind::kDynamic) {
+      if (dynamic != nullptr) {
+        return NotSupported("op declares two dynamic ", what, "s ('", dynamic->name, "', '",
+                            io.name, "')");
+      }
+      dynamic = &io;
+    } else {
+      ++fixed;
+    }
+  }
+  if (dynamic != nullptr) {
+    *dynamic_count = static_cast<int64_t>(count > fixed ? count - fixed : 0);
+    *dynamic_name = &dynamic->name;
+  } else if (count > fixed) {
+    return ParamInvalid("has ", count, " ", what, "s but the op takes at most ", fixed);
+  }
+  return OkStatus();
+}
+
+// Value and node names view strings that outlive the build: the model proto's
+// (which the builder only reads) or GraphBuilder::names_.
 struct Scope {
   Scope* parent = nullptr;
   ComputeGraphPtr graph;
   std::string path;
-  absl::flat_hash_map<std::string, ValueRef> values;
-  absl::flat_hash_set<std::string> node_names;
+  absl::flat_hash_map<absl::string_view, ValueRef> values;
+  absl::flat_hash_set<absl::string_view> node_names;
   // Bodies only.
   CaptureTable* captures = nullptr;
   std::map<size_t, NodePtr> capture_data;  // capture index -> Data node
 };
 
-// Output descs known from value infos.
-using DescMap = absl::flat_hash_map<std::string, GeTensorDesc>;
+// The value infos of a graph by value name (the first one of a name wins;
+// inputs, then outputs, then value_info). Descs are converted when a value
+// is built, not up front.
+using DescMap = absl::flat_hash_map<absl::string_view, const ValueInfoProto*>;
 
 class GraphBuilder {
  public:
@@ -662,12 +758,25 @@ class GraphBuilder {
   StatusOr<ComputeGraphPtr> Build();
 
  private:
-  std::string UniqueNodeName(Scope* scope, const std::string& wanted) {
-    std::string name = wanted.empty() ? std::string("node") : wanted;
-    if (scope->node_names.insert(name).second) return name;
+  // A node name unique in the scope: `wanted`, else "<wanted>_<k>". `wanted`
+  // must outlive the build when `stable` (a proto string or a literal); it is
+  // copied into names_ otherwise.
+  std::string UniqueNodeName(Scope* scope, absl::string_view wanted, bool stable) {
+    if (wanted.empty()) {
+      wanted = "node";
+      stable = true;
+    }
+    if (!scope->node_names.contains(wanted)) {
+      if (!stable) wanted = names_.emplace_back(wanted);
+      scope->node_names.insert(wanted);
+      return std::string(wanted);
+    }
     for (int64_t k = 1;; ++k) {
-      std::string candidate = absl::StrCat(name, "_", k);
-      if (scope->node_names.insert(candidate).second) return candidate;
+      std::string candidate = absl::StrCat(wanted, "_", k);
+      if (!scope->node_names.contains(candidate)) {
+        scope->node_names.insert(names_.emplace_back(std::move(candidate)));
+        return names_.back();
+      }
     }
   }
 
@@ -679,12 +788,17 @@ class GraphBuilder {
     }
   }
 
-  // Desc of a named value from the value infos (unknown when absent).
-  GeTensorDesc DescOf(const std::string& name, const DescMap& local) const {
-    auto it = local.find(name);
-    if (it != local.end()) return it->second;
-    it = global_descs_.find(name);
-    if (it != global_descs_.end()) return it->second;
+  // Desc of a named value from the value infos, named after the value
+  // (unknown rank, DT_UNDEFINED and unnamed when absent or not convertible).
+  GeTensorDesc DescOf(absl::string_view name, const DescMap& local) const {
+    for (const DescMap* m : {&local, &global_descs_}) {
+      auto it = m->find(name);
+      if (it == m->end()) continue;
+      StatusOr<GeTensorDesc> d = onnx_parser::DescFromOnnxType(it->second->type(), "value");
+      if (!d.ok()) continue;
+      d->SetName(it->second->name());
+      return std::move(d).value();
+    }
     return GeTensorDesc(GeShape({UNKNOWN_RANK}), FORMAT_ND, DT_UNDEFINED);
   }
 
@@ -693,14 +807,31 @@ class GraphBuilder {
     return v.node->GetOpDescBarePtr()->GetOutputDesc(static_cast<uint32_t>(v.index));
   }
 
-  void CollectDescs(const GraphProto& g, DescMap* out);
+  // The OpDesc of a new node of a registered type: a pooled copy of a
+  // per-parse prototype made by OperatorFactory::CreateOpDesc (same IR
+  // metadata, descs, defaults and function slots) renamed.
+  StatusOr<OpDescPtr> CreateOpDesc(const std::string& name, const OpLookup& op,
+                                   const IoPlan& io);
 
-  StatusOr<NodePtr> AddDataNode(Scope* scope, const std::string& name, const GeTensorDesc& desc);
+  void CollectDescs(const GraphProto& g, DescMap* out);
+  // Reserves the scope's tables for the values and nodes of g.
+  static void ReserveScope(Scope* scope, const GraphProto& g) {
+    size_t values = static_cast<size_t>(g.input_size() + g.initializer_size() +
+                                        g.sparse_initializer_size());
+    const size_t nodes = values + static_cast<size_t>(g.node_size()) + 1;
+    for (const NodeProto& n : g.node()) values += static_cast<size_t>(n.output_size());
+    scope->values.reserve(values);
+    scope->node_names.reserve(nodes);
+  }
+
+  StatusOr<NodePtr> AddDataNode(Scope* scope, absl::string_view name, bool stable_name,
+                                const GeTensorDesc& desc);
   void BuildConsts(Scope* scope, const GraphProto& g);
   Status BuildRootOutputs(Scope* scope, const GraphProto& g, const DescMap& descs);
   void BuildNodes(Scope* scope, const GraphProto& g, const DescMap& descs);
   void BuildNode(Scope* scope, const GraphProto& g, int index, const DescMap& descs);
-  StatusOr<ValueRef> Resolve(Scope* scope, const std::string& name);
+  // `name` views a proto string.
+  StatusOr<ValueRef> Resolve(Scope* scope, absl::string_view name);
 
   // One subgraph (GRAPH attribute) of a node, built before the node.
   struct BodyPlan {
@@ -720,13 +851,20 @@ class GraphBuilder {
                       const std::vector<GeTensorDesc>& descs,
                       const std::vector<int64_t>& parent_indices);
 
-  Status Link(const ValueRef& src, const NodePtr& dst, uint32_t slot) {
+  // Links src to input `slot` of dst, whose input desc becomes the
+  // producer's output desc.
+  static Status Link(const ValueRef& src, Node* dst, uint32_t slot) {
     if (src.node == nullptr) return OkStatus();
-    OpDesc* op = dst->GetOpDescBarePtr();
-    GeTensorDesc desc = ProducerDesc(src);
-    RETURN_IF_ERROR(op->UpdateInputDesc(slot, desc));
-    return src.node->GetOutDataAnchor(src.index)->LinkTo(
-        dst->GetInDataAnchor(static_cast<int32_t>(slot)));
+    const GeTensorDesc* desc =
+        src.node->GetOpDescBarePtr()->PeekOutputDesc(static_cast<uint32_t>(src.index));
+    OutDataAnchor* out = src.node->GetOutDataAnchorBarePtr(src.index);
+    InDataAnchor* in = dst->GetInDataAnchorBarePtr(static_cast<int32_t>(slot));
+    if (desc == nullptr || out == nullptr || in == nullptr) {
+      return Internal("cannot link output ", src.index, " of ", src.node->GetName(),
+                      " to input ", slot, " of ", dst->GetName());
+    }
+    RETURN_IF_ERROR(dst->GetOpDescBarePtr()->UpdateInputDesc(slot, *desc));
+    return out->LinkTo(in);
   }
 
   const ModelProto& model_;
@@ -740,28 +878,48 @@ class GraphBuilder {
   absl::flat_hash_set<std::string> subgraph_names_;
   // Subgraphs in the order they were bound (every one after its descendants).
   std::vector<std::pair<std::string, ComputeGraphPtr>> pending_subgraphs_;
-  // Root graph ONNX node name -> its outputs (ONNX order), for output_nodes.
-  absl::flat_hash_map<std::string, std::vector<ValueRef>> root_node_outputs_;
+  // Root graph ONNX node name -> its outputs (ONNX order), for output_nodes
+  // (filled only when output_nodes is set).
+  absl::flat_hash_map<absl::string_view, std::vector<ValueRef>> root_node_outputs_;
+  // Names made up by the builder (views in Scope::node_names point here).
+  std::deque<std::string> names_;
+  // CreateOpDesc prototypes by (registration, dynamic input count, dynamic
+  // output count); -1 when the op has no dynamic input / output.
+  absl::flat_hash_map<std::tuple<const OpRegistrationData*, int64_t, int64_t>, OpDescPtr>
+      prototypes_;
 };
 
 void GraphBuilder::CollectDescs(const GraphProto& g, DescMap* out) {
+  out->reserve(out->size() + static_cast<size_t>(g.input_size() + g.output_size() +
+                                                 g.value_info_size()));
   auto add = [&](const ValueInfoProto& vi) {
-    if (vi.name().empty() || out->contains(vi.name())) return;
-    StatusOr<GeTensorDesc> d =
-        onnx_parser::DescFromOnnxType(vi.type(), absl::StrCat("value '", vi.name(), "'"));
-    if (d.ok()) {
-      d->SetName(vi.name());
-      out->emplace(vi.name(), std::move(d).value());
-    }
+    if (!vi.name().empty()) out->emplace(vi.name(), &vi);
   };
   for (const ValueInfoProto& vi : g.input()) add(vi);
   for (const ValueInfoProto& vi : g.output()) add(vi);
   for (const ValueInfoProto& vi : g.value_info()) add(vi);
 }
 
-StatusOr<NodePtr> GraphBuilder::AddDataNode(Scope* scope, const std::string& name,
-                                            const GeTensorDesc& desc) {
-  auto op = std::make_shared<OpDesc>(UniqueNodeName(scope, name), DATA);
+StatusOr<OpDescPtr> GraphBuilder::CreateOpDesc(const std::string& name, const OpLookup& op,
+                                               const IoPlan& io) {
+  const auto key = std::make_tuple(op.reg, io.dynamic_in, io.dynamic_out);
+  auto it = prototypes_.find(key);
+  if (it == prototypes_.end()) {
+    std::map<std::string, uint32_t> counts;
+    if (io.dynamic_in >= 0) counts[*io.dynamic_in_name] = static_cast<uint32_t>(io.dynamic_in);
+    if (io.dynamic_out >= 0) counts[*io.dynamic_out_name] = static_cast<uint32_t>(io.dynamic_out);
+    ASSIGN_OR_RETURN(OpDescPtr proto,
+                     OperatorFactory::CreateOpDesc(name, op.mapping->op_type, counts));
+    it = prototypes_.emplace(key, std::move(proto)).first;
+  }
+  OpDescPtr desc = OpDesc::Create(*it->second);
+  desc->SetName(name);
+  return desc;
+}
+
+StatusOr<NodePtr> GraphBuilder::AddDataNode(Scope* scope, absl::string_view name,
+                                            bool stable_name, const GeTensorDesc& desc) {
+  OpDescPtr op = OpDesc::Create(UniqueNodeName(scope, name, stable_name), DATA);
   RETURN_IF_ERROR(op->AddInputDesc("x", desc));
   RETURN_IF_ERROR(op->AddOutputDesc("y", desc));
   return scope->graph->AddNode(op);
@@ -775,7 +933,7 @@ void GraphBuilder::BuildConsts(Scope* scope, const GraphProto& g) {
       scope->values[name] = ValueRef{};
       return;
     }
-    auto op = std::make_shared<OpDesc>(UniqueNodeName(scope, name), CONSTANT);
+    OpDescPtr op = OpDesc::Create(UniqueNodeName(scope, name, /*stable=*/true), CONSTANT);
     GeTensorDesc desc = t->GetTensorDesc();
     desc.SetName(name);
     Status st = op->AddOutputDesc("y", desc);
@@ -809,7 +967,7 @@ void GraphBuilder::BuildConsts(Scope* scope, const GraphProto& g) {
   }
 }
 
-StatusOr<ValueRef> GraphBuilder::Resolve(Scope* scope, const std::string& name) {
+StatusOr<ValueRef> GraphBuilder::Resolve(Scope* scope, absl::string_view name) {
   auto it = scope->values.find(name);
   if (it != scope->values.end()) return it->second;
   if (scope->parent == nullptr || scope->captures == nullptr) {
@@ -828,7 +986,7 @@ StatusOr<ValueRef> GraphBuilder::Resolve(Scope* scope, const std::string& name) 
     j = cit->second;
   }
   GeTensorDesc desc = ProducerDesc(outer);
-  ASSIGN_OR_RETURN(NodePtr data, AddDataNode(scope, name, desc));
+  ASSIGN_OR_RETURN(NodePtr data, AddDataNode(scope, name, /*stable_name=*/true, desc));
   scope->capture_data[j] = data;
   ValueRef v{data.get(), 0};
   scope->values[name] = v;
@@ -849,8 +1007,10 @@ Status GraphBuilder::BuildBody(Scope* parent, const NodeProto& n, int index, Bod
 
   DescMap descs;
   CollectDescs(*plan->proto, &descs);
+  ReserveScope(scope, *plan->proto);
   for (const ValueInfoProto& vi : plan->proto->input()) {
-    ASSIGN_OR_RETURN(NodePtr data, AddDataNode(scope, vi.name(), DescOf(vi.name(), descs)));
+    ASSIGN_OR_RETURN(NodePtr data,
+                     AddDataNode(scope, vi.name(), /*stable_name=*/true, DescOf(vi.name(), descs)));
     scope->values[vi.name()] = ValueRef{data.get(), 0};
     plan->formal_data.push_back(data);
   }
@@ -874,20 +1034,26 @@ Status GraphBuilder::BuildBody(Scope* parent, const NodeProto& n, int index, Bod
 Status GraphBuilder::AddNetOutput(Scope* scope, const std::vector<ValueRef>& values,
                                   const std::vector<GeTensorDesc>& descs,
                                   const std::vector<int64_t>& parent_indices) {
-  auto op = std::make_shared<OpDesc>(UniqueNodeName(scope, "NetOutput"), NETOUTPUT);
+  OpDescPtr op = OpDesc::Create(UniqueNodeName(scope, "NetOutput", /*stable=*/true), NETOUTPUT);
   for (size_t i = 0; i < values.size(); ++i) {
-    GeTensorDesc d = descs[i];
     if (i < parent_indices.size() && parent_indices[i] >= 0) {
+      GeTensorDesc d = descs[i];
       RETURN_IF_ERROR(AttrUtils::SetInt(d, ATTR_NAME_PARENT_NODE_INDEX, parent_indices[i]));
+      RETURN_IF_ERROR(op->AddInputDesc(absl::StrCat("x", i), d));
+    } else {
+      RETURN_IF_ERROR(op->AddInputDesc(absl::StrCat("x", i), descs[i]));
     }
-    RETURN_IF_ERROR(op->AddInputDesc(absl::StrCat("x", i), d));
   }
   ASSIGN_OR_RETURN(NodePtr node, scope->graph->AddNode(op));
   for (size_t i = 0; i < values.size(); ++i) {
     if (values[i].node == nullptr) continue;
-    RETURN_IF_ERROR(values[i]
-                        .node->GetOutDataAnchor(values[i].index)
-                        ->LinkTo(node->GetInDataAnchor(static_cast<int32_t>(i))));
+    OutDataAnchor* out = values[i].node->GetOutDataAnchorBarePtr(values[i].index);
+    InDataAnchor* in = node->GetInDataAnchorBarePtr(static_cast<int32_t>(i));
+    if (out == nullptr || in == nullptr) {
+      return Internal("cannot link output ", values[i].index, " of ", values[i].node->GetName(),
+                      " to NetOutput input ", i);
+    }
+    RETURN_IF_ERROR(out->LinkTo(in));
   }
   return OkStatus();
 }
@@ -910,7 +1076,8 @@ Status GraphBuilder::FinishBody(BodyPlan* plan, BodyKind kind, size_t n_carried,
   for (size_t j = 0; j < c; ++j) {
     if (pass_through && scope->capture_data.count(j) == 0) {
       GeTensorDesc desc = ProducerDesc(captures.outer[j]);
-      ASSIGN_OR_RETURN(NodePtr data, AddDataNode(scope, captures.names[j], desc));
+      ASSIGN_OR_RETURN(NodePtr data,
+                       AddDataNode(scope, captures.names[j], /*stable_name=*/true, desc));
       scope->capture_data[j] = data;
     }
   }
@@ -986,37 +1153,10 @@ void GraphBuilder::BuildNodes(Scope* scope, const GraphProto& g, const DescMap& 
   for (int i : order) BuildNode(scope, g, i, descs);
 }
 
-// IR-based plan of a node's inputs / outputs.
-struct IoPlan {
-  std::map<std::string, uint32_t> dynamic_counts;
-};
-
-Status PlanDynamic(const std::vector<OpIoDef>& ios, size_t count, absl::string_view what,
-                   IoPlan* plan) {
-  size_t fixed = 0;
-  const OpIoDef* dynamic = nullptr;
-  for (const OpIoDef& io : ios) {
-    if (io.kind == IoKind::kDynamic) {
-      if (dynamic != nullptr) {
-        return NotSupported("op declares two dynamic ", what, "s ('", dynamic->name, "', '",
-                            io.name, "')");
-      }
-      dynamic = &io;
-    } else {
-      ++fixed;
-    }
-  }
-  if (dynamic != nullptr) {
-    plan->dynamic_counts[dynamic->name] = static_cast<uint32_t>(count > fixed ? count - fixed : 0);
-  } else if (count > fixed) {
-    return ParamInvalid("has ", count, " ", what, "s but the op takes at most ", fixed);
-  }
-  return OkStatus();
-}
-
 void GraphBuilder::BuildNode(Scope* scope, const GraphProto& g, int index, const DescMap& descs) {
   const NodeProto& n = g.node(index);
-  const std::string label = absl::StrCat(GraphLabel(scope->path), NodeLabel(n, index), ": ");
+  // Only built when a problem is reported.
+  auto label = [&]() { return absl::StrCat(GraphLabel(scope->path), NodeLabel(n, index), ": "); };
   auto poison = [&]() {
     for (const std::string& o : n.output()) {
       if (!o.empty()) scope->values[o] = ValueRef{};
@@ -1024,7 +1164,7 @@ void GraphBuilder::BuildNode(Scope* scope, const GraphProto& g, int index, const
   };
   StatusOr<OpLookup> op_or = ops_->Find(n);
   if (!op_or.ok()) {
-    problems_->AddStatus(op_or.status(), label);
+    problems_->AddStatus(op_or.status(), label());
     return poison();
   }
   const OpLookup op = *op_or;
@@ -1037,7 +1177,7 @@ void GraphBuilder::BuildNode(Scope* scope, const GraphProto& g, int index, const
     if (n.input(k).empty()) continue;
     StatusOr<ValueRef> v = Resolve(scope, n.input(k));
     if (!v.ok()) {
-      problems_->AddStatus(v.status(), label);
+      problems_->AddStatus(v.status(), label());
       failed = true;
       continue;
     }
@@ -1046,11 +1186,13 @@ void GraphBuilder::BuildNode(Scope* scope, const GraphProto& g, int index, const
   }
 
   // Subgraphs.
-  BodyKind kind = BodyKind::kGeneric;
-  if (op.mapping->op_type == IF) kind = BodyKind::kIf;
-  if (op.mapping->op_type == "Loop") kind = BodyKind::kLoop;
-  if (op.mapping->op_type == "Scan") kind = BodyKind::kScan;
   const bool has_bodies = HasSubgraphs(n);
+  BodyKind kind = BodyKind::kGeneric;
+  if (has_bodies) {
+    if (op.mapping->op_type == IF) kind = BodyKind::kIf;
+    if (op.mapping->op_type == "Loop") kind = BodyKind::kLoop;
+    if (op.mapping->op_type == "Scan") kind = BodyKind::kScan;
+  }
   CaptureTable captures;
   std::vector<BodyPlan> bodies;
   size_t n_carried = 0;
@@ -1060,7 +1202,7 @@ void GraphBuilder::BuildNode(Scope* scope, const GraphProto& g, int index, const
   if (has_bodies) {
     if (kind == BodyKind::kLoop) {
       if (onnx_in < 2) {
-        problems_->Add(ErrorCode::kGraphInvalid, label,
+        problems_->Add(ErrorCode::kGraphInvalid, label(),
                        "Loop needs its inputs M and cond (names may be empty), got ", onnx_in,
                        " inputs");
         return poison();
@@ -1072,7 +1214,7 @@ void GraphBuilder::BuildNode(Scope* scope, const GraphProto& g, int index, const
         if (a.name() == "num_scan_inputs") m = a.i();
       }
       if (m < 1 || static_cast<size_t>(m) > onnx_in) {
-        problems_->Add(ErrorCode::kParamInvalid, label, "num_scan_inputs is ", m, ", expected 1..",
+        problems_->Add(ErrorCode::kParamInvalid, label(), "num_scan_inputs is ", m, ", expected 1..",
                        onnx_in);
         return poison();
       }
@@ -1087,7 +1229,7 @@ void GraphBuilder::BuildNode(Scope* scope, const GraphProto& g, int index, const
         bodies.push_back(std::move(p));
       }
       if (a.graphs_size() > 0) {
-        problems_->Add(ErrorCode::kNotSupported, label, "attribute '", a.name(),
+        problems_->Add(ErrorCode::kNotSupported, label(), "attribute '", a.name(),
                        "' holds a list of graphs, which is not supported");
         return poison();
       }
@@ -1095,14 +1237,14 @@ void GraphBuilder::BuildNode(Scope* scope, const GraphProto& g, int index, const
     for (BodyPlan& body : bodies) {
       Status st = BuildBody(scope, n, index, &body, &captures);
       if (!st.ok()) {
-        problems_->AddStatus(st, label);
+        problems_->AddStatus(st, label());
         return poison();
       }
     }
     for (BodyPlan& body : bodies) {
       Status st = FinishBody(&body, kind, n_carried, captures, onnx_in);
       if (!st.ok()) {
-        problems_->AddStatus(st, label);
+        problems_->AddStatus(st, label());
         return poison();
       }
     }
@@ -1123,38 +1265,43 @@ void GraphBuilder::BuildNode(Scope* scope, const GraphProto& g, int index, const
   const size_t total_out = onnx_out + (pass_through ? c : 0);
 
   IoPlan io;
-  Status st = PlanDynamic(op.reg->inputs, total_in, "input", &io);
-  if (st.ok()) st = PlanDynamic(op.reg->outputs, total_out, "output", &io);
+  Status st = PlanDynamic(op.reg->inputs, total_in, "input", &io.dynamic_in, &io.dynamic_in_name);
+  if (st.ok()) {
+    st = PlanDynamic(op.reg->outputs, total_out, "output", &io.dynamic_out, &io.dynamic_out_name);
+  }
   if (!st.ok()) {
-    problems_->AddStatus(st, label);
+    problems_->AddStatus(st, label());
     return poison();
   }
   const std::string node_name =
-      UniqueNodeName(scope, n.name().empty() ? absl::StrCat(n.op_type(), "_", index) : n.name());
-  StatusOr<OpDescPtr> desc_or =
-      OperatorFactory::CreateOpDesc(node_name, op.mapping->op_type, io.dynamic_counts);
+      n.name().empty()
+          ? UniqueNodeName(scope, absl::StrCat(n.op_type(), "_", index), /*stable=*/false)
+          : UniqueNodeName(scope, n.name(), /*stable=*/true);
+  StatusOr<OpDescPtr> desc_or = CreateOpDesc(node_name, op, io);
   if (!desc_or.ok()) {
-    problems_->AddStatus(desc_or.status(), label);
+    problems_->AddStatus(desc_or.status(), label());
     return poison();
   }
   OpDescPtr desc = *desc_or;
   st = op.mapping->MapAttrs(&n, *desc);
   if (!st.ok()) {
-    problems_->AddStatus(st, label);
+    problems_->AddStatus(st, label());
     return poison();
   }
   // Required inputs must be present.
   {
     size_t slot = 0;
     for (const OpIoDef& ir : op.reg->inputs) {
-      const size_t count =
-          ir.kind == IoKind::kDynamic ? io.dynamic_counts[ir.name] : static_cast<size_t>(1);
+      const size_t count = ir.kind != IoKind::kDynamic ? static_cast<size_t>(1)
+                           : &ir.name == io.dynamic_in_name
+                               ? static_cast<size_t>(io.dynamic_in)
+                               : static_cast<size_t>(0);
       if (ir.kind == IoKind::kRequired) {
         bool have = false;
         for (size_t k = 0; k < onnx_in && !have; ++k) have = in_slot(k) == slot && present[k];
         for (size_t j = 0; j < c && !have; ++j) have = capture_slot(j) == slot;
         if (!have) {
-          problems_->Add(ErrorCode::kGraphInvalid, label, "required input ", slot, " ('", ir.name,
+          problems_->Add(ErrorCode::kGraphInvalid, label(), "required input ", slot, " ('", ir.name,
                          "') is missing");
           return poison();
         }
@@ -1167,7 +1314,7 @@ void GraphBuilder::BuildNode(Scope* scope, const GraphProto& g, int index, const
     const std::string& name = n.output(static_cast<int>(i));
     if (name.empty()) continue;
     GeTensorDesc d = DescOf(name, descs);
-    d.SetName(name);
+    if (d.GetName() != name) d.SetName(name);
     st = desc->UpdateOutputDesc(static_cast<uint32_t>(out_slot(i)), d);
     if (!st.ok()) break;
   }
@@ -1182,18 +1329,19 @@ void GraphBuilder::BuildNode(Scope* scope, const GraphProto& g, int index, const
   }
   StatusOr<NodePtr> node_or = st.ok() ? scope->graph->AddNode(desc) : StatusOr<NodePtr>(st);
   if (!node_or.ok()) {
-    problems_->AddStatus(node_or.status(), label);
+    problems_->AddStatus(node_or.status(), label());
     return poison();
   }
-  NodePtr node = *node_or;
+  const NodePtr& node = *node_or;
   for (size_t k = 0; k < onnx_in && st.ok(); ++k) {
-    if (present[k]) st = Link(inputs[k], node, static_cast<uint32_t>(in_slot(k)));
+    if (present[k]) st = Link(inputs[k], node.get(), static_cast<uint32_t>(in_slot(k)));
   }
   for (size_t j = 0; j < c && st.ok(); ++j) {
-    st = Link(captures.outer[j], node, static_cast<uint32_t>(capture_slot(j)));
+    st = Link(captures.outer[j], node.get(), static_cast<uint32_t>(capture_slot(j)));
   }
   // Subgraphs: bind to the node's slots and register at the root.
-  const std::map<std::string, uint32_t> slots = desc->GetSubgraphNameIndexes();
+  const std::map<std::string, uint32_t> slots =
+      bodies.empty() ? std::map<std::string, uint32_t>() : desc->GetSubgraphNameIndexes();
   for (BodyPlan& body : bodies) {
     if (!st.ok()) break;
     auto sit = slots.find(body.attr);
@@ -1211,7 +1359,7 @@ void GraphBuilder::BuildNode(Scope* scope, const GraphProto& g, int index, const
     if (st.ok()) pending_subgraphs_.emplace_back(sub_name, body.graph);
   }
   if (!st.ok()) {
-    problems_->AddStatus(st, label);
+    problems_->AddStatus(st, label());
     return poison();
   }
   for (size_t i = 0; i < onnx_out; ++i) {
@@ -1220,7 +1368,7 @@ void GraphBuilder::BuildNode(Scope* scope, const GraphProto& g, int index, const
       scope->values[name] = ValueRef{node.get(), static_cast<int32_t>(out_slot(i))};
     }
   }
-  if (scope->parent == nullptr && !n.name().empty()) {
+  if (scope->parent == nullptr && !n.name().empty() && !options_.output_nodes.empty()) {
     std::vector<ValueRef>& outs = root_node_outputs_[n.name()];
     for (size_t i = 0; i < onnx_out; ++i) {
       outs.push_back(n.output(static_cast<int>(i)).empty()
@@ -1300,15 +1448,17 @@ StatusOr<ComputeGraphPtr> GraphBuilder::Build() {
   scope.graph = root_;
   scope.path = name;
   CollectDescs(g, &global_descs_);
+  ReserveScope(&scope, g);
 
-  absl::flat_hash_set<std::string> inits;
+  absl::flat_hash_set<absl::string_view> inits;
+  inits.reserve(static_cast<size_t>(g.initializer_size() + g.sparse_initializer_size()));
   for (const onnx::TensorProto& t : g.initializer()) inits.insert(t.name());
   for (const onnx::SparseTensorProto& t : g.sparse_initializer()) inits.insert(t.values().name());
   int64_t index = 0;
   for (const ValueInfoProto& vi : g.input()) {
     if (inits.contains(vi.name())) continue;
     GeTensorDesc desc = DescOf(vi.name(), global_descs_);
-    ASSIGN_OR_RETURN(NodePtr data, AddDataNode(&scope, vi.name(), desc));
+    ASSIGN_OR_RETURN(NodePtr data, AddDataNode(&scope, vi.name(), /*stable_name=*/true, desc));
     RETURN_IF_ERROR(AttrUtils::SetInt(data->GetOpDesc(), kAttrDataIndex, index++));
     scope.values[vi.name()] = ValueRef{data.get(), 0};
   }
@@ -1418,6 +1568,31 @@ void InferShapesBestEffort(ModelProto* model) {
   }
 }
 
+// Whether ONNX shape inference can add anything to the graph that the
+// compiler's InferShape pass does not compute again: false only when the
+// model has no local functions, the root graph's inputs carry no dim_param
+// symbols, and every node is a plain op (no subgraph) whose op type is in
+// the linked op library with an infer shape function.
+bool NeedsOnnxShapeInference(const ModelProto& model, OpResolver* ops) {
+  if (model.functions_size() > 0) return true;
+  const GraphProto& g = model.graph();
+  for (const ValueInfoProto& vi : g.input()) {
+    if (!vi.type().has_tensor_type()) {
+      if (vi.type().value_case() != onnx::TypeProto::VALUE_NOT_SET) return true;
+      continue;
+    }
+    for (const auto& d : vi.type().tensor_type().shape().dim()) {
+      if (d.has_dim_param()) return true;
+    }
+  }
+  for (const NodeProto& n : g.node()) {
+    if (HasSubgraphs(n)) return true;
+    StatusOr<OpLookup> op = ops->Find(n);
+    if (!op.ok() || op->reg->infer_shape == nullptr) return true;
+  }
+  return false;
+}
+
 // `owner` (may be null) keeps `bytes` alive after the parse: Const tensors
 // then view their weights in them instead of copying.
 StatusOr<ComputeGraphPtr> ParseModel(absl::string_view bytes, int fd,
@@ -1483,10 +1658,13 @@ StatusOr<ComputeGraphPtr> ParseModel(absl::string_view bytes, int fd,
     options.info->onnx_converter_error = conv->onnx_error;
   }
   timer.Mark("convert");
-  if (options.infer_shapes) InferShapesBestEffort(&model);
+  OpResolver converted_ops(OpsetMap(model));
+  const bool infer = options.infer_shapes &&
+                     (options.always_infer_shapes || NeedsOnnxShapeInference(model, &converted_ops));
+  if (infer) InferShapesBestEffort(&model);
+  if (options.info != nullptr) options.info->shapes_inferred = infer;
   timer.Mark("infer_shapes");
 
-  OpResolver converted_ops(OpsetMap(model));
   // Function inlining; context-dependent bodies need the input types, so
   // shapes are inferred again after each round that inlined something.
   const onnx_parser::NodeSupportFn supported = [&converted_ops](const NodeProto& n) {

@@ -17,8 +17,9 @@
 //     attribute defaults); ONNX input k feeds input slot k (a variadic input
 //     expands to instances), an empty input name leaves an optional slot
 //     unlinked, ONNX outputs map to output slots in order. Output descs come
-//     from the model's value_info (completed by ONNX shape inference) when
-//     known, else unknown rank. Node names are the ONNX names (made unique
+//     from the model's value_info (completed by ONNX shape inference when
+//     that adds anything, see ParseOptions::infer_shapes) when known, else
+//     unknown rank. Node names are the ONNX names (made unique
 //     per graph with "_<n>"; empty names become "<op_type>_<index>").
 //   * The graph outputs -> one NetOutput node whose input i is output i
 //     (descs from the output ValueInfo); the root graph's output info
@@ -105,6 +106,7 @@ struct OnnxParseInfo {
   std::string converter;             // "none", "onnx", "builtin"
   std::string onnx_converter_error;  // set when kAuto fell back to the builtin adapters
   int64_t inlined_functions = 0;     // calls replaced by their function bodies
+  bool shapes_inferred = false;      // ONNX shape inference ran (see ParseOptions)
   // Wall time of each parse phase in order ("read", "decode", "validate",
   // "convert", "infer_shapes", "inline", "build"), in milliseconds.
   std::vector<std::pair<std::string, double>> phase_ms;
@@ -125,8 +127,15 @@ struct ParseOptions {
   // Directory for external data when parsing bytes (ParseFile uses the
   // file's directory).
   std::string model_dir;
-  // Run ONNX shape inference to fill intermediate descs (best effort).
+  // Run ONNX shape inference to fill intermediate descs (best effort) when it
+  // adds something the compiler's InferShape pass (which recomputes the
+  // output descs of every op with an infer function) does not: skipped when
+  // the model has no local functions, no dim_param symbols on its inputs,
+  // no subgraphs, and every op type has an infer shape function in the op
+  // library; then intermediate descs come from value_info only (unknown
+  // rank, DT_UNDEFINED otherwise). always_infer_shapes runs it regardless.
   bool infer_shapes = true;
+  bool always_infer_shapes = false;
   OnnxParseInfo* info = nullptr;
 };
 

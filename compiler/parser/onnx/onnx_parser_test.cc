@@ -121,9 +121,11 @@ TEST(OnnxParserTest, BuildsDataConstNodesAndNetOutput) {
   OnnxParseInfo info;
   ParseOptions opts;
   opts.info = &info;
+  opts.always_infer_shapes = true;
   StatusOr<ComputeGraphPtr> g = Parse(m.Bytes(), opts);
   ASSERT_TRUE(g.ok()) << g.status();
   const ComputeGraph& graph = **g;
+  EXPECT_TRUE(info.shapes_inferred);
   EXPECT_EQ(graph.GetName(), "main");
   EXPECT_EQ(NodeNames(graph), (std::vector<std::string>{"x:Data", "w:Const", "add:Add", "relu:Relu",
                                                         "NetOutput:NetOutput"}));
@@ -165,6 +167,88 @@ TEST(OnnxParserTest, BuildsDataConstNodesAndNetOutput) {
   ASSERT_EQ(outs->size(), 2u);
   EXPECT_EQ(FloatsOf((*outs)[0]), (std::vector<float>{0, 2, 4, 3, 0, 0}));
   EXPECT_EQ(FloatsOf((*outs)[1]), (std::vector<float>{-4, 2, 4, 3, -1, -1}));
+}
+
+TEST(OnnxParserTest, OnnxShapeInferenceRunsOnlyWhenItAddsSomething) {
+  G m;
+  m.In("x", {2, 3})
+      .Node(MakeNode("Relu", {"x"}, {"y"}, "relu"))
+      .Node(MakeNode("Neg", {"y"}, {"z"}, "neg"))
+      .Node(MakeNode("Abs", {"z"}, {"w"}, "abs"))
+      .Out("w");
+  // z has a value_info: its desc is used even without inference.
+  *m.g.add_value_info() = TensorValueInfo("z", TensorProto::FLOAT, {2, 3});
+  auto parse = [&](const G& model, bool infer, bool always, OnnxParseInfo* info) {
+    ParseOptions opts;
+    opts.info = info;
+    opts.infer_shapes = infer;
+    opts.always_infer_shapes = always;
+    return Parse(model.Bytes(), opts);
+  };
+  {
+    // Every op has an infer function, no symbols, no subgraphs: skipped.
+    OnnxParseInfo info;
+    StatusOr<ComputeGraphPtr> g = parse(m, true, false, &info);
+    ASSERT_TRUE(g.ok()) << g.status();
+    EXPECT_FALSE(info.shapes_inferred);
+    const OpDesc& relu = *(*g)->FindNode("relu")->GetOpDesc();
+    EXPECT_TRUE(relu.GetOutputDesc(0).GetShape().IsUnknownDimNum());
+    EXPECT_EQ(relu.GetOutputDesc(0).GetDataType(), DT_UNDEFINED);
+    EXPECT_EQ(relu.GetOutputDesc(0).GetName(), "y");
+    const OpDesc& neg = *(*g)->FindNode("neg")->GetOpDesc();
+    EXPECT_TRUE(neg.GetInputDesc(0).GetShape().IsUnknownDimNum());
+    EXPECT_EQ(neg.GetOutputDesc(0).GetShape().GetDims(), (std::vector<int64_t>{2, 3}));
+    EXPECT_EQ(neg.GetOutputDesc(0).GetDataType(), DT_FLOAT);
+    const OpDesc& abs = *(*g)->FindNode("abs")->GetOpDesc();
+    EXPECT_EQ(abs.GetInputDesc(0).GetShape().GetDims(), (std::vector<int64_t>{2, 3}));
+  }
+  {
+    OnnxParseInfo info;
+    StatusOr<ComputeGraphPtr> g = parse(m, true, true, &info);
+    ASSERT_TRUE(g.ok()) << g.status();
+    EXPECT_TRUE(info.shapes_inferred);
+    const OpDesc& relu = *(*g)->FindNode("relu")->GetOpDesc();
+    EXPECT_EQ(relu.GetOutputDesc(0).GetShape().GetDims(), (std::vector<int64_t>{2, 3}));
+    EXPECT_EQ(relu.GetOutputDesc(0).GetDataType(), DT_FLOAT);
+    const OpDesc& abs = *(*g)->FindNode("abs")->GetOpDesc();
+    EXPECT_EQ(abs.GetOutputDesc(0).GetShape().GetDims(), (std::vector<int64_t>{2, 3}));
+  }
+  {
+    // infer_shapes = false wins over always_infer_shapes.
+    OnnxParseInfo info;
+    ASSERT_TRUE(parse(m, false, true, &info).ok());
+    EXPECT_FALSE(info.shapes_inferred);
+  }
+  {
+    // A dim_param symbol on an input: inference carries it (see
+    // DimParamsAndUnknownDims), so it runs.
+    G sym = m;
+    sym.g.mutable_input(0)->mutable_type()->mutable_tensor_type()->mutable_shape()->mutable_dim(
+        0)->set_dim_param("N");
+    OnnxParseInfo info;
+    StatusOr<ComputeGraphPtr> g = parse(sym, true, false, &info);
+    ASSERT_TRUE(g.ok()) << g.status();
+    EXPECT_TRUE(info.shapes_inferred);
+    EXPECT_EQ((*g)->FindNode("relu")->GetOpDesc()->GetOutputDesc(0).GetShape().GetDims(),
+              (std::vector<int64_t>{-1, 3}));
+  }
+  {
+    // A subgraph: inference runs.
+    G then_g("then");
+    then_g.Node(MakeNode("Relu", {"x"}, {"t"}, "t_relu")).Out("t");
+    G else_g("else");
+    else_g.Node(MakeNode("Neg", {"x"}, {"e"}, "e_neg")).Out("e");
+    G cond;
+    cond.In("x", {2}).In("c", {}, TensorProto::BOOL);
+    onnx::NodeProto if_node = MakeNode("If", {"c"}, {"r"}, "if");
+    AddGraphAttr(&if_node, "then_branch", then_g.g);
+    AddGraphAttr(&if_node, "else_branch", else_g.g);
+    cond.Node(if_node).Out("r");
+    OnnxParseInfo info;
+    StatusOr<ComputeGraphPtr> g = parse(cond, true, false, &info);
+    ASSERT_TRUE(g.ok()) << g.status();
+    EXPECT_TRUE(info.shapes_inferred);
+  }
 }
 
 TEST(OnnxParserTest, InitializerListedAsInputIsConst) {
@@ -386,6 +470,9 @@ TEST(OnnxParserTest, InputShapesOverride) {
   m.Init(onnx_test::FloatTensor("w", {3}, {1, 1, 1}));
   m.Node(MakeNode("Add", {"x", "w"}, {"y"}, "add")).Out("y");
   ParseOptions opts;
+  // The Add output below comes from ONNX shape inference, which a model of
+  // fixed input shapes and registered ops would skip.
+  opts.always_infer_shapes = true;
   opts.input_shapes["x"] = {4, 3};
   StatusOr<ComputeGraphPtr> g = Parse(m.Bytes(), opts);
   ASSERT_TRUE(g.ok()) << g.status();

@@ -549,24 +549,27 @@ StatusOr<GeTensorDesc> DescFromOnnxType(const onnx::TypeProto& type, absl::strin
       StatusOr<DataType> dt = DataTypeFromOnnx(tt.elem_type());
       if (!dt.ok()) return Annotate(dt.status(), what, ": ");
       if (!tt.has_shape()) return GeTensorDesc(GeShape({UNKNOWN_RANK}), FORMAT_ND, *dt);
-      std::vector<int64_t> dims;
-      std::vector<std::string> params;
+      GeShape shape;
       bool any_param = false;
       for (const onnx::TensorShapeProto::Dimension& d : tt.shape().dim()) {
         if (d.has_dim_value()) {
           if (d.dim_value() < 0) {
-            return ParseFailed(what, ": dim ", dims.size(), " is negative (", d.dim_value(), ")");
+            return ParseFailed(what, ": dim ", shape.GetDimNum(), " is negative (", d.dim_value(),
+                               ")");
           }
-          dims.push_back(d.dim_value());
-          params.emplace_back();
+          shape.AppendDim(d.dim_value());
         } else {
-          dims.push_back(UNKNOWN_DIM);
-          params.push_back(d.has_dim_param() ? d.dim_param() : "");
+          shape.AppendDim(UNKNOWN_DIM);
           any_param = any_param || d.has_dim_param();
         }
       }
-      GeTensorDesc desc(GeShape(dims), FORMAT_ND, *dt);
+      GeTensorDesc desc(shape, FORMAT_ND, *dt);
       if (any_param) {
+        std::vector<std::string> params;
+        params.reserve(static_cast<size_t>(tt.shape().dim_size()));
+        for (const onnx::TensorShapeProto::Dimension& d : tt.shape().dim()) {
+          params.push_back(!d.has_dim_value() && d.has_dim_param() ? d.dim_param() : "");
+        }
         RETURN_IF_ERROR(desc.SetAttr(kAttrDimParams, AttrValue::CreateFrom(std::move(params))));
       }
       return desc;

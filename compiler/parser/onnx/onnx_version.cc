@@ -682,12 +682,36 @@ int64_t DefaultDomainOpset(const ModelProto& model) {
   return 0;
 }
 
+// Whether any node of g (or its subgraphs) may be rewritten by
+// BuiltinAdapter::AdaptNode from opset `from`: every node below opset 13;
+// from 13 only BatchNormalization (its training-mode outputs are dropped
+// before opset 14); nothing from 14 on. Saves collecting every name of a
+// large model that needs no rewrite.
+bool NeedsAdapting(const GraphProto& g, int64_t from) {
+  if (from < 13) return true;
+  if (from >= 14) return false;
+  for (const NodeProto& n : g.node()) {
+    if (n.op_type() == "BatchNormalization") return true;
+    for (const AttributeProto& a : n.attribute()) {
+      if (a.has_g() && NeedsAdapting(a.g(), from)) return true;
+      for (const GraphProto& sub : a.graphs()) {
+        if (NeedsAdapting(sub, from)) return true;
+      }
+    }
+  }
+  return false;
+}
+
 Status ApplyBuiltinAdapters(ModelProto* model, int64_t target) {
   const int64_t from = DefaultDomainOpset(*model);
   if (target > kTargetOpset) {
     return NotSupported("builtin adapters convert up to opset ", kTargetOpset, ", not ", target);
   }
   if (from >= target) return OkStatus();
+  if (!NeedsAdapting(model->graph(), from)) {
+    SetDefaultOpset(model, target);
+    return OkStatus();
+  }
   BuiltinAdapter adapter(*model, from);
   RETURN_IF_ERROR(adapter.AdaptGraph(model->mutable_graph()));
   SetDefaultOpset(model, target);
