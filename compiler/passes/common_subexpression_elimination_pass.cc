@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
 #include "compiler/passes/pass_framework/graph_rewriter.h"
@@ -20,11 +21,9 @@ namespace ge {
 namespace {
 
 bool IsCandidate(const Node& node) {
-  const std::string& type = node.GetType();
-  if (IsDataLikeType(type) || IsConstType(type) || type == NETOUTPUT || IsVariableType(type) ||
-      IsControlFlowType(type)) {
-    return false;
-  }
+  constexpr uint32_t kNever = kOpTypeDataLike | kOpTypeConst | kOpTypeNetOutput |
+                              kOpTypeVariable | kOpTypeControlFlow;
+  if ((OpTypeClassOf(node) & kNever) != 0) return false;
   for (const std::string& inst : node.GetOpDescBarePtr()->GetSubgraphInstanceNames()) {
     if (!inst.empty()) return false;
   }
@@ -129,14 +128,28 @@ StatusOr<bool> CommonSubexpressionEliminationPass::RunImpl(const ComputeGraphPtr
 }
 
 StatusOr<bool> CommonSubexpressionEliminationPass::RunOnGraph(const ComputeGraphPtr& graph) {
-  ASSIGN_OR_RETURN(std::vector<NodePtr> order, StableTopologicalOrder(*graph));
+  ASSIGN_OR_RETURN(const NodeOrder order, SharedTopologicalOrder(*graph));
   // Input hash -> the kept nodes with that hash (usually one: inline, no
   // allocation per node). Kept nodes are never removed (only later,
   // equal nodes are), so the bare pointers stay valid.
   absl::flat_hash_map<uint64_t, absl::InlinedVector<Node*, 1>> seen;
-  seen.reserve(order.size());
+  seen.reserve(order->size());
   GraphRewriter rw(graph);
-  for (const NodePtr& node : order) {
+  // The op types met on the way: when nothing changes and the graph is the
+  // whole tree, they are the TopoOrderCache's type set (the next passes ask
+  // GraphTreeHasAnyType; this saves them a walk over every node).
+  TopoOrderCache* cache = TopoOrderCache::Current();
+  const ComputeGraph* root = graph->GetRootGraphBarePtr();
+  const bool collect_types =
+      cache != nullptr && root == graph.get() && graph->GetAllSubgraphs().empty();
+  absl::flat_hash_set<const std::string*> types;
+  const std::string* last_type = nullptr;
+  for (const NodePtr& node : *order) {
+    if (collect_types) {
+      const std::string* t = node->GetOpDescBarePtr()->GetInternedType();
+      if (t != last_type) types.insert(t);
+      last_type = t;
+    }
     if (!graph->HasNode(node) || !IsCandidate(*node)) continue;
     absl::InlinedVector<Node*, 1>& bucket = seen[InputHash(*node)];
     Node* same = nullptr;
@@ -152,6 +165,7 @@ StatusOr<bool> CommonSubexpressionEliminationPass::RunOnGraph(const ComputeGraph
     }
     RETURN_IF_ERROR(rw.ReplaceNode(node, same->shared_from_this()));
   }
+  if (collect_types && !rw.changed()) cache->StoreTypes(*graph, std::move(types));
   return rw.changed();
 }
 

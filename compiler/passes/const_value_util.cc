@@ -53,6 +53,44 @@ StatusOr<gert::HostTensor> GetConstInputValue(const Node& node, int32_t in_index
   return GetConstNodeValue(*peer->GetOwnerNodeBarePtr());
 }
 
+StatusOr<gert::Tensor> GetConstInputView(const Node& node, int32_t in_index) {
+  InDataAnchor* in = node.GetInDataAnchorBarePtr(in_index);
+  if (in == nullptr) return NotFound("node ", node.GetName(), " has no input ", in_index);
+  OutDataAnchor* peer = in->GetPeerOutAnchorPtr();
+  if (peer == nullptr) {
+    return NotFound("input ", in_index, " of node ", node.GetName(), " is not connected");
+  }
+  const Node& producer = *peer->GetOwnerNodeBarePtr();
+  if (!IsConstNode(producer)) return NotFound("node ", producer.GetName(), " is not a Const");
+  const GeTensor* value = producer.GetOpDescBarePtr()->GetAttr(ATTR_NAME_WEIGHTS)->Get<GeTensor>();
+  if (value == nullptr) {
+    return TypeMismatch("Const node ", producer.GetName(), ": attribute '", ATTR_NAME_WEIGHTS,
+                        "' is not a tensor");
+  }
+  const GeTensorDesc& desc = value->GetTensorDesc();
+  const DataType dtype = desc.GetDataType();
+  if (dtype == DT_STRING || dtype == DT_VARIANT) {
+    return NotSupported("Const node ", producer.GetName(), ": a ", static_cast<int32_t>(dtype),
+                        " value has no raw-byte view");
+  }
+  StatusOr<gert::Shape> shape = gert::Shape::FromDims(desc.GetShape().GetDimsSpan());
+  if (!shape.ok()) return Annotate(shape.status(), "Const node ", producer.GetName(), ": ");
+  if (shape->IsUnknownShape()) {
+    return GraphInvalid("Const node ", producer.GetName(), " has unknown value shape ",
+                        desc.GetShape().ToString());
+  }
+  StatusOr<size_t> bytes = gert::HostStorageBytes(dtype, shape->GetShapeSize());
+  if (!bytes.ok()) return Annotate(bytes.status(), "Const node ", producer.GetName(), ": ");
+  absl::Span<const uint8_t> data = value->GetData();
+  if (data.size() != *bytes || (data.empty() ? false : data.data() == nullptr)) {
+    return ParamInvalid("Const node ", producer.GetName(), ": value of shape ",
+                        desc.GetShape().ToString(), " needs ", *bytes, " bytes, holds ",
+                        data.size());
+  }
+  // Readers take it as const gert::Tensor*: the bytes are never written.
+  return gert::Tensor(*shape, dtype, const_cast<uint8_t*>(data.data()), data.size());
+}
+
 GeTensor HostTensorToGeTensor(const gert::HostTensor& t) {
   GeTensorDesc desc(GeShape(t.GetShape().ToVector()), FORMAT_ND, t.GetDataType());
   return GeTensor(desc, static_cast<const uint8_t*>(t.tensor().GetAddr()), t.tensor().GetSize());

@@ -32,6 +32,12 @@ StatusOr<gert::HostTensor> GetConstNodeValue(const Node& node);
 // The value of the Const feeding input `in_index` of `node`.
 StatusOr<gert::HostTensor> GetConstInputValue(const Node& node, int32_t in_index);
 
+// A read-only view of the value of the Const feeding input `in_index` of
+// `node`, without copying it: valid while that Const node and its "value"
+// attribute are unchanged. Same checks and errors as GetConstInputValue
+// (STRING / VARIANT values are NotSupported: they have no raw-byte view).
+StatusOr<gert::Tensor> GetConstInputView(const Node& node, int32_t in_index);
+
 // A GeTensor holding a copy of `t` (ND format).
 GeTensor HostTensorToGeTensor(const gert::HostTensor& t);
 

@@ -273,9 +273,9 @@ StatusOr<bool> ConstantFoldingPass::TryFold(ComputeGraph& graph, const NodePtr& 
 }
 
 StatusOr<bool> ConstantFoldingPass::FoldGraph(ComputeGraph& graph) {
-  ASSIGN_OR_RETURN(std::vector<NodePtr> order, StableTopologicalOrder(graph));
+  ASSIGN_OR_RETURN(const NodeOrder order, SharedTopologicalOrder(graph));
   bool changed = false;
-  for (const NodePtr& node : order) {
+  for (const NodePtr& node : *order) {
     if (!graph.HasNode(node)) continue;  // removed as an orphaned input
     ASSIGN_OR_RETURN(bool folded, TryFold(graph, node));
     changed |= folded;

@@ -2,6 +2,7 @@
 #include "compiler/passes/dead_code_elimination_pass.h"
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -42,10 +43,15 @@ StatusOr<bool> DeadCodeEliminationPass::RunAllGraphs(const ComputeGraphPtr& grap
 StatusOr<bool> DeadCodeEliminationPass::RunOnGraph(const ComputeGraphPtr& graph) {
   // The topological order is usually cached; its NodeIndex gives every node
   // a dense position, so liveness is a byte per node (no hashing).
-  StatusOr<std::vector<NodePtr>> topo = StableTopologicalOrder(*graph);
-  std::vector<NodePtr> order;
+  StatusOr<NodeOrder> topo = SharedTopologicalOrder(*graph);
+  NodeOrder holder;
+  if (topo.ok()) holder = *topo;
+  if (holder == nullptr) {
+    // A cycle only matters when something is dead (reported below).
+    holder = std::make_shared<const std::vector<NodePtr>>(graph->GetDirectNode());
+  }
+  const std::vector<NodePtr>& order = *holder;
   if (topo.ok()) {
-    order = std::move(topo).value();
     // In a DAG every path along out-edges ends at a node without consumers;
     // when each such node is a root (output, input, side effect, graph
     // output), every node reaches a root: nothing is dead. This needs no
@@ -81,9 +87,6 @@ StatusOr<bool> DeadCodeEliminationPass::RunOnGraph(const ComputeGraphPtr& graph)
       // (A graph without any output keeps everything, as below.)
       return false;
     }
-  } else {
-    // A cycle only matters when something is dead (reported below).
-    order = graph->GetDirectNode();
   }
   const NodeIndex index(order);
   std::vector<uint8_t> live(order.size(), 0);

@@ -355,7 +355,14 @@ const Node* ProducerNode(const Node& node, uint32_t i) {
   return peer == nullptr ? nullptr : peer->GetOwnerNodeBarePtr();
 }
 
-StatusOr<bool> InferRegistered(Node& node, OutputMetas* scratch) {
+// Per-graph scratch of InferRegistered (reused node to node).
+struct InferScratch {
+  OutputMetas metas;
+  std::vector<gert::Tensor> views;
+  std::vector<const gert::Tensor*> const_inputs;
+};
+
+StatusOr<bool> InferRegistered(Node& node, InferScratch* scratch) {
   OpDesc& op = *node.GetOpDescBarePtr();
   InferShapeMemo* memo = g_memo;
   // (The signature is only computed for nodes inferred before.)
@@ -368,24 +375,25 @@ StatusOr<bool> InferRegistered(Node& node, OutputMetas* scratch) {
     const Node* p = ProducerNode(node, i);
     any_const = p != nullptr && IsConstNode(*p);
   }
-  // Values of the Const producers (most nodes have none: no allocation).
-  std::vector<gert::HostTensor> values;
-  std::vector<const gert::Tensor*> const_inputs;
+  // Views of the Const producers' values (no copy; most nodes have none).
+  std::vector<gert::Tensor>& views = scratch->views;
+  std::vector<const gert::Tensor*>& const_inputs = scratch->const_inputs;
+  const_inputs.clear();
   if (any_const) {
-    values.resize(n_in);
+    views.assign(n_in, gert::Tensor());  // sized first: the pointers stay put
     const_inputs.assign(n_in, nullptr);
     for (uint32_t i = 0; i < n_in; ++i) {
       const Node* p = ProducerNode(node, i);
       if (p == nullptr || !IsConstNode(*p)) continue;
-      StatusOr<gert::HostTensor> v = GetConstInputValue(node, static_cast<int32_t>(i));
+      StatusOr<gert::Tensor> v = GetConstInputView(node, static_cast<int32_t>(i));
       if (!v.ok()) continue;
-      values[i] = std::move(v).value();
-      const_inputs[i] = &values[i].tensor();
+      views[i] = *v;
+      const_inputs[i] = &views[i];
     }
   }
-  SnapshotOutputs(op, scratch);
+  SnapshotOutputs(op, &scratch->metas);
   RETURN_IF_ERROR(Annotate(InferShapeAndTypeForOpDesc(op, const_inputs), "InferShapePass: "));
-  const bool changed = OutputsChanged(op, *scratch);
+  const bool changed = OutputsChanged(op, scratch->metas);
   if (memo != nullptr && memo->recording()) memo->Record(node.GetOpDesc(), NodeSignature(node));
   return changed;
 }
@@ -462,10 +470,10 @@ StatusOr<bool> InferShapePass::InferGraph(ComputeGraph& graph, int32_t depth) {
     return OutOfRange("InferShapePass: subgraph nesting deeper than ", kMaxSubgraphDepth,
                       " at graph '", graph.GetName(), "'");
   }
-  ASSIGN_OR_RETURN(std::vector<NodePtr> order, StableTopologicalOrder(graph));
+  ASSIGN_OR_RETURN(const NodeOrder order, SharedTopologicalOrder(graph));
   bool changed = false;
-  OutputMetas scratch;
-  for (const NodePtr& node : order) {
+  InferScratch scratch;
+  for (const NodePtr& node : *order) {
     OpDesc& op = *node->GetOpDescBarePtr();
     // Refresh input descs from the producers.
     const uint32_t n_in = static_cast<uint32_t>(node->GetAllInDataAnchorsSize());
@@ -475,7 +483,11 @@ StatusOr<bool> InferShapePass::InferGraph(ComputeGraph& graph, int32_t depth) {
       if (peer == nullptr) continue;
       const OpDesc& producer = *peer->GetOwnerNodeBarePtr()->GetOpDescBarePtr();
       const uint32_t out_idx = static_cast<uint32_t>(peer->GetIdx());
-      changed |= RefreshDesc(producer.GetOutputDescBarePtr(out_idx), op, i, /*output=*/false);
+      // The input is pinned first: the peeked producer desc stays valid
+      // until the next pointer handed out.
+      GeTensorDesc* dst = const_cast<GeTensorDesc*>(op.GetInputDescBarePtr(i));
+      const GeTensorDesc* src = producer.PeekOutputDesc(out_idx);
+      if (dst != nullptr && src != nullptr) changed |= CopyMeta(*src, dst);
     }
     const std::string& type = op.GetType();
     if (IsConstNode(*node)) {
@@ -523,10 +535,15 @@ StatusOr<bool> InferShapePass::RunImpl(const ComputeGraphPtr& graph) {
   }
   const bool saved = g_lenient;
   g_lenient = lenient_;
+  const uint64_t epoch_before = GraphEditEpoch();
   StatusOr<bool> r = InferGraph(*graph, 0);
   g_lenient = saved;
-  // Changed descs are an edit for the other passes' facts (folding, ...).
-  if (r.ok() && *r) NoteGraphEdit();
+  // Changed descs are an edit for the other passes' facts (folding, ...);
+  // the structure is untouched, so the cached orders stay.
+  if (r.ok() && *r) {
+    NoteGraphEdit();
+    if (cache != nullptr) cache->KeepStructureSince(epoch_before);
+  }
   if (r.ok() && cache != nullptr) {
     cache->SetFact(*graph, lenient_ ? Fact::kInferredLenient : Fact::kInferredStrict);
   }

@@ -10,9 +10,12 @@
 #include <string>
 #include <vector>
 
+#include "compiler/passes/const_value_util.h"
+#include "compiler/passes/pass_framework/topo_order.h"
 #include "gmock/gmock.h"
 #include "graph/inc/graph/attr_value.h"
 #include "graph/inc/graph/compute_graph.h"
+#include "graph/inc/graph/ge_attr_define.h"
 #include "graph/inc/graph/op_desc.h"
 #include "graph/inc/graph/op_types.h"
 #include "graph/src/testing/status_matchers.h"
@@ -201,6 +204,44 @@ TEST(InferShapePassTest, MergeDescs) {
 TEST(InferShapePassTest, NullGraphIsAnError) {
   InferShapePass pass;
   EXPECT_FALSE(pass.Run(nullptr).ok());
+}
+
+TEST(InferShapePassTest, ConstValuesAreViewedInPlaceAndOrdersSurviveInference) {
+  TestGraph g("g");
+  NodePtr x = g.TypedData("x", 0, {2, 3});
+  NodePtr shape = g.Const("shape", I64({2}, {3, 2}));
+  NodePtr reshape = g.Op("reshape", "Reshape", {x, shape});
+  g.NetOutput({reshape});
+  auto view = GetConstInputView(*reshape, 1);
+  GE_ASSERT_OK(view.status());
+  EXPECT_EQ(view->GetDataType(), DT_INT64);
+  EXPECT_EQ(view->GetShapeSize(), 2);
+  EXPECT_EQ(view->GetData<int64_t>()[0], 3);
+  EXPECT_EQ(view->GetData<int64_t>()[1], 2);
+  EXPECT_EQ(GetErrorCode(GetConstInputView(*reshape, 0).status()), ErrorCode::kNotFound);
+  EXPECT_EQ(GetErrorCode(GetConstInputView(*reshape, 7).status()), ErrorCode::kNotFound);
+
+  TopoOrderCache cache;
+  TopoOrderCache::Scope scope(&cache);
+  InferShapePass pass;
+  auto changed = pass.Run(g.graph());
+  GE_ASSERT_OK(changed.status());
+  EXPECT_TRUE(*changed);
+  EXPECT_EQ(OutShape(reshape), GeShape({3, 2}));
+  // Inference changed descs, not the structure: the order is still cached.
+  const int64_t hits = cache.hits();
+  GE_ASSERT_OK(SharedTopologicalOrder(*g.graph()).status());
+  EXPECT_EQ(cache.hits(), hits + 1);
+
+  // A value whose bytes do not cover its shape is an error naming the Const.
+  const int64_t one = 1;
+  GeTensor bad(GeTensorDesc(GeShape({3}), FORMAT_ND, DT_INT64),
+               reinterpret_cast<const uint8_t*>(&one), sizeof(one));
+  GE_ASSERT_OK(shape->GetOpDescBarePtr()->SetAttr(ATTR_NAME_WEIGHTS,
+                                                  AttrValue::CreateFrom<GeTensor>(bad)));
+  auto bad_view = GetConstInputView(*reshape, 1);
+  EXPECT_EQ(GetErrorCode(bad_view.status()), ErrorCode::kParamInvalid);
+  EXPECT_THAT(bad_view.status().message(), HasSubstr("shape"));
 }
 
 TEST(InferShapePassTest, MemoSkipsUnchangedNodesAndSeesChangedInputs) {

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <string>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "graph/inc/graph/anchor.h"
 #include "graph/inc/graph/attr_value.h"
@@ -79,7 +80,38 @@ bool SubgraphsHaveSideEffects(const Node& node, int depth) {
   return false;
 }
 
+uint32_t ComputeTypeClass(const std::string& type) {
+  uint32_t c = 0;
+  if (IsDataLikeType(type)) c |= kOpTypeDataLike;
+  if (IsConstType(type)) c |= kOpTypeConst;
+  if (IsVariableType(type)) c |= kOpTypeVariable;
+  if (IsControlFlowType(type)) c |= kOpTypeControlFlow;
+  if (IsSideEffectType(type)) c |= kOpTypeSideEffect;
+  if (IsRandomType(type)) c |= kOpTypeRandom;
+  if (type == NETOUTPUT) c |= kOpTypeNetOutput;
+  return c;
+}
+
 }  // namespace
+
+uint32_t OpTypeClassOf(const Node& node) {
+  // Interned types live as long as the process: their addresses are keys.
+  struct Cache {
+    const std::string* last = nullptr;
+    uint32_t last_class = 0;
+    absl::flat_hash_map<const std::string*, uint32_t> classes;
+  };
+  thread_local Cache cache;
+  const std::string* type = node.GetOpDescBarePtr()->GetInternedType();
+  if (type == cache.last && type != nullptr) return cache.last_class;
+  if (type == nullptr) return ComputeTypeClass(node.GetType());
+  auto it = cache.classes.find(type);
+  const uint32_t c =
+      it != cache.classes.end() ? it->second : cache.classes.emplace(type, ComputeTypeClass(*type)).first->second;
+  cache.last = type;
+  cache.last_class = c;
+  return c;
+}
 
 bool IsDataLikeType(absl::string_view type) { return DataLikeTypes().contains(type); }
 bool IsConstType(absl::string_view type) { return type == CONSTANT || type == CONSTANTOP; }
@@ -89,14 +121,14 @@ bool IsSideEffectType(absl::string_view type) { return SideEffectTypes().contain
 bool IsRandomType(absl::string_view type) { return RandomTypes().contains(type); }
 
 bool HasSideEffects(const Node& node) {
-  if (IsSideEffectType(node.GetType())) return true;
+  if ((OpTypeClassOf(node) & kOpTypeSideEffect) != 0) return true;
   const AttrValue* flag = node.GetOpDescBarePtr()->GetAttr(kAttrHasSideEffect);
   if (flag != nullptr && flag->Get<bool>() != nullptr && *flag->Get<bool>()) return true;
   return SubgraphsHaveSideEffects(node, 0);
 }
 
 bool IsNonDeterministic(const Node& node) {
-  return IsRandomType(node.GetType()) || HasSideEffects(node);
+  return (OpTypeClassOf(node) & kOpTypeRandom) != 0 || HasSideEffects(node);
 }
 
 bool HasControlEdges(const Node& node) {

@@ -43,6 +43,20 @@ bool IsControlFlowType(absl::string_view type);   // Switch/Merge/Enter/..., If/
 bool IsSideEffectType(absl::string_view type);
 bool IsRandomType(absl::string_view type);
 
+// The classes above as bits, for the op type of a node: computed once per
+// interned op type (per thread), so a per-node test is one pointer lookup
+// instead of hashing the type name once per class.
+enum OpTypeClass : uint32_t {
+  kOpTypeDataLike = 1u << 0,
+  kOpTypeConst = 1u << 1,
+  kOpTypeVariable = 1u << 2,
+  kOpTypeControlFlow = 1u << 3,
+  kOpTypeSideEffect = 1u << 4,
+  kOpTypeRandom = 1u << 5,
+  kOpTypeNetOutput = 1u << 6,
+};
+uint32_t OpTypeClassOf(const Node& node);
+
 bool HasSideEffects(const Node& node);
 bool IsNonDeterministic(const Node& node);
 

@@ -36,6 +36,34 @@ TEST(PassUtilsTest, TypeClasses) {
   EXPECT_FALSE(IsRandomType("Relu"));
 }
 
+TEST(PassUtilsTest, OpTypeClassOfMatchesTheTypeSets) {
+  GraphBuilder b("g");
+  NodePtr data = b.AddNode("d", DATA, 0, 1);
+  NodePtr c = b.AddNode("c", CONSTANT, 0, 1);
+  NodePtr var = b.AddNode("v", VARIABLE, 0, 1);
+  NodePtr merge = b.AddNode("m", "Merge", 1, 1);
+  NodePtr rnd = b.AddNode("r", "RandomNormal", 1, 1);
+  NodePtr out = b.AddNode("o", NETOUTPUT, 1, 0);
+  NodePtr add = b.AddNode("a", "Add", 2, 1);
+  NodePtr add2 = b.AddNode("a2", "Add", 2, 1);
+  EXPECT_EQ(OpTypeClassOf(*data), uint32_t{kOpTypeDataLike});
+  EXPECT_EQ(OpTypeClassOf(*c), uint32_t{kOpTypeConst});
+  EXPECT_EQ(OpTypeClassOf(*var), uint32_t{kOpTypeVariable | kOpTypeSideEffect});
+  EXPECT_EQ(OpTypeClassOf(*merge), uint32_t{kOpTypeControlFlow});
+  EXPECT_EQ(OpTypeClassOf(*rnd), uint32_t{kOpTypeRandom});
+  EXPECT_EQ(OpTypeClassOf(*out), uint32_t{kOpTypeNetOutput});
+  EXPECT_EQ(OpTypeClassOf(*add), 0u);
+  EXPECT_EQ(OpTypeClassOf(*add2), 0u);  // the same type again (cached)
+  EXPECT_EQ(OpTypeClassOf(*data), uint32_t{kOpTypeDataLike});
+  // A type changed in place is classified by its new type.
+  add->GetOpDescBarePtr()->SetType("Send");
+  EXPECT_EQ(OpTypeClassOf(*add), uint32_t{kOpTypeSideEffect});
+  EXPECT_TRUE(HasSideEffects(*add));
+  EXPECT_FALSE(HasSideEffects(*add2));
+  EXPECT_TRUE(IsNonDeterministic(*rnd));
+  EXPECT_FALSE(IsNonDeterministic(*add2));
+}
+
 TEST(PassUtilsTest, SideEffectsFromTypeAttributeAndSubgraphs) {
   GraphBuilder b("root");
   NodePtr relu = b.AddNode("relu", "Relu", 1, 1);

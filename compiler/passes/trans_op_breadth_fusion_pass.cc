@@ -77,9 +77,9 @@ StatusOr<bool> TransOpBreadthFusionPass::RunImpl(const ComputeGraphPtr& graph) {
 }
 
 StatusOr<bool> TransOpBreadthFusionPass::RunOnGraph(const ComputeGraphPtr& graph) {
-  ASSIGN_OR_RETURN(std::vector<NodePtr> order, StableTopologicalOrder(*graph));
+  ASSIGN_OR_RETURN(const NodeOrder order, SharedTopologicalOrder(*graph));
   GraphRewriter rw(graph);
-  for (const NodePtr& producer : order) {
+  for (const NodePtr& producer : *order) {
     if (!graph->HasNode(producer)) continue;
     for (size_t o = 0; o < producer->GetAllOutDataAnchorsSize(); ++o) {
       OutDataAnchor* out = producer->GetOutDataAnchorBarePtr(static_cast<int32_t>(o));

@@ -367,7 +367,7 @@ Status GraphPrepare::MarkDynShape(const ComputeGraphPtr& graph) {
     bool unknown = false;
     const uint32_t n_out = static_cast<uint32_t>(op.GetAllOutputsDescSize());
     for (uint32_t i = 0; i < n_out && !unknown; ++i) {
-      const GeTensorDesc* desc = op.GetOutputDescBarePtr(i);
+      const GeTensorDesc* desc = op.PeekOutputDesc(i);
       unknown = desc != nullptr && desc->GetShape().IsUnknownShape();
     }
     if (unknown) {
@@ -413,7 +413,7 @@ Status GraphPrepare::Prepare(const ComputeGraphPtr& graph, const CompileOptions&
   NoteGraphEdit();  // the list was reordered (and maybe descs / outputs set)
   if (TopoOrderCache* cache = TopoOrderCache::Current()) {
     // Just sorted: the stable order is the list itself.
-    cache->Store(*graph, graph->GetDirectNode());
+    cache->Store(*graph, std::make_shared<const std::vector<NodePtr>>(graph->GetDirectNode()));
   }
   RETURN_IF_ERROR(StageDone(graph, "PrepareNormalizeGraph", options));
   if (infer_shape) {

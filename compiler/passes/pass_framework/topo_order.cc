@@ -123,24 +123,42 @@ TopoOrderCache::Scope::Scope(TopoOrderCache* cache) : saved_(g_cache) { g_cache 
 TopoOrderCache::Scope::~Scope() { g_cache = saved_; }
 TopoOrderCache* TopoOrderCache::Current() { return g_cache; }
 
-const std::vector<NodePtr>* TopoOrderCache::Find(const ComputeGraph& graph) {
+NodeOrder TopoOrderCache::FindShared(const ComputeGraph& graph) {
   auto it = entries_.find(&graph);
   if (it == entries_.end()) return nullptr;
   const Entry& e = it->second;
   if (e.epoch != GraphEditEpoch() || e.size != graph.GetDirectNodesSize() ||
-      e.graph.lock().get() != &graph) {
+      e.order == nullptr || e.graph.lock().get() != &graph) {
     return nullptr;
   }
   ++hits_;
-  return &e.order;
+  return e.order;
+}
+
+const std::vector<NodePtr>* TopoOrderCache::Find(const ComputeGraph& graph) {
+  return FindShared(graph).get();  // the entry keeps it alive
 }
 
 void TopoOrderCache::Store(const ComputeGraph& graph, const std::vector<NodePtr>& order) {
+  Store(graph, std::make_shared<const std::vector<NodePtr>>(order));
+}
+
+void TopoOrderCache::Store(const ComputeGraph& graph, NodeOrder order) {
   Entry& e = entries_[&graph];
   e.graph = graph.weak_from_this();
   e.epoch = GraphEditEpoch();
   e.size = graph.GetDirectNodesSize();
-  e.order = order;
+  e.order = std::move(order);
+}
+
+void TopoOrderCache::KeepStructureSince(uint64_t before) {
+  const uint64_t now = GraphEditEpoch();
+  for (auto& [graph, e] : entries_) {
+    if (e.epoch == before) e.epoch = now;
+  }
+  for (auto& [graph, e] : types_) {
+    if (e.epoch == before) e.epoch = now;
+  }
 }
 
 bool TopoOrderCache::HasFact(const ComputeGraph& graph, Fact fact) {
@@ -225,6 +243,17 @@ StatusOr<std::vector<NodePtr>> StableTopologicalOrder(const ComputeGraph& graph)
   StatusOr<std::vector<NodePtr>> order = ComputeOrder(graph);
   if (order.ok()) cache->Store(graph, *order);
   return order;
+}
+
+StatusOr<NodeOrder> SharedTopologicalOrder(const ComputeGraph& graph) {
+  TopoOrderCache* cache = g_cache;
+  if (cache != nullptr) {
+    if (NodeOrder hit = cache->FindShared(graph)) return hit;
+  }
+  ASSIGN_OR_RETURN(std::vector<NodePtr> order, ComputeOrder(graph));
+  auto shared = std::make_shared<const std::vector<NodePtr>>(std::move(order));
+  if (cache != nullptr) cache->Store(graph, shared);
+  return NodeOrder(std::move(shared));
 }
 
 namespace {

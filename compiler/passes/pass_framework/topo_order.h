@@ -25,6 +25,10 @@
 // Example
 //   ASSIGN_OR_RETURN(std::vector<NodePtr> order, StableTopologicalOrder(*graph));
 //   for (const NodePtr& node : order) { ... }
+//   // Without copying the cached order (one reference count, not one per
+//   // node; the snapshot stays valid while the pass edits the graph):
+//   ASSIGN_OR_RETURN(NodeOrder shared, SharedTopologicalOrder(*graph));
+//   for (const NodePtr& node : *shared) { ... }
 #ifndef COMPILER_PASSES_PASS_FRAMEWORK_TOPO_ORDER_H_
 #define COMPILER_PASSES_PASS_FRAMEWORK_TOPO_ORDER_H_
 
@@ -43,6 +47,12 @@
 namespace ge {
 
 StatusOr<std::vector<NodePtr>> StableTopologicalOrder(const ComputeGraph& graph);
+
+// An immutable snapshot of a stable topological order, shared with the
+// TopoOrderCache (a cache hit costs one reference count, not a copy of a
+// shared_ptr per node). Never null on success.
+using NodeOrder = std::shared_ptr<const std::vector<NodePtr>>;
+StatusOr<NodeOrder> SharedTopologicalOrder(const ComputeGraph& graph);
 
 // Process-wide counter of graph edits made through GraphRewriter. Code that
 // edits a graph another way (raw anchor / graph calls) inside a pass must
@@ -104,7 +114,15 @@ class TopoOrderCache {
 
   // The cached order of `graph` if still valid, else null.
   const std::vector<NodePtr>* Find(const ComputeGraph& graph);
+  NodeOrder FindShared(const ComputeGraph& graph);
   void Store(const ComputeGraph& graph, const std::vector<NodePtr>& order);
+  void Store(const ComputeGraph& graph, NodeOrder order);
+
+  // For an edit that cannot change any graph's structure or op types
+  // (shape inference rewriting descs): the cached orders and type sets that
+  // were valid at edit epoch `before` are declared valid at the current
+  // epoch. Facts are left alone (they may depend on the descs).
+  void KeepStructureSince(uint64_t before);
 
   // Facts about a graph that hold while it is not edited (same validity as
   // the cached orders): passes use them to skip work already done.
@@ -127,7 +145,7 @@ class TopoOrderCache {
     std::weak_ptr<const ComputeGraph> graph;
     uint64_t epoch = 0;
     size_t size = 0;
-    std::vector<NodePtr> order;
+    NodeOrder order;
   };
   struct TypesEntry {
     std::weak_ptr<const ComputeGraph> graph;

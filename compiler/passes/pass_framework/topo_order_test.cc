@@ -201,6 +201,45 @@ TEST(TopoOrderCacheTest, NodeCountChangeAloneInvalidates) {
   EXPECT_THAT(Names(*order), ElementsAre("a", "late"));
 }
 
+TEST(TopoOrderCacheTest, SharedOrdersAreSnapshotsAndSurviveStructureKeepingEdits) {
+  GraphBuilder b("g");
+  NodePtr a = b.AddNode("a", "Data", 0, 1);
+  NodePtr c = b.AddNode("c", "Relu", 1, 1);
+  b.AddDataEdge(a, 0, c, 0);
+  auto uncached = SharedTopologicalOrder(*b.graph());
+  GE_ASSERT_OK(uncached.status());
+  ASSERT_NE(*uncached, nullptr);
+  EXPECT_THAT(Names(**uncached), ElementsAre("a", "c"));
+  TopoOrderCache cache;
+  TopoOrderCache::Scope scope(&cache);
+  auto first = SharedTopologicalOrder(*b.graph());
+  auto second = SharedTopologicalOrder(*b.graph());
+  GE_ASSERT_OK(first.status());
+  GE_ASSERT_OK(second.status());
+  EXPECT_EQ(first->get(), second->get());  // the same snapshot, not a copy
+  EXPECT_EQ(cache.hits(), 1);
+  // An edit declared not to touch the structure keeps the order.
+  const uint64_t before = GraphEditEpoch();
+  NoteGraphEdit();
+  EXPECT_EQ(cache.Find(*b.graph()), nullptr);
+  cache.KeepStructureSince(before);
+  EXPECT_EQ(cache.Find(*b.graph()), first->get());
+  // A structural edit: a new snapshot; the one held stays as it was.
+  NodePtr d = b.AddNode("d", "Relu", 1, 1);
+  b.AddDataEdge(c, 0, d, 0);
+  const uint64_t stale = GraphEditEpoch();
+  NoteGraphEdit();
+  auto third = SharedTopologicalOrder(*b.graph());
+  GE_ASSERT_OK(third.status());
+  EXPECT_NE(third->get(), first->get());
+  EXPECT_THAT(Names(**third), ElementsAre("a", "c", "d"));
+  EXPECT_THAT(Names(**first), ElementsAre("a", "c"));
+  // Only entries valid at the given epoch are kept.
+  NoteGraphEdit();
+  cache.KeepStructureSince(stale);
+  EXPECT_EQ(cache.Find(*b.graph()), nullptr);
+}
+
 TEST(GraphTreeHasAnyTypeTest, WithAndWithoutCache) {
   GraphBuilder b("g");
   b.AddNode("a", "Data", 0, 1);
