@@ -122,5 +122,34 @@ ComputeGraphPtr MakeAddReluChain(size_t num_nodes, const std::vector<int64_t>& d
   return g.graph();
 }
 
+ComputeGraphPtr MakeLadder(size_t num_ops) {
+  GraphMaker g("ladder");
+  const std::vector<int64_t> dims = {1, 16};
+  NodePtr a = g.Data("a", 0, dims);
+  NodePtr b = g.Data("b", 1, dims);
+  NodePtr t;
+  NodePtr c;
+  size_t muls = 0;
+  for (size_t i = 0; i < num_ops; ++i) {
+    const size_t step = i % 6;
+    const std::string name = absl::StrCat("v", i);
+    if (step == 0 || step == 3) {
+      t = step == 0 ? g.Binary(name, "Add", a, b) : g.Binary(name, "Add", b, a);
+    } else if (step == 1 || step == 4) {
+      if (muls % 4 == 0) {
+        c = g.ConstF32(absl::StrCat("c", muls / 4), dims,
+                       std::vector<float>(16, 0.5f + 1e-4f * static_cast<float>(muls / 4)));
+      }
+      t = g.Binary(name, "Mul", t, c);
+      ++muls;
+    } else {
+      t = g.Unary(name, "Relu", t);
+      (step == 2 ? a : b) = t;
+    }
+  }
+  g.NetOutput({{t == nullptr ? a : t, 0}});
+  return g.graph();
+}
+
 }  // namespace buildtest
 }  // namespace ge

@@ -57,6 +57,12 @@ class GraphMaker {
 ComputeGraphPtr MakeAddReluChain(size_t num_nodes, const std::vector<int64_t>& dims,
                                  bool shared_const = false);
 
+// The atc benchmark "ladder" (tools: make_synth.py) as a compiled graph: two
+// [1,16] float Data streams a, b and rungs a = Relu(Mul(Add(a, b), c));
+// b = Relu(Mul(Add(b, a), c)) with a new Const c every 4 Muls, `num_ops`
+// Add / Mul / Relu nodes in total, the last one feeding NetOutput.
+ComputeGraphPtr MakeLadder(size_t num_ops);
+
 }  // namespace buildtest
 }  // namespace ge
 

@@ -21,6 +21,8 @@
 #include "graph/inc/graph/ge_tensor.h"
 #include "graph/inc/graph/node.h"
 #include "graph/inc/graph/op_desc.h"
+#include "metadef/inc/external/graph/type_utils.h"
+#include "metadef/inc/external/graph/types.h"
 
 namespace ge {
 namespace {
@@ -40,6 +42,54 @@ uint64_t AlignUp(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
 
 std::string NodeHead(const Node& node) {
   return absl::StrCat("node '", node.GetName(), "' (", node.GetType(), ")");
+}
+
+// What Build needs to know about a node's type. Computed once per distinct
+// type (types are interned: one pointer per type), not by string compares
+// per node.
+enum class NodeKind : uint8_t { kKernel, kData, kConst, kNetOutput, kNonKernel };
+struct TypeInfo {
+  NodeKind kind = NodeKind::kKernel;
+  bool data_dependent = false;
+};
+
+TypeInfo ClassifyType(const std::string& type) {
+  TypeInfo info;
+  if (IsConstType(type)) {
+    info.kind = NodeKind::kConst;
+  } else if (IsDataType(type)) {
+    info.kind = NodeKind::kData;
+  } else if (type == "NetOutput") {
+    info.kind = NodeKind::kNetOutput;
+  } else if (IsNonKernelType(type)) {
+    info.kind = NodeKind::kNonKernel;
+  }
+  info.data_dependent = IsDataDependentOpType(type);
+  return info;
+}
+
+// TypeInfo of every node, parallel to `nodes`.
+std::vector<TypeInfo> ClassifyNodes(absl::Span<Node* const> nodes) {
+  std::vector<TypeInfo> out(nodes.size());
+  absl::flat_hash_map<const std::string*, TypeInfo> cache;
+  const std::string* last = nullptr;
+  TypeInfo last_info;
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    const OpDesc* op = nodes[i]->GetOpDescBarePtr();
+    const std::string* type = op->GetInternedType();
+    if (type == nullptr || type != last) {
+      if (type == nullptr) {
+        last_info = ClassifyType(op->GetType());
+      } else {
+        auto [it, inserted] = cache.try_emplace(type);
+        if (inserted) it->second = ClassifyType(*type);
+        last_info = it->second;
+      }
+      last = type;
+    }
+    out[i] = last_info;
+  }
+  return out;
 }
 
 // ------------------------------------------------------------------ order
@@ -93,13 +143,15 @@ struct WeightPlan {
   uint64_t size = 0;
   uint64_t num_consts = 0;
   uint64_t num_unique = 0;
-  // Const node (any graph) -> its weight slot, for nodes of the root graph.
-  absl::flat_hash_map<const Node*, TensorSlot> slots;
+  // The Const nodes, those of the root graph first (in node order), then
+  // those of the subgraphs; slots[c] is where consts[c]'s value lives.
+  std::vector<Node*> consts;
+  std::vector<TensorSlot> slots;
 };
 
 void CollectConsts(const ComputeGraph& graph, std::vector<Node*>* out) {
   for (const NodePtr& n : graph.DirectNodes()) {
-    if (IsConstType(n->GetType())) out->push_back(n.get());
+    if (IsConstType(n->GetOpDescBarePtr()->GetType())) out->push_back(n.get());
   }
 }
 
@@ -119,13 +171,17 @@ size_t SampleKey(absl::Span<const uint8_t> data, const GeTensorDesc& d) {
                       d.GetShape().GetDimsSpan());
 }
 
-StatusOr<WeightPlan> MergeWeights(const ComputeGraphPtr& graph) {
-  std::vector<Node*> consts;
-  CollectConsts(*graph, &consts);
+// `nodes` / `info`: the root graph's nodes in order and their TypeInfo.
+StatusOr<WeightPlan> MergeWeights(const ComputeGraphPtr& graph, absl::Span<Node* const> nodes,
+                                  absl::Span<const TypeInfo> info) {
+  WeightPlan plan;
+  std::vector<Node*>& consts = plan.consts;
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    if (info[i].kind == NodeKind::kConst) consts.push_back(nodes[i]);
+  }
   for (const ComputeGraphPtr& sub : graph->GetAllSubgraphs()) {
     if (sub != nullptr) CollectConsts(*sub, &consts);
   }
-  WeightPlan plan;
   plan.num_consts = consts.size();
   struct Unique {
     const GeTensor* tensor;
@@ -197,13 +253,12 @@ StatusOr<WeightPlan> MergeWeights(const ComputeGraphPtr& graph) {
     if (data.empty()) continue;
     plan.weights.pieces.push_back(WeightPiece{u.offset, data.data(), data.size(), u.tensor->GetBuffer()});
   }
-  plan.slots.reserve(consts.size());
+  plan.slots.resize(consts.size());
   for (size_t c = 0; c < consts.size(); ++c) {
-    TensorSlot slot;
+    TensorSlot& slot = plan.slots[c];
     slot.kind = proto::MEM_WEIGHTS;
     slot.offset = uniques[unique_of[c]].offset;
     slot.size = tensors[c]->GetData().size();
-    plan.slots[consts[c]] = slot;
   }
   // Replace the value tensors by weight references (tensors[] dies here).
   // dtype / format / dims are recorded only when the value's desc differs
@@ -211,8 +266,8 @@ StatusOr<WeightPlan> MergeWeights(const ComputeGraphPtr& graph) {
   for (size_t c = 0; c < consts.size(); ++c) {
     OpDesc* op = consts[c]->GetOpDescBarePtr();
     const GeTensorDesc& d = tensors[c]->GetTensorDesc();
-    const TensorSlot& slot = plan.slots[consts[c]];
-    const GeTensorDesc* out = op->GetOutputDescBarePtr(0);
+    const TensorSlot& slot = plan.slots[c];
+    const GeTensorDesc* out = op->PeekOutputDesc(0);  // read here only
     const bool same_desc = out != nullptr && out->GetDataType() == d.GetDataType() &&
                            out->GetFormat() == d.GetFormat() && out->GetShape() == d.GetShape();
     if (!same_desc) {
@@ -234,23 +289,25 @@ StatusOr<WeightPlan> MergeWeights(const ComputeGraphPtr& graph) {
 
 // ---------------------------------------------------------------- dynamic
 
-std::string DynamicReason(const ComputeGraph& graph, absl::Span<Node* const> nodes) {
+std::string DynamicReason(const ComputeGraph& graph, absl::Span<Node* const> nodes,
+                          absl::Span<const TypeInfo> info) {
   if (!graph.GetAllSubgraphs().empty()) {
     return absl::StrCat("graph has ", graph.GetAllSubgraphs().size(), " subgraph(s)");
   }
-  for (Node* n : nodes) {
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    Node* n = nodes[i];
     const OpDesc* op = n->GetOpDescBarePtr();
-    if (IsDataDependentOpType(op->GetType())) {
+    if (info[i].data_dependent) {
       return absl::StrCat(NodeHead(*n), " has data-dependent output shapes");
     }
     for (size_t k = 0; k < op->GetOutputsSize(); ++k) {
-      const GeTensorDesc* d = op->GetOutputDescBarePtr(static_cast<uint32_t>(k));
+      const GeTensorDesc* d = op->PeekOutputDesc(static_cast<uint32_t>(k));  // read here only
       if (d == nullptr) continue;
       if (d->GetShape().IsUnknownShape() || d->GetShape().IsUnknownDimNum()) {
         return absl::StrCat("output ", k, " of ", NodeHead(*n), " has unknown shape ",
                             d->GetShape().ToString());
       }
-      if (IsSizeUnknownDataType(d->GetDataType()) && !IsConstType(op->GetType())) {
+      if (IsSizeUnknownDataType(d->GetDataType()) && info[i].kind != NodeKind::kConst) {
         return absl::StrCat("output ", k, " of ", NodeHead(*n), " has data type ",
                             static_cast<int32_t>(d->GetDataType()), " of unknown size");
       }
@@ -266,18 +323,19 @@ struct ModelIo {
   Node* net_output = nullptr;
 };
 
-StatusOr<ModelIo> FindModelIo(absl::Span<Node* const> nodes) {
+StatusOr<ModelIo> FindModelIo(absl::Span<Node* const> nodes, absl::Span<const TypeInfo> info) {
   ModelIo io;
   std::vector<std::pair<int64_t, Node*>> data;
-  for (Node* n : nodes) {
-    const std::string& type = n->GetType();
-    if (type == "NetOutput") {
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    Node* n = nodes[i];
+    const NodeKind kind = info[i].kind;
+    if (kind == NodeKind::kNetOutput) {
       if (io.net_output != nullptr) {
         return GraphInvalid("graph has two NetOutput nodes: '", io.net_output->GetName(), "' and '",
                             n->GetName(), "'");
       }
       io.net_output = n;
-    } else if (IsDataType(type)) {
+    } else if (kind == NodeKind::kData) {
       const AttrValue* v = n->GetOpDescBarePtr()->GetAttr(kAttrIndex);
       const int64_t* index = v == nullptr ? nullptr : v->Get<int64_t>();
       if (index == nullptr) {
@@ -310,7 +368,45 @@ void FillIoDef(const std::string& name, const GeTensorDesc& d, uint64_t size, pr
   io->set_format(static_cast<int32_t>(d.GetFormat()));
 }
 
+// Formats whose bytes are plain dims x element size (GetDataSize converts
+// the desc to a TensorDesc first, a copy per call; blocked formats go there).
+bool IsPlainFormat(Format format) {
+  switch (GetPrimaryFormat(static_cast<int32_t>(format))) {
+    case FORMAT_ND:
+    case FORMAT_NCHW:
+    case FORMAT_NHWC:
+    case FORMAT_HWCN:
+    case FORMAT_CHWN:
+    case FORMAT_NCDHW:
+    case FORMAT_NDHWC:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// Bytes of a known plain-format tensor without building a TensorDesc; false
+// when the slow path has to decide (unknown / negative dims, overflow,
+// blocked formats, types of no fixed size: it also words the error).
+bool FastTensorBytes(const GeTensorDesc& d, uint64_t* bytes) {
+  if (!IsPlainFormat(d.GetFormat())) return false;
+  int64_t count = 1;
+  bool zero = false;
+  for (int64_t dim : d.GetShape().GetDimsSpan()) {
+    if (dim < 0) return false;
+    if (dim == 0) zero = true;
+    if (!zero && __builtin_mul_overflow(count, dim, &count)) return false;
+  }
+  if (zero) count = 0;
+  StatusOr<int64_t> size = TypeUtils::GetSizeInBytes(d.GetDataType(), count);
+  if (!size.ok() || *size < 0) return false;
+  *bytes = static_cast<uint64_t>(*size);
+  return true;
+}
+
 StatusOr<uint64_t> TensorBytes(const Node& node, uint32_t k, const GeTensorDesc& d) {
+  uint64_t fast = 0;
+  if (FastTensorBytes(d, &fast)) return fast;
   StatusOr<int64_t> size = d.GetDataSize();
   if (!size.ok()) {
     return Annotate(size.status(), "output ", k, " of ", NodeHead(node), ": ");
@@ -339,8 +435,9 @@ StatusOr<GeRootModelPtr> ModelBuilder::Build(const ComputeGraphPtr& graph) {
   if (graph == nullptr) return ParamInvalid("ModelBuilder::Build: graph is null");
   std::vector<Node*> nodes;
   RETURN_IF_ERROR(EnsureTopologicalIds(graph, &nodes));
-  ASSIGN_OR_RETURN(ModelIo io, FindModelIo(nodes));
-  ASSIGN_OR_RETURN(WeightPlan weights, MergeWeights(graph));
+  const std::vector<TypeInfo> info = ClassifyNodes(nodes);
+  ASSIGN_OR_RETURN(ModelIo io, FindModelIo(nodes, info));
+  ASSIGN_OR_RETURN(WeightPlan weights, MergeWeights(graph, nodes, info));
   stats_.num_consts = weights.num_consts;
   stats_.num_unique_weights = weights.num_unique;
 
@@ -354,7 +451,7 @@ StatusOr<GeRootModelPtr> ModelBuilder::Build(const ComputeGraphPtr& graph) {
   def.set_weight_size(weights.size);
   def.set_stream_num(1);
 
-  stats_.dynamic_reason = DynamicReason(*graph, nodes);
+  stats_.dynamic_reason = DynamicReason(*graph, nodes, info);
   const bool dynamic = !stats_.dynamic_reason.empty();
   def.set_dynamic(dynamic);
 
@@ -362,7 +459,7 @@ StatusOr<GeRootModelPtr> ModelBuilder::Build(const ComputeGraphPtr& graph) {
   std::vector<uint64_t> input_size(io.data_by_index.size(), 0);
   for (size_t i = 0; i < io.data_by_index.size(); ++i) {
     Node* n = io.data_by_index[i];
-    const GeTensorDesc* d = n->GetOpDescBarePtr()->GetOutputDescBarePtr(0);
+    const GeTensorDesc* d = n->GetOpDescBarePtr()->PeekOutputDesc(0);  // read here only
     if (!dynamic) {
       ASSIGN_OR_RETURN(input_size[i], TensorBytes(*n, 0, *d));
     }
@@ -384,8 +481,8 @@ StatusOr<GeRootModelPtr> ModelBuilder::Build(const ComputeGraphPtr& graph) {
   std::vector<uint64_t> output_size(num_outputs, 0);
   for (size_t k = 0; k < num_outputs; ++k) {
     const Node* src = out_src[k]->GetOwnerNodeBarePtr();
-    const GeTensorDesc* d = src->GetOpDescBarePtr()->GetOutputDescBarePtr(
-        static_cast<uint32_t>(out_src[k]->GetIdx()));
+    const GeTensorDesc* d = src->GetOpDescBarePtr()->PeekOutputDesc(
+        static_cast<uint32_t>(out_src[k]->GetIdx()));  // read here only
     if (d == nullptr) {
       return GraphInvalid("output ", out_src[k]->GetIdx(), " of ", NodeHead(*src), " has no desc");
     }
@@ -404,24 +501,28 @@ StatusOr<GeRootModelPtr> ModelBuilder::Build(const ComputeGraphPtr& graph) {
   }
 
   // ---- CalcOpParam: bind every output.
+  size_t next_const = 0;  // root consts come first in weights.consts, in node order
   for (size_t i = 0; i < nodes.size(); ++i) {
     Node* n = nodes[i];
     OpDesc* op = n->GetOpDescBarePtr();
-    const std::string& type = op->GetType();
-    if (type == "NetOutput") continue;
+    const NodeKind kind = info[i].kind;
+    if (kind == NodeKind::kNetOutput) continue;
     const size_t num_out = std::min<size_t>(n->GetAllOutDataAnchorsSize(), op->GetOutputsSize());
     NodeMemory& m = mem[i];
     m.outputs.resize(num_out);
-    if (IsConstType(type)) {
-      auto it = weights.slots.find(n);
-      for (TensorSlot& s : m.outputs) s = it->second;
+    if (kind == NodeKind::kConst) {
+      if (next_const >= weights.consts.size() || weights.consts[next_const] != n) {
+        return Internal(NodeHead(*n), " is not where the weight plan has it");
+      }
+      for (TensorSlot& s : m.outputs) s = weights.slots[next_const];
+      ++next_const;
       continue;
     }
     for (size_t k = 0; k < num_out; ++k) {
       TensorSlot& s = m.outputs[k];
-      const GeTensorDesc* d = op->GetOutputDescBarePtr(static_cast<uint32_t>(k));
+      const GeTensorDesc* d = op->PeekOutputDesc(static_cast<uint32_t>(k));  // read here only
       ASSIGN_OR_RETURN(s.size, TensorBytes(*n, static_cast<uint32_t>(k), *d));
-      if (IsDataType(type) && k == 0) {
+      if (kind == NodeKind::kData && k == 0) {
         s.kind = proto::MEM_MODEL_INPUT;
         s.index = static_cast<uint32_t>(*op->GetAttr(kAttrIndex)->Get<int64_t>());
         continue;
@@ -436,7 +537,7 @@ StatusOr<GeRootModelPtr> ModelBuilder::Build(const ComputeGraphPtr& graph) {
           out_index = static_cast<uint32_t>(peer->GetIdx());
         }
       }
-      if (feeds == 1 && !IsNonKernelType(type)) {
+      if (feeds == 1 && kind == NodeKind::kKernel) {
         s.kind = proto::MEM_MODEL_OUTPUT;
         s.index = out_index;
       } else if (feeds > 0) {
@@ -457,38 +558,9 @@ StatusOr<GeRootModelPtr> ModelBuilder::Build(const ComputeGraphPtr& graph) {
   ASSIGN_OR_RETURN(stats_.memory, PlanArena(nodes, mem, mem_options));
   def.set_memory_size(stats_.memory.arena_size);
 
-  // Compile state on the op descs.
-  for (size_t i = 0; i < nodes.size(); ++i) {
-    Node* n = nodes[i];
-    OpDesc* op = n->GetOpDescBarePtr();
-    const NodeMemory& m = mem[i];
-    // A Const's location is its weight attributes; Data and NetOutput have
-    // no kernel. They keep no compile state (saves an allocation per node).
-    if (IsNonKernelType(op->GetType())) continue;
-    if (!m.outputs.empty()) {
-      std::vector<int64_t> offsets(m.outputs.size());
-      for (size_t k = 0; k < offsets.size(); ++k) offsets[k] = static_cast<int64_t>(m.outputs[k].offset);
-      op->SetOutputOffset(offsets);
-    }
-    const size_t num_in = n->GetAllInDataAnchorsSize();
-    if (num_in > 0) {
-      std::vector<int64_t> offsets(num_in, -1);
-      for (size_t k = 0; k < num_in; ++k) {
-        const OutDataAnchor* peer =
-            n->GetInDataAnchorBarePtr(static_cast<int32_t>(k))->GetPeerOutAnchorPtr();
-        if (peer == nullptr) continue;
-        const int64_t src = peer->GetOwnerNodeBarePtr()->GetOpDescBarePtr()->GetId();
-        const size_t idx = static_cast<size_t>(peer->GetIdx());
-        if (idx < mem[src].outputs.size()) offsets[k] = static_cast<int64_t>(mem[src].outputs[idx].offset);
-      }
-      op->SetInputOffset(offsets);
-    }
-    if (!m.workspaces.empty()) {
-      std::vector<int64_t> offsets(m.workspaces.size());
-      for (size_t w = 0; w < offsets.size(); ++w) offsets[w] = static_cast<int64_t>(m.workspaces[w].offset);
-      op->SetWorkspace(offsets);
-    }
-  }
+  // Tensor locations are recorded in TASK_INFO only: the op descs get no
+  // input / output / workspace offsets (writing them allocated the op's
+  // compile-state block per node and put every offset into MODEL_DEF again).
 
   // ---- tasks
   TaskGenOptions task_options;
@@ -503,7 +575,8 @@ StatusOr<GeRootModelPtr> ModelBuilder::Build(const ComputeGraphPtr& graph) {
     }
     const TensorSlot& s = mem[src_id].outputs[idx];
     if (s.kind == proto::MEM_MODEL_OUTPUT) continue;  // written in place
-    const GeTensorDesc* d = src->GetOpDescBarePtr()->GetOutputDescBarePtr(idx);
+    const GeTensorDesc* d = src->GetOpDescBarePtr()->PeekOutputDesc(idx);  // read here only
+    if (d == nullptr) return GraphInvalid("output ", idx, " of ", NodeHead(*src), " has no desc");
     proto::TaskDef* t = def.add_task();
     t->set_task_id(static_cast<uint32_t>(def.task_size() - 1));
     t->set_type(proto::TASK_MEMCPY);

@@ -23,9 +23,10 @@
 //      outputs WEIGHTS refs, a kernel output feeding NetOutput input k exactly
 //      once (and no other NetOutput input) lives in MODEL_OUTPUT k, everything
 //      else in the ARENA planned by PlanArena (lifetime reuse unless
-//      disable_reuse_memory); offsets and workspaces of kernel nodes are
-//      written to their op descs (SetOutputOffset / SetInputOffset /
-//      SetWorkspace, offsets inside each tensor's region);
+//      disable_reuse_memory). Tensor locations are recorded in the tasks'
+//      TensorRefs only: op descs get no input / output / workspace offsets
+//      (one record, no per-node compile-state allocation, a smaller
+//      MODEL_DEF);
 //   5. tasks: TaskGenerator kernel tasks, then one TASK_MEMCPY per model output
 //      that is not written in place (a Data / Const / duplicated output);
 //   6. model io: ModelTaskDef.input (Data nodes by index) and .output
@@ -34,7 +35,9 @@
 //
 // Contract: deterministic (same graph and options -> same model, whatever
 // num_threads); errors name the node / index / value; never crashes on a
-// malformed graph.
+// malformed graph. Cost: linear in nodes + edges; node types are classified
+// once per distinct type, tensor descs are read without being copied or
+// unshared (OpDesc::PeekOutputDesc).
 //
 // Example
 //   ModelBuilder builder(ModelBuildOptions{});

@@ -57,7 +57,8 @@ TEST(ModelBuilderTest, SmallStaticGraph) {
   ASSERT_EQ(def.task_size(), 2);
   EXPECT_EQ(def.task(0).node_name(), "add");
   EXPECT_EQ(def.task(0).engine(), "DNN_VM_HOST_CPU");
-  EXPECT_EQ(def.task(0).kernel_name(), "Add");
+  EXPECT_EQ(def.task(0).op_type(), "Add");
+  EXPECT_EQ(def.task(0).kernel_name(), "");  // the kernel key is op_type
   EXPECT_EQ(def.task(1).task_id(), 1u);
   // add: reads model input 0 and the weight, writes the arena.
   const proto::TaskDef& add = def.task(0);
@@ -93,12 +94,13 @@ TEST(ModelBuilderTest, SmallStaticGraph) {
   ASSERT_EQ(def.output_size(), 1);
   EXPECT_EQ(def.output(0).name(), "relu:0");
   EXPECT_EQ(def.output(0).size(), 24u);
-  // op ids and compile state
+  // op ids; locations live in TASK_INFO only: no compile state on the op
+  // descs (no per-node allocation, nothing repeated in MODEL_DEF).
   NodePtr add_node = graph->FindNode("add");
   EXPECT_EQ(add_node->GetOpDesc()->GetId(), add.op_index());
-  EXPECT_EQ(add_node->GetOpDesc()->GetOutputOffset(),
-            std::vector<int64_t>{static_cast<int64_t>(add.output(0).offset())});
-  EXPECT_EQ(add_node->GetOpDesc()->GetInputOffset().size(), 2u);
+  EXPECT_TRUE(add_node->GetOpDesc()->GetOutputOffset().empty());
+  EXPECT_TRUE(add_node->GetOpDesc()->GetInputOffset().empty());
+  EXPECT_FALSE(add_node->GetOpDesc()->HasExtState());
 }
 
 TEST(ModelBuilderTest, ConstValuesMoveToWeightsAndRestore) {
@@ -287,8 +289,50 @@ TEST(ModelBuilderTest, WorkspacesAndAbsentInputs) {
   EXPECT_EQ(at->workspace(0).kind(), proto::MEM_ARENA);
   EXPECT_EQ(at->workspace(0).size(), 100u);
   EXPECT_NE(at->workspace(0).offset(), at->output(0).offset());
-  EXPECT_EQ(a->GetOpDesc()->GetWorkspace().size(), 2u);
+  EXPECT_TRUE(a->GetOpDesc()->GetWorkspace().empty());  // in the task only
   EXPECT_GE((*model)->root->task_def.memory_size(), 128u + 64u);
+}
+
+// Output bytes (task refs, model io) equal GeTensorDesc::GetDataSize for
+// sub-byte types, empty tensors and non-ND formats; an oversized shape is an
+// error naming the node, not a wrapped size.
+TEST(ModelBuilderTest, OutputSizesMatchGetDataSize) {
+  GraphMaker g("sizes");
+  NodePtr x = g.Data("x", 0, {2, 3});
+  const std::vector<GeTensorDesc> outs = {
+      GeTensorDesc(GeShape({3, 3}), FORMAT_ND, DT_INT4),        // 9 nibbles -> 5 bytes
+      GeTensorDesc(GeShape({0, 5}), FORMAT_ND, DT_FLOAT),       // empty
+      GeTensorDesc(GeShape({1, 2, 3, 4}), FORMAT_NHWC, DT_FLOAT16),
+      GeTensorDesc(GeShape({}), FORMAT_NCHW, DT_DOUBLE),        // scalar
+  };
+  NodePtr a = g.Op("a", "Split4", {{x, 0}}, outs);
+  g.NetOutput({{a, 0}, {a, 1}, {a, 2}, {a, 3}});
+  auto model = ModelBuilder().Build(g.graph());
+  ASSERT_TRUE(model.ok()) << model.status();
+  const proto::ModelTaskDef& def = (*model)->root->task_def;
+  const proto::TaskDef* at = FindTask(def, "a");
+  ASSERT_NE(at, nullptr);
+  ASSERT_EQ(at->output_size(), 4);
+  ASSERT_EQ(def.output_size(), 4);
+  const std::vector<uint64_t> want = {5, 0, 48, 8};
+  for (int k = 0; k < 4; ++k) {
+    StatusOr<int64_t> slow = outs[static_cast<size_t>(k)].GetDataSize();
+    ASSERT_TRUE(slow.ok()) << slow.status();
+    EXPECT_EQ(static_cast<uint64_t>(*slow), want[static_cast<size_t>(k)]) << k;
+    EXPECT_EQ(at->output(k).size(), want[static_cast<size_t>(k)]) << k;
+    EXPECT_EQ(def.output(k).size(), want[static_cast<size_t>(k)]) << k;
+  }
+
+  GraphMaker big("big");
+  NodePtr y = big.Data("y", 0, {2});
+  NodePtr b = big.Op("huge", "Tile", {{y, 0}},
+                     {GeTensorDesc(GeShape({int64_t{1} << 40, int64_t{1} << 40}), FORMAT_ND, DT_FLOAT)});
+  NodePtr r = big.Unary("r", "Relu", y);
+  big.NetOutput({{r, 0}});
+  (void)b;
+  auto bad = ModelBuilder().Build(big.graph());
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(std::string(bad.status().message()).find("'huge'"), std::string::npos) << bad.status();
 }
 
 TEST(ModelBuilderTest, NegativeWorkspaceRejected) {

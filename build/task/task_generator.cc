@@ -2,6 +2,7 @@
 #include "build/task/task_generator.h"
 
 #include <algorithm>
+#include <limits>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -34,6 +35,16 @@ void FillTensorRef(const TensorSlot& slot, const GeTensorDesc& desc, proto::Tens
 
 namespace {
 
+// Read-only view of output `k` of `op`: PeekOutputDesc neither copies nor
+// unshares the pooled description (GetOutputDescBarePtr would, per port),
+// so workers on different nodes never write to the graph. A missing desc
+// reads as the default one.
+const GeTensorDesc& OutputDesc(const OpDesc& op, uint32_t k) {
+  static const GeTensorDesc* const kNone = new GeTensorDesc();
+  const GeTensorDesc* d = op.PeekOutputDesc(k);
+  return d != nullptr ? *d : *kNone;
+}
+
 Status FillTask(Node* node, absl::Span<Node* const> nodes, const std::vector<NodeMemory>& mem,
                 const std::string& default_engine, proto::TaskDef* task) {
   const OpDesc* op = node->GetOpDescBarePtr();
@@ -44,7 +55,7 @@ Status FillTask(Node* node, absl::Span<Node* const> nodes, const std::vector<Nod
   task->set_op_index(op->GetId());
   std::string engine = op->GetOpEngineName();
   task->set_engine(engine.empty() ? default_engine : std::move(engine));
-  task->set_kernel_name(op->GetType());
+  // kernel_name stays empty: the kernel key is the op type (TaskDef default).
   task->set_stream_id(static_cast<uint32_t>(op->GetStreamId()));
 
   const size_t num_in = node->GetAllInDataAnchorsSize();
@@ -65,15 +76,14 @@ Status FillTask(Node* node, absl::Span<Node* const> nodes, const std::vector<Nod
       return GraphInvalid("input ", i, " of '", op->GetName(), "' comes from '", src->GetName(),
                           "':", out, " which has no planned memory");
     }
-    const GeTensorDesc* desc = src->GetOpDescBarePtr()->GetOutputDescBarePtr(out);
-    FillTensorRef(mem[src_id].outputs[out], desc != nullptr ? *desc : GeTensorDesc(), ref);
+    FillTensorRef(mem[src_id].outputs[out], OutputDesc(*src->GetOpDescBarePtr(), out), ref);
   }
   const NodeMemory& m = mem[id];
   task->mutable_output()->Reserve(static_cast<int>(m.outputs.size()));
   for (size_t k = 0; k < m.outputs.size(); ++k) {
-    const GeTensorDesc* desc = op->GetOutputDescBarePtr(static_cast<uint32_t>(k));
-    FillTensorRef(m.outputs[k], desc != nullptr ? *desc : GeTensorDesc(), task->add_output());
+    FillTensorRef(m.outputs[k], OutputDesc(*op, static_cast<uint32_t>(k)), task->add_output());
   }
+  if (!m.workspaces.empty()) task->mutable_workspace()->Reserve(static_cast<int>(m.workspaces.size()));
   for (const TensorSlot& ws : m.workspaces) {
     proto::TensorRef* ref = task->add_workspace();
     ref->set_kind(proto::MEM_ARENA);
@@ -93,35 +103,49 @@ Status TaskGenerator::Generate(absl::Span<Node* const> nodes, const std::vector<
   if (mem.size() != nodes.size()) {
     return ParamInvalid("memory plan has ", mem.size(), " entries for ", nodes.size(), " nodes");
   }
-  // Which nodes get a task, and the task slot of each.
+  // Which nodes get a task (types are interned: one check per distinct type).
   std::vector<Node*> kernel_nodes;
   kernel_nodes.reserve(nodes.size());
+  const std::string* last_type = nullptr;
+  bool last_is_kernel = false;
   for (size_t i = 0; i < nodes.size(); ++i) {
     Node* node = nodes[i];
     if (node == nullptr) return ParamInvalid("node ", i, " is null");
-    if (node->GetOpDescBarePtr()->GetId() != static_cast<int64_t>(i)) {
-      return ParamInvalid("node '", node->GetName(), "' has id ", node->GetOpDescBarePtr()->GetId(),
+    const OpDesc* op = node->GetOpDescBarePtr();
+    if (op->GetId() != static_cast<int64_t>(i)) {
+      return ParamInvalid("node '", node->GetName(), "' has id ", op->GetId(),
                           ", expected its position ", i);
     }
-    if (!IsNonKernelType(node->GetType())) kernel_nodes.push_back(node);
+    const std::string* type = op->GetInternedType();
+    if (type == nullptr || type != last_type) {
+      last_is_kernel = !IsNonKernelType(op->GetType());
+      last_type = type;
+    }
+    if (last_is_kernel) kernel_nodes.push_back(node);
   }
+  const size_t num_tasks = kernel_nodes.size();
   const int base = task_def->task_size();
-  auto* tasks = task_def->mutable_task();
-  tasks->Reserve(base + static_cast<int>(kernel_nodes.size()));
-  for (size_t t = 0; t < kernel_nodes.size(); ++t) tasks->Add()->set_task_id(static_cast<uint32_t>(base + t));
+  if (num_tasks > static_cast<size_t>(std::numeric_limits<int>::max() - base)) {
+    return OutOfRange(num_tasks, " kernel tasks do not fit a task list of ", base, " tasks");
+  }
 
   size_t threads = options_.num_threads > 0 ? static_cast<size_t>(options_.num_threads)
                                             : std::max(1u, std::thread::hardware_concurrency());
   const size_t min_chunk = std::max<size_t>(1, options_.min_nodes_per_thread);
-  threads = std::max<size_t>(1, std::min(threads, (kernel_nodes.size() + min_chunk - 1) / min_chunk));
-  const size_t chunk = threads == 0 ? 0 : (kernel_nodes.size() + threads - 1) / threads;
+  threads = std::max<size_t>(1, std::min(threads, (num_tasks + min_chunk - 1) / min_chunk));
+  const size_t chunk = (num_tasks + threads - 1) / threads;
+  // Each worker allocates and fills the tasks of its chunk (allocation runs
+  // in parallel too); they are appended in node order afterwards.
+  std::vector<proto::TaskDef*> made(num_tasks, nullptr);
   std::vector<Status> results(threads, OkStatus());
   auto work = [&](size_t w) {
     const size_t begin = w * chunk;
-    const size_t end = std::min(kernel_nodes.size(), begin + chunk);
+    const size_t end = std::min(num_tasks, begin + chunk);
     for (size_t t = begin; t < end; ++t) {
-      Status st = FillTask(kernel_nodes[t], nodes, mem, options_.default_engine,
-                           tasks->Mutable(base + static_cast<int>(t)));
+      auto* task = new proto::TaskDef();
+      made[t] = task;
+      task->set_task_id(static_cast<uint32_t>(base + static_cast<int>(t)));
+      Status st = FillTask(kernel_nodes[t], nodes, mem, options_.default_engine, task);
       if (!st.ok()) {
         results[w] = std::move(st);
         return;
@@ -137,7 +161,15 @@ Status TaskGenerator::Generate(absl::Span<Node* const> nodes, const std::vector<
     work(0);
     for (std::thread& th : pool) th.join();
   }
-  for (const Status& st : results) RETURN_IF_ERROR(st);  // first error by node order
+  for (const Status& st : results) {
+    if (!st.ok()) {  // first error by node order; task_def is left untouched
+      for (proto::TaskDef* t : made) delete t;
+      return st;
+    }
+  }
+  auto* tasks = task_def->mutable_task();
+  tasks->Reserve(base + static_cast<int>(num_tasks));
+  for (proto::TaskDef* t : made) tasks->AddAllocated(t);  // takes ownership
   return OkStatus();
 }
 

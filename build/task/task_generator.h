@@ -4,14 +4,18 @@
 // task list. One TASK_KERNEL per node that runs a kernel (every node except
 // Data / RefData / Const / Constant / NetOutput / NoOp), in node order:
 //   engine       op desc engine name, or options.default_engine when empty
-//   kernel_name  op type; op_index the op desc id; stream_id the op desc
-//                stream id (0 until stream allocation lands)
+//   kernel_name  empty: the kernel key is op_type (the TaskDef default; the
+//                runtime reads an empty kernel_name as op_type)
+//   op_index     the op desc id; stream_id the op desc stream id (0 until
+//                stream allocation lands)
 //   input[i]     the producer's TensorRef for every input slot, with dtype and
 //                dims of the tensor; an unconnected slot is MEM_ABSENT
 //   output[k]    the node's own slots; workspace[w] its ARENA workspaces.
 // Generation runs on options.num_threads std::threads over contiguous node
-// chunks writing into pre-sized task slots, so the result does not depend on
-// the thread count (same bytes for 1, 2, 8 threads).
+// chunks; each worker allocates and fills the tasks of its chunk, which are
+// appended in node order, so the result does not depend on the thread count
+// (same bytes for 1, 2, 8 threads). Workers only read the graph (descs via
+// OpDesc::PeekOutputDesc). On error task_def is left unchanged.
 //
 // Example
 //   proto::ModelTaskDef def;

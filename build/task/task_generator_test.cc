@@ -57,7 +57,7 @@ TEST(TaskGeneratorTest, OneKernelTaskPerComputeNode) {
   EXPECT_EQ(ta.type(), proto::TASK_KERNEL);
   EXPECT_EQ(ta.node_name(), "a");
   EXPECT_EQ(ta.op_type(), "Add");
-  EXPECT_EQ(ta.kernel_name(), "Add");
+  EXPECT_EQ(ta.kernel_name(), "");  // the kernel key is op_type
   EXPECT_EQ(ta.engine(), "AIcoreEngine");
   EXPECT_EQ(ta.op_index(), a->GetOpDesc()->GetId());
   EXPECT_EQ(ta.stream_id(), 0u);
@@ -131,6 +131,53 @@ TEST(TaskGeneratorTest, BadInputsRejected) {
   p.mem[0].outputs.clear();
   st = TaskGenerator().Generate(p.nodes, p.mem, &def);
   EXPECT_EQ(GetErrorCode(st), ErrorCode::kGraphInvalid) << st;
+  EXPECT_EQ(def.task_size(), 0);  // nothing appended on error
+}
+
+// Appends after existing tasks (task_id = position); on an error in any
+// worker the first error by node order is returned and nothing is appended.
+TEST(TaskGeneratorTest, AppendsAndFailsAtomically) {
+  ComputeGraphPtr graph = buildtest::MakeAddReluChain(3000, {2});
+  Planned p = Plan(graph);
+  proto::ModelTaskDef def;
+  def.add_task()->set_node_name("pre");
+  TaskGenOptions o;
+  o.num_threads = 4;
+  o.min_nodes_per_thread = 100;
+  ASSERT_TRUE(TaskGenerator(o).Generate(p.nodes, p.mem, &def).ok());
+  ASSERT_GT(def.task_size(), 1000);
+  EXPECT_EQ(def.task(0).node_name(), "pre");
+  for (int t = 1; t < def.task_size(); ++t) ASSERT_EQ(def.task(t).task_id(), static_cast<uint32_t>(t));
+
+  // Break the producers of two nodes in different chunks: the earlier wins.
+  const size_t late = p.nodes.size() - 10;
+  const size_t early = p.nodes.size() / 3;
+  p.mem[late].outputs.clear();
+  p.mem[early].outputs.clear();
+  proto::ModelTaskDef def2;
+  Status st = TaskGenerator(o).Generate(p.nodes, p.mem, &def2);
+  ASSERT_EQ(GetErrorCode(st), ErrorCode::kGraphInvalid) << st;
+  EXPECT_NE(std::string(st.message()).find(absl::StrCat("'", p.nodes[early]->GetName(), "'")),
+            std::string::npos)
+      << st;
+  EXPECT_EQ(def2.task_size(), 0);
+}
+
+// Generation only reads the graph: the op descs get no compile state.
+TEST(TaskGeneratorTest, LeavesGraphUntouched) {
+  GraphMaker g("g");
+  NodePtr x = g.Data("x", 0, {2, 2});
+  NodePtr a = g.Unary("a", "Relu", x);
+  NodePtr r = g.Unary("r", "Relu", a);
+  g.NetOutput({{r, 0}});
+  Planned p = Plan(g.graph());
+  proto::ModelTaskDef def;
+  ASSERT_TRUE(TaskGenerator().Generate(p.nodes, p.mem, &def).ok());
+  ASSERT_EQ(def.task_size(), 2);
+  EXPECT_FALSE(a->GetOpDesc()->HasExtState());
+  EXPECT_FALSE(r->GetOpDesc()->HasExtState());
+  EXPECT_EQ(def.task(1).input(0).dims_size(), 2);
+  EXPECT_EQ(def.task(1).input(0).data_type(), static_cast<int32_t>(DT_FLOAT));
 }
 
 TEST(TaskGeneratorTest, NonKernelTypes) {
