@@ -324,6 +324,10 @@ struct OmImage {
 };
 
 alignas(64) constexpr uint8_t kZeros[4096] = {};
+// Files of at least this many bytes are checksummed on their own thread at load.
+constexpr uint64_t kParallelChecksumBytes = 4 << 20;
+// TASK_INFO of at least this many bytes is parsed on its own thread at load.
+constexpr uint64_t kParallelTaskInfoBytes = 256 * 1024;
 // TASK_INFO of at least this many tasks is encoded on its own thread.
 constexpr int kParallelTaskInfo = 4096;
 
@@ -636,7 +640,21 @@ StatusOr<uint64_t> SaveOmToFile(const GeRootModel& model, const std::string& pat
 
 // ------------------------------------------------------------------ parse
 
-StatusOr<OmFileView> ParseOmFile(absl::Span<const uint8_t> bytes) {
+namespace {
+
+// The body checksum against the header's (bytes has at least the header).
+Status VerifyChecksum(absl::Span<const uint8_t> bytes) {
+  const std::array<uint8_t, 32> sum = OmChecksum(bytes.subspan(kOmHeaderSize));
+  if (std::memcmp(sum.data(), bytes.data() + kOffChecksum, kOmChecksumBytes) != 0) {
+    return ParseFailed("OM file: XXH3-128 checksum mismatch (file corrupted)");
+  }
+  return OkStatus();
+}
+
+// The file structure: header, model records, partition tables (TASK_INFO not
+// parsed yet). Without `verify_checksum` the caller verifies it (every check
+// here is bounds-safe on any bytes).
+StatusOr<OmFileView> ParseOmStructure(absl::Span<const uint8_t> bytes, bool verify_checksum) {
   if (bytes.size() < kOmHeaderSize) {
     return ParseFailed("OM file of ", bytes.size(), " bytes is shorter than the ", kOmHeaderSize,
                        "-byte header");
@@ -669,10 +687,7 @@ StatusOr<OmFileView> ParseOmFile(absl::Span<const uint8_t> bytes) {
     if (h[p] != 0) return ParseFailed("OM file: unused checksum byte ", p - kOffChecksum, " is not 0");
   }
   std::memcpy(hd.checksum.data(), h + kOffChecksum, hd.checksum.size());
-  const std::array<uint8_t, 32> sum = OmChecksum(bytes.subspan(kOmHeaderSize));
-  if (std::memcmp(sum.data(), hd.checksum.data(), kOmChecksumBytes) != 0) {
-    return ParseFailed("OM file: XXH3-128 checksum mismatch (file corrupted)");
-  }
+  if (verify_checksum) RETURN_IF_ERROR(VerifyChecksum(bytes));
   hd.model_type = LoadU32(h + kOffModelType);
   if (hd.model_type > static_cast<uint32_t>(OmModelType::kDynamic)) {
     return ParseFailed("OM file: model type ", hd.model_type, " is not 0 (static) or 1 (dynamic)");
@@ -753,19 +768,31 @@ StatusOr<OmFileView> ParseOmFile(absl::Span<const uint8_t> bytes) {
     if (m.task_info.size() > static_cast<uint64_t>(std::numeric_limits<int>::max())) {
       return OutOfRange("OM file: ", what, " TASK_INFO of ", m.task_info.size(), " bytes is too large");
     }
-    if (!m.task_def.ParseFromArray(m.task_info.data(), static_cast<int>(m.task_info.size()))) {
-      return ParseFailed("OM file: ", what, " '", m.name, "': TASK_INFO is not a valid ModelTaskDef");
-    }
-    RETURN_IF_ERROR(ValidateTaskDef(m.task_def, m.weights.size(), m.name));
-    if (num > kNumRequiredPartitions) {
-      ASSIGN_OR_RETURN(auto attrs, DecodeAttrs(span(kAttrsPartition)));
-      (void)attrs;
-    }
     r = Reader(bytes, end);
   }
   if (r.pos() != bytes.size()) {
     return ParseFailed("OM file: ", bytes.size() - r.pos(), " unexpected bytes after the last model at offset ",
                        r.pos());
+  }
+  return view;
+}
+
+// Parses and validates every model's TASK_INFO (and its attrs partition),
+// then checks the header's static / dynamic flags against the root's.
+Status ParseTaskInfos(absl::Span<const uint8_t> bytes, OmFileView* file) {
+  OmFileView& view = *file;
+  const OmHeader& hd = view.header;
+  for (size_t mi = 0; mi < view.models.size(); ++mi) {
+    OmModelView& m = view.models[mi];
+    if (!m.task_def.ParseFromArray(m.task_info.data(), static_cast<int>(m.task_info.size()))) {
+      return ParseFailed("OM file: model ", mi, " '", m.name, "': TASK_INFO is not a valid ModelTaskDef");
+    }
+    RETURN_IF_ERROR(ValidateTaskDef(m.task_def, m.weights.size(), m.name));
+    if (m.partitions.size() > kNumRequiredPartitions) {
+      const OmPartition& p = m.partitions[kAttrsPartition];
+      ASSIGN_OR_RETURN(auto attrs, DecodeAttrs(bytes.subspan(p.offset, p.size)));
+      (void)attrs;
+    }
   }
   const bool root_dynamic = view.models[0].task_def.dynamic();
   if (hd.is_unknown_model != (root_dynamic ? 1 : 0) ||
@@ -773,6 +800,14 @@ StatusOr<OmFileView> ParseOmFile(absl::Span<const uint8_t> bytes) {
     return ParseFailed("OM file: header says is_unknown_model=", int{hd.is_unknown_model}, " model_type=",
                        hd.model_type, " but the root TASK_INFO dynamic=", root_dynamic);
   }
+  return OkStatus();
+}
+
+}  // namespace
+
+StatusOr<OmFileView> ParseOmFile(absl::Span<const uint8_t> bytes) {
+  ASSIGN_OR_RETURN(OmFileView view, ParseOmStructure(bytes, /*verify_checksum=*/true));
+  RETURN_IF_ERROR(ParseTaskInfos(bytes, &view));
   return view;
 }
 
@@ -780,14 +815,54 @@ StatusOr<OmFileView> ParseOmFile(absl::Span<const uint8_t> bytes) {
 
 StatusOr<GeRootModelPtr> LoadGeRootModelFromOm(absl::Span<const uint8_t> bytes,
                                                std::shared_ptr<const void> owner) {
-  ASSIGN_OR_RETURN(OmFileView view, ParseOmFile(bytes));
+  // The checksum, TASK_INFO and MODEL_DEF are independent: on a large file
+  // the checksum (every byte, weights included) runs on a second thread and a
+  // large TASK_INFO is parsed and validated on a third while this one decodes
+  // the graphs (every decoder is bounds-safe on any bytes). Errors keep the
+  // sequential order: checksum, structure, every TASK_INFO, then MODEL_DEFs.
+  Status sum_status;
+  std::thread sum_thread;
+  const bool parallel_sum = bytes.size() >= kParallelChecksumBytes;
+  if (parallel_sum) {
+    sum_thread = std::thread([&sum_status, bytes]() { sum_status = VerifyChecksum(bytes); });
+  }
+  // No return between starting a thread and joining it.
+  StatusOr<OmFileView> parsed = ParseOmStructure(bytes, /*verify_checksum=*/!parallel_sum);
+  if (!parsed.ok()) {
+    if (sum_thread.joinable()) sum_thread.join();
+    RETURN_IF_ERROR(sum_status);
+    return parsed.status();
+  }
+  OmFileView& view = *parsed;
+  uint64_t task_bytes = 0;
+  for (const OmModelView& mv : view.models) task_bytes += mv.task_info.size();
+  Status task_status;
+  std::thread task_thread;
+  if (task_bytes >= kParallelTaskInfoBytes) {
+    task_thread = std::thread([&task_status, &view, bytes]() { task_status = ParseTaskInfos(bytes, &view); });
+  } else {
+    task_status = ParseTaskInfos(bytes, &view);
+  }
+  std::vector<StatusOr<ComputeGraphPtr>> graphs;
+  graphs.reserve(view.models.size());
+  if (task_thread.joinable() || task_status.ok()) {
+    for (const OmModelView& mv : view.models) {
+      absl::string_view def(reinterpret_cast<const char*>(mv.model_def.data()), mv.model_def.size());
+      graphs.push_back(ModelSerialize::DeserializeModel(def));
+      if (!graphs.back().ok()) break;
+    }
+  }
+  if (sum_thread.joinable()) sum_thread.join();
+  if (task_thread.joinable()) task_thread.join();
+  RETURN_IF_ERROR(sum_status);
+  RETURN_IF_ERROR(task_status);
+
   auto root = std::make_shared<GeRootModel>();
   for (size_t mi = 0; mi < view.models.size(); ++mi) {
     OmModelView& mv = view.models[mi];
     auto model = std::make_shared<GeModel>();
     model->name = mv.name;
-    absl::string_view def(reinterpret_cast<const char*>(mv.model_def.data()), mv.model_def.size());
-    StatusOr<ComputeGraphPtr> graph = ModelSerialize::DeserializeModel(def);
+    StatusOr<ComputeGraphPtr>& graph = graphs[mi];
     if (!graph.ok()) return Annotate(graph.status(), "OM model '", mv.name, "' MODEL_DEF: ");
     model->graph = std::move(graph).value();
     const int64_t num_ops = static_cast<int64_t>(model->graph->GetDirectNodesSize());

@@ -519,6 +519,57 @@ TEST(OmFileTest, ChecksumCoversEveryByteAndUnusedBytesMustBeZero) {
   for (size_t i = 16; i < 32; ++i) EXPECT_EQ(e[i], 0);
 }
 
+// A file large enough for the loader's helper threads: the checksum (>= 4 MiB
+// file) and the TASK_INFO parse (>= 256 KiB) run beside the MODEL_DEF decode.
+// Errors keep their sequential priority: checksum, then TASK_INFO.
+ComputeGraphPtr LargeChainGraph() {
+  GraphMaker g("large");
+  NodePtr x = g.Data("x", 0, {1024, 1024});
+  std::vector<float> v(1024 * 1024, 0.5f);
+  NodePtr cur = g.Binary("add", "Add", x, g.ConstF32("w", {1024, 1024}, v));
+  for (int i = 0; i < 4000; ++i) cur = g.Unary(absl::StrCat("relu_", i), "Relu", cur);
+  g.NetOutput({{cur, 0}});
+  return g.graph();
+}
+
+TEST(OmFileTest, LargeFileLoadsWithHelperThreadsAndKeepsErrorOrder) {
+  GeRootModelPtr model = Build(LargeChainGraph());
+  ASSERT_NE(model, nullptr);
+  auto om = SaveOm(*model);
+  ASSERT_TRUE(om.ok()) << om.status();
+  ASSERT_GE(om->size(), size_t{4} << 20);
+  ASSERT_GE(model->root->task_def.ByteSizeLong(), size_t{256} << 10);
+
+  auto buf = Aligned(*om);
+  auto r = LoadGeRootModelFromOm(absl::Span<const uint8_t>(buf->data(), buf->size()), buf);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ((*r)->root->task_def.task_size(), model->root->task_def.task_size());
+  EXPECT_EQ((*r)->root->graph->GetDirectNodesSize(), model->root->graph->GetDirectNodesSize());
+
+  // A flipped byte anywhere in the body (graph, weights, tasks): the checksum
+  // error, whatever the decoders make of the bytes.
+  for (size_t pos = kOmHeaderSize; pos < om->size(); pos += om->size() / 11 + 1) {
+    std::string s = *om;
+    s[pos] ^= 0x5a;
+    auto b = Aligned(s);
+    auto bad = LoadGeRootModelFromOm(absl::Span<const uint8_t>(b->data(), b->size()), b);
+    EXPECT_EQ(GetErrorCode(bad.status()), ErrorCode::kParseFailed) << pos;
+    EXPECT_NE(std::string(bad.status().message()).find("checksum"), std::string::npos)
+        << pos << ": " << bad.status();
+  }
+
+  // A sealed file with a bad TASK_INFO: the TASK_INFO error.
+  GeRootModelPtr bad_model = Build(LargeChainGraph());
+  bad_model->root->task_def.mutable_task(2000)->set_task_id(7);
+  auto bad_om = SaveOm(*bad_model);
+  ASSERT_TRUE(bad_om.ok()) << bad_om.status();
+  auto b = Aligned(*bad_om);
+  auto bad = LoadGeRootModelFromOm(absl::Span<const uint8_t>(b->data(), b->size()), b);
+  EXPECT_EQ(GetErrorCode(bad.status()), ErrorCode::kParseFailed);
+  EXPECT_NE(std::string(bad.status().message()).find("task 2000: task_id 7"), std::string::npos)
+      << bad.status();
+}
+
 TEST(OmFileTest, Sha256KnownAnswer) {
   auto d = Sha256(AsBytes("abc"));
   const uint8_t expected[4] = {0xba, 0x78, 0x16, 0xbf};

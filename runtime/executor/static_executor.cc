@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <string>
 #include <utility>
 
@@ -66,20 +67,50 @@ class RefusingAllocator final : public gert::OutputAllocator {
 
 RefusingAllocator g_refusing_allocator;
 
+// Identity of an input ref: equal keys give identical (read-only) views, so
+// tasks reading the same tensor share one view (and one patch).
+struct InputRefKey {
+  int kind;
+  int32_t data_type;
+  uint32_t index;
+  uint64_t offset;
+  uint64_t size;
+  absl::Span<const int64_t> dims;  // into the TaskDef
+
+  explicit InputRefKey(const proto::TensorRef& ref)
+      : kind(static_cast<int>(ref.kind())),
+        data_type(ref.data_type()),
+        index(ref.index()),
+        offset(ref.offset()),
+        size(ref.size()),
+        dims(ref.dims().data(), static_cast<size_t>(ref.dims_size())) {}
+  bool operator==(const InputRefKey& o) const {
+    return kind == o.kind && data_type == o.data_type && index == o.index && offset == o.offset &&
+           size == o.size && dims == o.dims;
+  }
+  template <typename H>
+  friend H AbslHashValue(H h, const InputRefKey& k) {
+    return H::combine(std::move(h), k.kind, k.data_type, k.index, k.offset, k.size, k.dims);
+  }
+};
+
 }  // namespace
 
-// One prepared task. Its vectors are sized once at load and never resized,
-// so the pointers into them (context spans, patches) stay valid.
+// One prepared task: a fixed-size record. Its slices of the executor's flat
+// arrays are recorded as [begin, begin + count) and turned into the
+// context's spans once every array has its final size.
 struct StaticExecutor::Task {
   proto::TaskType type = proto::TASK_KERNEL;
   const proto::TaskDef* def = nullptr;
   KernelFn fn = nullptr;
-  std::vector<gert::Tensor> inputs;
-  std::vector<gert::Tensor> outputs;
-  std::vector<void*> workspaces;
-  gert::KernelRunContextBuilder builder;
-  gert::KernelContext* ctx = nullptr;
+  gert::KernelContext ctx;
+  uint32_t in_begin = 0, in_count = 0;
+  uint32_t out_begin = 0, out_count = 0;
+  uint32_t ir_begin = 0, ir_count = 0;
+  uint32_t ws_begin = 0, ws_count = 0;
   // TASK_MEMCPY
+  const gert::Tensor* copy_src = nullptr;
+  gert::Tensor* copy_dst = nullptr;
   size_t copy_bytes = 0;
 };
 
@@ -167,28 +198,66 @@ Status StaticExecutor::Prepare(const StaticExecutorOptions& options) {
     return it == sparse.end() ? nullptr : &it->second;
   };
 
-  OpRegistry& registry = OpRegistry::Instance();
+  // Sizes of the flat arrays: one pass over the task list, so that they are
+  // allocated once and the pointers into them stay valid.
+  size_t n_views = 0, n_in = 0, n_out = 0, n_ws = 0;
+  for (const proto::TaskDef& def : td.task()) {
+    n_in += static_cast<size_t>(def.input_size());
+    n_out += static_cast<size_t>(def.output_size());
+    n_ws += static_cast<size_t>(def.workspace_size());
+  }
+  n_views = n_in + n_out;
+  if (n_views > std::numeric_limits<uint32_t>::max() || n_ws > std::numeric_limits<uint32_t>::max()) {
+    return OutOfRange("the task list has ", n_views, " tensor refs and ", n_ws,
+                      " workspaces (limit ", std::numeric_limits<uint32_t>::max(), ")");
+  }
   tasks_.reserve(static_cast<size_t>(td.task_size()));
+  views_.reserve(n_views);
+  in_ptrs_.reserve(n_in);
+  out_ptrs_.reserve(n_out);
+  workspaces_.reserve(n_ws);
+  ir_.reserve(n_in);
+
+  // Scratch of the output check, reused by every task (no per-task
+  // allocation once it has grown to the widest task).
+  std::vector<const gert::Shape*> s_in_shapes;
+  std::vector<DataType> s_in_dtypes;
+  std::vector<const gert::Tensor*> s_in_values;
+  std::vector<gert::Shape> s_out_shapes;
+  std::vector<DataType> s_out_dtypes;
+  std::vector<gert::Shape*> s_out_shape_ptrs;
+  std::vector<DataType*> s_out_dtype_ptrs;
+  gert::Shape unknown_rank;
+  unknown_rank.AppendDim(UNKNOWN_RANK);
+
+  // Input views shared by equal refs (read-only to kernels).
+  absl::flat_hash_map<InputRefKey, gert::Tensor*> shared_inputs;
+
+  OpRegistry& registry = OpRegistry::Instance();
+  // Consecutive tasks mostly share their kernel key: one registry lookup per
+  // run of equal keys.
+  const std::string* last_key = nullptr;
+  const OpRegistrationData* last_reg = nullptr;
+
   for (int ti = 0; ti < td.task_size(); ++ti) {
     const proto::TaskDef& def = td.task(ti);
     const size_t pos = static_cast<size_t>(ti);
     // Message prefixes are built only on failure (no per-task strings).
     auto head = [&def, pos]() { return TaskHead(def, pos); };
-    auto task = std::make_unique<Task>();
-    task->type = def.type();
-    task->def = &def;
+    Task& task = tasks_.emplace_back();
+    task.type = def.type();
+    task.def = &def;
     if (def.stream_id() != 0 && def.stream_id() >= td.stream_num()) {
       return OutOfRange(head(), "stream_id ", def.stream_id(), " >= stream_num ", td.stream_num());
     }
 
-    // Views of every ref.
+    // A view of `ref` (kind MEM_ABSENT excluded), appended to views_.
     auto make_view = [&](const proto::TensorRef& ref, const char* role, int i,
-                         gert::Tensor* view, bool writable) -> Status {
+                         bool writable) -> StatusOr<gert::Tensor*> {
       auto where = [&]() { return absl::StrCat(head(), role, " ", i, " (", KindName(ref.kind()), "): "); };
       if (!proto::MemKind_IsValid(ref.kind())) {
         return ParamInvalid(where(), "invalid memory kind ", static_cast<int>(ref.kind()));
       }
-      if (ref.kind() == proto::MEM_ABSENT) return OkStatus();
       if (!TypeUtils::IsDataTypeValid(ref.data_type())) {
         return ParamInvalid(where(), "invalid data type ", ref.data_type());
       }
@@ -197,18 +266,23 @@ Status StaticExecutor::Prepare(const StaticExecutorOptions& options) {
           dt == DT_STRING_REF) {
         return NotSupported(where(), "data type ", DtName(dt), " cannot live in a static model");
       }
-      StatusOr<gert::Shape> shape = gert::Shape::FromDims(ref.dims());
-      if (!shape.ok()) return Annotate(shape.status(), where());
-      if (shape->IsUnknownShape()) {
-        return ParamInvalid(where(), "dims ", shape->ToString(), " are not static");
+      if (ref.dims_size() > static_cast<int>(gert::kMaxDimNum)) {
+        return ParamInvalid(where(), ref.dims_size(), " dims exceed the limit of ",
+                            gert::kMaxDimNum);
       }
-      const int64_t count = shape->GetShapeSize();
-      if (count < 0) return Overflow(where(), "element count of ", shape->ToString(), " overflows");
+      gert::Tensor* view = &views_.emplace_back();
+      gert::Shape& shape = view->MutableShape();
+      for (int64_t d : ref.dims()) shape.AppendDim(d);
+      if (shape.IsUnknownShape()) {
+        return ParamInvalid(where(), "dims ", shape.ToString(), " are not static");
+      }
+      const int64_t count = shape.GetShapeSize();
+      if (count < 0) return Overflow(where(), "element count of ", shape.ToString(), " overflows");
       StatusOr<size_t> need = gert::HostStorageBytes(dt, count);
       if (!need.ok()) return Annotate(need.status(), where());
       if (ref.size() < *need) {
         return ParamInvalid(where(), "size ", ref.size(), " is smaller than the ", *need,
-                            " bytes of ", shape->ToString(), " ", DtName(dt));
+                            " bytes of ", shape.ToString(), " ", DtName(dt));
       }
       void* data = nullptr;
       switch (ref.kind()) {
@@ -271,38 +345,59 @@ Status StaticExecutor::Prepare(const StaticExecutorOptions& options) {
           break;
         }
         default:
-          break;
+          return ParamInvalid(where(), "invalid memory kind ", static_cast<int>(ref.kind()));
       }
-      *view = gert::Tensor(*shape, dt, data, static_cast<size_t>(ref.size()));
-      return OkStatus();
+      view->SetDataType(dt);
+      view->SetData(data, static_cast<size_t>(ref.size()));
+      return view;
     };
 
-    task->inputs.resize(static_cast<size_t>(def.input_size()));
-    task->outputs.resize(static_cast<size_t>(def.output_size()));
+    task.in_begin = static_cast<uint32_t>(in_ptrs_.size());
+    task.in_count = static_cast<uint32_t>(def.input_size());
     for (int i = 0; i < def.input_size(); ++i) {
-      RETURN_IF_ERROR(make_view(def.input(i), "input", i, &task->inputs[i], false));
+      const proto::TensorRef& ref = def.input(i);
+      if (ref.kind() == proto::MEM_ABSENT) {  // an unconnected optional input
+        in_ptrs_.push_back(nullptr);
+        continue;
+      }
+      auto [it, inserted] = shared_inputs.try_emplace(InputRefKey(ref), nullptr);
+      if (inserted) {
+        StatusOr<gert::Tensor*> view = make_view(ref, "input", i, false);
+        if (!view.ok()) return view.status();
+        it->second = *view;
+      }
+      in_ptrs_.push_back(it->second);
     }
+    task.out_begin = static_cast<uint32_t>(out_ptrs_.size());
+    task.out_count = static_cast<uint32_t>(def.output_size());
     for (int i = 0; i < def.output_size(); ++i) {
-      if (def.output(i).kind() == proto::MEM_ABSENT) continue;  // unused optional output
-      RETURN_IF_ERROR(make_view(def.output(i), "output", i, &task->outputs[i], true));
+      const proto::TensorRef& ref = def.output(i);
+      if (ref.kind() == proto::MEM_ABSENT) {  // an unused optional output
+        out_ptrs_.push_back(nullptr);
+        continue;
+      }
+      ASSIGN_OR_RETURN(gert::Tensor * view, make_view(ref, "output", i, true));
+      out_ptrs_.push_back(view);
     }
-    task->workspaces.resize(static_cast<size_t>(def.workspace_size()), nullptr);
+    task.ws_begin = static_cast<uint32_t>(workspaces_.size());
+    task.ws_count = static_cast<uint32_t>(def.workspace_size());
     for (int i = 0; i < def.workspace_size(); ++i) {
       const proto::TensorRef& ref = def.workspace(i);
       if (ref.kind() != proto::MEM_ARENA || !FitsIn(ref.offset(), ref.size(), arena_size_)) {
         return ParamInvalid(head(), "workspace ", i, " must be an ARENA ref within memory_size ",
                             arena_size_);
       }
-      task->workspaces[i] = arena_ == nullptr ? nullptr : arena_ + ref.offset();
+      workspaces_.push_back(arena_ == nullptr ? nullptr : arena_ + ref.offset());
     }
+    const gert::Tensor* const* ins = in_ptrs_.data() + task.in_begin;
+    gert::Tensor* const* outs = out_ptrs_.data() + task.out_begin;
 
     switch (def.type()) {
       case proto::TASK_KERNEL:
         break;
       case proto::TASK_MEMCPY: {
-        if (def.input_size() != 1 || def.output_size() != 1 ||
-            def.input(0).kind() == proto::MEM_ABSENT ||
-            def.output(0).kind() == proto::MEM_ABSENT) {
+        if (def.input_size() != 1 || def.output_size() != 1 || ins[0] == nullptr ||
+            outs[0] == nullptr) {
           return ParamInvalid(head(), "a memcpy needs one input and one output, got ",
                               def.input_size(), " and ", def.output_size());
         }
@@ -310,8 +405,9 @@ Status StaticExecutor::Prepare(const StaticExecutorOptions& options) {
           return ParamInvalid(head(), "output of ", def.output(0).size(),
                               " bytes cannot hold the input of ", def.input(0).size());
         }
-        task->copy_bytes = static_cast<size_t>(def.input(0).size());
-        tasks_.push_back(std::move(task));
+        task.copy_src = ins[0];
+        task.copy_dst = outs[0];
+        task.copy_bytes = static_cast<size_t>(def.input(0).size());
         continue;
       }
       case proto::TASK_EVENT_RECORD:
@@ -319,7 +415,6 @@ Status StaticExecutor::Prepare(const StaticExecutorOptions& options) {
         if (def.event_id() >= td.event_num()) {
           return OutOfRange(head(), "event_id ", def.event_id(), " >= event_num ", td.event_num());
         }
-        tasks_.push_back(std::move(task));
         continue;
       default:
         return NotSupported(head(), "task type ", static_cast<int>(def.type()),
@@ -342,11 +437,18 @@ Status StaticExecutor::Prepare(const StaticExecutorOptions& options) {
                           "' of type ", node.GetType(), ", not ", def.op_type());
     }
     const std::string& kernel_key = def.kernel_name().empty() ? def.op_type() : def.kernel_name();
-    const OpRegistrationData* reg = registry.Find(kernel_key);
-    if (reg == nullptr) {
-      StatusOr<const OpRegistrationData*> r = registry.Get(kernel_key);
-      return Annotate(r.ok() ? NotFound("op type ", kernel_key, " is not registered") : r.status(),
-                      head());
+    const OpRegistrationData* reg = nullptr;
+    if (last_key != nullptr && *last_key == kernel_key) {
+      reg = last_reg;
+    } else {
+      reg = registry.Find(kernel_key);
+      if (reg == nullptr) {
+        StatusOr<const OpRegistrationData*> r = registry.Get(kernel_key);
+        return Annotate(r.ok() ? NotFound("op type ", kernel_key, " is not registered") : r.status(),
+                        head());
+      }
+      last_key = &kernel_key;
+      last_reg = reg;
     }
     const OpKernelDef* kernel = reg->FindKernel(def.engine());
     if (kernel == nullptr || kernel->fn == nullptr) {
@@ -356,88 +458,105 @@ Status StaticExecutor::Prepare(const StaticExecutorOptions& options) {
                           "' (kernels: ", engines.empty() ? "none" : absl::StrJoin(engines, ", "),
                           ")");
     }
-    task->fn = kernel->fn;
+    task.fn = kernel->fn;
 
     // IR mapping and input data types.
-    const size_t slots = task->inputs.size();
+    const size_t slots = task.in_count;
     StatusOr<std::vector<gert::IrInstance>> mapped = MapInputSlotsToIr(op, *reg, slots);
     if (!mapped.ok()) return Annotate(mapped.status(), head());
-    std::vector<gert::IrInstance> ir = std::move(mapped).value();
-    std::vector<const gert::Tensor*> in_ptrs(slots, nullptr);
-    for (size_t s = 0; s < slots; ++s) {
-      if (def.input(static_cast<int>(s)).kind() != proto::MEM_ABSENT) in_ptrs[s] = &task->inputs[s];
-    }
+    std::vector<gert::IrInstance>& ir = *mapped;
     for (size_t k = 0; k < reg->inputs.size(); ++k) {
       const OpIoDef& io = reg->inputs[k];
-      if (io.kind == IoKind::kOptional && ir[k].count == 1 && in_ptrs[ir[k].start] == nullptr) {
+      if (io.kind == IoKind::kOptional && ir[k].count == 1 && ins[ir[k].start] == nullptr) {
         ir[k].count = 0;
       }
       for (size_t s = ir[k].start; s < ir[k].start + ir[k].count; ++s) {
-        if (in_ptrs[s] != nullptr && io.types.Contains(in_ptrs[s]->GetDataType())) continue;
+        if (ins[s] != nullptr && io.types.Contains(ins[s]->GetDataType())) continue;
         const std::string in_name = absl::StrCat("input ", s, " ('", io.name, "')");
-        if (in_ptrs[s] == nullptr) return GraphInvalid(head(), in_name, " is absent but required");
-        RETURN_IF_ERROR(Annotate(io.types.Check(in_name, in_ptrs[s]->GetDataType()), head()));
+        if (ins[s] == nullptr) return GraphInvalid(head(), in_name, " is absent but required");
+        RETURN_IF_ERROR(Annotate(io.types.Check(in_name, ins[s]->GetDataType()), head()));
       }
     }
+    task.ir_begin = static_cast<uint32_t>(ir_.size());
+    task.ir_count = static_cast<uint32_t>(ir.size());
+    ir_.insert(ir_.end(), ir.begin(), ir.end());
 
     // Verify / infer: the declared outputs are exactly what the op produces.
-    gert::InferShapeContextBuilder ib;
-    ib.Node(node.GetName(), node.GetType()).Attrs(&op);
+    // The context is wired over the views and the reused scratch.
+    const size_t n_outs = task.out_count;
+    s_in_shapes.resize(slots);
+    s_in_dtypes.resize(slots);
+    s_in_values.resize(slots);
     for (size_t s = 0; s < slots; ++s) {
-      if (in_ptrs[s] == nullptr) {
-        ib.AbsentInput();
-      } else {
-        const bool known = def.input(static_cast<int>(s)).kind() == proto::MEM_WEIGHTS;
-        ib.Input(in_ptrs[s]->GetShape(), in_ptrs[s]->GetDataType(), known ? in_ptrs[s] : nullptr);
-      }
+      const gert::Tensor* t = ins[s];
+      s_in_shapes[s] = t == nullptr ? nullptr : &t->GetShape();
+      s_in_dtypes[s] = t == nullptr ? DT_UNDEFINED : t->GetDataType();
+      // Weight inputs' values are known (data-dependent shapes: Reshape, ...).
+      s_in_values[s] =
+          t != nullptr && def.input(static_cast<int>(s)).kind() == proto::MEM_WEIGHTS ? t : nullptr;
     }
-    const size_t n_out = task->outputs.size();
-    ib.Outputs(n_out).IrInputs(ir);
-    gert::Shape unknown_rank;
-    unknown_rank.AppendDim(UNKNOWN_RANK);
-    for (size_t i = 0; i < n_out; ++i) ib.OutputShape(i) = unknown_rank;
-    gert::InferShapeContext& ictx = *ib.Build();
-    for (size_t i = 0; i < n_out; ++i) {
+    if (s_out_shapes.size() < n_outs) {
+      s_out_shapes.resize(n_outs);
+      s_out_dtypes.resize(n_outs);
+      s_out_shape_ptrs.resize(n_outs);
+      s_out_dtype_ptrs.resize(n_outs);
+    }
+    for (size_t i = 0; i < n_outs; ++i) {
+      s_out_shapes[i] = unknown_rank;
       const GeTensorDesc* desc = op.GetOutputDescBarePtr(static_cast<uint32_t>(i));
-      if (desc != nullptr) ictx.SetOutputDataType(i, desc->GetDataType());
+      s_out_dtypes[i] = desc != nullptr ? desc->GetDataType() : DT_UNDEFINED;
+      s_out_shape_ptrs[i] = &s_out_shapes[i];
+      s_out_dtype_ptrs[i] = &s_out_dtypes[i];
     }
+    gert::InferShapeContext ictx;
+    ictx.SetNode(node.GetName(), node.GetType());
+    ictx.SetAttrHolder(&op);
+    ictx.SetInputs(absl::MakeConstSpan(s_in_shapes.data(), slots),
+                   absl::MakeConstSpan(s_in_dtypes.data(), slots),
+                   absl::MakeConstSpan(s_in_values.data(), slots));
+    ictx.SetOutputs(absl::MakeConstSpan(s_out_shape_ptrs.data(), n_outs),
+                    absl::MakeConstSpan(s_out_dtype_ptrs.data(), n_outs));
+    ictx.SetIrInputs(ir);
     if (reg->verify != nullptr) RETURN_IF_ERROR(Annotate(reg->verify(ictx), head(), "verify: "));
     if (reg->infer_data_type != nullptr) {
       RETURN_IF_ERROR(Annotate(reg->infer_data_type(ictx), head(), "infer data type: "));
     } else if (ictx.GetInputShape(0) != nullptr) {
-      for (size_t i = 0; i < n_out; ++i) ictx.SetOutputDataType(i, ictx.GetInputDataType(0));
+      for (size_t i = 0; i < n_outs; ++i) ictx.SetOutputDataType(i, ictx.GetInputDataType(0));
     }
     if (reg->infer_shape == nullptr) {
       return NotSupported(head(), "op ", reg->type,
                           " has no infer shape function; its outputs cannot be checked");
     }
     RETURN_IF_ERROR(Annotate(reg->infer_shape(ictx), head(), "infer shape: "));
-    std::vector<gert::Tensor*> out_ptrs(n_out, nullptr);
-    for (size_t i = 0; i < n_out; ++i) {
-      if (def.output(static_cast<int>(i)).kind() == proto::MEM_ABSENT) continue;
-      const gert::Tensor& t = task->outputs[i];
-      const gert::Shape& inferred = *ictx.GetOutputShape(i);
-      if (inferred != t.GetShape()) {
-        return ParamInvalid(head(), "output ", i, " is declared ", t.GetShape().ToString(),
+    for (size_t i = 0; i < n_outs; ++i) {
+      const gert::Tensor* t = outs[i];
+      if (t == nullptr) continue;  // MEM_ABSENT
+      const gert::Shape& inferred = s_out_shapes[i];
+      if (inferred != t->GetShape()) {
+        return ParamInvalid(head(), "output ", i, " is declared ", t->GetShape().ToString(),
                             " but the op infers ", inferred.ToString());
       }
-      if (ictx.GetOutputDataType(i) != t.GetDataType()) {
-        return ParamInvalid(head(), "output ", i, " is declared ", DtName(t.GetDataType()),
-                            " but the op infers ", DtName(ictx.GetOutputDataType(i)));
+      if (s_out_dtypes[i] != t->GetDataType()) {
+        return ParamInvalid(head(), "output ", i, " is declared ", DtName(t->GetDataType()),
+                            " but the op infers ", DtName(s_out_dtypes[i]));
       }
-      out_ptrs[i] = &task->outputs[i];
     }
 
-    task->ctx = task->builder.Node(node.GetName(), node.GetType())
-                    .Attrs(&op)
-                    .Inputs(std::move(in_ptrs))
-                    .Outputs(std::move(out_ptrs))
-                    .IrInputs(std::move(ir))
-                    .Allocator(&g_refusing_allocator)
-                    .Workspaces(task->workspaces)
-                    .Build();
+    // The kernel context (spans are wired below, once the arrays are final).
+    gert::KernelContext& kctx = task.ctx;
+    kctx.SetNode(node.GetName(), node.GetType());
+    kctx.SetAttrHolder(&op);
+    kctx.SetOutputAllocator(&g_refusing_allocator);
     ++kernel_tasks_;
-    tasks_.push_back(std::move(task));
+  }
+
+  // Every array has its final size: wire the contexts' spans.
+  for (Task& task : tasks_) {
+    if (task.type != proto::TASK_KERNEL) continue;
+    task.ctx.SetTensors(absl::MakeConstSpan(in_ptrs_.data() + task.in_begin, task.in_count),
+                        absl::MakeConstSpan(out_ptrs_.data() + task.out_begin, task.out_count));
+    task.ctx.SetIrInputs(absl::MakeConstSpan(ir_.data() + task.ir_begin, task.ir_count));
+    task.ctx.SetWorkspaces(absl::MakeConstSpan(workspaces_.data() + task.ws_begin, task.ws_count));
   }
   return OkStatus();
 }
@@ -461,16 +580,16 @@ Status StaticExecutor::Run(absl::Span<const gert::Tensor> inputs,
     p.tensor->SetData(base == nullptr ? nullptr : base + p.offset, static_cast<size_t>(p.size));
   }
   for (size_t i = 0; i < tasks_.size(); ++i) {
-    Task& t = *tasks_[i];
+    Task& t = tasks_[i];
     switch (t.type) {
       case proto::TASK_KERNEL: {
-        Status st = t.fn(*t.ctx);
+        Status st = t.fn(t.ctx);
         if (!st.ok()) return Annotate(st, TaskHead(*t.def, i), "kernel: ");
         break;
       }
       case proto::TASK_MEMCPY:
         if (t.copy_bytes > 0) {
-          std::memmove(t.outputs[0].GetAddr(), t.inputs[0].GetAddr(), t.copy_bytes);
+          std::memmove(t.copy_dst->GetAddr(), t.copy_src->GetAddr(), t.copy_bytes);
         }
         break;
       default:  // events: tasks already run in a valid sequential order

@@ -21,9 +21,15 @@
 //     data types allowed), and verify / infer data type / infer shape (with
 //     weight inputs' values known) reproduce exactly the output dims and data
 //     types the task declares, so that no kernel can write past its buffer;
-//   * for every task, gert::Tensor views and a prepared KernelContext
-//     (KernelRunContextBuilder) are built once; the refs to MODEL_INPUT /
-//     MODEL_OUTPUT are collected as "patches".
+//   * for every task, gert::Tensor views and a prepared KernelContext are
+//     built once; the refs to MODEL_INPUT / MODEL_OUTPUT are collected as
+//     "patches".
+//
+// Load cost is linear and allocation-light: the tasks, views, pointer slots,
+// IR mappings and workspaces live in a handful of flat arrays sized in one
+// pass over the task list (no per-task heap objects); equal input refs share
+// one read-only view; the verify / infer check runs on an InferShapeContext
+// wired over those views and scratch reused by every task.
 //   * TASK_MEMCPY copies input 0 to output 0 (output size >= input size);
 //     TASK_EVENT_RECORD / TASK_EVENT_WAIT are no-ops (tasks run in list order
 //     on one thread, which the builder's order makes valid); stream switch /
@@ -52,6 +58,7 @@
 #include "absl/types/span.h"
 #include "build/model/ge_model.h"
 #include "metadef/inc/external/base/status.h"
+#include "metadef/register/inc/gert/contexts.h"
 #include "metadef/register/inc/gert/tensor.h"
 
 namespace ge {
@@ -93,7 +100,14 @@ class StaticExecutor {
   uint8_t* arena_ = nullptr;
   uint64_t arena_size_ = 0;
   size_t arena_mapped_bytes_ = 0;  // the anonymous mapping holding the arena
-  std::vector<std::unique_ptr<Task>> tasks_;
+  // Flat storage, sized once at load and never resized afterwards: the
+  // contexts' spans and the patches point into it.
+  std::vector<Task> tasks_;
+  std::vector<gert::Tensor> views_;             // one per non-absent ref (inputs may share)
+  std::vector<const gert::Tensor*> in_ptrs_;    // per task, its input slots
+  std::vector<gert::Tensor*> out_ptrs_;         // per task, its output slots
+  std::vector<gert::IrInstance> ir_;            // per kernel task, its IR mapping
+  std::vector<void*> workspaces_;               // per task, its workspaces
   std::vector<Patch> patches_;
   size_t kernel_tasks_ = 0;
 };

@@ -155,6 +155,62 @@ TEST(StaticExecutorTest, RebindsUserBuffersEveryRun) {
   EXPECT_EQ(*b, (std::vector<float>{1, 0, 3, 0, 5, 0}));
 }
 
+// Equal input refs share one view and one patch: y = x + x rebinds the
+// user's buffer on every run, and a third task reading the same ref with
+// other dims gets its own view.
+TEST(StaticExecutorTest, SharedInputViewsRebindEveryRun) {
+  reftest::TestGraph g("double");
+  NodePtr x = g.Data("x", 0);
+  NodePtr add = g.Op("add", "Add", {x, x});
+  NodePtr relu = g.Op("relu", "Relu", {add});
+  g.NetOutput({relu});
+  auto model = std::make_shared<GeModel>();
+  model->name = "double";
+  model->graph = g.graph();
+  proto::ModelTaskDef& td = model->task_def;
+  td.set_memory_size(64);
+  td.set_stream_num(1);
+  *td.add_input() = Io("x", {2, 3});
+  *td.add_output() = Io("relu:0", {2, 3});
+  proto::TaskDef* t0 = td.add_task();
+  t0->set_task_id(0);
+  t0->set_type(proto::TASK_KERNEL);
+  t0->set_node_name("add");
+  t0->set_op_type("Add");
+  t0->set_op_index(add->GetOpDescBarePtr()->GetId());
+  t0->set_engine(kEngineHostCpu);
+  *t0->add_input() = Ref(proto::MEM_MODEL_INPUT, 0, {2, 3}, 0);
+  *t0->add_input() = Ref(proto::MEM_MODEL_INPUT, 0, {2, 3}, 0);
+  *t0->add_output() = Ref(proto::MEM_ARENA, 0, {2, 3});
+  proto::TaskDef* t1 = td.add_task();
+  t1->set_task_id(1);
+  t1->set_type(proto::TASK_KERNEL);
+  t1->set_node_name("relu");
+  t1->set_op_type("Relu");
+  t1->set_op_index(relu->GetOpDescBarePtr()->GetId());
+  t1->set_engine(kEngineHostCpu);
+  *t1->add_input() = Ref(proto::MEM_ARENA, 0, {2, 3});
+  *t1->add_output() = Ref(proto::MEM_MODEL_OUTPUT, 0, {2, 3}, 0);
+
+  auto exec = StaticExecutor::Create(model);
+  ASSERT_TRUE(exec.ok()) << exec.status();
+  auto a = RunOnce(**exec, {1, -2, 3, -4, 5, -6});
+  auto b = RunOnce(**exec, {-1, 2, -3, 4, -5, 6});
+  ASSERT_TRUE(a.ok()) << a.status();
+  ASSERT_TRUE(b.ok()) << b.status();
+  EXPECT_EQ(*a, (std::vector<float>{2, 0, 6, 0, 10, 0}));
+  EXPECT_EQ(*b, (std::vector<float>{0, 4, 0, 8, 0, 12}));
+
+  // The same bytes read as [6] by Relu: a view of its own, so the declared
+  // [2, 3] output no longer matches what the op infers.
+  t1->mutable_input(0)->clear_dims();
+  t1->mutable_input(0)->add_dims(6);
+  Status st = LoadError(model);
+  EXPECT_EQ(GetErrorCode(st), ErrorCode::kParamInvalid) << st;
+  EXPECT_NE(st.message().find("task 1"), std::string::npos) << st;
+  EXPECT_NE(st.message().find("declared [2,3] but the op infers [6]"), std::string::npos) << st;
+}
+
 TEST(StaticExecutorTest, RejectsBadUserTensors) {
   AddReluModel m;
   auto exec = StaticExecutor::Create(m.model);
