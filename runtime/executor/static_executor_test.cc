@@ -56,6 +56,19 @@ proto::ModelIoDef Io(const std::string& name, std::vector<int64_t> dims) {
   return io;
 }
 
+// Appends TASK_KERNEL `id` running `node` (op type `type`) on the host CPU.
+proto::TaskDef* AddKernelTask(proto::ModelTaskDef& td, uint32_t id, const NodePtr& node,
+                              const std::string& type) {
+  proto::TaskDef* t = td.add_task();
+  t->set_task_id(id);
+  t->set_type(proto::TASK_KERNEL);
+  t->set_node_name(node->GetName());
+  t->set_op_type(type);
+  t->set_op_index(node->GetOpDescBarePtr()->GetId());
+  t->set_engine(kEngineHostCpu);
+  return t;
+}
+
 // y = Relu(x + c), x and c of [2, 3]:
 //   task 0  Add   MODEL_INPUT 0, WEIGHTS 0      -> ARENA 0
 //   task 1  Relu  ARENA 0                       -> MODEL_OUTPUT 0
@@ -86,23 +99,11 @@ struct AddReluModel {
     td.set_stream_num(1);
     *td.add_input() = Io("x", {2, 3});
     *td.add_output() = Io("relu:0", {2, 3});
-    proto::TaskDef* t0 = td.add_task();
-    t0->set_task_id(0);
-    t0->set_type(proto::TASK_KERNEL);
-    t0->set_node_name("add");
-    t0->set_op_type("Add");
-    t0->set_op_index(add->GetOpDescBarePtr()->GetId());
-    t0->set_engine(kEngineHostCpu);
+    proto::TaskDef* t0 = AddKernelTask(td, 0, add, "Add");
     *t0->add_input() = Ref(proto::MEM_MODEL_INPUT, 0, {2, 3}, 0);
     *t0->add_input() = Ref(proto::MEM_WEIGHTS, 0, {2, 3});
     *t0->add_output() = Ref(proto::MEM_ARENA, 0, {2, 3});
-    proto::TaskDef* t1 = td.add_task();
-    t1->set_task_id(1);
-    t1->set_type(proto::TASK_KERNEL);
-    t1->set_node_name("relu");
-    t1->set_op_type("Relu");
-    t1->set_op_index(relu->GetOpDescBarePtr()->GetId());
-    t1->set_engine(kEngineHostCpu);
+    proto::TaskDef* t1 = AddKernelTask(td, 1, relu, "Relu");
     *t1->add_input() = Ref(proto::MEM_ARENA, 0, {2, 3});
     *t1->add_output() = Ref(proto::MEM_MODEL_OUTPUT, 0, {2, 3}, 0);
   }
@@ -172,23 +173,11 @@ TEST(StaticExecutorTest, SharedInputViewsRebindEveryRun) {
   td.set_stream_num(1);
   *td.add_input() = Io("x", {2, 3});
   *td.add_output() = Io("relu:0", {2, 3});
-  proto::TaskDef* t0 = td.add_task();
-  t0->set_task_id(0);
-  t0->set_type(proto::TASK_KERNEL);
-  t0->set_node_name("add");
-  t0->set_op_type("Add");
-  t0->set_op_index(add->GetOpDescBarePtr()->GetId());
-  t0->set_engine(kEngineHostCpu);
+  proto::TaskDef* t0 = AddKernelTask(td, 0, add, "Add");
   *t0->add_input() = Ref(proto::MEM_MODEL_INPUT, 0, {2, 3}, 0);
   *t0->add_input() = Ref(proto::MEM_MODEL_INPUT, 0, {2, 3}, 0);
   *t0->add_output() = Ref(proto::MEM_ARENA, 0, {2, 3});
-  proto::TaskDef* t1 = td.add_task();
-  t1->set_task_id(1);
-  t1->set_type(proto::TASK_KERNEL);
-  t1->set_node_name("relu");
-  t1->set_op_type("Relu");
-  t1->set_op_index(relu->GetOpDescBarePtr()->GetId());
-  t1->set_engine(kEngineHostCpu);
+  proto::TaskDef* t1 = AddKernelTask(td, 1, relu, "Relu");
   *t1->add_input() = Ref(proto::MEM_ARENA, 0, {2, 3});
   *t1->add_output() = Ref(proto::MEM_MODEL_OUTPUT, 0, {2, 3}, 0);
 
