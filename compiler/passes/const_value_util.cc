@@ -43,24 +43,29 @@ StatusOr<gert::HostTensor> GetConstNodeValue(const Node& node) {
   return t;
 }
 
-StatusOr<gert::HostTensor> GetConstInputValue(const Node& node, int32_t in_index) {
+namespace {
+
+// The node feeding input `in_index` of `node`.
+StatusOr<const Node*> InputProducer(const Node& node, int32_t in_index) {
   InDataAnchor* in = node.GetInDataAnchorBarePtr(in_index);
   if (in == nullptr) return NotFound("node ", node.GetName(), " has no input ", in_index);
   OutDataAnchor* peer = in->GetPeerOutAnchorPtr();
   if (peer == nullptr) {
     return NotFound("input ", in_index, " of node ", node.GetName(), " is not connected");
   }
-  return GetConstNodeValue(*peer->GetOwnerNodeBarePtr());
+  return peer->GetOwnerNodeBarePtr();
+}
+
+}  // namespace
+
+StatusOr<gert::HostTensor> GetConstInputValue(const Node& node, int32_t in_index) {
+  ASSIGN_OR_RETURN(const Node* producer, InputProducer(node, in_index));
+  return GetConstNodeValue(*producer);
 }
 
 StatusOr<gert::Tensor> GetConstInputView(const Node& node, int32_t in_index) {
-  InDataAnchor* in = node.GetInDataAnchorBarePtr(in_index);
-  if (in == nullptr) return NotFound("node ", node.GetName(), " has no input ", in_index);
-  OutDataAnchor* peer = in->GetPeerOutAnchorPtr();
-  if (peer == nullptr) {
-    return NotFound("input ", in_index, " of node ", node.GetName(), " is not connected");
-  }
-  const Node& producer = *peer->GetOwnerNodeBarePtr();
+  ASSIGN_OR_RETURN(const Node* producer_ptr, InputProducer(node, in_index));
+  const Node& producer = *producer_ptr;
   if (!IsConstNode(producer)) return NotFound("node ", producer.GetName(), " is not a Const");
   const GeTensor* value = producer.GetOpDescBarePtr()->GetAttr(ATTR_NAME_WEIGHTS)->Get<GeTensor>();
   if (value == nullptr) {
