@@ -96,8 +96,6 @@ struct OpDesc::Ext {
   std::vector<int64_t> output_offsets;
   std::vector<int64_t> workspace;
   std::vector<int64_t> workspace_bytes;
-  std::string engine_name;
-  std::string kernel_lib_name;
   std::vector<std::string> src_name;
   std::vector<int64_t> src_index;
   std::vector<std::string> dst_name;
@@ -114,6 +112,8 @@ struct OpDesc::Ext {
   // for outstanding pointers.
   std::vector<DescBlock*> retired_descs;
 
+  // Shared copy-on-write between an OpDesc and its copies (the parsers copy
+  // one prototype per op type); MutableExt unshares before any write.
   Ext() = default;
   Ext& operator=(const Ext&) = delete;
   ~Ext() {
@@ -125,8 +125,6 @@ struct OpDesc::Ext {
         output_offsets(o.output_offsets),
         workspace(o.workspace),
         workspace_bytes(o.workspace_bytes),
-        engine_name(o.engine_name),
-        kernel_lib_name(o.kernel_lib_name),
         src_name(o.src_name),
         src_index(o.src_index),
         dst_name(o.dst_name),
@@ -140,7 +138,11 @@ struct OpDesc::Ext {
         optional_inputs(o.optional_inputs) {}
 };
 
-OpDesc::Body::Body(const std::string& name, const std::string* type) : name_(name), type_(type) {}
+OpDesc::Body::Body(const std::string& name, const std::string* type)
+    : name_(name),
+      type_(type),
+      engine_name_(internal::EmptyInternedString()),
+      kernel_lib_name_(internal::EmptyInternedString()) {}
 OpDesc::Body::~Body() {
   for (Port& p : ports_) DescBlock::Release(p.block);
 }
@@ -164,8 +166,12 @@ OpDesc::OpDesc(const OpDesc& other)
   const Body& o = *other.b_;
   b_->id_ = o.id_;
   b_->stream_id_ = o.stream_id_;
+  b_->engine_name_ = o.engine_name_;
+  b_->kernel_lib_name_ = o.kernel_lib_name_;
   b_->ir_meta_ = o.ir_meta_;
-  if (o.ext_ != nullptr) b_->ext_.reset(internal::PoolNew<Ext>(*o.ext_));
+  // Shared until either side writes (MutableExt). Retired descriptions in
+  // it then live until both are done with it, which is only longer.
+  b_->ext_ = o.ext_;
   b_->num_inputs_ = o.num_inputs_;
   b_->ports_.reserve(o.ports_.size());
   for (const Port& p : o.ports_) {
@@ -186,11 +192,20 @@ OpDesc& OpDesc::operator=(const OpDesc& other) {
   for (Port& p : b_->ports_) RetirePort(p);
   b_->ports_.clear();
   std::vector<DescBlock*> retired;
-  if (b_->ext_ != nullptr) retired = std::move(b_->ext_->retired_descs);
+  if (b_->ext_ != nullptr) {
+    if (b_->ext_.use_count() == 1) {
+      retired = std::move(b_->ext_->retired_descs);
+    } else {
+      // Still shared: take references, the other owners keep theirs.
+      for (DescBlock* d : b_->ext_->retired_descs) retired.push_back(DescBlock::Share(d));
+    }
+  }
   b_->ports_ = std::move(copy.b_->ports_);
   b_->num_inputs_ = copy.b_->num_inputs_;
   b_->id_ = copy.b_->id_;
   b_->stream_id_ = copy.b_->stream_id_;
+  b_->engine_name_ = copy.b_->engine_name_;
+  b_->kernel_lib_name_ = copy.b_->kernel_lib_name_;
   b_->ir_meta_ = std::move(copy.b_->ir_meta_);
   b_->ext_ = std::move(copy.b_->ext_);
   if (!retired.empty()) {
@@ -212,7 +227,13 @@ void OpDesc::SetName(const std::string& name) {
 void OpDesc::SetType(const std::string& type) { b_->type_ = internal::InternString(type); }
 
 OpDesc::Ext& OpDesc::MutableExt() {
-  if (b_->ext_ == nullptr) b_->ext_.reset(internal::PoolNew<Ext>());
+  if (b_->ext_ == nullptr) {
+    b_->ext_ = std::allocate_shared<Ext>(internal::PoolStdAllocator<Ext>());
+  } else if (b_->ext_.use_count() > 1) {
+    // Copies everything but the retired descriptions, which stay with the
+    // shared state.
+    b_->ext_ = std::allocate_shared<Ext>(internal::PoolStdAllocator<Ext>(), *b_->ext_);
+  }
   return *b_->ext_;
 }
 
@@ -353,7 +374,7 @@ Status OpDesc::InsertPorts(Dir dir, const std::string& name, uint32_t num, size_
                     std::make_move_iterator(added.begin()), std::make_move_iterator(added.end()));
   if (dir == Dir::kInput) {
     if (b_->ext_ != nullptr && !b_->ext_->optional_inputs.empty()) {
-      auto& flags = b_->ext_->optional_inputs;
+      auto& flags = MutableExt().optional_inputs;
       if (flags.size() < b_->num_inputs_) flags.resize(b_->num_inputs_, 0);
       flags.insert(flags.begin() + static_cast<std::ptrdiff_t>(index), num, 0);
     }
@@ -388,9 +409,9 @@ Status OpDesc::RemovePort(Dir dir, uint32_t index) {
   b_->ports_.erase(b_->ports_.begin() + static_cast<std::ptrdiff_t>(pos));
   if (dir == Dir::kInput) {
     --b_->num_inputs_;
-    if (b_->ext_ == nullptr) return OkStatus();
-    auto& flags = b_->ext_->optional_inputs;
-    if (pos < flags.size()) flags.erase(flags.begin() + static_cast<std::ptrdiff_t>(pos));
+    if (b_->ext_ == nullptr || pos >= b_->ext_->optional_inputs.size()) return OkStatus();
+    auto& flags = MutableExt().optional_inputs;
+    flags.erase(flags.begin() + static_cast<std::ptrdiff_t>(pos));
   }
   return OkStatus();
 }
@@ -736,7 +757,7 @@ Status OpDesc::SetSubgraphInstanceName(uint32_t index, const std::string& instan
     return OutOfRange("op ", DebugString(), ": subgraph index ", index, " is out of range (", n,
                       " subgraph slots)");
   }
-  b_->ext_->subgraph_instance_names[index] = instance_name;
+  MutableExt().subgraph_instance_names[index] = instance_name;
   return OkStatus();
 }
 void OpDesc::AddSubgraphInstanceName(const std::string& instance_name) {
@@ -751,12 +772,13 @@ std::string OpDesc::GetSubgraphInstanceName(uint32_t index) const {
 }
 Status OpDesc::RemoveSubgraphInstanceName(const std::string& instance_name) {
   bool found = false;
-  if (b_->ext_ != nullptr && !instance_name.empty()) {
-    for (std::string& n : b_->ext_->subgraph_instance_names) {
-      if (n == instance_name) {
-        n.clear();
-        found = true;
-      }
+  if (!instance_name.empty()) {
+    const auto& names = GetSubgraphInstanceNames();
+    found = std::find(names.begin(), names.end(), instance_name) != names.end();
+  }
+  if (found) {
+    for (std::string& n : MutableExt().subgraph_instance_names) {
+      if (n == instance_name) n.clear();
     }
   }
   if (!found) {
@@ -803,13 +825,11 @@ void OpDesc::SetWorkspaceBytes(const std::vector<int64_t>& workspace_bytes) {
 std::vector<int64_t> OpDesc::GetWorkspaceBytes() const {
   return b_->ext_ == nullptr ? std::vector<int64_t>() : b_->ext_->workspace_bytes;
 }
-void OpDesc::SetOpEngineName(const std::string& name) { MutableExt().engine_name = name; }
-std::string OpDesc::GetOpEngineName() const {
-  return b_->ext_ == nullptr ? std::string() : b_->ext_->engine_name;
+void OpDesc::SetOpEngineName(const std::string& name) {
+  if (name != *b_->engine_name_) b_->engine_name_ = internal::InternString(name);
 }
-void OpDesc::SetOpKernelLibName(const std::string& name) { MutableExt().kernel_lib_name = name; }
-std::string OpDesc::GetOpKernelLibName() const {
-  return b_->ext_ == nullptr ? std::string() : b_->ext_->kernel_lib_name;
+void OpDesc::SetOpKernelLibName(const std::string& name) {
+  if (name != *b_->kernel_lib_name_) b_->kernel_lib_name_ = internal::InternString(name);
 }
 void OpDesc::SetSrcName(const std::vector<std::string>& names) { MutableExt().src_name = names; }
 std::vector<std::string> OpDesc::GetSrcName() const {

@@ -355,7 +355,13 @@ TEST(OpDescTest, HasExtStateTracksTheCompileStateExtension) {
   EXPECT_FALSE(op.HasExtState());  // ports, id and stream live inline
   EXPECT_TRUE(op.GetSubgraphInstanceNames().empty());
   EXPECT_TRUE(op.GetInputOffset().empty());
+  // Engine and kernel lib names are set on every compiled op: inline too.
   op.SetOpEngineName("engine");
+  op.SetOpKernelLibName("kernels");
+  EXPECT_FALSE(op.HasExtState());
+  EXPECT_EQ(op.GetOpEngineName(), "engine");
+  EXPECT_EQ(op.GetOpKernelLibName(), "kernels");
+  op.SetWorkspaceBytes({64});
   EXPECT_TRUE(op.HasExtState());
   OpDesc copy(op);
   EXPECT_TRUE(copy.HasExtState());
@@ -365,6 +371,136 @@ TEST(OpDescTest, HasExtStateTracksTheCompileStateExtension) {
   OpDesc optional_input("c", "T");
   GE_ASSERT_OK(optional_input.AddOptionalInputDesc("x", GeTensorDesc()));
   EXPECT_TRUE(optional_input.HasExtState());
+}
+
+TEST(OpDescTest, EngineNamesAreCopiedAssignedAndReset) {
+  OpDesc op("a", "Add");
+  EXPECT_EQ(op.GetOpEngineName(), "");
+  EXPECT_EQ(op.GetOpKernelLibName(), "");
+  op.SetOpEngineName("AIcoreEngine");
+  op.SetOpKernelLibName("AIcoreKernel");
+  OpDesc copy(op);
+  EXPECT_EQ(copy.GetOpEngineName(), "AIcoreEngine");
+  EXPECT_EQ(copy.GetOpKernelLibName(), "AIcoreKernel");
+  copy.SetOpEngineName("DNN_VM_HOST_CPU");
+  EXPECT_EQ(copy.GetOpEngineName(), "DNN_VM_HOST_CPU");
+  EXPECT_EQ(op.GetOpEngineName(), "AIcoreEngine");  // independent
+  OpDesc assigned("b", "Mul");
+  assigned.SetOpKernelLibName("other");
+  assigned = op;
+  EXPECT_EQ(assigned.GetOpEngineName(), "AIcoreEngine");
+  EXPECT_EQ(assigned.GetOpKernelLibName(), "AIcoreKernel");
+  op.SetOpEngineName("");
+  EXPECT_EQ(op.GetOpEngineName(), "");
+  EXPECT_FALSE(op.HasExtState());
+  // Long names (beyond any small-string buffer) round-trip too.
+  const std::string long_name(200, 'e');
+  op.SetOpEngineName(long_name);
+  EXPECT_EQ(op.GetOpEngineName(), long_name);
+}
+
+// ---- shared (copy-on-write) extension state
+
+// Copies of a prototype share its function slots, subgraph names and
+// compile state until one side writes; writes never leak to the other side.
+TEST(OpDescTest, ExtensionStateIsSharedCopyOnWrite) {
+  OpDesc proto("p", "If");
+  int calls = 0;
+  proto.SetInferFunc([&calls](OpDesc& o) {
+    ++calls;
+    o.SetId(42);
+    return OkStatus();
+  });
+  proto.SetVerifyFunc([](OpDesc& o) { return NotFound("verify ", o.GetName()); });
+  GE_ASSERT_OK(proto.AddSubgraphName("then_branch"));
+  GE_ASSERT_OK(proto.AddOptionalInputDesc("x", GeTensorDesc()));
+  proto.SetInputOffset({1, 2});
+
+  OpDesc a(proto);
+  OpDesc b(proto);
+  ASSERT_TRUE(a.HasInferFunc());
+  // Reading shares: the function object is the prototype's.
+  EXPECT_EQ(&a.GetInferFunc(), &proto.GetInferFunc());
+  EXPECT_EQ(&a.GetSubgraphInstanceNames(), &b.GetSubgraphInstanceNames());
+  GE_ASSERT_OK(a.CallInferFunc());
+  EXPECT_EQ(calls, 1);
+  EXPECT_EQ(a.GetId(), 42);
+  EXPECT_EQ(proto.GetId(), 0);
+  EXPECT_EQ(GetErrorCode(b.CallVerifyFunc()), ErrorCode::kNotFound);
+
+  // Writes unshare.
+  GE_ASSERT_OK(a.SetSubgraphInstanceName(0, "then_a"));
+  EXPECT_NE(&a.GetSubgraphInstanceNames(), &b.GetSubgraphInstanceNames());
+  EXPECT_EQ(a.GetSubgraphInstanceName(0), "then_a");
+  EXPECT_EQ(b.GetSubgraphInstanceName(0), "");
+  EXPECT_EQ(proto.GetSubgraphInstanceName(0), "");
+  EXPECT_TRUE(a.HasInferFunc());  // everything else came along
+  EXPECT_TRUE(a.IsOptionalInput("x"));
+  EXPECT_EQ(a.GetInputOffset(), (std::vector<int64_t>{1, 2}));
+
+  b.SetInferFunc(nullptr);
+  EXPECT_FALSE(b.HasInferFunc());
+  EXPECT_TRUE(proto.HasInferFunc());
+  b.SetInputOffset({9});
+  EXPECT_EQ(proto.GetInputOffset(), (std::vector<int64_t>{1, 2}));
+
+  OpDesc c(proto);
+  EXPECT_EQ(GetErrorCode(c.RemoveSubgraphInstanceName("then_c")), ErrorCode::kNotFound);
+  GE_ASSERT_OK(proto.SetSubgraphInstanceName(0, "then_p"));
+  EXPECT_EQ(c.GetSubgraphInstanceName(0), "");
+  GE_ASSERT_OK(c.SetSubgraphInstanceName(0, "then_p"));
+  GE_ASSERT_OK(c.RemoveSubgraphInstanceName("then_p"));
+  EXPECT_EQ(c.GetSubgraphInstanceName(0), "");
+  EXPECT_EQ(proto.GetSubgraphInstanceName(0), "then_p");
+
+  // Optional-input flags move with inserted / removed inputs per copy.
+  OpDesc d(proto);
+  GE_ASSERT_OK(d.AddInputDesc("y", GeTensorDesc()));
+  GE_ASSERT_OK(d.AddDynamicInputDescByIndex("z", 1, 0));  // z0 x y
+  EXPECT_TRUE(d.IsOptionalInput(1u));
+  EXPECT_FALSE(d.IsOptionalInput(0u));
+  GE_ASSERT_OK(d.RemoveInputDesc(1));  // z0 y
+  EXPECT_TRUE(d.GetOptionalInputNames().empty());
+  EXPECT_TRUE(proto.IsOptionalInput(0u));
+  EXPECT_EQ(proto.GetAllInputsSize(), 1u);
+}
+
+// A function that replaces itself (or otherwise writes the shared state)
+// while it runs sees a consistent object.
+TEST(OpDescTest, FunctionReplacingItselfOnASharedCopy) {
+  OpDesc proto("p", "Relu");
+  proto.SetInferFunc([](OpDesc& o) {
+    o.SetInferFunc(nullptr);
+    o.AddSubgraphInstanceName("late");
+    return OkStatus();
+  });
+  OpDesc copy(proto);
+  GE_ASSERT_OK(copy.CallInferFunc());
+  EXPECT_FALSE(copy.HasInferFunc());
+  EXPECT_TRUE(proto.HasInferFunc());
+  EXPECT_EQ(copy.GetSubgraphInstanceNames(), std::vector<std::string>{"late"});
+  EXPECT_TRUE(proto.GetSubgraphInstanceNames().empty());
+}
+
+// Removed pinned descriptions stay valid for outstanding pointers even when
+// the extension state holding them is shared with copies or assigned over.
+TEST(OpDescTest, RetiredDescriptionsSurviveSharingAndAssignment) {
+  auto op = OpDesc::Create("a", "Add");
+  GE_ASSERT_OK(op->AddInputDesc("x", GeTensorDesc(GeShape({7}))));
+  GE_ASSERT_OK(op->AddInputDesc("y", GeTensorDesc(GeShape({8}))));
+  op->SetInputOffset({0, 0});
+  const GeTensorDesc* x = op->GetInputDescBarePtr(0);
+  GE_ASSERT_OK(op->RemoveInputDesc(0));
+  OpDesc copy(*op);  // shares the extension with the retired x
+  EXPECT_EQ(x->GetShape().GetDim(0), 7);
+  OpDesc other("o", "Mul");
+  *op = other;  // op's old state is still shared with copy
+  EXPECT_EQ(x->GetShape().GetDim(0), 7);
+  copy = other;
+  EXPECT_EQ(x->GetShape().GetDim(0), 7);
+  const GeTensorDesc* y = copy.GetInputDescBarePtr(0);
+  EXPECT_EQ(y, nullptr);  // other has no inputs
+  EXPECT_EQ(op->GetAllInputsSize(), 0u);
 }
 
 // ---- shared (copy-on-write) descriptions

@@ -105,7 +105,10 @@ class OpDesc : public AttrHolder, public std::enable_shared_from_this<OpDesc> {
   static OpDescPtr Create(const std::string& name, const std::string& type);
   static OpDescPtr Create(const OpDesc& other);  // deep copy
   // Deep copy: new GeTensorDesc objects, attributes, compile state, function
-  // slots; IR metadata is shared copy-on-write.
+  // slots. IR metadata and the extension state (function slots, subgraph
+  // names, compile-state vectors) are shared copy-on-write: copying a
+  // prototype op costs no std::function / map / vector copies until one
+  // side writes such a field.
   OpDesc(const OpDesc& other);
   OpDesc& operator=(const OpDesc& other);
   ~OpDesc();
@@ -249,10 +252,12 @@ class OpDesc : public AttrHolder, public std::enable_shared_from_this<OpDesc> {
   std::vector<int64_t> GetWorkspace() const;
   void SetWorkspaceBytes(const std::vector<int64_t>& workspace_bytes);
   std::vector<int64_t> GetWorkspaceBytes() const;
+  // Engine and kernel lib names are set on every op of a compiled graph:
+  // they live inline (interned) and never create the extension state.
   void SetOpEngineName(const std::string& name);
-  std::string GetOpEngineName() const;
+  const std::string& GetOpEngineName() const { return *b_->engine_name_; }
   void SetOpKernelLibName(const std::string& name);
-  std::string GetOpKernelLibName() const;
+  const std::string& GetOpKernelLibName() const { return *b_->kernel_lib_name_; }
   void SetSrcName(const std::vector<std::string>& names);
   std::vector<std::string> GetSrcName() const;
   void SetSrcIndex(const std::vector<int64_t>& indices);
@@ -263,10 +268,12 @@ class OpDesc : public AttrHolder, public std::enable_shared_from_this<OpDesc> {
   std::vector<int64_t> GetDstIndex() const;
   void SetIsInputConst(const std::vector<bool>& is_input_const);
   std::vector<bool> GetIsInputConst() const;
-  // False while no compile-state, engine, subgraph, optional-input or
+  // False while no compile-state (other than id, stream id, engine and
+  // kernel lib names, which live inline), subgraph, optional-input or
   // function field was ever written: then every accessor of those returns an
   // empty value (serialization skips them all). True once one was written,
-  // even if it was set back to empty.
+  // even if it was set back to empty. An OpDesc copied from one with
+  // extension state has it too (shared copy-on-write, see the constructor).
   bool HasExtState() const { return b_->ext_ != nullptr; }
 
   // ---- bulk building
@@ -333,7 +340,7 @@ class OpDesc : public AttrHolder, public std::enable_shared_from_this<OpDesc> {
   // Drops the port's reference (keeping pinned descriptions alive in Ext).
   void RetirePort(Port& port);
 
-  Ext& MutableExt();
+  Ext& MutableExt();        // creates or unshares
   IrMeta& MutableIrMeta();  // unshares
 
   // The state of an OpDesc, pooled (see the file comment). Constructors and
@@ -351,8 +358,10 @@ class OpDesc : public AttrHolder, public std::enable_shared_from_this<OpDesc> {
     const std::string* type_;  // interned
     int64_t id_ = 0;
     int64_t stream_id_ = 0;
-    std::shared_ptr<IrMeta> ir_meta_;                 // copy-on-write
-    std::unique_ptr<Ext, internal::PoolDeleter> ext_;  // lazily allocated
+    const std::string* engine_name_;      // interned
+    const std::string* kernel_lib_name_;  // interned
+    std::shared_ptr<IrMeta> ir_meta_;  // copy-on-write
+    std::shared_ptr<Ext> ext_;         // lazily allocated; copy-on-write
     uint32_t num_inputs_ = 0;
     // Set once a Node holds this OpDesc; renames then invalidate name
     // indexes.

@@ -712,8 +712,8 @@ Status EncodeOp(const OpDesc& op, SerializeContext& ctx, WireWriter& w, InputsFn
 
   const size_t n_in = op.GetAllInputsSize();
   const size_t n_out = op.GetAllOutputsDescSize();
-  // Without the extension state the compile state, engine names and
-  // subgraph names are all empty: skip them.
+  // Without the extension state the compile state and subgraph names are
+  // all empty: skip them.
   const bool has_ext = op.HasExtState();
   bool default_names = true;
   for (size_t i = 0; i < n_in && default_names; ++i) {
@@ -779,9 +779,10 @@ Status EncodeOp(const OpDesc& op, SerializeContext& ctx, WireWriter& w, InputsFn
     io(POp::kIrSubgraphFieldNumber, name, kind == kDynamic ? PIo::DYNAMIC : PIo::STATIC);
   }
   for (const std::string& name : op.GetIrAttrNames()) w.StringAlways(POp::kIrAttrNameFieldNumber, name);
-  if (!has_ext) return tail(w, n_in, n_out);
+  // Engine names live inline (set on every op of a compiled graph).
   w.String(POp::kEngineNameFieldNumber, op.GetOpEngineName());
   w.String(POp::kKernelLibNameFieldNumber, op.GetOpKernelLibName());
+  if (!has_ext) return tail(w, n_in, n_out);
   absl::InlinedVector<uint32_t, 4> optional;
   for (size_t i = 0; i < n_in; ++i) {
     if (op.IsOptionalInput(static_cast<uint32_t>(i))) optional.push_back(static_cast<uint32_t>(i));
