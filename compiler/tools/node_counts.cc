@@ -27,7 +27,6 @@
 #include <vector>
 
 #include "absl/strings/match.h"
-#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "compiler/manager/session_options.h"
@@ -132,12 +131,13 @@ int Main(int argc, char** argv) {
   std::vector<std::string> models;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
-    if (absl::StartsWith(arg, "--repeat=")) {
-      if (!absl::SimpleAtoi(arg.substr(9), &repeat) || repeat < 1) {
-        std::fprintf(stderr, "bad --repeat value '%s'\n", arg.c_str());
-        return 2;
-      }
-    } else if (arg == "--quiet") {
+    const StatusOr<bool> is_repeat = ParseRepeatFlag(arg, &repeat);
+    if (!is_repeat.ok()) {
+      std::fprintf(stderr, "%s\n", std::string(is_repeat.status().message()).c_str());
+      return 2;
+    }
+    if (*is_repeat) continue;
+    if (arg == "--quiet") {
       quiet = true;
     } else if (absl::StartsWith(arg, "--options=")) {
       for (absl::string_view kv : absl::StrSplit(arg.substr(10), ',', absl::SkipEmpty())) {

@@ -1,6 +1,8 @@
 // compiler/tools/onnx_loader.cc
 #include "compiler/tools/onnx_loader.h"
 
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "compiler/parser/onnx/onnx_parser.h"
 
 namespace ge {
@@ -11,6 +13,17 @@ StatusOr<ComputeGraphPtr> LoadOnnxModel(
   ParseOptions opts;
   opts.input_shapes = input_shapes;
   return parser.ParseFile(path, opts);
+}
+
+StatusOr<bool> ParseRepeatFlag(absl::string_view arg, int* repeat) {
+  constexpr absl::string_view kPrefix = "--repeat=";
+  if (!absl::StartsWith(arg, kPrefix)) return false;
+  int n = 0;
+  if (!absl::SimpleAtoi(arg.substr(kPrefix.size()), &n) || n < 1) {
+    return ParamInvalid("bad --repeat value '", arg, "' (want an integer >= 1)");
+  }
+  *repeat = n;
+  return true;
 }
 
 }  // namespace ge

@@ -12,8 +12,14 @@
 // input_shapes is ParseOptions::input_shapes (name -> dims, -1 keeps the
 // model's dim).
 //
+// ParseRepeatFlag: the `--repeat=N` flag shared by the tools here
+// (node_counts, onnx_parse_time). Returns false when `arg` is not a
+// --repeat flag (*repeat untouched), true after storing N in *repeat, and
+// ParamInvalid naming the argument when N is not an integer >= 1.
+//
 // Example:
 //   ASSIGN_OR_RETURN(ComputeGraphPtr g, LoadOnnxModel("/tmp/zoo/resnet50.onnx"));
+//   StatusOr<bool> r = ParseRepeatFlag(argv[i], &repeat);  // "--repeat=5" -> true, 5
 #ifndef COMPILER_TOOLS_ONNX_LOADER_H_
 #define COMPILER_TOOLS_ONNX_LOADER_H_
 
@@ -22,6 +28,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/string_view.h"
 #include "graph/inc/graph/compute_graph.h"
 #include "metadef/inc/external/base/status.h"
 
@@ -29,6 +36,8 @@ namespace ge {
 
 StatusOr<ComputeGraphPtr> LoadOnnxModel(
     const std::string& path, const std::map<std::string, std::vector<int64_t>>& input_shapes = {});
+
+StatusOr<bool> ParseRepeatFlag(absl::string_view arg, int* repeat);
 
 }  // namespace ge
 

@@ -21,8 +21,8 @@
 #include <vector>
 
 #include "absl/strings/match.h"
-#include "absl/strings/numbers.h"
 #include "compiler/parser/onnx/onnx_parser.h"
+#include "compiler/tools/onnx_loader.h"
 #include "graph/inc/graph/compute_graph.h"
 
 namespace ge {
@@ -36,12 +36,13 @@ int Main(int argc, char** argv) {
   std::vector<std::string> models;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
-    if (absl::StartsWith(arg, "--repeat=")) {
-      if (!absl::SimpleAtoi(arg.substr(9), &repeat) || repeat < 1) {
-        std::fprintf(stderr, "bad --repeat value '%s'\n", arg.c_str());
-        return 2;
-      }
-    } else if (arg == "--bytes") {
+    const StatusOr<bool> is_repeat = ParseRepeatFlag(arg, &repeat);
+    if (!is_repeat.ok()) {
+      std::fprintf(stderr, "%s\n", std::string(is_repeat.status().message()).c_str());
+      return 2;
+    }
+    if (*is_repeat) continue;
+    if (arg == "--bytes") {
       bytes_mode = true;
     } else if (absl::StartsWith(arg, "--")) {
       std::fprintf(stderr, "unknown flag '%s'\n", arg.c_str());

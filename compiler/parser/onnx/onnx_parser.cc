@@ -19,6 +19,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
+#include "absl/container/inlined_vector.h"
 #include "absl/container/node_hash_map.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -28,6 +29,7 @@
 #include "compiler/parser/onnx/onnx_op_map.h"
 #include "compiler/parser/onnx/onnx_tensor.h"
 #include "compiler/parser/onnx/onnx_version.h"
+#include "google/protobuf/arena.h"
 #include "graph/inc/graph/attr_utils.h"
 #include "graph/inc/graph/ge_attr_define.h"
 #include "graph/inc/graph/node.h"
@@ -766,8 +768,10 @@ class GraphBuilder {
       wanted = "node";
       stable = true;
     }
-    if (!scope->node_names.contains(wanted)) {
-      if (!stable) wanted = names_.emplace_back(wanted);
+    if (stable) {
+      if (scope->node_names.insert(wanted).second) return std::string(wanted);
+    } else if (!scope->node_names.contains(wanted)) {
+      wanted = names_.emplace_back(wanted);
       scope->node_names.insert(wanted);
       return std::string(wanted);
     }
@@ -947,8 +951,13 @@ void GraphBuilder::BuildConsts(Scope* scope, const GraphProto& g) {
     scope->values[name] = ValueRef{node->get(), 0};
   };
   const bool root = scope->parent == nullptr;
+  // The error label of each initializer, rebuilt in one buffer (no
+  // allocation per initializer once it is long enough).
+  std::string what;
   for (const onnx::TensorProto& t : g.initializer()) {
-    const std::string what = absl::StrCat("initializer '", t.name(), "'");
+    what.assign("initializer '");
+    what.append(t.name());
+    what.push_back('\'');
     if (root && held_ != nullptr && t.raw_data().empty() &&
         t.data_location() != onnx::TensorProto::EXTERNAL) {
       auto it = held_->raw.find(t.name());
@@ -1170,8 +1179,8 @@ void GraphBuilder::BuildNode(Scope* scope, const GraphProto& g, int index, const
   const OpLookup op = *op_or;
 
   // ONNX inputs.
-  std::vector<ValueRef> inputs(static_cast<size_t>(n.input_size()));
-  std::vector<bool> present(static_cast<size_t>(n.input_size()), false);
+  absl::InlinedVector<ValueRef, 4> inputs(static_cast<size_t>(n.input_size()));
+  absl::InlinedVector<bool, 8> present(static_cast<size_t>(n.input_size()), false);
   bool failed = false;
   for (int k = 0; k < n.input_size(); ++k) {
     if (n.input(k).empty()) continue;
@@ -1605,7 +1614,14 @@ StatusOr<ComputeGraphPtr> ParseModel(absl::string_view bytes, int fd,
   }
   const std::string source = file_name.empty() ? std::string("<bytes>") : file_name;
   PhaseTimer timer(options.info);
-  ModelProto model;
+  // The message tree lives on an arena: decoding allocates from large
+  // blocks instead of one malloc per message / string, and tearing the tree
+  // down after the build frees the blocks, not every message.
+  google::protobuf::ArenaOptions arena_options;
+  arena_options.start_block_size = 64 << 10;
+  arena_options.max_block_size = 4 << 20;
+  google::protobuf::Arena arena(arena_options);
+  ModelProto& model = *google::protobuf::Arena::CreateMessage<ModelProto>(&arena);
   HeldWeights held;
   std::string stripped;
   const bool holding = HoldOutWeights(bytes, &stripped, &held);
