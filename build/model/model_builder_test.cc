@@ -58,7 +58,7 @@ TEST(ModelBuilderTest, SmallStaticGraph) {
   EXPECT_EQ(def.task(0).node_name(), "add");
   EXPECT_EQ(def.task(0).engine(), "DNN_VM_HOST_CPU");
   EXPECT_EQ(def.task(0).op_type(), "Add");
-  EXPECT_EQ(def.task(0).kernel_name(), "");  // the kernel key is op_type
+  EXPECT_EQ(def.task(0).kernel_name(), def.task(0).op_type());  // the kernel key is op_type
   EXPECT_EQ(def.task(1).task_id(), 1u);
   // add: reads model input 0 and the weight, writes the arena.
   const proto::TaskDef& add = def.task(0);

@@ -55,7 +55,7 @@ Status FillTask(Node* node, absl::Span<Node* const> nodes, const std::vector<Nod
   task->set_op_index(op->GetId());
   std::string engine = op->GetOpEngineName();
   task->set_engine(engine.empty() ? default_engine : std::move(engine));
-  // kernel_name stays empty: the kernel key is the op type (TaskDef default).
+  task->set_kernel_name(op->GetType());  // the host kernels are keyed by op type
   task->set_stream_id(static_cast<uint32_t>(op->GetStreamId()));
 
   const size_t num_in = node->GetAllInDataAnchorsSize();

@@ -4,8 +4,8 @@
 // task list. One TASK_KERNEL per node that runs a kernel (every node except
 // Data / RefData / Const / Constant / NetOutput / NoOp), in node order:
 //   engine       op desc engine name, or options.default_engine when empty
-//   kernel_name  empty: the kernel key is op_type (the TaskDef default; the
-//                runtime reads an empty kernel_name as op_type)
+//   kernel_name  the kernel key in that engine: the op type (the runtime
+//                also reads an empty kernel_name as op_type)
 //   op_index     the op desc id; stream_id the op desc stream id (0 until
 //                stream allocation lands)
 //   input[i]     the producer's TensorRef for every input slot, with dtype and

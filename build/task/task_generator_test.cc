@@ -57,7 +57,7 @@ TEST(TaskGeneratorTest, OneKernelTaskPerComputeNode) {
   EXPECT_EQ(ta.type(), proto::TASK_KERNEL);
   EXPECT_EQ(ta.node_name(), "a");
   EXPECT_EQ(ta.op_type(), "Add");
-  EXPECT_EQ(ta.kernel_name(), "");  // the kernel key is op_type
+  EXPECT_EQ(ta.kernel_name(), ta.op_type());  // the kernel key is op_type
   EXPECT_EQ(ta.engine(), "AIcoreEngine");
   EXPECT_EQ(ta.op_index(), a->GetOpDesc()->GetId());
   EXPECT_EQ(ta.stream_id(), 0u);
