@@ -125,36 +125,28 @@ void Print(const std::string& path, const Compiled& c, bool quiet) {
 }
 
 int Main(int argc, char** argv) {
-  int repeat = 1;
   bool quiet = false;
   std::map<std::string, std::string> options;
-  std::vector<std::string> models;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    const StatusOr<bool> is_repeat = ParseRepeatFlag(arg, &repeat);
-    if (!is_repeat.ok()) {
-      std::fprintf(stderr, "%s\n", std::string(is_repeat.status().message()).c_str());
-      return 2;
-    }
-    if (*is_repeat) continue;
-    if (arg == "--quiet") {
-      quiet = true;
-    } else if (absl::StartsWith(arg, "--options=")) {
-      for (absl::string_view kv : absl::StrSplit(arg.substr(10), ',', absl::SkipEmpty())) {
-        std::vector<std::string> p = absl::StrSplit(kv, absl::MaxSplits('=', 1));
-        if (p.size() != 2) {
-          std::fprintf(stderr, "bad option '%s' (want key=value)\n", std::string(kv).c_str());
-          return 2;
+  const StatusOr<ToolArgs> args =
+      ParseToolArgs(argc, argv, /*default_repeat=*/1, [&](const std::string& arg) -> StatusOr<bool> {
+        if (arg == "--quiet") {
+          quiet = true;
+          return true;
         }
-        options[p[0]] = p[1];
-      }
-    } else if (absl::StartsWith(arg, "--")) {
-      std::fprintf(stderr, "unknown flag '%s'\n", arg.c_str());
-      return 2;
-    } else {
-      models.push_back(arg);
-    }
+        if (!absl::StartsWith(arg, "--options=")) return false;
+        for (absl::string_view kv : absl::StrSplit(arg.substr(10), ',', absl::SkipEmpty())) {
+          std::vector<std::string> p = absl::StrSplit(kv, absl::MaxSplits('=', 1));
+          if (p.size() != 2) return ParamInvalid("bad option '", kv, "' (want key=value)");
+          options[p[0]] = p[1];
+        }
+        return true;
+      });
+  if (!args.ok()) {
+    std::fprintf(stderr, "%s\n", std::string(args.status().message()).c_str());
+    return 2;
   }
+  const int repeat = args->repeat;
+  const std::vector<std::string>& models = args->models;
   if (models.empty()) {
     std::fprintf(stderr, "usage: node_counts [--repeat=N] [--quiet] [--options=k=v,...] model.onnx...\n");
     return 2;

@@ -26,4 +26,20 @@ StatusOr<bool> ParseRepeatFlag(absl::string_view arg, int* repeat) {
   return true;
 }
 
+StatusOr<ToolArgs> ParseToolArgs(int argc, const char* const* argv, int default_repeat,
+                                 const std::function<StatusOr<bool>(const std::string&)>& flag) {
+  ToolArgs args;
+  args.repeat = default_repeat;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    ASSIGN_OR_RETURN(bool is_repeat, ParseRepeatFlag(arg, &args.repeat));
+    if (is_repeat) continue;
+    ASSIGN_OR_RETURN(bool taken, flag(arg));
+    if (taken) continue;
+    if (absl::StartsWith(arg, "--")) return ParamInvalid("unknown flag '", arg, "'");
+    args.models.push_back(arg);
+  }
+  return args;
+}
+
 }  // namespace ge

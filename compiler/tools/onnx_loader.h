@@ -17,6 +17,12 @@
 // --repeat flag (*repeat untouched), true after storing N in *repeat, and
 // ParamInvalid naming the argument when N is not an integer >= 1.
 //
+// ParseToolArgs: the command line of those tools: `--repeat=N`, the tool's
+// own flags (`flag` returns true when it took the argument, false when it is
+// not one of them, an error status when its value is bad), any other
+// argument starting with "--" is ParamInvalid ("unknown flag '...'"), the
+// rest are model paths in order.
+//
 // Example:
 //   ASSIGN_OR_RETURN(ComputeGraphPtr g, LoadOnnxModel("/tmp/zoo/resnet50.onnx"));
 //   StatusOr<bool> r = ParseRepeatFlag(argv[i], &repeat);  // "--repeat=5" -> true, 5
@@ -24,6 +30,7 @@
 #define COMPILER_TOOLS_ONNX_LOADER_H_
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -38,6 +45,13 @@ StatusOr<ComputeGraphPtr> LoadOnnxModel(
     const std::string& path, const std::map<std::string, std::vector<int64_t>>& input_shapes = {});
 
 StatusOr<bool> ParseRepeatFlag(absl::string_view arg, int* repeat);
+
+struct ToolArgs {
+  int repeat = 1;
+  std::vector<std::string> models;
+};
+StatusOr<ToolArgs> ParseToolArgs(int argc, const char* const* argv, int default_repeat,
+                                 const std::function<StatusOr<bool>(const std::string&)>& flag);
 
 }  // namespace ge
 

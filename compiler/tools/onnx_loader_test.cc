@@ -2,6 +2,9 @@
 //
 // Tests of the tools' shared helpers: ParseRepeatFlag (the --repeat=N flag of
 // node_counts and onnx_parse_time) and LoadOnnxModel's error path.
+#include <string>
+#include <vector>
+
 #include "compiler/tools/onnx_loader.h"
 
 #include "gtest/gtest.h"
@@ -40,6 +43,40 @@ TEST(ParseRepeatFlagTest, BadValuesAreParamInvalidAndKeepTheCount) {
     EXPECT_NE(r.status().message().find(arg), absl::string_view::npos) << r.status();
     EXPECT_EQ(repeat, 3) << arg;
   }
+}
+
+TEST(ParseToolArgsTest, SplitsRepeatToolFlagsAndModels) {
+  bool quiet = false;
+  auto flag = [&](const std::string& arg) -> StatusOr<bool> {
+    if (arg == "--bad") return ParamInvalid("bad value in '", arg, "'");
+    if (arg != "--quiet") return false;
+    quiet = true;
+    return true;
+  };
+  const char* ok_argv[] = {"tool", "a.onnx", "--repeat=4", "--quiet", "b.onnx"};
+  StatusOr<ToolArgs> args = ParseToolArgs(5, ok_argv, 3, flag);
+  ASSERT_TRUE(args.ok()) << args.status();
+  EXPECT_EQ(args->repeat, 4);
+  EXPECT_EQ(args->models, (std::vector<std::string>{"a.onnx", "b.onnx"}));
+  EXPECT_TRUE(quiet);
+
+  const char* default_argv[] = {"tool", "m.onnx"};
+  args = ParseToolArgs(2, default_argv, 3, flag);
+  ASSERT_TRUE(args.ok()) << args.status();
+  EXPECT_EQ(args->repeat, 3);
+
+  const char* unknown_argv[] = {"tool", "--nope", "m.onnx"};
+  args = ParseToolArgs(3, unknown_argv, 3, flag);
+  EXPECT_EQ(GetErrorCode(args.status()), ErrorCode::kParamInvalid);
+  EXPECT_NE(args.status().message().find("unknown flag '--nope'"), std::string::npos);
+
+  const char* bad_argv[] = {"tool", "--bad"};
+  args = ParseToolArgs(2, bad_argv, 3, flag);
+  EXPECT_NE(args.status().message().find("bad value in '--bad'"), std::string::npos);
+
+  const char* bad_repeat_argv[] = {"tool", "--repeat=0"};
+  args = ParseToolArgs(2, bad_repeat_argv, 3, flag);
+  EXPECT_EQ(GetErrorCode(args.status()), ErrorCode::kParamInvalid);
 }
 
 TEST(LoadOnnxModelTest, MissingFileIsAnErrorNamingThePath) {

@@ -20,7 +20,6 @@
 #include <utility>
 #include <vector>
 
-#include "absl/strings/match.h"
 #include "compiler/parser/onnx/onnx_parser.h"
 #include "compiler/tools/onnx_loader.h"
 #include "graph/inc/graph/compute_graph.h"
@@ -31,26 +30,19 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 int Main(int argc, char** argv) {
-  int repeat = 3;
   bool bytes_mode = false;
-  std::vector<std::string> models;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    const StatusOr<bool> is_repeat = ParseRepeatFlag(arg, &repeat);
-    if (!is_repeat.ok()) {
-      std::fprintf(stderr, "%s\n", std::string(is_repeat.status().message()).c_str());
-      return 2;
-    }
-    if (*is_repeat) continue;
-    if (arg == "--bytes") {
-      bytes_mode = true;
-    } else if (absl::StartsWith(arg, "--")) {
-      std::fprintf(stderr, "unknown flag '%s'\n", arg.c_str());
-      return 2;
-    } else {
-      models.push_back(arg);
-    }
+  const StatusOr<ToolArgs> args =
+      ParseToolArgs(argc, argv, /*default_repeat=*/3, [&](const std::string& arg) -> StatusOr<bool> {
+        if (arg != "--bytes") return false;
+        bytes_mode = true;
+        return true;
+      });
+  if (!args.ok()) {
+    std::fprintf(stderr, "%s\n", std::string(args.status().message()).c_str());
+    return 2;
   }
+  const int repeat = args->repeat;
+  const std::vector<std::string>& models = args->models;
   if (models.empty()) {
     std::fprintf(stderr, "usage: onnx_parse_time [--repeat=N] [--bytes] model.onnx...\n");
     return 2;
