@@ -1,0 +1,81 @@
+// Tests that the tools' allocator (//third_party:malloc) puts the heap in
+// MADV_HUGEPAGE regions: /proc/self/smaps lists the mapping holding a fresh
+// heap object with the `hg` VmFlag (set by the advice whatever the kernel's
+// THP policy is), and that large and many small allocations work.
+
+#include <cstdint>
+#include <cstring>
+#include <fstream>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "gtest/gtest.h"
+
+namespace {
+
+// The VmFlags line of the mapping that contains `addr`, or "" if none does.
+std::string VmFlagsOf(const void* addr) {
+  const uintptr_t a = reinterpret_cast<uintptr_t>(addr);
+  std::ifstream smaps("/proc/self/smaps");
+  std::string line;
+  bool inside = false;
+  while (std::getline(smaps, line)) {
+    uintptr_t lo = 0, hi = 0;
+    char dash = 0;
+    std::istringstream head(line);
+    if (head >> std::hex >> lo >> dash >> hi && dash == '-') {
+      inside = lo <= a && a < hi;
+      continue;
+    }
+    if (inside && line.rfind("VmFlags:", 0) == 0) return line;
+  }
+  return "";
+}
+
+bool HasFlag(const std::string& vm_flags, const std::string& flag) {
+  std::istringstream in(vm_flags);
+  std::string word;
+  while (in >> word) {
+    if (word == flag) return true;
+  }
+  return false;
+}
+
+TEST(HugePageSysAllocatorTest, HeapObjectsLiveInHugePageAdvisedRegions) {
+#ifdef GE_SYSTEM_MALLOC
+  GTEST_SKIP() << "sanitizer / system malloc build: the allocator is not linked";
+#else
+  std::ifstream probe("/proc/self/smaps");
+  if (!probe) GTEST_SKIP() << "no /proc/self/smaps";
+  // Enough small objects that tcmalloc must grow its heap after start-up.
+  std::vector<std::unique_ptr<char[]>> objects;
+  for (int i = 0; i < 200000; ++i) {
+    objects.emplace_back(new char[96]);
+    std::memset(objects.back().get(), i & 0xff, 96);
+  }
+  const std::string flags = VmFlagsOf(objects.back().get());
+  ASSERT_FALSE(flags.empty()) << "no mapping holds a heap object";
+  EXPECT_TRUE(HasFlag(flags, "hg")) << flags;
+  for (int i = 0; i < 200000; i += 4999) {
+    EXPECT_EQ(static_cast<unsigned char>(objects[i][95]), static_cast<unsigned char>(i & 0xff));
+  }
+#endif
+}
+
+TEST(HugePageSysAllocatorTest, LargeAllocationsAreUsableAndAligned) {
+  // Larger than one 64 MiB region: gets its own region.
+  constexpr size_t kBig = size_t{96} << 20;
+  std::unique_ptr<char[]> big(new char[kBig]);
+  big[0] = 1;
+  big[kBig - 1] = 2;
+  EXPECT_EQ(big[0] + big[kBig - 1], 3);
+  void* aligned = nullptr;
+  ASSERT_EQ(posix_memalign(&aligned, size_t{1} << 16, size_t{5} << 20), 0);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(aligned) % (size_t{1} << 16), 0u);
+  std::memset(aligned, 7, size_t{5} << 20);
+  free(aligned);
+}
+
+}  // namespace
