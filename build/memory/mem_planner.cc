@@ -5,8 +5,6 @@
 #include <cstdint>
 #include <functional>
 #include <map>
-#include <queue>
-#include <set>
 #include <utility>
 #include <vector>
 
@@ -59,74 +57,152 @@ uint64_t LastUse(absl::Span<Node* const> nodes, size_t i, uint32_t out) {
   return last;
 }
 
+// Free blocks for best fit. The size classes are the distinct aligned sizes
+// of the plan (known before the replay); each class holds a min-heap of free
+// block ids, and a two-level bitmap of the non-empty classes finds the
+// smallest non-empty class >= a given one in a few word scans. No allocation
+// per free / take once the heaps have grown (std::set allocated a node each).
+class FreeBlocks {
+ public:
+  explicit FreeBlocks(size_t num_classes)
+      : heaps_(num_classes), bits_((num_classes + 63) / 64, 0), summary_((bits_.size() + 63) / 64, 0) {}
+
+  void Add(size_t cls, uint64_t block) {
+    std::vector<uint64_t>& h = heaps_[cls];
+    h.push_back(block);
+    std::push_heap(h.begin(), h.end(), std::greater<uint64_t>());
+    bits_[cls >> 6] |= uint64_t{1} << (cls & 63);
+    summary_[cls >> 12] |= uint64_t{1} << ((cls >> 6) & 63);
+  }
+
+  // The smallest free block id of the smallest non-empty class >= cls.
+  bool Take(size_t cls, uint64_t* block) {
+    size_t c = 0;
+    if (!FindFrom(cls, &c)) return false;
+    std::vector<uint64_t>& h = heaps_[c];
+    std::pop_heap(h.begin(), h.end(), std::greater<uint64_t>());
+    *block = h.back();
+    h.pop_back();
+    if (h.empty()) {
+      bits_[c >> 6] &= ~(uint64_t{1} << (c & 63));
+      if (bits_[c >> 6] == 0) summary_[c >> 12] &= ~(uint64_t{1} << ((c >> 6) & 63));
+    }
+    return true;
+  }
+
+ private:
+  bool FindFrom(size_t cls, size_t* out) const {
+    size_t w = cls >> 6;
+    if (w >= bits_.size()) return false;
+    const uint64_t word = bits_[w] & (~uint64_t{0} << (cls & 63));
+    if (word != 0) {
+      *out = (w << 6) + static_cast<size_t>(__builtin_ctzll(word));
+      return true;
+    }
+    ++w;  // the first non-empty word after w, through the summary
+    size_t s = w >> 6;
+    if (s >= summary_.size()) return false;
+    uint64_t sword = summary_[s] & (~uint64_t{0} << (w & 63));
+    while (sword == 0) {
+      if (++s >= summary_.size()) return false;
+      sword = summary_[s];
+    }
+    const size_t wi = (s << 6) + static_cast<size_t>(__builtin_ctzll(sword));
+    *out = (wi << 6) + static_cast<size_t>(__builtin_ctzll(bits_[wi]));
+    return true;
+  }
+
+  std::vector<std::vector<uint64_t>> heaps_;
+  std::vector<uint64_t> bits_;     // bit c: class c has a free block
+  std::vector<uint64_t> summary_;  // bit w: bits_[w] != 0
+};
+
 }  // namespace
 
-StatusOr<MemPlanStats> PlanArena(absl::Span<Node* const> nodes, std::vector<NodeMemory>& mem,
-                                 const MemPlanOptions& options) {
-  RETURN_IF_ERROR(CheckIds(nodes, mem));
-  const size_t n = nodes.size();
+StatusOr<MemPlanStats> PlanArenaWithLifetimes(std::vector<NodeMemory>& mem,
+                                              const MemPlanOptions& options) {
+  const size_t n = mem.size();
+  if (n >= (uint64_t{1} << 32)) return OutOfRange("memory plan of ", n, " nodes; at most 2^32 - 1");
   MemPlanStats stats;
+  const bool reuse = !options.disable_reuse;
 
-  std::vector<uint64_t> block_size;                   // aligned
-  std::set<std::pair<uint64_t, uint64_t>> free_list;  // (size, block)
-  // Frees scheduled by step: a min-heap of (step, block). The release order
-  // within a step does not matter (free_list is ordered).
-  using Pending = std::pair<uint64_t, uint64_t>;
-  std::priority_queue<Pending, std::vector<Pending>, std::greater<Pending>> pending;
-
-  auto alloc = [&](uint64_t size, uint64_t* block) -> Status {
-    ASSIGN_OR_RETURN(uint64_t aligned, AlignUp(size, kMemAlign));
-    if (aligned == 0) {
-      *block = kNoBlock;
-      return OkStatus();
-    }
-    if (stats.no_reuse_size > ~uint64_t{0} - aligned) return Overflow("arena size overflows");
-    stats.no_reuse_size += aligned;
-    if (!options.disable_reuse) {
-      auto it = free_list.lower_bound({aligned, 0});
-      if (it != free_list.end()) {
-        *block = it->second;
-        free_list.erase(it);
-        return OkStatus();
+  // Aligned sizes (stored in `offset` until the replay puts a block id
+  // there), no-reuse total and, for reuse, the size classes. Slots are
+  // visited in replay order, so the first error is the one replay would meet.
+  std::vector<uint64_t> classes;
+  for (size_t i = 0; i < n; ++i) {
+    NodeMemory& m = mem[i];
+    for (size_t k = 0; k < m.outputs.size(); ++k) {
+      TensorSlot& slot = m.outputs[k];
+      if (slot.kind != proto::MEM_ARENA) continue;
+      if (!slot.keep_alive && (slot.last_use < i || slot.last_use >= n)) {
+        return ParamInvalid("output ", k, " of node ", i, " has last use ", slot.last_use,
+                            " outside [", i, ", ", n, ")");
+      }
+      ASSIGN_OR_RETURN(slot.offset, AlignUp(slot.size, kMemAlign));
+      if (stats.no_reuse_size > ~uint64_t{0} - slot.offset) return Overflow("arena size overflows");
+      stats.no_reuse_size += slot.offset;
+      if (reuse && slot.offset != 0 && (classes.empty() || classes.back() != slot.offset)) {
+        classes.push_back(slot.offset);  // runs of one size (the common case) push once
       }
     }
-    *block = block_size.size();
-    block_size.push_back(aligned);
-    return OkStatus();
-  };
-  auto release = [&](uint64_t block) {
-    if (block == kNoBlock || options.disable_reuse) return;
-    free_list.emplace(block_size[block], block);
+    for (TensorSlot& slot : m.workspaces) {
+      slot.kind = proto::MEM_ARENA;
+      ASSIGN_OR_RETURN(slot.offset, AlignUp(slot.size, kMemAlign));
+      if (stats.no_reuse_size > ~uint64_t{0} - slot.offset) return Overflow("arena size overflows");
+      stats.no_reuse_size += slot.offset;
+      if (reuse && slot.offset != 0 && (classes.empty() || classes.back() != slot.offset)) {
+        classes.push_back(slot.offset);
+      }
+    }
+  }
+  std::sort(classes.begin(), classes.end());
+  classes.erase(std::unique(classes.begin(), classes.end()), classes.end());
+  auto class_of = [&](uint64_t aligned) {
+    return static_cast<size_t>(std::lower_bound(classes.begin(), classes.end(), aligned) - classes.begin());
   };
 
-  // block id per slot (outputs then workspaces), flattened.
-  std::vector<size_t> first_slot(n + 1, 0);
-  for (size_t i = 0; i < n; ++i) {
-    first_slot[i + 1] = first_slot[i] + mem[i].outputs.size() + mem[i].workspaces.size();
-  }
-  std::vector<uint64_t> slot_block(first_slot[n], kNoBlock);
+  std::vector<uint64_t> block_size;   // aligned
+  std::vector<uint32_t> block_class;  // reuse only
+  FreeBlocks free_blocks(classes.size());
+  // Frees by step: pending_head[step] starts a list through pending_next
+  // (indexed by block: a block is pending at most once at a time). The order
+  // of the frees within a step does not matter (best fit is by size, id).
+  std::vector<uint64_t> pending_head(reuse ? n : 0, kNoBlock);
+  std::vector<uint64_t> pending_next;
+
+  // aligned -> block id (kNoBlock for 0 bytes).
+  auto alloc = [&](uint64_t aligned) -> uint64_t {
+    if (aligned == 0) return kNoBlock;
+    uint64_t block = 0;
+    if (reuse) {
+      const size_t cls = class_of(aligned);
+      if (free_blocks.Take(cls, &block)) return block;
+      block_class.push_back(static_cast<uint32_t>(cls));
+      pending_next.push_back(kNoBlock);
+    }
+    block = block_size.size();
+    block_size.push_back(aligned);
+    return block;
+  };
+  auto release = [&](uint64_t block) {
+    if (block != kNoBlock) free_blocks.Add(block_class[block], block);
+  };
 
   for (size_t i = 0; i < n; ++i) {
     NodeMemory& m = mem[i];
-    size_t s = first_slot[i];
-    for (uint32_t k = 0; k < m.outputs.size(); ++k, ++s) {
-      TensorSlot& slot = m.outputs[k];
+    for (TensorSlot& slot : m.outputs) {
       if (slot.kind != proto::MEM_ARENA) continue;
-      RETURN_IF_ERROR(alloc(slot.size, &slot_block[s]));
-      if (slot_block[s] == kNoBlock || slot.keep_alive) continue;
-      pending.emplace(LastUse(nodes, i, k), slot_block[s]);
+      const uint64_t block = alloc(slot.offset);
+      slot.offset = block;
+      if (!reuse || block == kNoBlock || slot.keep_alive) continue;
+      pending_next[block] = pending_head[slot.last_use];
+      pending_head[slot.last_use] = block;
     }
-    const size_t ws_begin = s;
-    for (TensorSlot& slot : m.workspaces) {
-      slot.kind = proto::MEM_ARENA;
-      RETURN_IF_ERROR(alloc(slot.size, &slot_block[s]));
-      ++s;
-    }
-    for (size_t w = ws_begin; w < s; ++w) release(slot_block[w]);
-    while (!pending.empty() && pending.top().first <= i) {
-      release(pending.top().second);
-      pending.pop();
-    }
+    for (TensorSlot& slot : m.workspaces) slot.offset = alloc(slot.offset);
+    if (!reuse) continue;
+    for (const TensorSlot& slot : m.workspaces) release(slot.offset);
+    for (uint64_t b = pending_head[i]; b != kNoBlock; b = pending_next[b]) release(b);
   }
 
   std::vector<uint64_t> block_offset(block_size.size());
@@ -138,20 +214,33 @@ StatusOr<MemPlanStats> PlanArena(absl::Span<Node* const> nodes, std::vector<Node
   }
   stats.arena_size = offset;
   stats.num_blocks = block_size.size();
-  for (size_t i = 0; i < n; ++i) {
-    size_t s = first_slot[i];
-    for (TensorSlot& slot : mem[i].outputs) {
-      if (slot.kind == proto::MEM_ARENA) {
-        slot.offset = slot_block[s] == kNoBlock ? 0 : block_offset[slot_block[s]];
-      }
-      ++s;
+  auto place = [&](TensorSlot& slot) {
+    slot.offset = slot.offset == kNoBlock ? 0 : block_offset[slot.offset];
+  };
+  for (NodeMemory& m : mem) {
+    for (TensorSlot& slot : m.outputs) {
+      if (slot.kind == proto::MEM_ARENA) place(slot);
     }
-    for (TensorSlot& slot : mem[i].workspaces) {
-      slot.offset = slot_block[s] == kNoBlock ? 0 : block_offset[slot_block[s]];
-      ++s;
-    }
+    for (TensorSlot& slot : m.workspaces) place(slot);
   }
   return stats;
+}
+
+StatusOr<MemPlanStats> PlanArena(absl::Span<Node* const> nodes, std::vector<NodeMemory>& mem,
+                                 const MemPlanOptions& options) {
+  RETURN_IF_ERROR(CheckIds(nodes, mem));
+  if (nodes.size() >= (uint64_t{1} << 32)) {
+    return OutOfRange("memory plan of ", nodes.size(), " nodes; at most 2^32 - 1");
+  }
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    std::vector<TensorSlot>& outputs = mem[i].outputs;
+    for (uint32_t k = 0; k < outputs.size(); ++k) {
+      if (outputs[k].kind == proto::MEM_ARENA) {
+        outputs[k].last_use = static_cast<uint32_t>(LastUse(nodes, i, k));
+      }
+    }
+  }
+  return PlanArenaWithLifetimes(mem, options);
 }
 
 Status VerifyArenaPlan(absl::Span<Node* const> nodes, const std::vector<NodeMemory>& mem,

@@ -14,6 +14,13 @@
 // smallest free block that is large enough, ties broken by block id); a block
 // keeps the size it was created with. With `disable_reuse` every tensor gets its
 // own block. Block offsets are the prefix sums of the aligned block sizes.
+// Cost: O(T log F) for T tensors and F free blocks; frees are bucketed by step
+// (no heap), the free list is a map of per-size min-heaps of block ids.
+//
+// Two entry points: PlanArena reads the lifetimes from the graph (one walk of
+// every output's consumers); PlanArenaWithLifetimes takes them from
+// TensorSlot::last_use (the model builder finds them while it scans the graph
+// anyway) and never touches the graph.
 //
 // Contract
 //   * nodes[i]->GetOpDesc()->GetId() == i (the model builder numbers them);
@@ -46,6 +53,10 @@ struct TensorSlot {
   uint64_t offset = 0;  // filled by PlanArena for MEM_ARENA
   uint64_t size = 0;    // exact bytes
   bool keep_alive = false;  // ARENA tensor never freed (read at the end)
+  // ARENA outputs: position of the last node reading the tensor (the
+  // producer's own position when nothing reads it). Input of
+  // PlanArenaWithLifetimes; PlanArena fills it from the graph.
+  uint32_t last_use = 0;
 };
 
 struct NodeMemory {
@@ -63,9 +74,16 @@ struct MemPlanStats {
   uint64_t num_blocks = 0;
 };
 
-// Assigns offsets to every MEM_ARENA slot of `mem` (parallel to `nodes`).
+// Assigns offsets to every MEM_ARENA slot of `mem` (parallel to `nodes`);
+// sets the last_use of every ARENA output from the graph.
 StatusOr<MemPlanStats> PlanArena(absl::Span<Node* const> nodes, std::vector<NodeMemory>& mem,
                                  const MemPlanOptions& options);
+
+// Same plan from the lifetimes in `mem` alone: every MEM_ARENA output of
+// mem[i] has i <= last_use < mem.size() (ParamInvalid naming the node index
+// and output otherwise). mem.size() < 2^32.
+StatusOr<MemPlanStats> PlanArenaWithLifetimes(std::vector<NodeMemory>& mem,
+                                              const MemPlanOptions& options);
 
 // Checks a plan: every ARENA offset aligned, inside [0, arena_size), and no two
 // simultaneously live ARENA tensors overlapping (same lifetime rules as

@@ -68,16 +68,140 @@ TypeInfo ClassifyType(const std::string& type) {
   return info;
 }
 
-// TypeInfo of every node, parallel to `nodes`.
-std::vector<TypeInfo> ClassifyNodes(absl::Span<Node* const> nodes) {
-  std::vector<TypeInfo> out(nodes.size());
+// ------------------------------------------------------------------ sizes
+
+// Formats whose bytes are plain dims x element size (GetDataSize converts
+// the desc to a TensorDesc first, a copy per call; blocked formats go there).
+bool IsPlainFormat(Format format) {
+  switch (GetPrimaryFormat(static_cast<int32_t>(format))) {
+    case FORMAT_ND:
+    case FORMAT_NCHW:
+    case FORMAT_NHWC:
+    case FORMAT_HWCN:
+    case FORMAT_CHWN:
+    case FORMAT_NCDHW:
+    case FORMAT_NDHWC:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// Bytes of a known plain-format tensor without building a TensorDesc; false
+// when the slow path has to decide (unknown / negative dims, overflow,
+// blocked formats, types of no fixed size: it also words the error).
+bool FastTensorBytes(const GeTensorDesc& d, uint64_t* bytes) {
+  if (!IsPlainFormat(d.GetFormat())) return false;
+  int64_t count = 1;
+  bool zero = false;
+  for (int64_t dim : d.GetShape().GetDimsSpan()) {
+    if (dim < 0) return false;
+    if (dim == 0) zero = true;
+    if (!zero && __builtin_mul_overflow(count, dim, &count)) return false;
+  }
+  if (zero) count = 0;
+  StatusOr<int64_t> size = TypeUtils::GetSizeInBytes(d.GetDataType(), count);
+  if (!size.ok() || *size < 0) return false;
+  *bytes = static_cast<uint64_t>(*size);
+  return true;
+}
+
+StatusOr<uint64_t> TensorBytes(const Node& node, uint32_t k, const GeTensorDesc& d) {
+  uint64_t fast = 0;
+  if (FastTensorBytes(d, &fast)) return fast;
+  StatusOr<int64_t> size = d.GetDataSize();
+  if (!size.ok()) {
+    return Annotate(size.status(), "output ", k, " of ", NodeHead(node), ": ");
+  }
+  if (*size < 0) return ParamInvalid("output ", k, " of ", NodeHead(node), " has size ", *size);
+  return static_cast<uint64_t>(*size);
+}
+
+// ------------------------------------------------------------------- scan
+
+// What one walk over the root graph learns (Scan). Every node's memory is
+// touched there once, in node order; later steps read these arrays (and the
+// few Data / Const / NetOutput nodes) instead of walking the graph again.
+struct GraphScan {
+  std::vector<Node*> nodes;     // node order; op ids are positions
+  std::vector<TypeInfo> info;   // parallel to nodes
+  std::vector<NodeMemory> mem;  // parallel to nodes; see Scan
+  std::vector<Node*> data;      // Data / RefData nodes, in node order
+  std::vector<Node*> net_outputs;
+  std::vector<Node*> consts;    // root Const nodes, in node order
+  bool sorted = true;
+  // Set at the first node (in node order) that makes the model dynamic;
+  // sizes are not computed from there on.
+  std::string dynamic_reason;
+  // The first error CalcOpParam meets (output size, negative workspace) in
+  // node order; reported only when the model is static.
+  Status deferred = OkStatus();
+};
+
+// The reason output k of `node` (desc `d`) makes the model dynamic, or "".
+std::string DynamicOutputReason(const Node& node, size_t k, const GeTensorDesc& d, NodeKind kind) {
+  const GeShape& shape = d.GetShape();
+  if (shape.IsUnknownShape() || shape.IsUnknownDimNum()) {
+    return absl::StrCat("output ", k, " of ", NodeHead(node), " has unknown shape ", shape.ToString());
+  }
+  if (IsSizeUnknownDataType(d.GetDataType()) && kind != NodeKind::kConst) {
+    return absl::StrCat("output ", k, " of ", NodeHead(node), " has data type ",
+                        static_cast<int32_t>(d.GetDataType()), " of unknown size");
+  }
+  return "";
+}
+
+// One pass over the root graph in its node order: numbers the ops, classifies
+// them (once per distinct interned type), checks that every producer comes
+// earlier (sorted == false otherwise: the caller sorts and scans again), finds
+// the first reason to be dynamic, and for every node but NetOutput sizes its
+// outputs (mem[i].outputs, ARENA unless Const / Data output 0, which the
+// caller binds), reads its workspaces, and records in each producer slot the
+// position of its last reader (TensorSlot::last_use).
+void Scan(const ComputeGraph& graph, GraphScan* scan) {
+  GraphScan& s = *scan;
+  const size_t num_nodes = graph.GetDirectNodesSize();
+  s.nodes.clear();
+  s.nodes.reserve(num_nodes);
+  s.info.clear();
+  s.info.reserve(num_nodes);
+  s.mem.clear();
+  s.mem.resize(num_nodes);
+  s.data.clear();
+  s.net_outputs.clear();
+  s.consts.clear();
+  s.sorted = true;
+  s.dynamic_reason.clear();
+  s.deferred = OkStatus();
+  if (!graph.GetAllSubgraphs().empty()) {
+    s.dynamic_reason = absl::StrCat("graph has ", graph.GetAllSubgraphs().size(), " subgraph(s)");
+  }
   absl::flat_hash_map<const std::string*, TypeInfo> cache;
-  const std::string* last = nullptr;
+  const std::string* last_type = nullptr;
   TypeInfo last_info;
-  for (size_t i = 0; i < nodes.size(); ++i) {
-    const OpDesc* op = nodes[i]->GetOpDescBarePtr();
+  // Marks the producer of `peer` as read at step i; false when the producer
+  // does not come earlier in this graph.
+  auto read = [&s](const Anchor* peer, size_t i) {
+    const Node* src = peer->GetOwnerNodeBarePtr();
+    const uint64_t id = static_cast<uint64_t>(src->GetOpDescBarePtr()->GetId());
+    // A producer not visited yet has a stale id: nodes[id] is another node.
+    if (id >= i || s.nodes[id] != src) return false;
+    if (peer->IsOutData()) {
+      std::vector<TensorSlot>& outs = s.mem[id].outputs;
+      const size_t k = static_cast<size_t>(peer->GetIdx());
+      if (k < outs.size()) outs[k].last_use = static_cast<uint32_t>(i);
+    }
+    return true;
+  };
+  for (const NodePtr& ptr : graph.DirectNodes()) {
+    Node* n = ptr.get();
+    OpDesc* op = n->GetOpDescBarePtr();
+    const size_t i = s.nodes.size();
+    op->SetId(static_cast<int64_t>(i));
+    s.nodes.push_back(n);
+    if (i >= s.mem.size()) s.mem.resize(i + 1);  // the list outgrew its count
     const std::string* type = op->GetInternedType();
-    if (type == nullptr || type != last) {
+    if (type == nullptr || type != last_type) {
       if (type == nullptr) {
         last_info = ClassifyType(op->GetType());
       } else {
@@ -85,51 +209,92 @@ std::vector<TypeInfo> ClassifyNodes(absl::Span<Node* const> nodes) {
         if (inserted) it->second = ClassifyType(*type);
         last_info = it->second;
       }
-      last = type;
+      last_type = type;
     }
-    out[i] = last_info;
+    const TypeInfo info = last_info;
+    s.info.push_back(info);
+    if (!s.sorted) continue;  // only numbering and types matter now
+
+    for (const Anchor* a : n->InControlPeers()) {  // does not create control anchors
+      if (!read(a, i)) s.sorted = false;
+    }
+    const size_t num_in = n->GetAllInDataAnchorsSize();
+    for (size_t k = 0; k < num_in; ++k) {
+      for (const Anchor* a : n->GetInDataAnchorBarePtr(static_cast<int32_t>(k))->PeerAnchors()) {
+        if (!read(a, i)) s.sorted = false;
+      }
+    }
+    if (!s.sorted) continue;
+
+    switch (info.kind) {
+      case NodeKind::kData:
+        s.data.push_back(n);
+        break;
+      case NodeKind::kConst:
+        s.consts.push_back(n);
+        break;
+      case NodeKind::kNetOutput:
+        s.net_outputs.push_back(n);
+        break;
+      default:
+        break;
+    }
+    const size_t num_desc = op->GetOutputsSize();
+    if (s.dynamic_reason.empty()) {
+      if (info.data_dependent) {
+        s.dynamic_reason = absl::StrCat(NodeHead(*n), " has data-dependent output shapes");
+      } else {
+        for (size_t k = 0; k < num_desc; ++k) {
+          s.dynamic_reason =
+              DynamicOutputReason(*n, k, *op->PeekOutputDesc(static_cast<uint32_t>(k)), info.kind);
+          if (!s.dynamic_reason.empty()) break;
+        }
+      }
+    }
+    if (info.kind == NodeKind::kNetOutput) continue;
+    NodeMemory& m = s.mem[i];
+    const size_t num_out = std::min<size_t>(n->GetAllOutDataAnchorsSize(), num_desc);
+    m.outputs.resize(num_out);
+    for (size_t k = 0; k < num_out; ++k) m.outputs[k].last_use = static_cast<uint32_t>(i);
+    // Sizes matter for static models only: the first error waits until the
+    // model is known to be static.
+    if (info.kind == NodeKind::kConst || !s.dynamic_reason.empty() || !s.deferred.ok()) continue;
+    for (size_t k = 0; k < num_out; ++k) {
+      const GeTensorDesc& d = *op->PeekOutputDesc(static_cast<uint32_t>(k));  // read here only
+      if (FastTensorBytes(d, &m.outputs[k].size)) continue;
+      StatusOr<uint64_t> size = TensorBytes(*n, static_cast<uint32_t>(k), d);
+      if (!size.ok()) {
+        s.deferred = size.status();
+        break;
+      }
+      m.outputs[k].size = *size;
+    }
+    if (!s.deferred.ok()) continue;
+    std::vector<int64_t> ws = op->GetWorkspaceBytes();
+    if (ws.empty()) continue;
+    m.workspaces.resize(ws.size());
+    for (size_t w = 0; w < ws.size(); ++w) {
+      if (ws[w] < 0) {
+        s.deferred = ParamInvalid(NodeHead(*n), " has workspace ", w, " of ", ws[w], " bytes");
+        break;
+      }
+      m.workspaces[w].size = static_cast<uint64_t>(ws[w]);
+    }
   }
-  return out;
+  s.mem.resize(s.nodes.size());
 }
 
-// ------------------------------------------------------------------ order
-
-Status EnsureTopologicalIds(const ComputeGraphPtr& graph, std::vector<Node*>* nodes) {
-  auto number = [&]() {
-    nodes->clear();
-    nodes->reserve(graph->GetDirectNodesSize());
-    for (const NodePtr& n : graph->DirectNodes()) {
-      n->GetOpDescBarePtr()->SetId(static_cast<int64_t>(nodes->size()));
-      nodes->push_back(n.get());
-    }
-  };
-  auto is_sorted = [&]() {
-    for (Node* n : *nodes) {
-      const int64_t id = n->GetOpDescBarePtr()->GetId();
-      for (const Anchor* a : n->InControlPeers()) {  // does not create control anchors
-        const Node* src = a->GetOwnerNodeBarePtr();
-        if (src->GetOwnerComputeGraphBarePtr() != graph.get() || src->GetOpDescBarePtr()->GetId() >= id) {
-          return false;
-        }
-      }
-      for (size_t i = 0; i < n->GetAllInDataAnchorsSize(); ++i) {
-        const InDataAnchor* in = n->GetInDataAnchorBarePtr(static_cast<int32_t>(i));
-        for (const Anchor* a : in->PeerAnchors()) {
-          const Node* src = a->GetOwnerNodeBarePtr();
-          if (src->GetOwnerComputeGraphBarePtr() != graph.get() ||
-              src->GetOpDescBarePtr()->GetId() >= id) {
-            return false;
-          }
-        }
-      }
-    }
-    return true;
-  };
-  number();
-  if (is_sorted()) return OkStatus();
+// Scan, and when the node order is not topological, sort and scan again.
+Status ScanInTopologicalOrder(const ComputeGraphPtr& graph, GraphScan* scan) {
+  if (graph->GetDirectNodesSize() >= (uint64_t{1} << 32)) {
+    return OutOfRange("graph '", graph->GetName(), "' has ", graph->GetDirectNodesSize(),
+                      " nodes; at most 2^32 - 1");
+  }
+  Scan(*graph, scan);
+  if (scan->sorted) return OkStatus();
   RETURN_IF_ERROR(graph->TopologicalSorting());
-  number();
-  if (!is_sorted()) {
+  Scan(*graph, scan);
+  if (!scan->sorted) {
     return GraphInvalid("graph '", graph->GetName(),
                         "' has an edge from another graph or a cycle; cannot order it");
   }
@@ -171,14 +336,11 @@ size_t SampleKey(absl::Span<const uint8_t> data, const GeTensorDesc& d) {
                       d.GetShape().GetDimsSpan());
 }
 
-// `nodes` / `info`: the root graph's nodes in order and their TypeInfo.
-StatusOr<WeightPlan> MergeWeights(const ComputeGraphPtr& graph, absl::Span<Node* const> nodes,
-                                  absl::Span<const TypeInfo> info) {
+// `root_consts`: the Const nodes of the root graph in node order.
+StatusOr<WeightPlan> MergeWeights(const ComputeGraphPtr& graph, absl::Span<Node* const> root_consts) {
   WeightPlan plan;
   std::vector<Node*>& consts = plan.consts;
-  for (size_t i = 0; i < nodes.size(); ++i) {
-    if (info[i].kind == NodeKind::kConst) consts.push_back(nodes[i]);
-  }
+  consts.assign(root_consts.begin(), root_consts.end());
   for (const ComputeGraphPtr& sub : graph->GetAllSubgraphs()) {
     if (sub != nullptr) CollectConsts(*sub, &consts);
   }
@@ -198,9 +360,16 @@ StatusOr<WeightPlan> MergeWeights(const ComputeGraphPtr& graph, absl::Span<Node*
     return u.full_hash;
   };
   std::vector<Unique> uniques;
+  uniques.reserve(consts.size());
   std::vector<uint32_t> unique_of(consts.size());
-  absl::flat_hash_map<size_t, std::vector<uint32_t>> by_key;
-  by_key.reserve(consts.size());
+  // Uniques by SampleKey: the newest one per key, older ones chained through
+  // same_key (no allocation per key). At most one unique can match a
+  // constant (uniques differ pairwise), so the chain order does not matter.
+  constexpr uint32_t kEndOfChain = ~uint32_t{0};
+  absl::flat_hash_map<size_t, uint32_t> newest_by_key;
+  newest_by_key.reserve(consts.size());
+  std::vector<uint32_t> same_key;
+  same_key.reserve(consts.size());
   std::vector<const GeTensor*> tensors(consts.size());
   uint64_t total = 0;
   for (size_t c = 0; c < consts.size(); ++c) {
@@ -216,10 +385,10 @@ StatusOr<WeightPlan> MergeWeights(const ComputeGraphPtr& graph, absl::Span<Node*
     tensors[c] = t;
     absl::Span<const uint8_t> data = t->GetData();
     const GeTensorDesc& d = t->GetTensorDesc();
-    std::vector<uint32_t>& bucket = by_key[SampleKey(data, d)];
+    auto newest = newest_by_key.try_emplace(SampleKey(data, d), kEndOfChain).first;
     bool found = false;
     Unique candidate{t, 0, false, 0};
-    for (uint32_t u : bucket) {
+    for (uint32_t u = newest->second; u != kEndOfChain; u = same_key[u]) {
       const GeTensor* o = uniques[u].tensor;
       absl::Span<const uint8_t> od = o->GetData();
       if (od.size() != data.size() || o->GetTensorDesc().GetDataType() != d.GetDataType() ||
@@ -236,7 +405,8 @@ StatusOr<WeightPlan> MergeWeights(const ComputeGraphPtr& graph, absl::Span<Node*
     }
     if (found) continue;
     const uint32_t u = static_cast<uint32_t>(uniques.size());
-    bucket.push_back(u);
+    same_key.push_back(newest->second);  // kEndOfChain for a new key
+    newest->second = u;
     unique_of[c] = u;
     candidate.offset = total;
     uniques.push_back(candidate);
@@ -287,35 +457,6 @@ StatusOr<WeightPlan> MergeWeights(const ComputeGraphPtr& graph, absl::Span<Node*
   return plan;
 }
 
-// ---------------------------------------------------------------- dynamic
-
-std::string DynamicReason(const ComputeGraph& graph, absl::Span<Node* const> nodes,
-                          absl::Span<const TypeInfo> info) {
-  if (!graph.GetAllSubgraphs().empty()) {
-    return absl::StrCat("graph has ", graph.GetAllSubgraphs().size(), " subgraph(s)");
-  }
-  for (size_t i = 0; i < nodes.size(); ++i) {
-    Node* n = nodes[i];
-    const OpDesc* op = n->GetOpDescBarePtr();
-    if (info[i].data_dependent) {
-      return absl::StrCat(NodeHead(*n), " has data-dependent output shapes");
-    }
-    for (size_t k = 0; k < op->GetOutputsSize(); ++k) {
-      const GeTensorDesc* d = op->PeekOutputDesc(static_cast<uint32_t>(k));  // read here only
-      if (d == nullptr) continue;
-      if (d->GetShape().IsUnknownShape() || d->GetShape().IsUnknownDimNum()) {
-        return absl::StrCat("output ", k, " of ", NodeHead(*n), " has unknown shape ",
-                            d->GetShape().ToString());
-      }
-      if (IsSizeUnknownDataType(d->GetDataType()) && info[i].kind != NodeKind::kConst) {
-        return absl::StrCat("output ", k, " of ", NodeHead(*n), " has data type ",
-                            static_cast<int32_t>(d->GetDataType()), " of unknown size");
-      }
-    }
-  }
-  return "";
-}
-
 // ---------------------------------------------------------------- model io
 
 struct ModelIo {
@@ -323,29 +464,26 @@ struct ModelIo {
   Node* net_output = nullptr;
 };
 
-StatusOr<ModelIo> FindModelIo(absl::Span<Node* const> nodes, absl::Span<const TypeInfo> info) {
+// From the Data and NetOutput nodes of the scan (each in node order).
+StatusOr<ModelIo> FindModelIo(const GraphScan& scan) {
   ModelIo io;
+  if (scan.net_outputs.size() > 1) {
+    return GraphInvalid("graph has two NetOutput nodes: '", scan.net_outputs[0]->GetName(), "' and '",
+                        scan.net_outputs[1]->GetName(), "'");
+  }
+  if (!scan.net_outputs.empty()) io.net_output = scan.net_outputs[0];
   std::vector<std::pair<int64_t, Node*>> data;
-  for (size_t i = 0; i < nodes.size(); ++i) {
-    Node* n = nodes[i];
-    const NodeKind kind = info[i].kind;
-    if (kind == NodeKind::kNetOutput) {
-      if (io.net_output != nullptr) {
-        return GraphInvalid("graph has two NetOutput nodes: '", io.net_output->GetName(), "' and '",
-                            n->GetName(), "'");
-      }
-      io.net_output = n;
-    } else if (kind == NodeKind::kData) {
-      const AttrValue* v = n->GetOpDescBarePtr()->GetAttr(kAttrIndex);
-      const int64_t* index = v == nullptr ? nullptr : v->Get<int64_t>();
-      if (index == nullptr) {
-        return GraphInvalid(NodeHead(*n), " has no int attribute '", kAttrIndex, "'");
-      }
-      if (n->GetAllOutDataAnchorsSize() < 1 || n->GetOpDescBarePtr()->GetOutputsSize() < 1) {
-        return GraphInvalid(NodeHead(*n), " has no output");
-      }
-      data.emplace_back(*index, n);
+  data.reserve(scan.data.size());
+  for (Node* n : scan.data) {
+    const AttrValue* v = n->GetOpDescBarePtr()->GetAttr(kAttrIndex);
+    const int64_t* index = v == nullptr ? nullptr : v->Get<int64_t>();
+    if (index == nullptr) {
+      return GraphInvalid(NodeHead(*n), " has no int attribute '", kAttrIndex, "'");
     }
+    if (n->GetAllOutDataAnchorsSize() < 1 || n->GetOpDescBarePtr()->GetOutputsSize() < 1) {
+      return GraphInvalid(NodeHead(*n), " has no output");
+    }
+    data.emplace_back(*index, n);
   }
   if (io.net_output == nullptr) return GraphInvalid("graph has no NetOutput node");
   std::sort(data.begin(), data.end(),
@@ -368,53 +506,6 @@ void FillIoDef(const std::string& name, const GeTensorDesc& d, uint64_t size, pr
   io->set_format(static_cast<int32_t>(d.GetFormat()));
 }
 
-// Formats whose bytes are plain dims x element size (GetDataSize converts
-// the desc to a TensorDesc first, a copy per call; blocked formats go there).
-bool IsPlainFormat(Format format) {
-  switch (GetPrimaryFormat(static_cast<int32_t>(format))) {
-    case FORMAT_ND:
-    case FORMAT_NCHW:
-    case FORMAT_NHWC:
-    case FORMAT_HWCN:
-    case FORMAT_CHWN:
-    case FORMAT_NCDHW:
-    case FORMAT_NDHWC:
-      return true;
-    default:
-      return false;
-  }
-}
-
-// Bytes of a known plain-format tensor without building a TensorDesc; false
-// when the slow path has to decide (unknown / negative dims, overflow,
-// blocked formats, types of no fixed size: it also words the error).
-bool FastTensorBytes(const GeTensorDesc& d, uint64_t* bytes) {
-  if (!IsPlainFormat(d.GetFormat())) return false;
-  int64_t count = 1;
-  bool zero = false;
-  for (int64_t dim : d.GetShape().GetDimsSpan()) {
-    if (dim < 0) return false;
-    if (dim == 0) zero = true;
-    if (!zero && __builtin_mul_overflow(count, dim, &count)) return false;
-  }
-  if (zero) count = 0;
-  StatusOr<int64_t> size = TypeUtils::GetSizeInBytes(d.GetDataType(), count);
-  if (!size.ok() || *size < 0) return false;
-  *bytes = static_cast<uint64_t>(*size);
-  return true;
-}
-
-StatusOr<uint64_t> TensorBytes(const Node& node, uint32_t k, const GeTensorDesc& d) {
-  uint64_t fast = 0;
-  if (FastTensorBytes(d, &fast)) return fast;
-  StatusOr<int64_t> size = d.GetDataSize();
-  if (!size.ok()) {
-    return Annotate(size.status(), "output ", k, " of ", NodeHead(node), ": ");
-  }
-  if (*size < 0) return ParamInvalid("output ", k, " of ", NodeHead(node), " has size ", *size);
-  return static_cast<uint64_t>(*size);
-}
-
 }  // namespace
 
 bool IsDataDependentOpType(const std::string& type) {
@@ -433,11 +524,12 @@ bool IsDataDependentOpType(const std::string& type) {
 StatusOr<GeRootModelPtr> ModelBuilder::Build(const ComputeGraphPtr& graph) {
   stats_ = ModelBuildStats{};
   if (graph == nullptr) return ParamInvalid("ModelBuilder::Build: graph is null");
-  std::vector<Node*> nodes;
-  RETURN_IF_ERROR(EnsureTopologicalIds(graph, &nodes));
-  const std::vector<TypeInfo> info = ClassifyNodes(nodes);
-  ASSIGN_OR_RETURN(ModelIo io, FindModelIo(nodes, info));
-  ASSIGN_OR_RETURN(WeightPlan weights, MergeWeights(graph, nodes, info));
+  GraphScan scan;
+  RETURN_IF_ERROR(ScanInTopologicalOrder(graph, &scan));
+  const std::vector<Node*>& nodes = scan.nodes;
+  std::vector<NodeMemory>& mem = scan.mem;
+  ASSIGN_OR_RETURN(ModelIo io, FindModelIo(scan));
+  ASSIGN_OR_RETURN(WeightPlan weights, MergeWeights(graph, scan.consts));
   stats_.num_consts = weights.num_consts;
   stats_.num_unique_weights = weights.num_unique;
 
@@ -451,7 +543,7 @@ StatusOr<GeRootModelPtr> ModelBuilder::Build(const ComputeGraphPtr& graph) {
   def.set_weight_size(weights.size);
   def.set_stream_num(1);
 
-  stats_.dynamic_reason = DynamicReason(*graph, nodes, info);
+  stats_.dynamic_reason = std::move(scan.dynamic_reason);
   const bool dynamic = !stats_.dynamic_reason.empty();
   def.set_dynamic(dynamic);
 
@@ -476,8 +568,6 @@ StatusOr<GeRootModelPtr> ModelBuilder::Build(const ComputeGraphPtr& graph) {
       return GraphInvalid("input ", k, " of NetOutput '", net->GetName(), "' is not connected");
     }
   }
-
-  std::vector<NodeMemory> mem(nodes.size());
   std::vector<uint64_t> output_size(num_outputs, 0);
   for (size_t k = 0; k < num_outputs; ++k) {
     const Node* src = out_src[k]->GetOwnerNodeBarePtr();
@@ -500,62 +590,49 @@ StatusOr<GeRootModelPtr> ModelBuilder::Build(const ComputeGraphPtr& graph) {
     return root;
   }
 
-  // ---- CalcOpParam: bind every output.
-  size_t next_const = 0;  // root consts come first in weights.consts, in node order
-  for (size_t i = 0; i < nodes.size(); ++i) {
-    Node* n = nodes[i];
-    OpDesc* op = n->GetOpDescBarePtr();
-    const NodeKind kind = info[i].kind;
-    if (kind == NodeKind::kNetOutput) continue;
-    const size_t num_out = std::min<size_t>(n->GetAllOutDataAnchorsSize(), op->GetOutputsSize());
-    NodeMemory& m = mem[i];
-    m.outputs.resize(num_out);
-    if (kind == NodeKind::kConst) {
-      if (next_const >= weights.consts.size() || weights.consts[next_const] != n) {
-        return Internal(NodeHead(*n), " is not where the weight plan has it");
-      }
-      for (TensorSlot& s : m.outputs) s = weights.slots[next_const];
-      ++next_const;
-      continue;
+  // ---- CalcOpParam: the scan sized every output; bind the non-ARENA ones.
+  RETURN_IF_ERROR(scan.deferred);
+  if (weights.consts.size() < scan.consts.size()) return Internal("weight plan lost constants");
+  for (size_t c = 0; c < scan.consts.size(); ++c) {  // root consts come first, in node order
+    for (TensorSlot& s : mem[scan.consts[c]->GetOpDescBarePtr()->GetId()].outputs) {
+      const uint32_t last_use = s.last_use;
+      s = weights.slots[c];
+      s.last_use = last_use;
     }
-    for (size_t k = 0; k < num_out; ++k) {
-      TensorSlot& s = m.outputs[k];
-      const GeTensorDesc* d = op->PeekOutputDesc(static_cast<uint32_t>(k));  // read here only
-      ASSIGN_OR_RETURN(s.size, TensorBytes(*n, static_cast<uint32_t>(k), *d));
-      if (kind == NodeKind::kData && k == 0) {
-        s.kind = proto::MEM_MODEL_INPUT;
-        s.index = static_cast<uint32_t>(*op->GetAttr(kAttrIndex)->Get<int64_t>());
-        continue;
-      }
-      // Model outputs fed by this tensor.
-      const OutDataAnchor* anchor = n->GetOutDataAnchorBarePtr(static_cast<int32_t>(k));
-      int feeds = 0;
-      uint32_t out_index = 0;
-      for (const Anchor* peer : anchor->PeerAnchors()) {
-        if (peer->IsInData() && peer->GetOwnerNodeBarePtr() == net) {
-          ++feeds;
-          out_index = static_cast<uint32_t>(peer->GetIdx());
+  }
+  for (size_t i = 0; i < io.data_by_index.size(); ++i) {
+    TensorSlot& s = mem[io.data_by_index[i]->GetOpDescBarePtr()->GetId()].outputs[0];
+    s.kind = proto::MEM_MODEL_INPUT;
+    s.index = static_cast<uint32_t>(i);  // FindModelIo: index attribute == i
+  }
+  // A kernel output feeding exactly one NetOutput input k lives in
+  // MODEL_OUTPUT k; other ARENA tensors feeding NetOutput stay alive for the
+  // copies at the end. (anchor, k) sorted by anchor groups the feeds.
+  std::vector<std::pair<const OutDataAnchor*, uint32_t>> feeds(num_outputs);
+  for (size_t k = 0; k < num_outputs; ++k) feeds[k] = {out_src[k], static_cast<uint32_t>(k)};
+  std::sort(feeds.begin(), feeds.end());
+  for (size_t f = 0; f < feeds.size();) {
+    size_t g = f + 1;
+    while (g < feeds.size() && feeds[g].first == feeds[f].first) ++g;
+    const OutDataAnchor* anchor = feeds[f].first;
+    const int64_t src = anchor->GetOwnerNodeBarePtr()->GetOpDescBarePtr()->GetId();
+    const size_t idx = static_cast<size_t>(anchor->GetIdx());
+    if (idx < mem[src].outputs.size()) {
+      TensorSlot& s = mem[src].outputs[idx];
+      if (s.kind == proto::MEM_ARENA) {  // not a weight / model input
+        if (g - f == 1 && scan.info[src].kind == NodeKind::kKernel) {
+          s.kind = proto::MEM_MODEL_OUTPUT;
+          s.index = feeds[f].second;
+        } else {
+          s.keep_alive = true;  // copied to the model outputs at the end
         }
       }
-      if (feeds == 1 && kind == NodeKind::kKernel) {
-        s.kind = proto::MEM_MODEL_OUTPUT;
-        s.index = out_index;
-      } else if (feeds > 0) {
-        s.keep_alive = true;  // copied to the model outputs at the end
-      }
     }
-    std::vector<int64_t> ws = op->GetWorkspaceBytes();
-    m.workspaces.resize(ws.size());
-    for (size_t w = 0; w < ws.size(); ++w) {
-      if (ws[w] < 0) {
-        return ParamInvalid(NodeHead(*n), " has workspace ", w, " of ", ws[w], " bytes");
-      }
-      m.workspaces[w].size = static_cast<uint64_t>(ws[w]);
-    }
+    f = g;
   }
   MemPlanOptions mem_options;
   mem_options.disable_reuse = options_.disable_reuse_memory;
-  ASSIGN_OR_RETURN(stats_.memory, PlanArena(nodes, mem, mem_options));
+  ASSIGN_OR_RETURN(stats_.memory, PlanArenaWithLifetimes(mem, mem_options));
   def.set_memory_size(stats_.memory.arena_size);
 
   // Tensor locations are recorded in TASK_INFO only: the op descs get no

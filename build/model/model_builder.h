@@ -5,8 +5,13 @@
 // the "index" attribute, exactly one NetOutput) -> GeRootModel.
 //
 // Steps of Build():
-//   1. order: node ids = positions in the root graph (the graph is re-sorted
-//      only when its order is not topological);
+//   1. scan: one walk over the root graph in node order numbers the ops (node
+//      ids = positions), classifies them, checks that the order is
+//      topological (the graph is re-sorted and scanned again only when it is
+//      not), finds the first reason to be dynamic (step 3), sizes every
+//      output, reads the workspaces and records each tensor's last reader.
+//      Later steps read what the scan collected (and the few Data / Const /
+//      NetOutput nodes), not the whole graph again;
 //   2. weights (MergeWeights): every Const / Constant value of the root graph
 //      and its subgraphs goes into one blob, each at a kWeightAlign offset;
 //      identical constants (same bytes, dtype and dims) are stored once. In
@@ -22,10 +27,11 @@
 //   4. CalcOpParam (static models): Data outputs are MODEL_INPUT refs, Const
 //      outputs WEIGHTS refs, a kernel output feeding NetOutput input k exactly
 //      once (and no other NetOutput input) lives in MODEL_OUTPUT k, everything
-//      else in the ARENA planned by PlanArena (lifetime reuse unless
-//      disable_reuse_memory). Tensor locations are recorded in the tasks'
-//      TensorRefs only: op descs get no input / output / workspace offsets
-//      (one record, no per-node compile-state allocation, a smaller
+//      else in the ARENA planned by PlanArenaWithLifetimes from the scan's
+//      lifetimes (lifetime reuse unless disable_reuse_memory; the same plan
+//      PlanArena makes from the graph). Tensor locations are recorded in the
+//      tasks' TensorRefs only: op descs get no input / output / workspace
+//      offsets (one record, no per-node compile-state allocation, a smaller
 //      MODEL_DEF);
 //   5. tasks: TaskGenerator kernel tasks, then one TASK_MEMCPY per model output
 //      that is not written in place (a Data / Const / duplicated output);
@@ -35,9 +41,11 @@
 //
 // Contract: deterministic (same graph and options -> same model, whatever
 // num_threads); errors name the node / index / value; never crashes on a
-// malformed graph. Cost: linear in nodes + edges; node types are classified
-// once per distinct type, tensor descs are read without being copied or
-// unshared (OpDesc::PeekOutputDesc).
+// malformed graph. Cost: linear in nodes + edges, each node's memory read
+// once by the builder (then once more by the TaskGenerator); node types are
+// classified once per distinct type, tensor descs are read without being
+// copied or unshared (OpDesc::PeekOutputDesc); no per-node string is built on
+// the success path.
 //
 // Example
 //   ModelBuilder builder(ModelBuildOptions{});

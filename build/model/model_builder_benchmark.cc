@@ -3,14 +3,16 @@
 // ModelBuilder::Build on the atc benchmark ladder (buildtest::MakeLadder:
 // Add / Mul / Relu on [1,16], a Const every 4 Muls) at 10k and 100k ops, with
 // one task-generation thread and with the default (hardware concurrency).
-// Reports time_per_node (CPU seconds per node; 1.2u = 1.2 us/node) and, for
-// one thread, heap_bytes_per_node (main malloc arena growth; the model's task
-// list is most of it). Graph construction and teardown are not measured.
-// Fresh heap pages are expensive (a fault each, very costly in VMs): compare
-// with GLIBC_TUNABLES=glibc.malloc.hugetlb=1.
-//   bazel run -c opt //build/model:model_builder_benchmark
+// Linked with atc's allocator (tcmalloc over huge pages), so the figures are
+// atc's. Reports time_per_node (CPU seconds per node; 1.2u = 1.2 us/node) and,
+// for one thread, heap_bytes_per_node (heap growth during Build: the model's
+// task list is most of it). Graph construction and teardown are not
+// measured.
+//   bazel build -c opt //build/model:model_builder_benchmark &&
+//   bazel-out/k8-opt/bin/build/model/model_builder_benchmark
 #include <malloc.h>
 
+#include <cstddef>
 #include <string>
 
 #include "benchmark/benchmark.h"
@@ -18,8 +20,23 @@
 #include "build/model/model_builder.h"
 #include "graph/inc/graph/compute_graph.h"
 
+// tcmalloc's statistics (gperftools C API); absent in the sanitizer builds,
+// which use the system malloc (mallinfo2 then).
+extern "C" int MallocExtension_GetNumericProperty(const char* property, size_t* value)
+    __attribute__((weak));
+
 namespace ge {
 namespace {
+
+size_t HeapInUse() {
+  size_t bytes = 0;
+  if (MallocExtension_GetNumericProperty != nullptr &&
+      MallocExtension_GetNumericProperty("generic.current_allocated_bytes", &bytes) != 0) {
+    return bytes;
+  }
+  const struct mallinfo2 info = mallinfo2();
+  return info.uordblks + info.hblkhd;
+}
 
 void BM_BuildLadder(benchmark::State& state) {
   const size_t n = static_cast<size_t>(state.range(0));
@@ -29,15 +46,14 @@ void BM_BuildLadder(benchmark::State& state) {
   for (auto _ : state) {
     state.PauseTiming();
     ComputeGraphPtr graph = buildtest::MakeLadder(n);
-    const size_t before = mallinfo2().uordblks + mallinfo2().hblkhd;
+    const size_t before = HeapInUse();
     state.ResumeTiming();
     {
       auto model = ModelBuilder(options).Build(graph);
       if (!model.ok()) state.SkipWithError(std::string(model.status().message()).c_str());
       benchmark::DoNotOptimize(model);
       state.PauseTiming();  // teardown is not measured
-      const size_t after = mallinfo2().uordblks + mallinfo2().hblkhd;
-      heap_bytes = static_cast<double>(after) - static_cast<double>(before);
+      heap_bytes = static_cast<double>(HeapInUse()) - static_cast<double>(before);
     }
     graph.reset();
     state.ResumeTiming();

@@ -526,5 +526,206 @@ TEST(ModelBuilderTest, AfterCompilerStages) {
   EXPECT_EQ((*model)->root->task_def.task(0).engine(), "DNN_VM_HOST_CPU");
 }
 
+// Size errors (an overflowing shape, a negative workspace) are errors of
+// static models only: a later node that makes the model dynamic wins, as
+// no memory is planned then.
+TEST(ModelBuilderTest, SizeErrorsWaitForTheDynamicCheck) {
+  auto make = [](bool dynamic_tail, bool bad_workspace) {
+    GraphMaker g("late_dynamic");
+    NodePtr y = g.Data("y", 0, {2});
+    NodePtr b = g.Op("huge", "Tile", {{y, 0}},
+                     {GeTensorDesc(GeShape({int64_t{1} << 40, int64_t{1} << 40}), FORMAT_ND, DT_FLOAT)});
+    if (bad_workspace) {
+      EXPECT_TRUE(b->GetOpDesc()->UpdateOutputDesc(0, GeTensorDesc(GeShape({2}), FORMAT_ND, DT_FLOAT)).ok());
+      b->GetOpDesc()->SetWorkspaceBytes({-7});
+    }
+    NodePtr r = dynamic_tail
+                    ? g.Op("r", "Relu", {{b, 0}}, {GeTensorDesc(GeShape({-1}), FORMAT_ND, DT_FLOAT)})
+                    : g.Unary("r", "Relu", y);
+    g.NetOutput({{r, 0}});
+    return g.graph();
+  };
+  for (bool bad_workspace : {false, true}) {
+    SCOPED_TRACE(bad_workspace ? "negative workspace" : "oversized output");
+    ModelBuilder builder;
+    auto dynamic = builder.Build(make(true, bad_workspace));
+    ASSERT_TRUE(dynamic.ok()) << dynamic.status();
+    EXPECT_TRUE((*dynamic)->root->task_def.dynamic());
+    EXPECT_NE(builder.stats().dynamic_reason.find("'r'"), std::string::npos) << builder.stats().dynamic_reason;
+    auto bad = ModelBuilder().Build(make(false, bad_workspace));
+    ASSERT_FALSE(bad.ok());
+    EXPECT_NE(std::string(bad.status().message()).find("'huge'"), std::string::npos) << bad.status();
+    if (bad_workspace) {
+      EXPECT_NE(std::string(bad.status().message()).find("-7"), std::string::npos) << bad.status();
+    }
+  }
+}
+
+// The builder's lifetimes (found while scanning) give the plan PlanArena
+// makes from the graph, offset for offset: the memory plan is unchanged.
+TEST(ModelBuilderTest, PlanEqualsThePlanFromGraphLifetimes) {
+  GraphMaker branchy("branchy");
+  {
+    NodePtr x = branchy.Data("x", 0, {32});
+    std::vector<NodePtr> live = {x};
+    for (int i = 0; i < 60; ++i) {
+      NodePtr a = live[(i * 7) % live.size()];
+      NodePtr b = live[(i * 3 + 1) % live.size()];
+      live.push_back(i % 5 == 4 ? branchy.Op(absl::StrCat("n", i), "Concat", {{a, 0}, {b, 0}},
+                                             {GeTensorDesc(GeShape({64 + 16 * i}), FORMAT_ND, DT_FLOAT)})
+                                : branchy.Binary(absl::StrCat("n", i), i % 2 ? "Add" : "Mul", a, b));
+      if (i % 9 == 0) live.back()->GetOpDesc()->SetWorkspaceBytes({100 + i});
+    }
+    branchy.NetOutput({{live.back(), 0}, {live[10], 0}});
+  }
+  for (const ComputeGraphPtr& graph : {branchy.graph(), buildtest::MakeLadder(3000)}) {
+    SCOPED_TRACE(graph->GetName());
+    ModelBuilder builder;
+    auto model = builder.Build(graph);
+    ASSERT_TRUE(model.ok()) << model.status();
+    const proto::ModelTaskDef& def = (*model)->root->task_def;
+    // The slot table as the tasks record it, without offsets.
+    std::vector<Node*> nodes = Nodes(graph);
+    std::vector<NodeMemory> mem(nodes.size());
+    std::vector<NodeMemory> planned(nodes.size());
+    for (const proto::TaskDef& t : def.task()) {
+      if (t.type() != proto::TASK_KERNEL) continue;
+      for (const proto::TensorRef& r : t.output()) {
+        TensorSlot s;
+        s.kind = r.kind();
+        s.size = r.size();
+        s.offset = r.offset();
+        planned[t.op_index()].outputs.push_back(s);
+        s.offset = 0;
+        mem[t.op_index()].outputs.push_back(s);
+      }
+      for (const proto::TensorRef& r : t.workspace()) {
+        TensorSlot s;
+        s.size = r.size();
+        mem[t.op_index()].workspaces.push_back(s);
+      }
+    }
+    // ARENA tensors copied to the model outputs stay alive.
+    for (const proto::TaskDef& t : def.task()) {
+      if (t.type() != proto::TASK_MEMCPY || t.input(0).kind() != proto::MEM_ARENA) continue;
+      for (NodeMemory& m : mem) {
+        for (size_t k = 0; k < m.outputs.size(); ++k) {
+          if (m.outputs[k].kind == proto::MEM_ARENA &&
+              planned[&m - mem.data()].outputs[k].offset == t.input(0).offset()) {
+            m.outputs[k].keep_alive = true;
+          }
+        }
+      }
+    }
+    auto from_graph = PlanArena(nodes, mem, MemPlanOptions{});
+    ASSERT_TRUE(from_graph.ok()) << from_graph.status();
+    EXPECT_EQ(from_graph->arena_size, def.memory_size());
+    EXPECT_EQ(from_graph->arena_size, builder.stats().memory.arena_size);
+    EXPECT_EQ(from_graph->num_blocks, builder.stats().memory.num_blocks);
+    for (const proto::TaskDef& t : def.task()) {
+      if (t.type() != proto::TASK_KERNEL) continue;
+      for (int k = 0; k < t.output_size(); ++k) {
+        EXPECT_EQ(t.output(k).offset(), mem[t.op_index()].outputs[k].offset) << t.node_name() << ":" << k;
+      }
+      for (int w = 0; w < t.workspace_size(); ++w) {
+        EXPECT_EQ(t.workspace(w).offset(), mem[t.op_index()].workspaces[w].offset) << t.node_name();
+      }
+    }
+    EXPECT_TRUE(VerifyArenaPlan(nodes, mem, def.memory_size()).ok());
+  }
+}
+
+// A data output wired to a control input (GE allows data -> control edges)
+// is read by that node: it stays alive until then.
+TEST(ModelBuilderTest, DataToControlEdgeExtendsTheLifetime) {
+  GraphMaker g("ctrl");
+  NodePtr x = g.Data("x", 0, {16});
+  NodePtr a = g.Unary("a", "Relu", x);
+  NodePtr b = g.Unary("b", "Relu", a);
+  NodePtr c = g.Unary("c", "Relu", b);
+  NodePtr d = g.Unary("d", "Relu", c);
+  g.NetOutput({{d, 0}});
+  auto offsets = [&]() {
+    auto model = ModelBuilder().Build(g.graph());
+    EXPECT_TRUE(model.ok()) << model.status();
+    const proto::ModelTaskDef& def = (*model)->root->task_def;
+    return std::make_pair(FindTask(def, "a")->output(0).offset(), FindTask(def, "c")->output(0).offset());
+  };
+  auto [a_free, c_free] = offsets();
+  EXPECT_EQ(a_free, c_free);  // a dies at b: c takes its block
+  ASSERT_TRUE(a->GetOutDataAnchor(0)->LinkTo(c->GetInControlAnchor()).ok());
+  auto [a_held, c_held] = offsets();
+  EXPECT_NE(a_held, c_held);  // a is read by c now
+}
+
+// Stale op ids (from an earlier numbering) never pass for a valid order.
+TEST(ModelBuilderTest, StaleIdsDoNotHideAnUnsortedGraph) {
+  auto graph = std::make_shared<ComputeGraph>("stale");
+  GeTensorDesc d(GeShape({4}));
+  auto out_op = std::make_shared<OpDesc>("output", "NetOutput");
+  ASSERT_TRUE(out_op->AddInputDesc("x", d).ok());
+  auto relu_op = std::make_shared<OpDesc>("relu", "Relu");
+  ASSERT_TRUE(relu_op->AddInputDesc("x", d).ok());
+  ASSERT_TRUE(relu_op->AddOutputDesc("y", d).ok());
+  auto data_op = std::make_shared<OpDesc>("x", "Data");
+  ASSERT_TRUE(data_op->AddOutputDesc("y", d).ok());
+  ASSERT_TRUE(data_op->SetAttr("index", AttrValue::CreateFrom<int64_t>(0)).ok());
+  NodePtr relu = *graph->AddNode(relu_op);
+  NodePtr out = *graph->AddNode(out_op);
+  NodePtr data = *graph->AddNode(data_op);
+  ASSERT_TRUE(relu->GetInDataAnchor(0)->LinkFrom(data->GetOutDataAnchor(0)).ok());
+  ASSERT_TRUE(out->GetInDataAnchor(0)->LinkFrom(relu->GetOutDataAnchor(0)).ok());
+  // relu (position 0) reads x whose stale id 0 is relu's own position;
+  // output (position 1) reads relu, id 0: correct. Only x is out of order.
+  data_op->SetId(0);
+  auto model = ModelBuilder().Build(graph);
+  ASSERT_TRUE(model.ok()) << model.status();
+  EXPECT_EQ(data_op->GetId(), 0);
+  EXPECT_EQ(relu_op->GetId(), 1);
+  EXPECT_EQ(out_op->GetId(), 2);
+  ASSERT_EQ((*model)->root->task_def.task_size(), 1);
+  EXPECT_EQ((*model)->root->task_def.task(0).input(0).kind(), proto::MEM_MODEL_INPUT);
+  EXPECT_EQ((*model)->root->task_def.task(0).output(0).kind(), proto::MEM_MODEL_OUTPUT);
+}
+
+// Constants whose sampled bytes agree but whose contents differ share a
+// dedup key: each is still stored once, and copies find theirs further down
+// the key's chain (below and above the 4096-byte full-hash threshold).
+TEST(ModelBuilderTest, DedupKeyCollisionsStayExact) {
+  for (size_t elems : {size_t{1024}, size_t{4096}}) {
+    SCOPED_TRACE(elems);
+    std::vector<float> base(elems);
+    for (size_t i = 0; i < elems; ++i) base[i] = static_cast<float>(i % 97);
+    std::vector<float> other = base;
+    other[250] += 1.0f;  // bytes 1000..1003: outside every sample
+    GraphMaker g("collide");
+    NodePtr x = g.Data("x", 0, {static_cast<int64_t>(elems)});
+    const int64_t n = static_cast<int64_t>(elems);
+    NodePtr y = x;
+    int k = 0;
+    for (const std::vector<float>* v : {&base, &other, &base, &other}) {
+      NodePtr c = g.ConstF32(absl::StrCat("c", k), {n}, *v);
+      y = g.Binary(absl::StrCat("y", k), "Add", y, c);
+      ++k;
+    }
+    g.NetOutput({{y, 0}});
+    ModelBuilder builder;
+    auto model = builder.Build(g.graph());
+    ASSERT_TRUE(model.ok()) << model.status();
+    EXPECT_EQ(builder.stats().num_consts, 4u);
+    EXPECT_EQ(builder.stats().num_unique_weights, 2u);
+    const proto::ModelTaskDef& def = (*model)->root->task_def;
+    const uint64_t c0 = FindTask(def, "y0")->input(1).offset();
+    const uint64_t c1 = FindTask(def, "y1")->input(1).offset();
+    EXPECT_NE(c0, c1);
+    EXPECT_EQ(FindTask(def, "y2")->input(1).offset(), c0);
+    EXPECT_EQ(FindTask(def, "y3")->input(1).offset(), c1);
+    ASSERT_TRUE(RestoreConstValues(*(*model)->root).ok());
+    const GeTensor* t3 = g.graph()->FindNode("c3")->GetOpDesc()->GetAttr("value")->Get<GeTensor>();
+    ASSERT_EQ(t3->GetData().size(), elems * sizeof(float));
+    EXPECT_EQ(std::memcmp(t3->GetData().data(), other.data(), elems * sizeof(float)), 0);
+  }
+}
+
 }  // namespace
 }  // namespace ge
