@@ -187,8 +187,18 @@ Status ComputeGraph::SortThisGraph(const TopoSortOptions& options) {
   constexpr uint32_t kPrefetchBody = 7;
   constexpr uint32_t kPrefetchPorts = 4;
   constexpr uint32_t kPrefetchDesc = 2;
+  // Every OpDesc id already equals its position (read beside the type).
+  bool ids_match = true;
   for (uint32_t v = 0; v < n; ++v) {
-    if (v + kPrefetchNode < n) __builtin_prefetch(nodes[v + kPrefetchNode]);
+    if (v + kPrefetchNode < n) {
+      // The node's header, its second line (scratch index, anchor counts:
+      // read through every consumer's peer anchor) and its anchors.
+      const char* ahead = reinterpret_cast<const char*>(nodes[v + kPrefetchNode]);
+      __builtin_prefetch(ahead);
+      __builtin_prefetch(ahead + 64);
+      __builtin_prefetch(ahead + 128);
+      __builtin_prefetch(ahead + 192);
+    }
     if (v + kPrefetchOp < n) __builtin_prefetch(nodes[v + kPrefetchOp]->op_.get());
     // The type (read for every node) lives in the OpDesc's pooled body.
     if (v + kPrefetchBody < n) __builtin_prefetch(nodes[v + kPrefetchBody]->op_->b_);
@@ -219,6 +229,7 @@ Status ComputeGraph::SortThisGraph(const TopoSortOptions& options) {
     }
     const OpDesc& op = *node->op_;
     const std::string* type = op.GetInternedType();
+    ids_match = ids_match && op.GetId() == static_cast<int64_t>(v);
     if (kahn) is_data[v] = (type == data_type || type == refdata_type || type == aippdata_type);
     if (delay) {
       data_pred.offsets[v] = static_cast<uint32_t>(data_pred.targets.size());
@@ -285,7 +296,12 @@ Status ComputeGraph::SortThisGraph(const TopoSortOptions& options) {
     topo::DelayConstChains(din, &order);
   }
 
-  ApplyOrder(nodes, order);
+  // Re-sorting a sorted graph (passes sort after every change) usually
+  // gives the same order: then the list, the positions and the ids are
+  // already right, and the pass writing them over every node is skipped.
+  bool identity = ids_match && order.size() == n;
+  for (uint32_t k = 0; identity && k < n; ++k) identity = order[k] == k;
+  if (!identity) ApplyOrder(nodes, order);
   OnReordered();
   is_valid_ = true;
   return OkStatus();

@@ -1,6 +1,7 @@
 // graph/src/string_interner.cc
 #include "graph/src/string_interner.h"
 
+#include <cstring>
 #include <string>
 
 #include "absl/container/node_hash_set.h"
@@ -25,14 +26,20 @@ Table& GetTable() {
 }  // namespace
 
 const std::string* InternString(absl::string_view s) {
-  // Graphs repeat a handful of types / attribute names: a small per-thread
-  // cache of recent results avoids the lock and the hash most of the time.
-  constexpr size_t kCacheSize = 8;
+  // Graphs repeat a handful of types / port / attribute names: a per-thread
+  // direct-mapped cache of recent results (indexed by a cheap hash of the
+  // length and three characters) avoids the lock and the table's hash most
+  // of the time.
+  constexpr size_t kCacheSize = 64;
   thread_local const std::string* cache[kCacheSize] = {};
-  thread_local size_t next_slot = 0;
-  for (const std::string* c : cache) {
-    if (c != nullptr && absl::string_view(*c) == s) return c;
-  }
+  const size_t n = s.size();
+  const size_t slot =
+      n == 0 ? 0
+             : (n * 0x9E3779B1u + static_cast<unsigned char>(s[0]) * 131u +
+                static_cast<unsigned char>(s[n - 1]) * 7u + static_cast<unsigned char>(s[n / 2]) * 17u) %
+                   kCacheSize;
+  const std::string* c = cache[slot];
+  if (c != nullptr && c->size() == n && std::memcmp(c->data(), s.data(), n) == 0) return c;
   Table& t = GetTable();
   const std::string* result;
   {
@@ -41,8 +48,7 @@ const std::string* InternString(absl::string_view s) {
     if (it == t.strings.end()) it = t.strings.emplace(s).first;
     result = &*it;
   }
-  cache[next_slot] = result;
-  next_slot = (next_slot + 1) % kCacheSize;
+  cache[slot] = result;
   return result;
 }
 

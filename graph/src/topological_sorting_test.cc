@@ -335,6 +335,27 @@ TEST(TopologicalSortingTest, Deterministic) {
   }
 }
 
+// Re-sorting a sorted graph gives the same order (the pass rewriting the
+// list is then skipped), but ids changed in between are still renumbered.
+TEST(TopologicalSortingTest, ResortKeepsOrderAndRestoresIds) {
+  for (TopoSortingMode mode : {TopoSortingMode::kBFS, TopoSortingMode::kDFS,
+                               TopoSortingMode::kRDFS, TopoSortingMode::kStableRDFS}) {
+    ComputeGraphPtr g = TwoBranches();  // listed backwards: the first sort reorders
+    GE_ASSERT_OK(Sort(g, mode));
+    const Strings sorted = NodeNames(*g);
+    EXPECT_EQ(sorted.front(), "d");
+    ExpectIdsArePositions(*g);
+    GE_ASSERT_OK(Sort(g, mode));
+    EXPECT_EQ(NodeNames(*g), sorted);
+    ExpectIdsArePositions(*g);
+    // A stale id: the same order, the id is rewritten.
+    g->GetDirectNodePtr()[2]->GetOpDesc()->SetId(99);
+    GE_ASSERT_OK(Sort(g, mode));
+    EXPECT_EQ(NodeNames(*g), sorted);
+    ExpectIdsArePositions(*g);
+  }
+}
+
 // A chain of 1,000,000 nodes (control edges: the cheapest nodes to build in
 // a debug build; data edges take the same code paths) sorted by every mode:
 // nothing may recurse on the graph size.

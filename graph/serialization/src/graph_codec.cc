@@ -18,6 +18,7 @@
 #include "graph/serialization/src/graph_codec.h"
 
 #include <algorithm>
+#include <array>
 #include <climits>
 #include <cstdint>
 #include <cstring>
@@ -1110,10 +1111,59 @@ bool SameIrMeta(const OpDesc& donor, const OpFields& f) {
                               {{PIo::STATIC, kStatic}, {PIo::DYNAMIC, kDynamic}});
 }
 
+// Recently decoded tensor descriptions by their bytes, for one graph (so
+// under one DeserializeContext): descs repeat (a producer's output desc is
+// usually its consumers' input desc; unnamed descs of a layer repeat), and a
+// hit skips the decode and its checks, which passed for the same bytes.
+// Direct-mapped; only short descs without attributes are kept.
+class DescCache {
+ public:
+  // The desc decoded from `bytes`, or nullptr.
+  const GeTensorDesc* Find(absl::string_view bytes) const {
+    if (slots_ == nullptr || bytes.size() > kMaxBytes) return nullptr;
+    const Slot& s = (*slots_)[SlotOf(bytes)];
+    if (s.len != bytes.size() || !s.valid || std::memcmp(s.bytes, bytes.data(), bytes.size()) != 0) {
+      return nullptr;
+    }
+    return &s.desc;
+  }
+  // Decodes `bytes` (into the cache when they fit) and returns the desc.
+  StatusOr<const GeTensorDesc*> Decode(absl::string_view bytes, DeserializeContext& ctx,
+                                       GeTensorDesc* scratch) {
+    if (bytes.size() > kMaxBytes) {
+      RETURN_IF_ERROR(DecodeDesc(bytes, ctx, scratch));
+      return scratch;
+    }
+    if (slots_ == nullptr) slots_ = std::make_unique<std::array<Slot, kSlots>>();
+    Slot& s = (*slots_)[SlotOf(bytes)];
+    s.valid = false;
+    RETURN_IF_ERROR(DecodeDesc(bytes, ctx, &s.desc));
+    if (s.desc.GetAttrStore().empty()) {
+      std::memcpy(s.bytes, bytes.data(), bytes.size());
+      s.len = static_cast<uint8_t>(bytes.size());
+      s.valid = true;
+    }
+    return &s.desc;
+  }
+
+ private:
+  static constexpr size_t kSlots = 64;
+  static constexpr size_t kMaxBytes = 64;
+  struct Slot {
+    bool valid = false;
+    uint8_t len = 0;
+    char bytes[kMaxBytes];
+    GeTensorDesc desc;
+  };
+  static size_t SlotOf(absl::string_view bytes) { return absl::HashOf(bytes) % kSlots; }
+  std::unique_ptr<std::array<Slot, kSlots>> slots_;
+};
+
 // Builds the OpDesc of an op (everything but its edges). `donors` (optional)
-// shares IR metadata between ops of a type.
-StatusOr<OpDescPtr> BuildOpDesc(const OpFields& f, DeserializeContext& ctx,
-                                IrDonors* donors = nullptr) {
+// shares IR metadata between ops of a type; `descs` (optional) caches
+// decoded tensor descs.
+StatusOr<OpDescPtr> BuildOpDesc(const OpFields& f, DeserializeContext& ctx, IrDonors* donors = nullptr,
+                                DescCache* descs = nullptr) {
   const size_t n_in = f.input_descs.size();
   const size_t n_out = f.output_descs.size();
   if (static_cast<int64_t>(n_in) > ctx.options.max_ports_per_op ||
@@ -1141,9 +1191,20 @@ StatusOr<OpDescPtr> BuildOpDesc(const OpFields& f, DeserializeContext& ctx,
   op->SetStreamId(f.stream_id);
   op->ReservePorts(n_in + n_out);
 
+  GeTensorDesc scratch;
+  // The decoded desc of `bytes` (cached or in `scratch`).
+  auto decode = [&ctx, descs, &scratch](absl::string_view bytes) -> StatusOr<const GeTensorDesc*> {
+    if (descs == nullptr) {
+      RETURN_IF_ERROR(DecodeDesc(bytes, ctx, &scratch));
+      return &scratch;
+    }
+    if (const GeTensorDesc* hit = descs->Find(bytes)) return hit;
+    return descs->Decode(bytes, ctx, &scratch);
+  };
   for (size_t i = 0; i < n_in; ++i) {
-    GeTensorDesc desc;
-    RETURN_IF_ERROR(Annotate(DecodeDesc(f.input_descs[i], ctx, &desc), "input desc ", i, ": "));
+    StatusOr<const GeTensorDesc*> decoded = decode(f.input_descs[i]);
+    if (!decoded.ok()) return Annotate(decoded.status(), "input desc ", i, ": ");
+    const GeTensorDesc& desc = **decoded;
     if (optional[i] != 0) {
       RETURN_IF_ERROR(op->AddOptionalInputDesc(
           f.input_names.empty() ? absl::StrCat(kInputPrefix, i) : std::string(f.input_names[i]), desc));
@@ -1154,8 +1215,9 @@ StatusOr<OpDescPtr> BuildOpDesc(const OpFields& f, DeserializeContext& ctx,
     }
   }
   for (size_t i = 0; i < n_out; ++i) {
-    GeTensorDesc desc;
-    RETURN_IF_ERROR(Annotate(DecodeDesc(f.output_descs[i], ctx, &desc), "output desc ", i, ": "));
+    StatusOr<const GeTensorDesc*> decoded = decode(f.output_descs[i]);
+    if (!decoded.ok()) return Annotate(decoded.status(), "output desc ", i, ": ");
+    const GeTensorDesc& desc = **decoded;
     if (!f.output_names.empty()) {
       RETURN_IF_ERROR(op->AddOutputDesc(std::string(f.output_names[i]), desc));
     } else {
@@ -1317,7 +1379,27 @@ class GraphWriter {
     hashes_.clear();
     nodes_.clear();
     uint32_t i = 0;
-    for (const NodePtr& node : graph_.DirectNodes()) {
+    // Large graphs do not fit the caches: the nodes ahead (their anchors,
+    // which consumers' output orders read, OpDescs and bodies) are
+    // prefetched, two steps deep, so the misses overlap.
+    const NodeList& list = graph_.DirectNodes();
+    constexpr int kFar = 8, kNear = 4;
+    NodeList::const_iterator far = list.begin(), near = list.begin();
+    for (int k = 0; k < kFar && far != list.end(); ++k) ++far;
+    for (int k = 0; k < kNear && near != list.end(); ++k) ++near;
+    for (const NodePtr& node : list) {
+      if (far != list.end()) {
+        const Node* a = far->get();
+        __builtin_prefetch(a->GetOpDescBarePtr());
+        __builtin_prefetch(reinterpret_cast<const char*>(a) + 64);
+        __builtin_prefetch(reinterpret_cast<const char*>(a) + 128);
+        ++far;
+      }
+      if (near != list.end()) {
+        const OpDesc* op = near->get()->GetOpDescBarePtr();
+        if (op != nullptr) __builtin_prefetch(&op->GetName());
+        ++near;
+      }
       const std::string& name = node->GetName();
       if (name.empty()) {
         return GraphInvalid("graph '", graph_.GetName(), "': node ", i, " (type ", node->GetType(),
@@ -1570,9 +1652,14 @@ bool ReadGraphView(absl::string_view bytes, GraphView* g) {
   return ok && r.ok();
 }
 
+// Reads one GraphDef. Full mode builds the ComputeGraph; light mode
+// (DecodeModelOpDescs) builds only the OpDescs and runs the same checks on
+// the same bytes in the same order, with the same messages, tracking anchor
+// counts by index instead of building nodes.
 class GraphReader {
  public:
-  GraphReader(const GraphView& view, DeserializeContext& ctx) : view_(view), ctx_(ctx) {}
+  GraphReader(const GraphView& view, DeserializeContext& ctx, ModelOpDescs* light = nullptr)
+      : view_(view), ctx_(ctx), light_(light) {}
 
   const ComputeGraphPtr& graph() const { return graph_; }
   absl::string_view name() const { return view_.name; }
@@ -1592,16 +1679,23 @@ class GraphReader {
       return OutOfRange("graph '", gname, "' has ", view_.ops.size(), " ops, more than the limit of ",
                         ctx_.options.max_ops_per_graph);
     }
-    graph_ = std::make_shared<ComputeGraph>(gname);
-    if (view_.graph_id != 0) graph_->SetGraphID(view_.graph_id);
-    RETURN_IF_ERROR(Annotate(DecodeAttrs(view_.attrs, ctx_, &graph_->MutableAttrStore()), "graph '",
-                             gname, "': "));
+    if (light_ != nullptr) {
+      light_->graph_name = gname;
+      light_->graph_id = view_.graph_id;
+      RETURN_IF_ERROR(Annotate(DecodeAttrs(view_.attrs, ctx_, &light_->attrs), "graph '", gname, "': "));
+    } else {
+      graph_ = std::make_shared<ComputeGraph>(gname);
+      if (view_.graph_id != 0) graph_->SetGraphID(view_.graph_id);
+      RETURN_IF_ERROR(Annotate(DecodeAttrs(view_.attrs, ctx_, &graph_->MutableAttrStore()), "graph '",
+                               gname, "': "));
+    }
     RETURN_IF_ERROR(ReadNodesAndEdges());
     RETURN_IF_ERROR(FinishEdges());
     if (ctx_.options.check_cycles && deferred_) RETURN_IF_ERROR(CheckAcyclic());
     std::vector<Edge>().swap(edges_);
-    return ReadInputsOutputs();
+    return light_ != nullptr ? ReadInputsOutputsLight() : ReadInputsOutputs();
   }
+
 
  private:
   static constexpr uint32_t kUnresolved = UINT32_MAX;
@@ -1614,8 +1708,14 @@ class GraphReader {
   // order, and the cycle check runs.
   Status ReadNodesAndEdges() {
     const size_t n = view_.ops.size();
-    nodes_.reserve(n);
+    if (light_ != nullptr) {
+      light_->ops.reserve(n);
+    } else {
+      nodes_.reserve(n);
+    }
     names_.reserve(n);
+    in_count_.reserve(n);
+    out_count_.reserve(n);
     hashes_.reserve(n);
     edges_.reserve(2 * n);
     OpFields fields;
@@ -1633,20 +1733,43 @@ class GraphReader {
         auto [it, inserted] = index_.emplace(fields.name, static_cast<uint32_t>(i));
         if (!inserted) return Duplicate(it->second, i);
       }
-      StatusOr<OpDescPtr> op = BuildOpDesc(fields, ctx_, &ir_donors_);
+      StatusOr<OpDescPtr> op = BuildOpDesc(fields, ctx_, &ir_donors_, &desc_cache_);
       if (!op.ok()) {
         return Annotate(op.status(), "graph '", view_.name, "' node '", fields.name, "': ");
       }
-      StatusOr<NodePtr> node = graph_->AddNode(*op, fields.id);
-      if (!node.ok()) {
-        return Annotate(node.status(), "graph '", view_.name, "' node '", fields.name, "': ");
+      if (light_ != nullptr) {
+        RETURN_IF_ERROR(Annotate(CheckAnchorNums(fields), "graph '", view_.name, "' node '",
+                                 fields.name, "': "));
+        const OpDesc& desc = **op;
+        in_count_.push_back(fields.has_in_anchor_num ? fields.in_anchor_num
+                                                     : static_cast<uint32_t>(desc.GetAllInputsSize()));
+        out_count_.push_back(fields.has_out_anchor_num
+                                 ? fields.out_anchor_num
+                                 : static_cast<uint32_t>(desc.GetAllOutputsDescSize()));
+        if (light_subgraph_op_ == SIZE_MAX) {
+          for (const std::string& inst : desc.GetSubgraphInstanceNames()) {
+            if (!inst.empty()) {
+              light_subgraph_op_ = i;
+              light_subgraph_inst_ = inst;
+              break;
+            }
+          }
+        }
+        light_->ops.push_back(std::move(op).value());
+      } else {
+        StatusOr<NodePtr> node = graph_->AddNode(*op, fields.id);
+        if (!node.ok()) {
+          return Annotate(node.status(), "graph '", view_.name, "' node '", fields.name, "': ");
+        }
+        RETURN_IF_ERROR(Annotate(AdjustAnchors(fields, **node), "graph '", view_.name, "' node '",
+                                 fields.name, "': "));
+        if (!(*node)->GetOpDescBarePtr()->GetSubgraphInstanceNames().empty()) {
+          with_subgraphs_.push_back(node->get());
+        }
+        in_count_.push_back(static_cast<uint32_t>((*node)->GetAllInDataAnchorsSize()));
+        out_count_.push_back(static_cast<uint32_t>((*node)->GetAllOutDataAnchorsSize()));
+        nodes_.push_back(std::move(node).value());
       }
-      RETURN_IF_ERROR(Annotate(AdjustAnchors(fields, **node), "graph '", view_.name, "' node '",
-                               fields.name, "': "));
-      if (!(*node)->GetOpDescBarePtr()->GetSubgraphInstanceNames().empty()) {
-        with_subgraphs_.push_back(node->get());
-      }
-      nodes_.push_back(std::move(node).value());
       if (!fields.output_orders.empty()) {
         orders_.emplace_back(static_cast<uint32_t>(i), std::move(fields.output_orders));
         fields.output_orders.clear();
@@ -1679,6 +1802,19 @@ class GraphReader {
       }
     }
     index_built_ = true;
+    return OkStatus();
+  }
+
+  // The limit checks of AdjustAnchors (light mode: no anchors to adjust).
+  Status CheckAnchorNums(const OpFields& f) const {
+    if (f.has_in_anchor_num && f.in_anchor_num > ctx_.options.max_ports_per_op) {
+      return OutOfRange("in_anchor_num ", f.in_anchor_num, " is more than the limit of ",
+                        ctx_.options.max_ports_per_op);
+    }
+    if (f.has_out_anchor_num && f.out_anchor_num > ctx_.options.max_ports_per_op) {
+      return OutOfRange("out_anchor_num ", f.out_anchor_num, " is more than the limit of ",
+                        ctx_.options.max_ports_per_op);
+    }
     return OkStatus();
   }
 
@@ -1721,6 +1857,17 @@ class GraphReader {
     for (uint32_t j = 1; j <= kWindow && j <= dst; ++j) {
       if (names_[dst - j] == name) return dst - j;
     }
+    if (!index_built_) {
+      // Then the hashes of a wider window (sequential, cache-friendly):
+      // shared producers (weights, graph inputs) are usually not far back,
+      // and a graph never needing the index skips its per-op inserts.
+      constexpr uint32_t kHashWindow = 512;
+      const uint64_t h = NameHash(name);
+      const uint32_t stop = dst > kHashWindow ? dst - kHashWindow : 0;
+      for (uint32_t j = dst > kWindow ? dst - kWindow : 0; j > stop; --j) {
+        if (hashes_[j - 1] == h && names_[j - 1] == name) return j - 1;
+      }
+    }
     if (!EnsureIndex().ok()) return kUnresolved;
     auto it = index_.find(name);
     return it == index_.end() ? kUnresolved : it->second;
@@ -1728,30 +1875,27 @@ class GraphReader {
 
   // Checks output index `idx` of op `src` for entry k of op `dst`.
   Status CheckIndex(uint32_t dst, size_t k, absl::string_view entry, uint32_t src, int32_t idx) const {
-    const Node& node = *nodes_[dst];
     if (idx < -1) {
-      return OutOfRange("node '", node.GetName(), "' input ", k, " ('", entry,
+      return OutOfRange("node '", names_[dst], "' input ", k, " ('", entry,
                         "') has negative output index ", idx, "; only -1 (control) is allowed");
     }
-    const Node& src_node = *nodes_[src];
-    if (idx >= static_cast<int32_t>(src_node.GetAllOutDataAnchorsSize())) {
-      return OutOfRange("node '", node.GetName(), "' input ", k, " refers to output ", idx,
-                        " of node '", src_node.GetName(), "', which has ",
-                        src_node.GetAllOutDataAnchorsSize(), " outputs");
+    if (idx >= static_cast<int32_t>(out_count_[src])) {
+      return OutOfRange("node '", names_[dst], "' input ", k, " refers to output ", idx, " of node '",
+                        names_[src], "', which has ", out_count_[src], " outputs");
     }
     return OkStatus();
   }
 
   Status ReadEntries(uint32_t dst, const std::vector<absl::string_view>& entries) {
-    const Node& node = *nodes_[dst];
+    const absl::string_view node_name = names_[dst];
     const size_t count = entries.size();
-    const size_t n_in = node.GetAllInDataAnchorsSize();
+    const size_t n_in = in_count_[dst];
     if (count < n_in) {
-      return GraphInvalid("node '", node.GetName(), "' has ", n_in, " input anchors but only ", count,
+      return GraphInvalid("node '", node_name, "' has ", n_in, " input anchors but only ", count,
                           " input entries");
     }
     if (static_cast<int64_t>(count - n_in) > ctx_.options.max_ports_per_op) {
-      return OutOfRange("node '", node.GetName(), "' has ", count - n_in,
+      return OutOfRange("node '", node_name, "' has ", count - n_in,
                         " control input entries, more than the limit of ",
                         ctx_.options.max_ports_per_op);
     }
@@ -1762,12 +1906,12 @@ class GraphReader {
       const bool data = k < n_in;
       if (entry.empty()) {
         if (data) continue;
-        return GraphInvalid("node '", node.GetName(), "' input ", k, " is an empty control input entry");
+        return GraphInvalid("node '", node_name, "' input ", k, " is an empty control input entry");
       }
       absl::string_view name;
       int32_t idx = 0;
       Status st = ParseEntry(entry, &name, &idx);
-      if (!st.ok()) return Annotate(st, "node '", node.GetName(), "' input ", k, ": ");
+      if (!st.ok()) return Annotate(st, "node '", node_name, "' input ", k, ": ");
       const uint32_t src = Find(dst, name);
       const int32_t dst_idx = data ? static_cast<int32_t>(k) : -1;
       if (src == kUnresolved || src == dst) {
@@ -1781,7 +1925,7 @@ class GraphReader {
       if (!data && check_ctrl) {
         const uint64_t key = (static_cast<uint64_t>(src) << 32) | static_cast<uint32_t>(idx + 1);
         if (!seen_ctrl_.insert(key).second) {
-          return GraphInvalid("node '", node.GetName(), "' lists control input '", entry, "' twice");
+          return GraphInvalid("node '", node_name, "' lists control input '", entry, "' twice");
         }
       }
       edges_.push_back(Edge{src, idx, dst, dst_idx});
@@ -1797,14 +1941,13 @@ class GraphReader {
   Status FinishEdges() {
     for (const Unresolved& u : unresolved_) {
       Edge& e = edges_[u.edge];
-      const Node& node = *nodes_[e.dst];
       absl::string_view name;
       int32_t idx = 0;
       RETURN_IF_ERROR(ParseEntry(u.entry, &name, &idx));
       RETURN_IF_ERROR(EnsureIndex());
       auto it = index_.find(name);
       if (it == index_.end()) {
-        return GraphInvalid("node '", node.GetName(), "' input ", u.k, " refers to missing node '",
+        return GraphInvalid("node '", names_[e.dst], "' input ", u.k, " refers to missing node '",
                             name, "'");
       }
       RETURN_IF_ERROR(CheckIndex(e.dst, u.k, u.entry, it->second, idx));
@@ -1817,8 +1960,8 @@ class GraphReader {
         if (e.dst_idx >= 0) continue;
         const uint64_t key = (static_cast<uint64_t>(e.src) << 32) | static_cast<uint32_t>(e.src_idx + 1);
         if (!seen.insert({e.dst, key}).second) {
-          return GraphInvalid("node '", nodes_[e.dst]->GetName(), "' lists control input '",
-                              nodes_[e.src]->GetName(), ":", e.src_idx, "' twice");
+          return GraphInvalid("node '", names_[e.dst], "' lists control input '", names_[e.src], ":",
+                              e.src_idx, "' twice");
         }
       }
     }
@@ -1845,6 +1988,7 @@ class GraphReader {
   }
 
   Status Link(const Edge& e) const {
+    if (light_ != nullptr) return OkStatus();
     const auto [from, to] = Ends(e);
     Status st = from->LinkWith(to);
     if (!st.ok()) {
@@ -1855,6 +1999,7 @@ class GraphReader {
   }
 
   Status Unlink(const Edge& e) const {
+    if (light_ != nullptr) return OkStatus();
     const auto [from, to] = Ends(e);
     return from->Unlink(to);
   }
@@ -1871,20 +2016,21 @@ class GraphReader {
     absl::flat_hash_map<uint64_t, std::vector<uint32_t>> groups;
     for (uint32_t e = 0; e < m; ++e) groups[OutKey(edges_[e].src, edges_[e].src_idx)].push_back(e);
     for (const auto& [src, orders] : orders_) {
-      const Node& node = *nodes_[src];
+      const absl::string_view node_name = names_[src];
+      const uint32_t n_out = out_count_[src];
       absl::flat_hash_set<int32_t> seen;
       for (const OutputOrderView& o : orders) {
-        if (o.index < -1 || o.index >= static_cast<int32_t>(node.GetAllOutDataAnchorsSize())) {
-          return OutOfRange("node '", node.GetName(), "' output order for output ", o.index,
-                            ", which does not exist (", node.GetAllOutDataAnchorsSize(), " outputs)");
+        if (o.index < -1 || o.index >= static_cast<int32_t>(n_out)) {
+          return OutOfRange("node '", node_name, "' output order for output ", o.index,
+                            ", which does not exist (", n_out, " outputs)");
         }
         if (!seen.insert(o.index).second) {
-          return GraphInvalid("node '", node.GetName(), "' has two output orders for output ", o.index);
+          return GraphInvalid("node '", node_name, "' has two output orders for output ", o.index);
         }
         auto it = groups.find(OutKey(src, o.index));
         const size_t n = it == groups.end() ? 0 : it->second.size();
         if (o.ranks.size() != n) {
-          return GraphInvalid("node '", node.GetName(), "' output ", o.index, " order has ",
+          return GraphInvalid("node '", node_name, "' output ", o.index, " order has ",
                               o.ranks.size(), " ranks but the output has ", n, " consumers");
         }
         if (n == 0) continue;
@@ -1893,7 +2039,7 @@ class GraphReader {
         for (size_t i = 0; i < n; ++i) {
           const uint32_t r = o.ranks[i];
           if (r >= n || used[r]) {
-            return GraphInvalid("node '", node.GetName(), "' output ", o.index,
+            return GraphInvalid("node '", node_name, "' output ", o.index,
                                 " order is not a permutation of 0..", n - 1);
           }
           used[r] = true;
@@ -1902,6 +2048,7 @@ class GraphReader {
         it->second = std::move(actual);
       }
     }
+    if (light_ != nullptr) return OkStatus();  // the orders are valid; nothing to link
     constexpr uint32_t kNone = UINT32_MAX;
     std::vector<uint32_t> out_next(m, kNone), in_next(m, kNone);
     std::vector<uint8_t> pending(m, 0);
@@ -1946,7 +2093,7 @@ class GraphReader {
   }
 
   Status CheckAcyclic() const {
-    const size_t n = nodes_.size();
+    const size_t n = names_.size();
     std::vector<uint32_t> offsets(n + 1, 0), indeg(n, 0);
     for (const Edge& e : edges_) {
       ++offsets[e.src + 1];
@@ -1988,16 +2135,16 @@ class GraphReader {
     // path[j] <- path[j+1] <- ... <- path.back() <- path[j]: print forwards.
     const size_t j = static_cast<size_t>(step[cur]);
     std::vector<std::string> names;
-    names.push_back(nodes_[path[j]]->GetName());
+    names.push_back(std::string(names_[path[j]]));
     const size_t len = path.size() - j;
     for (size_t k = path.size() - 1; k > j; --k) {
       if (names.size() >= kMaxCycleNamesShown) {
         names.push_back(absl::StrCat("... (", len, " nodes)"));
         break;
       }
-      names.push_back(nodes_[path[k]]->GetName());
+      names.push_back(std::string(names_[path[k]]));
     }
-    names.push_back(nodes_[path[j]]->GetName());
+    names.push_back(std::string(names_[path[j]]));
     return GraphCycle("graph '", view_.name, "' has a cycle: ", absl::StrJoin(names, " -> "));
   }
 
@@ -2044,6 +2191,49 @@ class GraphReader {
     return OkStatus();
   }
 
+  // ReadInputsOutputs without nodes: the same checks, indices into the ops.
+  Status ReadInputsOutputsLight() {
+    const absl::string_view gname = view_.name;
+    const uint32_t n = static_cast<uint32_t>(names_.size());
+    std::vector<uint32_t>& inputs = light_->input_ops;
+    inputs.reserve(view_.inputs.size());
+    for (absl::string_view name : view_.inputs) {
+      const uint32_t i = Find(n, name);
+      if (i == kUnresolved) return GraphInvalid("graph '", gname, "' input node '", name, "' is missing");
+      inputs.push_back(i);
+    }
+    if (inputs.size() > 1) {
+      absl::flat_hash_set<uint32_t> seen;
+      for (uint32_t i : inputs) {
+        if (!seen.insert(i).second) return GraphInvalid("graph '", gname, "' lists an input node twice");
+      }
+    }
+    auto& outputs = light_->outputs;
+    outputs.reserve(view_.outputs.size());
+    for (size_t k = 0; k < view_.outputs.size(); ++k) {
+      absl::string_view name;
+      int32_t idx = 0;
+      RETURN_IF_ERROR(Annotate(ParseEntry(view_.outputs[k], &name, &idx), "graph '", gname,
+                               "' output ", k, ": "));
+      const uint32_t i = Find(n, name);
+      if (i == kUnresolved) {
+        return GraphInvalid("graph '", gname, "' output ", k, " refers to missing node '", name, "'");
+      }
+      if (idx < 0 || idx >= static_cast<int32_t>(out_count_[i])) {
+        return OutOfRange("graph '", gname, "' output ", k, " refers to output ", idx, " of node '",
+                          name, "', which has ", out_count_[i], " outputs");
+      }
+      outputs.emplace_back(i, idx);
+    }
+    return OkStatus();
+  }
+
+ public:
+  // The first op naming a subgraph instance, and the name (light mode).
+  size_t light_subgraph_op() const { return light_subgraph_op_; }
+  const std::string& light_subgraph_inst() const { return light_subgraph_inst_; }
+
+ private:
   struct Unresolved {
     uint32_t edge;  // into edges_
     uint32_t k;     // entry index
@@ -2056,6 +2246,10 @@ class GraphReader {
   std::vector<NodePtr> nodes_;
   std::vector<Node*> with_subgraphs_;
   std::vector<absl::string_view> names_;  // op names, views into the bytes
+  std::vector<uint32_t> in_count_, out_count_;  // data anchors of each op's node
+  ModelOpDescs* light_ = nullptr;              // light mode: the result
+  size_t light_subgraph_op_ = SIZE_MAX;
+  std::string light_subgraph_inst_;
   std::vector<uint64_t> hashes_;          // NameHash of names_
   absl::flat_hash_map<absl::string_view, uint32_t> index_;  // see EnsureIndex
   bool index_built_ = false;
@@ -2065,6 +2259,7 @@ class GraphReader {
   std::vector<Unresolved> unresolved_;
   absl::flat_hash_set<uint64_t> seen_ctrl_;
   IrDonors ir_donors_;  // see BuildOpDesc
+  DescCache desc_cache_;
   size_t linked_ = 0;        // edges_[0, linked_) are linked
   bool deferred_ = false;    // an entry named a later op (or its own op)
   bool needs_kahn_ = false;  // some op carries an OutputOrder
@@ -2214,7 +2409,10 @@ Status EncodeGraph(const ComputeGraph& graph, SerializeContext& ctx, std::string
   return GraphWriter(graph, tree, ctx).Write(GraphLinks(), w, nested);
 }
 
-StatusOr<ComputeGraphPtr> DecodeModel(absl::string_view bytes, DeserializeContext& ctx) {
+namespace {
+
+// The ModelDef envelope: every GraphDef split into field views, root first.
+StatusOr<std::vector<GraphView>> ReadModelViews(absl::string_view bytes, DeserializeContext& ctx) {
   RETURN_IF_ERROR(CheckSize(bytes));
   std::vector<absl::string_view> graphs;
   WireReader r(bytes);
@@ -2243,6 +2441,13 @@ StatusOr<ComputeGraphPtr> DecodeModel(absl::string_view bytes, DeserializeContex
     return GraphInvalid("graph '", views[0].name,
                         "' of a model nests subgraphs; a model lists them as sibling graphs");
   }
+  return views;
+}
+
+}  // namespace
+
+StatusOr<ComputeGraphPtr> DecodeModel(absl::string_view bytes, DeserializeContext& ctx) {
+  ASSIGN_OR_RETURN(std::vector<GraphView> views, ReadModelViews(bytes, ctx));
   const GraphView root = std::move(views[0]);
   views.erase(views.begin());
   return ReadTree(root, views, ctx);
@@ -2263,6 +2468,38 @@ StatusOr<ComputeGraphPtr> DecodeGraph(absl::string_view bytes, DeserializeContex
     }
   }
   return ReadTree(root, subs, ctx);
+}
+
+StatusOr<ModelOpDescs> DecodeModelOpDescs(absl::string_view bytes, DeserializeContext& ctx) {
+  ASSIGN_OR_RETURN(const std::vector<GraphView> views, ReadModelViews(bytes, ctx));
+  // ReadTree's checks before it reads the root.
+  const GraphView& root = views[0];
+  if (!root.parent_graph.empty() || !root.parent_node.empty() || !root.registered_name.empty()) {
+    return GraphInvalid("root graph '", root.name,
+                        "' must not have a parent graph, parent node or registered name");
+  }
+  absl::flat_hash_set<absl::string_view> names;
+  names.reserve(views.size());
+  for (size_t i = 1; i < views.size(); ++i) {
+    if (!views[i].subgraphs.empty()) {
+      return GraphInvalid("subgraph '", views[i].name, "' nests ", views[i].subgraphs.size(),
+                          " subgraphs; only the root graph may");
+    }
+  }
+  for (const GraphView& v : views) {
+    if (!names.insert(v.name).second) {
+      return GraphInvalid("the model has two graphs named '", v.name, "'");
+    }
+  }
+  ModelOpDescs result;
+  result.num_graphs = views.size();
+  GraphReader reader(root, ctx, &result);
+  RETURN_IF_ERROR(reader.Read());
+  if (views.size() == 1 && reader.light_subgraph_op() != SIZE_MAX) {
+    return NotFound("graph '", root.name, "' node '", result.ops[reader.light_subgraph_op()]->GetName(),
+                    "' refers to missing subgraph '", reader.light_subgraph_inst(), "'");
+  }
+  return result;
 }
 
 Status EncodeOpDesc(const OpDesc& op, SerializeContext& ctx, std::string* out) {
@@ -2290,4 +2527,11 @@ Status DecodeTensorDesc(absl::string_view bytes, DeserializeContext& ctx, GeTens
 }
 
 }  // namespace codec
+
+StatusOr<ModelOpDescs> DecodeModelOpDescs(absl::string_view model_def, const DeserializeOptions& options) {
+  DeserializeContext ctx;
+  ctx.options = options;
+  return codec::DecodeModelOpDescs(model_def, ctx);
+}
+
 }  // namespace ge

@@ -28,6 +28,7 @@
 #include "graph/inc/graph/compute_graph.h"
 #include "graph/inc/graph/ge_tensor.h"
 #include "graph/inc/graph/op_desc.h"
+#include "graph/serialization/inc/model_op_descs.h"
 #include "graph/serialization/inc/serialize_context.h"
 #include "metadef/inc/external/base/status.h"
 
@@ -37,6 +38,9 @@ namespace codec {
 // ModelDef: graph[0] = graph, then the subgraphs of its tree.
 Status EncodeModel(const ComputeGraph& graph, SerializeContext& ctx, std::string* out);
 StatusOr<ComputeGraphPtr> DecodeModel(absl::string_view bytes, DeserializeContext& ctx);
+
+// The root graph's OpDescs only (see model_op_descs.h).
+StatusOr<ModelOpDescs> DecodeModelOpDescs(absl::string_view bytes, DeserializeContext& ctx);
 
 // A standalone GraphDef with the subgraphs nested.
 Status EncodeGraph(const ComputeGraph& graph, SerializeContext& ctx, std::string* out);

@@ -94,21 +94,9 @@ class WireWriter {
   void Truncate(size_t size) { len_ = size; }
 
   // n writable bytes at the end; commit them with Commit(n).
+  // (Inline fast path: this runs for every field written.)
   char* Reserve(size_t n) {
-    if (out_->size() - len_ < n) {
-      size_t want = std::max(len_ + n, out_->size() * 2 + 256);
-      if (want > out_->capacity()) {
-        if (len_ + n <= out_->capacity()) {
-          // Use up the reserved capacity (in bounded steps: resize zeroes
-          // what it exposes) before reallocating.
-          constexpr size_t kStep = size_t{4} << 20;
-          want = std::min(out_->capacity(), std::max(len_ + n, out_->size() + kStep));
-        } else {
-          Grow(want);
-        }
-      }
-      out_->resize(want);
-    }
+    if (__builtin_expect(out_->size() - len_ < n, 0)) ReserveSlow(n);
     return &(*out_)[len_];
   }
   void Commit(size_t n) { len_ += n; }
@@ -242,6 +230,21 @@ class WireWriter {
   // Moves the written bytes into a buffer of `capacity` bytes advised as
   // huge pages before the copy first touches it (std::string::reserve would
   // copy first, faulting the new buffer in 4 KiB pages).
+  __attribute__((noinline)) void ReserveSlow(size_t n) {
+    size_t want = std::max(len_ + n, out_->size() * 2 + 256);
+    if (want > out_->capacity()) {
+      if (len_ + n <= out_->capacity()) {
+        // Use up the reserved capacity (in bounded steps: resize zeroes
+        // what it exposes) before reallocating.
+        constexpr size_t kStep = size_t{4} << 20;
+        want = std::min(out_->capacity(), std::max(len_ + n, out_->size() + kStep));
+      } else {
+        Grow(want);
+      }
+    }
+    out_->resize(want);
+  }
+
   void Grow(size_t capacity) {
     std::string bigger;
     bigger.reserve(capacity);
