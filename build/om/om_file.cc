@@ -12,12 +12,14 @@
 #include <cstring>
 #include <deque>
 #include <limits>
+#include <set>
 #include <thread>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "graph/inc/graph/compute_graph.h"
 #include "graph/inc/graph/ge_tensor.h"
+#include "graph/serialization/inc/model_op_descs.h"
 #include "graph/serialization/inc/model_serialize.h"
 #include "xxhash.h"
 
@@ -227,46 +229,115 @@ Status ValidateRef(const proto::TensorRef& ref, const proto::ModelTaskDef& def, 
   }
 }
 
-Status ValidateTaskDef(const proto::ModelTaskDef& def, uint64_t weights_size, const std::string& model) {
+// Task `t` of the model against its ModelTaskDef `def` (whose own task list
+// is not read: the task may come from elsewhere, see SplitTaskInfo).
+Status ValidateTask(const proto::TaskDef& task, int t, const proto::ModelTaskDef& def,
+                    const std::string& model) {
+  const RefWhere where{model, t, "", 0};
+  if (task.task_id() != static_cast<uint32_t>(t)) {
+    return ParseFailed(where.str(), ": task_id ", task.task_id(), " differs from its position");
+  }
+  if (!proto::TaskType_IsValid(task.type())) {
+    return ParseFailed(where.str(), ": unknown task type ", static_cast<int>(task.type()));
+  }
+  if (def.stream_num() > 0 && task.stream_id() >= def.stream_num()) {
+    return OutOfRange(where.str(), ": stream_id ", task.stream_id(), " >= stream_num ", def.stream_num());
+  }
+  if (task.op_index() < -1) return OutOfRange(where.str(), ": op_index ", task.op_index());
+  if (task.type() == proto::TASK_MEMCPY && (task.input_size() != 1 || task.output_size() != 1)) {
+    return ParseFailed(where.str(), ": MEMCPY needs 1 input and 1 output, has ", task.input_size(),
+                       " and ", task.output_size());
+  }
+  for (int i = 0; i < task.input_size(); ++i) {
+    RETURN_IF_ERROR(ValidateRef(task.input(i), def, RefWhere{model, t, "input", i}));
+  }
+  for (int i = 0; i < task.output_size(); ++i) {
+    RETURN_IF_ERROR(ValidateRef(task.output(i), def, RefWhere{model, t, "output", i}));
+    if (task.output(i).kind() == proto::MEM_WEIGHTS) {
+      return ParseFailed(where.str(), " output ", i, ": writes into WEIGHTS");
+    }
+  }
+  for (int i = 0; i < task.workspace_size(); ++i) {
+    if (task.workspace(i).kind() != proto::MEM_ARENA) {
+      return ParseFailed(where.str(), " workspace ", i, ": kind ",
+                         static_cast<int>(task.workspace(i).kind()), " is not ARENA");
+    }
+    RETURN_IF_ERROR(ValidateRef(task.workspace(i), def, RefWhere{model, t, "workspace", i}));
+  }
+  return OkStatus();
+}
+
+Status ValidateWeightSize(const proto::ModelTaskDef& def, uint64_t weights_size, const std::string& model) {
   if (def.weight_size() != weights_size) {
     return ParseFailed("OM model '", model, "': TASK_INFO weight_size ", def.weight_size(),
                        " differs from the WEIGHTS_DATA partition size ", weights_size);
   }
-  for (int t = 0; t < def.task_size(); ++t) {
-    const proto::TaskDef& task = def.task(t);
-    const RefWhere where{model, t, "", 0};
-    if (task.task_id() != static_cast<uint32_t>(t)) {
-      return ParseFailed(where.str(), ": task_id ", task.task_id(), " differs from its position");
-    }
-    if (!proto::TaskType_IsValid(task.type())) {
-      return ParseFailed(where.str(), ": unknown task type ", static_cast<int>(task.type()));
-    }
-    if (def.stream_num() > 0 && task.stream_id() >= def.stream_num()) {
-      return OutOfRange(where.str(), ": stream_id ", task.stream_id(), " >= stream_num ", def.stream_num());
-    }
-    if (task.op_index() < -1) return OutOfRange(where.str(), ": op_index ", task.op_index());
-    if (task.type() == proto::TASK_MEMCPY && (task.input_size() != 1 || task.output_size() != 1)) {
-      return ParseFailed(where.str(), ": MEMCPY needs 1 input and 1 output, has ", task.input_size(),
-                         " and ", task.output_size());
-    }
-    for (int i = 0; i < task.input_size(); ++i) {
-      RETURN_IF_ERROR(ValidateRef(task.input(i), def, RefWhere{model, t, "input", i}));
-    }
-    for (int i = 0; i < task.output_size(); ++i) {
-      RETURN_IF_ERROR(ValidateRef(task.output(i), def, RefWhere{model, t, "output", i}));
-      if (task.output(i).kind() == proto::MEM_WEIGHTS) {
-        return ParseFailed(where.str(), " output ", i, ": writes into WEIGHTS");
-      }
-    }
-    for (int i = 0; i < task.workspace_size(); ++i) {
-      if (task.workspace(i).kind() != proto::MEM_ARENA) {
-        return ParseFailed(where.str(), " workspace ", i, ": kind ",
-                           static_cast<int>(task.workspace(i).kind()), " is not ARENA");
-      }
-      RETURN_IF_ERROR(ValidateRef(task.workspace(i), def, RefWhere{model, t, "workspace", i}));
+  return OkStatus();
+}
+
+Status ValidateTaskDef(const proto::ModelTaskDef& def, uint64_t weights_size, const std::string& model) {
+  RETURN_IF_ERROR(ValidateWeightSize(def, weights_size, model));
+  for (int t = 0; t < def.task_size(); ++t) RETURN_IF_ERROR(ValidateTask(def.task(t), t, def, model));
+  return OkStatus();
+}
+
+// Reads a base-128 varint of at most 10 bytes; false when truncated / too long.
+bool ReadVarint(const uint8_t*& p, const uint8_t* end, uint64_t* v) {
+  uint64_t out = 0;
+  for (int shift = 0; shift < 70 && p < end; shift += 7) {
+    const uint8_t b = *p++;
+    out |= static_cast<uint64_t>(b & 0x7F) << shift;
+    if ((b & 0x80) == 0) {
+      *v = out;
+      return true;
     }
   }
-  return OkStatus();
+  return false;
+}
+
+// Splits ModelTaskDef bytes into the wire bytes of each `task` entry (field
+// 1) and the bytes of every other field, in order. False when the top level
+// is anything but plain varint / fixed / length-delimited fields with field
+// 1 length-delimited (the caller then parses the whole message, which
+// decides validity exactly as before).
+bool SplitTaskInfo(absl::Span<const uint8_t> bytes, std::vector<absl::Span<const uint8_t>>* tasks,
+                   std::string* rest) {
+  const uint8_t* p = bytes.data();
+  const uint8_t* const end = p + bytes.size();
+  while (p < end) {
+    const uint8_t* const field_start = p;
+    uint64_t tag = 0;
+    if (!ReadVarint(p, end, &tag) || tag > 0xFFFFFFFFull || (tag >> 3) == 0) return false;
+    const uint32_t wire = static_cast<uint32_t>(tag & 7);
+    uint64_t len = 0;
+    switch (wire) {
+      case 0:
+        if (!ReadVarint(p, end, &len)) return false;
+        break;
+      case 1:
+        if (end - p < 8) return false;
+        p += 8;
+        break;
+      case 5:
+        if (end - p < 4) return false;
+        p += 4;
+        break;
+      case 2:
+        if (!ReadVarint(p, end, &len) || len > static_cast<uint64_t>(end - p)) return false;
+        if ((tag >> 3) == 1) {
+          tasks->emplace_back(p, static_cast<size_t>(len));
+          p += len;
+          continue;
+        }
+        p += len;
+        break;
+      default:
+        return false;  // groups: leave them to the full parser
+    }
+    if ((tag >> 3) == 1) return false;  // a task that is not length-delimited
+    rest->append(reinterpret_cast<const char*>(field_start), static_cast<size_t>(p - field_start));
+  }
+  return true;
 }
 
 }  // namespace
@@ -642,9 +713,12 @@ StatusOr<uint64_t> SaveOmToFile(const GeRootModel& model, const std::string& pat
 
 namespace {
 
-// The body checksum against the header's (bytes has at least the header).
-Status VerifyChecksum(absl::Span<const uint8_t> bytes) {
-  const std::array<uint8_t, 32> sum = OmChecksum(bytes.subspan(kOmHeaderSize));
+// The body checksum (computed, or `precomputed` by the caller over these
+// bytes) against the header's (bytes has at least the header).
+Status VerifyChecksum(absl::Span<const uint8_t> bytes,
+                      const std::array<uint8_t, 32>* precomputed = nullptr) {
+  const std::array<uint8_t, 32> sum =
+      precomputed != nullptr ? *precomputed : OmChecksum(bytes.subspan(kOmHeaderSize));
   if (std::memcmp(sum.data(), bytes.data() + kOffChecksum, kOmChecksumBytes) != 0) {
     return ParseFailed("OM file: XXH3-128 checksum mismatch (file corrupted)");
   }
@@ -654,7 +728,8 @@ Status VerifyChecksum(absl::Span<const uint8_t> bytes) {
 // The file structure: header, model records, partition tables (TASK_INFO not
 // parsed yet). Without `verify_checksum` the caller verifies it (every check
 // here is bounds-safe on any bytes).
-StatusOr<OmFileView> ParseOmStructure(absl::Span<const uint8_t> bytes, bool verify_checksum) {
+StatusOr<OmFileView> ParseOmStructure(absl::Span<const uint8_t> bytes, bool verify_checksum,
+                                      const std::array<uint8_t, 32>* precomputed = nullptr) {
   if (bytes.size() < kOmHeaderSize) {
     return ParseFailed("OM file of ", bytes.size(), " bytes is shorter than the ", kOmHeaderSize,
                        "-byte header");
@@ -687,7 +762,7 @@ StatusOr<OmFileView> ParseOmStructure(absl::Span<const uint8_t> bytes, bool veri
     if (h[p] != 0) return ParseFailed("OM file: unused checksum byte ", p - kOffChecksum, " is not 0");
   }
   std::memcpy(hd.checksum.data(), h + kOffChecksum, hd.checksum.size());
-  if (verify_checksum) RETURN_IF_ERROR(VerifyChecksum(bytes));
+  if (verify_checksum) RETURN_IF_ERROR(VerifyChecksum(bytes, precomputed));
   hd.model_type = LoadU32(h + kOffModelType);
   if (hd.model_type > static_cast<uint32_t>(OmModelType::kDynamic)) {
     return ParseFailed("OM file: model type ", hd.model_type, " is not 0 (static) or 1 (dynamic)");
@@ -778,29 +853,234 @@ StatusOr<OmFileView> ParseOmStructure(absl::Span<const uint8_t> bytes, bool veri
 }
 
 // Parses and validates every model's TASK_INFO (and its attrs partition),
-// then checks the header's static / dynamic flags against the root's.
-Status ParseTaskInfos(absl::Span<const uint8_t> bytes, OmFileView* file) {
+// then checks the header's static / dynamic flags against the root's. The
+// root's goes into `root_target` when given (e.g. a message on an Arena),
+// else into its OmModelView::task_def.
+// The root's TASK_INFO for the runtime: its tasks as validated wire bytes
+// (see OmRuntimeModel::task_bytes) and their op indices.
+struct StreamedTasks {
+  std::vector<absl::Span<const uint8_t>> bytes;
+  std::vector<int64_t> op_index;
+};
+
+// Parses and validates the TASK_INFO of `m` into `td`. With `streamed`, a
+// well-formed top level is split: `td` gets every field but the tasks, and
+// each task is parsed (into one reused message), validated and kept as its
+// bytes; the verdicts and messages are those of the whole-message parse.
+Status ParseOneTaskInfo(const OmModelView& m, size_t mi, proto::ModelTaskDef* td, StreamedTasks* streamed) {
+  auto invalid = [&]() {
+    return ParseFailed("OM file: model ", mi, " '", m.name, "': TASK_INFO is not a valid ModelTaskDef");
+  };
+  std::string rest;
+  if (streamed != nullptr && SplitTaskInfo(m.task_info, &streamed->bytes, &rest)) {
+    if (!td->ParseFromString(rest)) return invalid();
+    std::vector<absl::Span<const uint8_t>>& tasks = streamed->bytes;
+    if (tasks.size() > static_cast<size_t>(std::numeric_limits<int>::max())) return invalid();
+    // One parse per task (into a reused message): a parse failure anywhere
+    // wins over validation errors (the whole-message parse fails first),
+    // then the weight size, then the first invalid task.
+    const Status weight_status = ValidateWeightSize(*td, m.weights.size(), m.name);
+    Status task_status;
+    proto::TaskDef task;
+    streamed->op_index.resize(tasks.size());
+    for (size_t t = 0; t < tasks.size(); ++t) {
+      if (!task.ParseFromArray(tasks[t].data(), static_cast<int>(tasks[t].size()))) return invalid();
+      if (weight_status.ok() && task_status.ok()) {
+        task_status = ValidateTask(task, static_cast<int>(t), *td, m.name);
+      }
+      streamed->op_index[t] = task.op_index();
+    }
+    RETURN_IF_ERROR(weight_status);
+    return task_status;
+  }
+  if (streamed != nullptr) streamed->bytes.clear();
+  if (!td->ParseFromArray(m.task_info.data(), static_cast<int>(m.task_info.size()))) return invalid();
+  return ValidateTaskDef(*td, m.weights.size(), m.name);
+}
+
+// Parses and validates every model's TASK_INFO (and its attrs partition),
+// then checks the header's static / dynamic flags against the root's. The
+// root's goes into `root_target` when given (e.g. a message on an Arena),
+// else into its OmModelView::task_def; with `streamed` too, its tasks are
+// kept as bytes (ParseOneTaskInfo).
+Status ParseTaskInfos(absl::Span<const uint8_t> bytes, OmFileView* file,
+                      proto::ModelTaskDef* root_target = nullptr, StreamedTasks* streamed = nullptr) {
   OmFileView& view = *file;
   const OmHeader& hd = view.header;
   for (size_t mi = 0; mi < view.models.size(); ++mi) {
     OmModelView& m = view.models[mi];
-    if (!m.task_def.ParseFromArray(m.task_info.data(), static_cast<int>(m.task_info.size()))) {
-      return ParseFailed("OM file: model ", mi, " '", m.name, "': TASK_INFO is not a valid ModelTaskDef");
-    }
-    RETURN_IF_ERROR(ValidateTaskDef(m.task_def, m.weights.size(), m.name));
+    const bool root = mi == 0 && root_target != nullptr;
+    RETURN_IF_ERROR(ParseOneTaskInfo(m, mi, root ? root_target : &m.task_def, root ? streamed : nullptr));
     if (m.partitions.size() > kNumRequiredPartitions) {
       const OmPartition& p = m.partitions[kAttrsPartition];
       ASSIGN_OR_RETURN(auto attrs, DecodeAttrs(bytes.subspan(p.offset, p.size)));
       (void)attrs;
     }
   }
-  const bool root_dynamic = view.models[0].task_def.dynamic();
+  const bool root_dynamic =
+      (root_target != nullptr ? *root_target : view.models[0].task_def).dynamic();
   if (hd.is_unknown_model != (root_dynamic ? 1 : 0) ||
       hd.model_type != static_cast<uint32_t>(root_dynamic ? OmModelType::kDynamic : OmModelType::kStatic)) {
     return ParseFailed("OM file: header says is_unknown_model=", int{hd.is_unknown_model}, " model_type=",
                        hd.model_type, " but the root TASK_INFO dynamic=", root_dynamic);
   }
   return OkStatus();
+}
+
+// The weights of a model as a view into the file (a copy when the caller's
+// buffer is not kWeightAlign aligned).
+WeightBuffer WeightsView(absl::Span<const uint8_t> weights, const std::shared_ptr<const void>& owner) {
+  const uintptr_t addr = reinterpret_cast<uintptr_t>(weights.data());
+  if (weights.empty()) return WeightBuffer{owner, nullptr, 0, {}};
+  if (addr % kWeightAlign == 0) return WeightBuffer{owner, weights.data(), weights.size(), {}};
+  // The caller's buffer is not aligned (not an mmap): copy once.
+  auto copy = std::make_shared<AlignedBuffer>(weights.data(), weights.size());
+  const uint8_t* data = copy->data();
+  return WeightBuffer{std::move(copy), data, weights.size(), {}};
+}
+
+// The validated file with its MODEL_DEFs decoded: every graph, or (light)
+// the static root's op descs only, its TASK_INFO on `arena`.
+struct DecodedOm {
+  OmFileView view;
+  std::vector<StatusOr<ComputeGraphPtr>> graphs;  // per model (root: unset when light)
+  bool light = false;
+  std::shared_ptr<google::protobuf::Arena> arena;
+  proto::ModelTaskDef* root_task_def = nullptr;  // on arena (light)
+  StreamedTasks root_tasks;                       // light: the root's tasks as bytes
+  StatusOr<ModelOpDescs> root_ops = Internal("not decoded");
+};
+
+// Arena blocks of the TASK_INFO parse: the first block sized after the
+// bytes (the parsed messages take about 3x their wire size), capped.
+constexpr size_t kMaxArenaBlock = size_t{16} << 20;
+
+// Validates `bytes` and decodes its MODEL_DEFs. With `light_static_root`, a
+// static root's MODEL_DEF is decoded into op descs only (a root MODEL_DEF
+// that holds subgraphs is also fully decoded, for its checks).
+Status DecodeOm(absl::Span<const uint8_t> bytes, bool light_static_root, DecodedOm* out,
+                const std::array<uint8_t, 32>* precomputed_sum = nullptr) {
+  // The checksum, TASK_INFO and MODEL_DEF are independent: on a large file
+  // the checksum (every byte, weights included) runs on a second thread and a
+  // large TASK_INFO is parsed and validated on a third while this one decodes
+  // the graphs (every decoder is bounds-safe on any bytes). Errors keep the
+  // sequential order: checksum, structure, every TASK_INFO, then MODEL_DEFs.
+  // A checksum the caller computed is compared at the same point, so the
+  // error order does not depend on who hashed.
+  Status sum_status;
+  std::thread sum_thread;
+  const bool parallel_sum = bytes.size() >= kParallelChecksumBytes;
+  if (parallel_sum && precomputed_sum != nullptr) {
+    sum_status = bytes.size() >= kOmHeaderSize ? VerifyChecksum(bytes, precomputed_sum) : OkStatus();
+  } else if (parallel_sum) {
+    sum_thread = std::thread([&sum_status, bytes]() { sum_status = VerifyChecksum(bytes); });
+  }
+  // No return between starting a thread and joining it.
+  StatusOr<OmFileView> parsed =
+      ParseOmStructure(bytes, /*verify_checksum=*/!parallel_sum, precomputed_sum);
+  if (!parsed.ok()) {
+    if (sum_thread.joinable()) sum_thread.join();
+    RETURN_IF_ERROR(sum_status);
+    return parsed.status();
+  }
+  out->view = std::move(parsed).value();
+  OmFileView& view = out->view;
+  // A header that says static but a root TASK_INFO that says dynamic fails
+  // in ParseTaskInfos, before the decoded graphs are looked at.
+  out->light = light_static_root && view.header.model_type == static_cast<uint32_t>(OmModelType::kStatic);
+  if (out->light) {
+    google::protobuf::ArenaOptions opts;
+    const size_t task_bytes = view.models[0].task_info.size();
+    // Usually only the fields around the tasks land on it (the tasks stay
+    // bytes); a malformed top level is parsed whole.
+    opts.start_block_size = std::min(kMaxArenaBlock, std::max<size_t>(4096, task_bytes / 64));
+    opts.max_block_size = kMaxArenaBlock;
+    out->arena = std::make_shared<google::protobuf::Arena>(opts);
+    out->root_task_def = google::protobuf::Arena::CreateMessage<proto::ModelTaskDef>(out->arena.get());
+  }
+  uint64_t task_bytes = 0;
+  for (const OmModelView& mv : view.models) task_bytes += mv.task_info.size();
+  Status task_status;
+  std::thread task_thread;
+  proto::ModelTaskDef* const root_target = out->root_task_def;
+  StreamedTasks* const streamed = out->light ? &out->root_tasks : nullptr;
+  if (task_bytes >= kParallelTaskInfoBytes) {
+    task_thread = std::thread([&task_status, &view, bytes, root_target, streamed]() {
+      task_status = ParseTaskInfos(bytes, &view, root_target, streamed);
+    });
+  } else {
+    task_status = ParseTaskInfos(bytes, &view, root_target, streamed);
+  }
+  out->graphs.reserve(view.models.size());
+  if (task_thread.joinable() || task_status.ok()) {
+    for (size_t mi = 0; mi < view.models.size(); ++mi) {
+      const OmModelView& mv = view.models[mi];
+      absl::string_view def(reinterpret_cast<const char*>(mv.model_def.data()), mv.model_def.size());
+      if (mi == 0 && out->light) {
+        out->root_ops = DecodeModelOpDescs(def);
+        if (out->root_ops.ok() && out->root_ops->num_graphs > 1) {
+          // Subgraphs in a static root (not what the builder writes): their
+          // checks are the full decoder's.
+          StatusOr<ComputeGraphPtr> full = ModelSerialize::DeserializeModel(def);
+          if (!full.ok()) out->root_ops = full.status();
+        }
+        out->graphs.push_back(Internal("not decoded"));
+        if (!out->root_ops.ok()) break;
+        continue;
+      }
+      out->graphs.push_back(ModelSerialize::DeserializeModel(def));
+      if (!out->graphs.back().ok()) break;
+    }
+  }
+  if (sum_thread.joinable()) sum_thread.join();
+  if (task_thread.joinable()) task_thread.join();
+  RETURN_IF_ERROR(sum_status);
+  RETURN_IF_ERROR(task_status);
+  return OkStatus();
+}
+
+// The op_index of every task of `td` is below `num_ops`.
+Status CheckOpIndices(const proto::ModelTaskDef& td, int64_t num_ops, const std::string& model) {
+  for (int t = 0; t < td.task_size(); ++t) {
+    if (td.task(t).op_index() >= num_ops) {
+      return OutOfRange("OM model '", model, "' task ", t, ": op_index ", td.task(t).op_index(),
+                        " but MODEL_DEF has ", num_ops, " ops");
+    }
+  }
+  return OkStatus();
+}
+
+// The GeRootModel of a fully decoded file (DecodeOm without light).
+StatusOr<GeRootModelPtr> AssembleRootModel(absl::Span<const uint8_t> bytes,
+                                           const std::shared_ptr<const void>& owner, DecodedOm* decoded) {
+  OmFileView& view = decoded->view;
+  auto root = std::make_shared<GeRootModel>();
+  for (size_t mi = 0; mi < view.models.size(); ++mi) {
+    OmModelView& mv = view.models[mi];
+    auto model = std::make_shared<GeModel>();
+    model->name = mv.name;
+    StatusOr<ComputeGraphPtr>& graph = decoded->graphs[mi];
+    if (!graph.ok()) return Annotate(graph.status(), "OM model '", mv.name, "' MODEL_DEF: ");
+    model->graph = std::move(graph).value();
+    const int64_t num_ops = static_cast<int64_t>(model->graph->GetDirectNodesSize());
+    RETURN_IF_ERROR(CheckOpIndices(mv.task_def, num_ops, mv.name));
+    model->task_def = std::move(mv.task_def);
+    model->kernel_store.assign(reinterpret_cast<const char*>(mv.kernels.data()), mv.kernels.size());
+    if (mv.partitions.size() > kNumRequiredPartitions) {
+      ASSIGN_OR_RETURN(model->attrs, DecodeAttrs(bytes.subspan(mv.partitions[kAttrsPartition].offset,
+                                                               mv.partitions[kAttrsPartition].size)));
+    }
+    model->weights = WeightsView(mv.weights, owner);
+    if (mi == 0) {
+      root->root = std::move(model);
+    } else {
+      if (root->submodels.count(mv.name) != 0) {
+        return ParseFailed("OM file: two models named '", mv.name, "'");
+      }
+      root->submodels[mv.name] = std::move(model);
+    }
+  }
+  return root;
 }
 
 }  // namespace
@@ -815,89 +1095,80 @@ StatusOr<OmFileView> ParseOmFile(absl::Span<const uint8_t> bytes) {
 
 StatusOr<GeRootModelPtr> LoadGeRootModelFromOm(absl::Span<const uint8_t> bytes,
                                                std::shared_ptr<const void> owner) {
-  // The checksum, TASK_INFO and MODEL_DEF are independent: on a large file
-  // the checksum (every byte, weights included) runs on a second thread and a
-  // large TASK_INFO is parsed and validated on a third while this one decodes
-  // the graphs (every decoder is bounds-safe on any bytes). Errors keep the
-  // sequential order: checksum, structure, every TASK_INFO, then MODEL_DEFs.
-  Status sum_status;
-  std::thread sum_thread;
-  const bool parallel_sum = bytes.size() >= kParallelChecksumBytes;
-  if (parallel_sum) {
-    sum_thread = std::thread([&sum_status, bytes]() { sum_status = VerifyChecksum(bytes); });
-  }
-  // No return between starting a thread and joining it.
-  StatusOr<OmFileView> parsed = ParseOmStructure(bytes, /*verify_checksum=*/!parallel_sum);
-  if (!parsed.ok()) {
-    if (sum_thread.joinable()) sum_thread.join();
-    RETURN_IF_ERROR(sum_status);
-    return parsed.status();
-  }
-  OmFileView& view = *parsed;
-  uint64_t task_bytes = 0;
-  for (const OmModelView& mv : view.models) task_bytes += mv.task_info.size();
-  Status task_status;
-  std::thread task_thread;
-  if (task_bytes >= kParallelTaskInfoBytes) {
-    task_thread = std::thread([&task_status, &view, bytes]() { task_status = ParseTaskInfos(bytes, &view); });
-  } else {
-    task_status = ParseTaskInfos(bytes, &view);
-  }
-  std::vector<StatusOr<ComputeGraphPtr>> graphs;
-  graphs.reserve(view.models.size());
-  if (task_thread.joinable() || task_status.ok()) {
-    for (const OmModelView& mv : view.models) {
-      absl::string_view def(reinterpret_cast<const char*>(mv.model_def.data()), mv.model_def.size());
-      graphs.push_back(ModelSerialize::DeserializeModel(def));
-      if (!graphs.back().ok()) break;
-    }
-  }
-  if (sum_thread.joinable()) sum_thread.join();
-  if (task_thread.joinable()) task_thread.join();
-  RETURN_IF_ERROR(sum_status);
-  RETURN_IF_ERROR(task_status);
+  DecodedOm decoded;
+  RETURN_IF_ERROR(DecodeOm(bytes, /*light_static_root=*/false, &decoded));
+  return AssembleRootModel(bytes, owner, &decoded);
+}
 
-  auto root = std::make_shared<GeRootModel>();
-  for (size_t mi = 0; mi < view.models.size(); ++mi) {
-    OmModelView& mv = view.models[mi];
-    auto model = std::make_shared<GeModel>();
-    model->name = mv.name;
-    StatusOr<ComputeGraphPtr>& graph = graphs[mi];
-    if (!graph.ok()) return Annotate(graph.status(), "OM model '", mv.name, "' MODEL_DEF: ");
-    model->graph = std::move(graph).value();
-    const int64_t num_ops = static_cast<int64_t>(model->graph->GetDirectNodesSize());
-    for (int t = 0; t < mv.task_def.task_size(); ++t) {
-      if (mv.task_def.task(t).op_index() >= num_ops) {
-        return OutOfRange("OM model '", mv.name, "' task ", t, ": op_index ", mv.task_def.task(t).op_index(),
-                          " but MODEL_DEF has ", num_ops, " ops");
-      }
-    }
-    model->task_def = std::move(mv.task_def);
-    model->kernel_store.assign(reinterpret_cast<const char*>(mv.kernels.data()), mv.kernels.size());
-    if (mv.partitions.size() > kNumRequiredPartitions) {
-      ASSIGN_OR_RETURN(model->attrs, DecodeAttrs(bytes.subspan(mv.partitions[kAttrsPartition].offset,
-                                                               mv.partitions[kAttrsPartition].size)));
-    }
-    const uintptr_t addr = reinterpret_cast<uintptr_t>(mv.weights.data());
-    if (mv.weights.empty()) {
-      model->weights = WeightBuffer{owner, nullptr, 0};
-    } else if (addr % kWeightAlign == 0) {
-      model->weights = WeightBuffer{owner, mv.weights.data(), mv.weights.size()};
-    } else {
-      // The caller's buffer is not aligned (not an mmap): copy once.
-      auto copy = std::make_shared<AlignedBuffer>(mv.weights.data(), mv.weights.size());
-      model->weights = WeightBuffer{copy, copy->data(), mv.weights.size()};
-    }
-    if (mi == 0) {
-      root->root = std::move(model);
-    } else {
-      if (root->submodels.count(mv.name) != 0) {
-        return ParseFailed("OM file: two models named '", mv.name, "'");
-      }
-      root->submodels[mv.name] = std::move(model);
-    }
+OmBodyChecksum::OmBodyChecksum() : state_(XXH3_createState()) {
+  XXH3_128bits_reset(static_cast<XXH3_state_t*>(state_));
+}
+
+OmBodyChecksum::~OmBodyChecksum() { XXH3_freeState(static_cast<XXH3_state_t*>(state_)); }
+
+void OmBodyChecksum::UpdateFile(absl::Span<const uint8_t> chunk) {
+  if (pos_ < kOmHeaderSize) {
+    const uint64_t skip = std::min<uint64_t>(kOmHeaderSize - pos_, chunk.size());
+    pos_ += skip;
+    chunk.remove_prefix(static_cast<size_t>(skip));
   }
-  return root;
+  if (chunk.empty()) return;
+  XXH3_128bits_update(static_cast<XXH3_state_t*>(state_), chunk.data(), chunk.size());
+  pos_ += chunk.size();
+}
+
+std::array<uint8_t, 32> OmBodyChecksum::Digest() const {
+  return Checksum::Canonical(XXH3_128bits_digest(static_cast<XXH3_state_t*>(state_)));
+}
+
+StatusOr<OmRuntimeModel> LoadOmForRuntime(absl::Span<const uint8_t> bytes,
+                                          std::shared_ptr<const void> owner,
+                                          const OmLoadOptions& options) {
+  DecodedOm decoded;
+  RETURN_IF_ERROR(DecodeOm(bytes, /*light_static_root=*/true, &decoded, options.body_checksum));
+  OmRuntimeModel out;
+  out.name = decoded.view.models[0].name;
+  if (!decoded.light) {
+    out.dynamic = true;
+    ASSIGN_OR_RETURN(out.root, AssembleRootModel(bytes, owner, &decoded));
+    return out;
+  }
+  // The same checks, in the same order, as AssembleRootModel.
+  OmFileView& view = decoded.view;
+  std::set<absl::string_view> names;
+  for (size_t mi = 0; mi < view.models.size(); ++mi) {
+    const OmModelView& mv = view.models[mi];
+    if (mi == 0) {
+      if (!decoded.root_ops.ok()) {
+        return Annotate(decoded.root_ops.status(), "OM model '", mv.name, "' MODEL_DEF: ");
+      }
+      const int64_t num_ops = static_cast<int64_t>(decoded.root_ops->ops.size());
+      RETURN_IF_ERROR(CheckOpIndices(*decoded.root_task_def, num_ops, mv.name));
+      const std::vector<int64_t>& op_index = decoded.root_tasks.op_index;
+      for (size_t t = 0; t < op_index.size(); ++t) {
+        if (op_index[t] >= num_ops) {
+          return OutOfRange("OM model '", mv.name, "' task ", t, ": op_index ", op_index[t],
+                            " but MODEL_DEF has ", num_ops, " ops");
+        }
+      }
+      continue;
+    }
+    const StatusOr<ComputeGraphPtr>& graph = decoded.graphs[mi];
+    if (!graph.ok()) return Annotate(graph.status(), "OM model '", mv.name, "' MODEL_DEF: ");
+    RETURN_IF_ERROR(CheckOpIndices(mv.task_def, static_cast<int64_t>((*graph)->GetDirectNodesSize()),
+                                   mv.name));
+    // (The attrs partitions were checked with the TASK_INFOs.)
+    if (!names.insert(mv.name).second) return ParseFailed("OM file: two models named '", mv.name, "'");
+  }
+  const OmModelView& root = view.models[0];
+  out.task_def = decoded.root_task_def;
+  out.task_bytes = std::move(decoded.root_tasks.bytes);
+  out.arena = std::move(decoded.arena);
+  out.weights = WeightsView(root.weights, owner);
+  out.graph_name = std::move(decoded.root_ops->graph_name);
+  out.ops = std::move(decoded.root_ops->ops);
+  out.model_def = root.model_def;
+  return out;
 }
 
 // ------------------------------------------------------------------ files

@@ -59,6 +59,8 @@
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "build/model/ge_model.h"
+#include "build/proto/model_task.pb.h"
+#include "graph/inc/graph/graph_fwd.h"
 #include "metadef/inc/external/base/status.h"
 
 namespace ge {
@@ -165,6 +167,68 @@ StatusOr<OmFileView> ParseOmFile(absl::Span<const uint8_t> bytes);
 // them). Submodels keyed by their model name.
 StatusOr<GeRootModelPtr> LoadGeRootModelFromOm(absl::Span<const uint8_t> bytes,
                                                std::shared_ptr<const void> owner);
+
+// A model loaded for execution (LoadOmForRuntime). A static root is loaded
+// without a ComputeGraph: only its op descs are decoded (DecodeModelOpDescs,
+// graph/serialization/inc/model_op_descs.h) and its TASK_INFO is parsed into
+// a protobuf Arena (freed in bulk), its tasks kept as validated bytes. A dynamic root needs its graphs:
+// `root` is what LoadGeRootModelFromOm returns.
+struct OmRuntimeModel {
+  std::string name;  // the root model's name
+  bool dynamic = false;
+  // Dynamic root: every model, graphs decoded. Null for a static root.
+  GeRootModelPtr root;
+  // Static root (dynamic == false): the TASK_INFO on `arena`; its tasks are
+  // usually not in task_def but in task_bytes, the validated wire bytes of
+  // each TaskDef (views into the file), so that 100k tasks cost no message
+  // objects (a consumer parses one at a time into a reused message). When
+  // task_bytes is empty the tasks are task_def->task() (a TASK_INFO whose
+  // top level the splitter leaves to the full parser).
+  const proto::ModelTaskDef* task_def = nullptr;
+  std::vector<absl::Span<const uint8_t>> task_bytes;
+  WeightBuffer weights;                           // views into the file (owner held)
+  std::string graph_name;                         // the root graph's name
+  std::vector<OpDescPtr> ops;                     // root graph ops, in node order
+  std::shared_ptr<google::protobuf::Arena> arena;
+  // The root MODEL_DEF bytes (alive while `weights.owner` is), for a caller
+  // that wants the whole graph after all (ModelSerialize::DeserializeModel).
+  absl::Span<const uint8_t> model_def;
+};
+
+// The OM body checksum computed piecewise, for a caller that sees the file
+// in pieces (e.g. while reading it, each piece hashed while in cache).
+// UpdateFile takes the file's bytes in order from offset 0 (the header is
+// skipped); Digest gives what OmChecksum gives for bytes [256, end).
+class OmBodyChecksum {
+ public:
+  OmBodyChecksum();
+  ~OmBodyChecksum();
+  OmBodyChecksum(const OmBodyChecksum&) = delete;
+  OmBodyChecksum& operator=(const OmBodyChecksum&) = delete;
+  void UpdateFile(absl::Span<const uint8_t> chunk);
+  std::array<uint8_t, 32> Digest() const;
+
+ private:
+  void* state_;
+  uint64_t pos_ = 0;
+};
+
+struct OmLoadOptions {
+  // The body checksum of exactly the bytes passed to the loader, computed
+  // by the caller (OmBodyChecksum over the same memory, e.g. while reading
+  // the file into it); the loader compares it with the header's instead of
+  // hashing the bytes again. Null: the loader hashes them.
+  const std::array<uint8_t, 32>* body_checksum = nullptr;
+};
+
+// LoadGeRootModelFromOm for the runtime: every check of the file it makes
+// (checksum, structure, every TASK_INFO, every MODEL_DEF, op_index against
+// the root's op count) with the same statuses, but a static root's graph is
+// not built and its tasks stay bytes (see OmRuntimeModel). Submodels of a static root are decoded
+// (checked) and dropped: the static executor runs the root only.
+StatusOr<OmRuntimeModel> LoadOmForRuntime(absl::Span<const uint8_t> bytes,
+                                          std::shared_ptr<const void> owner,
+                                          const OmLoadOptions& options = {});
 
 // Reads a whole file (OutOfRange above max_size bytes).
 StatusOr<std::string> ReadFileToString(const std::string& path,

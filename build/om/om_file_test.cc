@@ -18,6 +18,9 @@
 #include "graph/inc/graph/attr_value.h"
 #include "graph/inc/graph/compute_graph.h"
 #include "graph/inc/graph/ge_tensor.h"
+#include "graph/inc/graph/node.h"
+#include "graph/inc/graph/op_desc.h"
+#include "google/protobuf/unknown_field_set.h"
 #include "graph/serialization/inc/model_serialize.h"
 
 namespace ge {
@@ -576,6 +579,260 @@ TEST(OmFileTest, Sha256KnownAnswer) {
   EXPECT_EQ(std::memcmp(d.data(), expected, 4), 0);
   auto e = Sha256({});
   EXPECT_EQ(e[0], 0xe3);
+}
+
+}  // namespace
+}  // namespace ge
+
+namespace ge {
+namespace {
+
+// LoadOmForRuntime vs LoadGeRootModelFromOm on the same bytes: both fail
+// with the same status, or both load (the runtime one without a graph for a
+// static root).
+void ExpectSameOutcome(const std::string& bytes, const std::string& what) {
+  auto buf = Aligned(bytes);
+  const absl::Span<const uint8_t> span(buf->data(), buf->size());
+  StatusOr<GeRootModelPtr> full = LoadGeRootModelFromOm(span, buf);
+  StatusOr<OmRuntimeModel> light = LoadOmForRuntime(span, buf);
+  ASSERT_EQ(full.ok(), light.ok()) << what << ": full " << full.status() << " / runtime "
+                                   << light.status();
+  if (!full.ok()) {
+    EXPECT_EQ(GetErrorCode(full.status()), GetErrorCode(light.status())) << what;
+    EXPECT_EQ(full.status().message(), light.status().message()) << what;
+  }
+}
+
+TEST(OmRuntimeLoadTest, StaticRootWithoutAGraph) {
+  GeRootModelPtr model = Build(SmallGraph());
+  ASSERT_NE(model, nullptr);
+  auto om = SaveOm(*model);
+  ASSERT_TRUE(om.ok()) << om.status();
+  auto buf = Aligned(*om);
+  const absl::Span<const uint8_t> span(buf->data(), buf->size());
+  auto full = LoadGeRootModelFromOm(span, buf);
+  ASSERT_TRUE(full.ok()) << full.status();
+  auto rt = LoadOmForRuntime(span, buf);
+  ASSERT_TRUE(rt.ok()) << rt.status();
+  EXPECT_FALSE(rt->dynamic);
+  EXPECT_EQ(rt->root, nullptr);  // no GeRootModel, no ComputeGraph
+  EXPECT_EQ(rt->name, "small");
+  ASSERT_NE(rt->task_def, nullptr);
+  ASSERT_NE(rt->arena, nullptr);
+  EXPECT_EQ(rt->task_def->GetArena(), rt->arena.get());
+  // The tasks stay bytes; the rest of the TASK_INFO is parsed.
+  const proto::ModelTaskDef& full_td = (*full)->root->task_def;
+  EXPECT_EQ(rt->task_def->task_size(), 0);
+  ASSERT_EQ(rt->task_bytes.size(), static_cast<size_t>(full_td.task_size()));
+  for (size_t t = 0; t < rt->task_bytes.size(); ++t) {
+    proto::TaskDef task;
+    ASSERT_TRUE(task.ParseFromArray(rt->task_bytes[t].data(), static_cast<int>(rt->task_bytes[t].size())));
+    EXPECT_EQ(task.SerializeAsString(), full_td.task(static_cast<int>(t)).SerializeAsString()) << t;
+  }
+  proto::ModelTaskDef no_tasks = full_td;
+  no_tasks.clear_task();
+  EXPECT_EQ(rt->task_def->SerializeAsString(), no_tasks.SerializeAsString());
+  // The op descs are the root graph's, in node order.
+  const ComputeGraphPtr& g = (*full)->root->graph;
+  EXPECT_EQ(rt->graph_name, g->GetName());
+  ASSERT_EQ(rt->ops.size(), g->GetDirectNodesSize());
+  size_t i = 0;
+  for (const Node* n : g->GetDirectNodePtr()) {
+    const OpDesc& op = *n->GetOpDescBarePtr();
+    EXPECT_EQ(rt->ops[i]->GetName(), op.GetName());
+    EXPECT_EQ(rt->ops[i]->GetType(), op.GetType());
+    EXPECT_EQ(rt->ops[i]->GetId(), op.GetId());
+    ++i;
+  }
+  // Weights in place, the MODEL_DEF span for a later full decode.
+  EXPECT_EQ(rt->weights.data, (*full)->root->weights.data);
+  EXPECT_EQ(rt->weights.size, 64u);
+  auto view = ParseOmFile(span);
+  ASSERT_TRUE(view.ok());
+  EXPECT_EQ(rt->model_def.data(), view->models[0].model_def.data());
+  auto again = ModelSerialize::DeserializeModel(absl::string_view(
+      reinterpret_cast<const char*>(rt->model_def.data()), rt->model_def.size()));
+  ASSERT_TRUE(again.ok()) << again.status();
+  EXPECT_EQ((*again)->GetDirectNodesSize(), rt->ops.size());
+}
+
+TEST(OmRuntimeLoadTest, DynamicRootIsFullyDecoded) {
+  GraphMaker g("dyn");
+  NodePtr x = g.Data("x", 0, {-1});
+  g.NetOutput({{g.Unary("r", "Relu", x), 0}});
+  auto om = SaveOm(*Build(g.graph()));
+  ASSERT_TRUE(om.ok());
+  auto buf = Aligned(*om);
+  auto rt = LoadOmForRuntime(absl::Span<const uint8_t>(buf->data(), buf->size()), buf);
+  ASSERT_TRUE(rt.ok()) << rt.status();
+  EXPECT_TRUE(rt->dynamic);
+  ASSERT_NE(rt->root, nullptr);
+  ASSERT_NE(rt->root->root->graph, nullptr);
+  EXPECT_EQ(rt->root->root->graph->GetName(), "dyn");
+  EXPECT_TRUE(rt->root->root->task_def.dynamic());
+  EXPECT_TRUE(rt->ops.empty());
+}
+
+TEST(OmRuntimeLoadTest, SubmodelsOfAStaticRootAreCheckedNotKept) {
+  GeRootModelPtr model = Build(SmallGraph("root"));
+  model->submodels["sub_a"] = Build(SmallGraph("a", 2.0f))->root;
+  auto om = SaveOm(*model);
+  ASSERT_TRUE(om.ok()) << om.status();
+  auto buf = Aligned(*om);
+  auto rt = LoadOmForRuntime(absl::Span<const uint8_t>(buf->data(), buf->size()), buf);
+  ASSERT_TRUE(rt.ok()) << rt.status();
+  EXPECT_EQ(rt->name, "root");
+  EXPECT_EQ(rt->ops.size(), 5u);
+  // Two submodels of one name: the same error as the full loader.
+  GeRootModelPtr twice = Build(SmallGraph("root"));
+  twice->submodels["s"] = Build(SmallGraph("a"))->root;
+  auto om2 = SaveOm(*twice);
+  ASSERT_TRUE(om2.ok());
+  ExpectSameOutcome(*om2, "valid two models");
+}
+
+TEST(OmRuntimeLoadTest, HostileBytesGiveTheSameStatusAsTheFullLoader) {
+  GeRootModelPtr model = Build(SmallGraph());
+  model->submodels["sub"] = Build(SmallGraph("sub", 2.0f))->root;
+  auto om = SaveOm(*model);
+  ASSERT_TRUE(om.ok());
+  for (size_t len = 0; len < om->size(); len += (len < 512 ? 7 : 61)) {
+    ExpectSameOutcome(om->substr(0, len), absl::StrCat("length ", len));
+  }
+  int rejected = 0;
+  for (size_t pos = 0; pos < om->size(); ++pos) {
+    std::string s = *om;
+    s[pos] ^= static_cast<char>(1u << (pos % 8));
+    if (pos < 12 || pos >= 76) Reseal(s);
+    ExpectSameOutcome(s, absl::StrCat("flip at ", pos));
+    auto buf = Aligned(s);
+    rejected += LoadOmForRuntime(absl::Span<const uint8_t>(buf->data(), buf->size()), buf).ok() ? 0 : 1;
+  }
+  EXPECT_GT(rejected, static_cast<int>(om->size()) / 2);
+  // A task naming an op beyond the MODEL_DEF: the op_index error.
+  GeRootModelPtr bad = Build(SmallGraph());
+  bad->root->task_def.mutable_task(0)->set_op_index(99);
+  auto bad_om = SaveOm(*bad);
+  ASSERT_TRUE(bad_om.ok());
+  auto b = Aligned(*bad_om);
+  auto r = LoadOmForRuntime(absl::Span<const uint8_t>(b->data(), b->size()), b);
+  EXPECT_EQ(GetErrorCode(r.status()), ErrorCode::kOutOfRange) << r.status();
+  EXPECT_NE(std::string(r.status().message()).find("op_index 99 but MODEL_DEF has 5 ops"),
+            std::string::npos)
+      << r.status();
+  ExpectSameOutcome(*bad_om, "op_index 99");
+}
+
+TEST(OmRuntimeLoadTest, LargeFileUsesHelperThreadsAndKeepsErrorOrder) {
+  GeRootModelPtr model = Build(LargeChainGraph());
+  ASSERT_NE(model, nullptr);
+  auto om = SaveOm(*model);
+  ASSERT_TRUE(om.ok()) << om.status();
+  auto buf = Aligned(*om);
+  auto rt = LoadOmForRuntime(absl::Span<const uint8_t>(buf->data(), buf->size()), buf);
+  ASSERT_TRUE(rt.ok()) << rt.status();
+  EXPECT_EQ(rt->task_bytes.size(), static_cast<size_t>(model->root->task_def.task_size()));
+  EXPECT_EQ(rt->ops.size(), model->root->graph->GetDirectNodesSize());
+  for (size_t pos = kOmHeaderSize; pos < om->size(); pos += om->size() / 7 + 1) {
+    std::string s = *om;
+    s[pos] ^= 0x5a;
+    auto b = Aligned(s);
+    auto bad = LoadOmForRuntime(absl::Span<const uint8_t>(b->data(), b->size()), b);
+    EXPECT_EQ(GetErrorCode(bad.status()), ErrorCode::kParseFailed) << pos;
+    EXPECT_NE(std::string(bad.status().message()).find("checksum"), std::string::npos)
+        << pos << ": " << bad.status();
+  }
+  GeRootModelPtr bad_model = Build(LargeChainGraph());
+  bad_model->root->task_def.mutable_task(2000)->set_task_id(7);
+  auto bad_om = SaveOm(*bad_model);
+  ASSERT_TRUE(bad_om.ok()) << bad_om.status();
+  ExpectSameOutcome(*bad_om, "task_id 7");
+}
+
+}  // namespace
+}  // namespace ge
+
+namespace ge {
+namespace {
+
+TEST(OmRuntimeLoadTest, UnusualTopLevelFieldsAreParsedWhole) {
+  // An unknown varint field next to the tasks: split, kept with the rest.
+  {
+    GeRootModelPtr model = Build(SmallGraph());
+    model->root->task_def.GetReflection()->MutableUnknownFields(&model->root->task_def)->AddVarint(99, 7);
+    auto om = SaveOm(*model);
+    ASSERT_TRUE(om.ok()) << om.status();
+    auto buf = Aligned(*om);
+    auto rt = LoadOmForRuntime(absl::Span<const uint8_t>(buf->data(), buf->size()), buf);
+    ASSERT_TRUE(rt.ok()) << rt.status();
+    EXPECT_EQ(rt->task_bytes.size(), 3u);
+    EXPECT_EQ(rt->task_def->task_size(), 0);
+    ExpectSameOutcome(*om, "unknown varint");
+  }
+  // An unknown group: the whole message goes to the protobuf parser.
+  {
+    GeRootModelPtr model = Build(SmallGraph());
+    model->root->task_def.GetReflection()->MutableUnknownFields(&model->root->task_def)->AddGroup(98);
+    auto om = SaveOm(*model);
+    ASSERT_TRUE(om.ok()) << om.status();
+    auto buf = Aligned(*om);
+    auto rt = LoadOmForRuntime(absl::Span<const uint8_t>(buf->data(), buf->size()), buf);
+    ASSERT_TRUE(rt.ok()) << rt.status();
+    EXPECT_TRUE(rt->task_bytes.empty());
+    EXPECT_EQ(rt->task_def->task_size(), 3);
+    ExpectSameOutcome(*om, "unknown group");
+  }
+  // A task entry that is not length-delimited: invalid either way.
+  {
+    GeRootModelPtr model = Build(SmallGraph());
+    model->root->task_def.GetReflection()->MutableUnknownFields(&model->root->task_def)->AddVarint(1, 5);
+    auto om = SaveOm(*model);
+    ASSERT_TRUE(om.ok()) << om.status();
+    ExpectSameOutcome(*om, "varint task");
+  }
+}
+
+}  // namespace
+}  // namespace ge
+
+namespace ge {
+namespace {
+
+TEST(OmBodyChecksumTest, PiecewiseEqualsWholeAndTheLoaderUsesIt) {
+  GeRootModelPtr model = Build(SmallGraph());
+  auto om = SaveOm(*model);
+  ASSERT_TRUE(om.ok());
+  const std::array<uint8_t, 32> whole = OmChecksum(AsBytes(absl::string_view(*om).substr(kOmHeaderSize)));
+  for (size_t piece : {size_t{1}, size_t{7}, size_t{100}, size_t{256}, size_t{300}, om->size()}) {
+    OmBodyChecksum sum;
+    for (size_t at = 0; at < om->size(); at += piece) {
+      sum.UpdateFile(AsBytes(absl::string_view(*om).substr(at, piece)));
+    }
+    EXPECT_EQ(sum.Digest(), whole) << piece;
+  }
+  // The loader compares a given checksum instead of hashing.
+  auto buf = Aligned(*om);
+  const absl::Span<const uint8_t> span(buf->data(), buf->size());
+  OmLoadOptions opts;
+  opts.body_checksum = &whole;
+  EXPECT_TRUE(LoadOmForRuntime(span, buf, opts).ok());
+  std::array<uint8_t, 32> wrong = whole;
+  wrong[0] ^= 1;
+  opts.body_checksum = &wrong;
+  auto bad = LoadOmForRuntime(span, buf, opts);
+  EXPECT_EQ(GetErrorCode(bad.status()), ErrorCode::kParseFailed) << bad.status();
+  EXPECT_NE(std::string(bad.status().message()).find("checksum mismatch"), std::string::npos);
+  // Large files (the checksum otherwise on a helper thread) too.
+  GeRootModelPtr large = Build(LargeChainGraph());
+  auto large_om = SaveOm(*large);
+  ASSERT_TRUE(large_om.ok());
+  auto lbuf = Aligned(*large_om);
+  const absl::Span<const uint8_t> lspan(lbuf->data(), lbuf->size());
+  const std::array<uint8_t, 32> lsum = OmChecksum(lspan.subspan(kOmHeaderSize));
+  opts.body_checksum = &lsum;
+  EXPECT_TRUE(LoadOmForRuntime(lspan, lbuf, opts).ok());
+  opts.body_checksum = &wrong;
+  EXPECT_EQ(GetErrorCode(LoadOmForRuntime(lspan, lbuf, opts).status()), ErrorCode::kParseFailed);
 }
 
 }  // namespace

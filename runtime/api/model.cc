@@ -1,5 +1,6 @@
 // runtime/api/model.cc
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <string>
 #include <utility>
@@ -11,6 +12,7 @@
 #include "graph/inc/graph/attr_utils.h"
 #include "graph/inc/graph/compute_graph.h"
 #include "graph/inc/graph/node.h"
+#include "graph/inc/graph/op_desc.h"
 #include "graph/inc/graph/op_types.h"
 #include "metadef/inc/external/graph/type_utils.h"
 #include "runtime/api/model_internal.h"
@@ -24,7 +26,8 @@
 namespace ge {
 
 struct Model::Impl {
-  GeRootModelPtr root;
+  GeRootModelPtr root;  // models loaded from a GeRootModel / dynamic OMs
+  const proto::ModelTaskDef* task_def = nullptr;  // the root's
   std::string name;
   std::vector<ModelIoDesc> inputs;
   std::vector<ModelIoDesc> outputs;
@@ -98,10 +101,35 @@ void DescribeValuesFromGraph(const ComputeGraph& graph, std::vector<ModelIoDesc>
   }
 }
 
+// A static root is loaded without its graph (LoadOmForRuntime): the static
+// executor reads the op descs, the tasks (validated wire bytes, parsed one
+// at a time) and the weights in place.
 StatusOr<Model> LoadFromOmBytes(absl::Span<const uint8_t> bytes, std::shared_ptr<const void> owner,
-                                const ModelLoadOptions& options) {
-  ASSIGN_OR_RETURN(GeRootModelPtr root, LoadGeRootModelFromOm(bytes, std::move(owner)));
-  return LoadModelFromGeRootModel(std::move(root), options);
+                                const ModelLoadOptions& options, const OmLoadOptions& om_options = {}) {
+  ASSIGN_OR_RETURN(OmRuntimeModel loaded, LoadOmForRuntime(bytes, std::move(owner), om_options));
+  if (loaded.dynamic) return LoadModelFromGeRootModel(std::move(loaded.root), options);
+  auto holder = std::make_shared<OmRuntimeModel>(std::move(loaded));
+  auto impl = std::make_unique<Model::Impl>();
+  impl->name = holder->name;
+  impl->task_def = holder->task_def;
+  StaticModelParts parts;
+  parts.name = holder->name;
+  parts.graph_name = holder->graph_name;
+  parts.task_def = holder->task_def;
+  parts.task_bytes = holder->task_bytes;
+  parts.weights = &holder->weights;
+  parts.ops.reserve(holder->ops.size());
+  for (const OpDescPtr& op : holder->ops) parts.ops.push_back(op.get());
+  parts.keepalive = holder;
+  StaticExecutorOptions sopts;
+  sopts.max_arena_bytes = options.max_arena_bytes;
+  ASSIGN_OR_RETURN(impl->static_exec, StaticExecutor::Create(std::move(parts), sopts));
+  const proto::ModelTaskDef& td = *impl->task_def;
+  impl->inputs.reserve(static_cast<size_t>(td.input_size()));
+  impl->outputs.reserve(static_cast<size_t>(td.output_size()));
+  for (const proto::ModelIoDef& d : td.input()) impl->inputs.push_back(ToDesc(d));
+  for (const proto::ModelIoDef& d : td.output()) impl->outputs.push_back(ToDesc(d));
+  return Model(std::move(impl));
 }
 
 }  // namespace
@@ -111,6 +139,7 @@ StatusOr<Model> LoadModelFromGeRootModel(GeRootModelPtr root, const ModelLoadOpt
   auto impl = std::make_unique<Model::Impl>();
   const GeModelPtr& m = root->root;
   impl->name = m->name;
+  impl->task_def = &m->task_def;
   const proto::ModelTaskDef& td = m->task_def;
   if (td.dynamic()) {
     RETURN_IF_ERROR(Annotate(RestoreConstValues(*m), "model '", m->name, "': "));
@@ -133,8 +162,12 @@ StatusOr<Model> LoadModelFromGeRootModel(GeRootModelPtr root, const ModelLoadOpt
 
 StatusOr<Model> Model::LoadFromFile(const std::string& path, const ModelLoadOptions& options) {
   ASSIGN_OR_RETURN(std::shared_ptr<const MappedFile> file, MappedFile::Open(path));
+  // The loader hashes the mapped bytes (on a helper thread for large
+  // files). Reading the file into fresh memory while hashing it
+  // (OmBodyChecksum) measured slower on the build VM: fresh pages are dear.
+  const OmLoadOptions om_options;
   absl::Span<const uint8_t> bytes = file->bytes();
-  StatusOr<Model> m = LoadFromOmBytes(bytes, file, options);
+  StatusOr<Model> m = LoadFromOmBytes(bytes, file, options, om_options);
   if (!m.ok()) return Annotate(m.status(), "model file '", path, "': ");
   return m;
 }
@@ -170,7 +203,7 @@ StatusOr<std::vector<gert::HostTensor>> Model::Run(const std::vector<gert::HostT
     for (size_t i = 0; i < inputs.size(); ++i) views[i] = &inputs[i].tensor();
     return impl_->dynamic_exec->Run(views);
   }
-  const proto::ModelTaskDef& td = impl_->root->root->task_def;
+  const proto::ModelTaskDef& td = *impl_->task_def;
   std::vector<gert::HostTensor> outs(static_cast<size_t>(td.output_size()));
   std::vector<gert::Tensor> out_views(outs.size());
   for (size_t i = 0; i < outs.size(); ++i) {

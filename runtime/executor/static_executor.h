@@ -25,11 +25,13 @@
 //     built once; the refs to MODEL_INPUT / MODEL_OUTPUT are collected as
 //     "patches".
 //
-// Load cost is linear and allocation-light: the tasks, views, pointer slots,
-// IR mappings and workspaces live in a handful of flat arrays sized in one
-// pass over the task list (no per-task heap objects); equal input refs share
-// one read-only view; the verify / infer check runs on an InferShapeContext
-// wired over those views and scratch reused by every task.
+// Load cost is linear and allocation-light: the tasks, pointer slots, IR
+// mappings and workspaces live in a handful of flat arrays (wired into the
+// contexts once final), views in fixed chunks; equal refs share one view;
+// the verify / infer check runs on an InferShapeContext wired over those
+// views and scratch reused by every task. Tasks given as wire bytes
+// (StaticModelParts::task_bytes) are parsed one at a time into one reused
+// message, so no per-task message objects exist after the load.
 //   * TASK_MEMCPY copies input 0 to output 0 (output size >= input size);
 //     TASK_EVENT_RECORD / TASK_EVENT_WAIT are no-ops (tasks run in list order
 //     on one thread, which the builder's order makes valid); stream switch /
@@ -44,6 +46,23 @@
 // Thread safety: Run mutates the arena and the views; callers serialise Runs
 // of one executor (Model does).
 //
+// Load without a graph. The executor reads of the MODEL_DEF only the op
+// descs of the root graph (attributes, name, type, input names, output
+// desc data types), so a loaded OM is prepared from StaticModelParts: the
+// task list, the weights and the op descs (build/om decodes just those, no
+// ComputeGraph). Create(GeModelPtr) takes them from the model's graph.
+//
+// Repeated ops are prepared once per distinct shape: the registry lookup is
+// made once per distinct kernel key, the IR mapping once per distinct
+// (registration, input names, slot count), and verify / infer once per
+// distinct (registration, IR mapping, input shapes and data types, output
+// desc data types, attributes) for ops without weight inputs (see
+// InferVerdictCache in the .cc: the op functions are pure functions of the
+// context, so an equal context gives an equal verdict). Equal output refs
+// share one view (kernels write through their output views and do not
+// rebind them; Switch, which rebinds its dead output, gets views of its
+// own), as equal input refs do.
+//
 // Example
 //   ASSIGN_OR_RETURN(std::unique_ptr<StaticExecutor> exec, StaticExecutor::Create(ge_model));
 //   RETURN_IF_ERROR(exec->Run(inputs, outputs));  // caller-owned gert::Tensor views
@@ -53,15 +72,36 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "absl/types/span.h"
 #include "build/model/ge_model.h"
+#include "build/proto/model_task.pb.h"
+#include "graph/inc/graph/graph_fwd.h"
 #include "metadef/inc/external/base/status.h"
 #include "metadef/register/inc/gert/contexts.h"
 #include "metadef/register/inc/gert/tensor.h"
 
 namespace ge {
+
+// What the static executor reads of a static model. Every pointer must stay
+// valid while `keepalive` lives (the executor holds it).
+struct StaticModelParts {
+  std::string name;        // the model name (messages)
+  std::string graph_name;  // the root graph's name (messages)
+  const proto::ModelTaskDef* task_def = nullptr;
+  // When non-empty, the task list: the wire bytes of each TaskDef (e.g.
+  // OmRuntimeModel::task_bytes), parsed one at a time into a reused message
+  // (task_def's own task list must then be empty). Bytes that do not parse
+  // fail the load (ParseFailed naming the task).
+  std::vector<absl::Span<const uint8_t>> task_bytes;
+  const WeightBuffer* weights = nullptr;
+  // The op descs of the root graph in any order; a task finds its op by
+  // OpDesc id (op_index). Null entries are ignored.
+  std::vector<const OpDesc*> ops;
+  std::shared_ptr<const void> keepalive;
+};
 
 struct StaticExecutorOptions {
   // Largest arena accepted; 0 means the machine's physical memory.
@@ -74,6 +114,9 @@ class StaticExecutor {
   // weights) is kept alive by the executor.
   static StatusOr<std::unique_ptr<StaticExecutor>> Create(
       GeModelPtr model, const StaticExecutorOptions& options = StaticExecutorOptions());
+  // The same from the parts of a model (no graph needed).
+  static StatusOr<std::unique_ptr<StaticExecutor>> Create(
+      StaticModelParts parts, const StaticExecutorOptions& options = StaticExecutorOptions());
   ~StaticExecutor();
   StaticExecutor(const StaticExecutor&) = delete;
   StaticExecutor& operator=(const StaticExecutor&) = delete;
@@ -83,7 +126,7 @@ class StaticExecutor {
   // tensor otherwise. Output buffers must not overlap input buffers.
   Status Run(absl::Span<const gert::Tensor> inputs, absl::Span<gert::Tensor> outputs);
 
-  const GeModel& model() const { return *model_; }
+  const proto::ModelTaskDef& task_def() const { return *td_; }
   uint64_t arena_bytes() const { return arena_size_; }
   // The arena base (64-byte aligned; null when memory_size is 0).
   const uint8_t* arena() const { return arena_; }
@@ -92,10 +135,14 @@ class StaticExecutor {
  private:
   struct Task;
   struct Patch;
-  explicit StaticExecutor(GeModelPtr model);
+  explicit StaticExecutor(StaticModelParts parts);
   Status Prepare(const StaticExecutorOptions& options);
+  gert::Tensor* NewView();
+  // The TaskDef of task `i` (parsed into `scratch` when the tasks are bytes).
+  const proto::TaskDef* TaskDefAt(size_t i, proto::TaskDef* scratch) const;
 
-  GeModelPtr model_;
+  StaticModelParts parts_;
+  const proto::ModelTaskDef* td_ = nullptr;
   WeightBuffer weights_copy_;  // only when a weight ref is not contiguous in model_->weights
   uint8_t* arena_ = nullptr;
   uint64_t arena_size_ = 0;
@@ -103,7 +150,10 @@ class StaticExecutor {
   // Flat storage, sized once at load and never resized afterwards: the
   // contexts' spans and the patches point into it.
   std::vector<Task> tasks_;
-  std::vector<gert::Tensor> views_;             // one per non-absent ref (inputs may share)
+  // One view per distinct ref (equal refs share), in fixed-size chunks so
+  // that their addresses stay put while more are made.
+  std::vector<std::unique_ptr<gert::Tensor[]>> view_chunks_;
+  size_t views_in_last_chunk_ = 0;
   std::vector<const gert::Tensor*> in_ptrs_;    // per task, its input slots
   std::vector<gert::Tensor*> out_ptrs_;         // per task, its output slots
   std::vector<gert::IrInstance> ir_;            // per kernel task, its IR mapping

@@ -6,16 +6,21 @@
 // Status naming the task.
 #include "runtime/executor/static_executor.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <memory>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "gtest/gtest.h"
 #include "build/model/ge_model.h"
 #include "build/proto/model_task.pb.h"
+#include "graph/inc/graph/attr_value.h"
+#include "graph/inc/graph/compute_graph.h"
+#include "graph/inc/graph/node.h"
 #include "metadef/inc/external/base/status.h"
 #include "metadef/register/inc/gert/tensor.h"
 #include "runtime/reference/reference_interpreter.h"
@@ -394,6 +399,247 @@ TEST(StaticExecutorTest, MemcpyAndEventTasks) {
   ASSERT_TRUE((*exec)->Run(absl::MakeConstSpan(&in, 1), absl::MakeSpan(outs, 2)).ok());
   EXPECT_EQ(y0, (std::vector<float>{2, 0, 6, 0, 10, 0}));
   EXPECT_EQ(y1, xv);
+}
+
+}  // namespace
+}  // namespace ge
+
+namespace ge {
+namespace {
+
+absl::Span<const uint8_t> AsSpan(const std::string& s) {
+  return absl::Span<const uint8_t>(reinterpret_cast<const uint8_t*>(s.data()), s.size());
+}
+
+// The parts of a model without its graph: the op descs only.
+StaticModelParts PartsWithoutGraph(const GeModelPtr& model) {
+  StaticModelParts parts;
+  parts.name = model->name;
+  parts.graph_name = model->graph->GetName();
+  parts.task_def = &model->task_def;
+  parts.weights = &model->weights;
+  for (const Node* n : model->graph->GetDirectNodePtr()) parts.ops.push_back(n->GetOpDescBarePtr());
+  parts.keepalive = model;
+  return parts;
+}
+
+TEST(StaticExecutorPartsTest, RunsFromOpDescsWithoutAGraph) {
+  AddReluModel m;
+  StaticModelParts parts = PartsWithoutGraph(m.model);
+  // Ops in any order: found by id.
+  std::reverse(parts.ops.begin(), parts.ops.end());
+  parts.ops.push_back(nullptr);
+  auto exec = StaticExecutor::Create(std::move(parts));
+  ASSERT_TRUE(exec.ok()) << exec.status();
+  EXPECT_EQ((*exec)->kernel_task_count(), 2u);
+  auto got = RunOnce(**exec, {0.5f, 1, -4, 2, -6, 7});
+  ASSERT_TRUE(got.ok()) << got.status();
+  EXPECT_EQ(*got, (std::vector<float>{1.5f, 0, 0, 0, 0, 1}));
+  EXPECT_EQ((*exec)->task_def().task_size(), 2);
+
+  // The checks against the ops are the same: a missing op names the graph.
+  AddReluModel m2;
+  m2.task(0)->set_op_index(999);
+  auto bad = StaticExecutor::Create(PartsWithoutGraph(m2.model));
+  EXPECT_EQ(GetErrorCode(bad.status()), ErrorCode::kNotFound) << bad.status();
+  EXPECT_NE(bad.status().message().find("is not a node of graph 'add_relu'"), std::string::npos)
+      << bad.status();
+  StaticModelParts empty;
+  EXPECT_EQ(GetErrorCode(StaticExecutor::Create(std::move(empty)).status()),
+            ErrorCode::kParamInvalid);
+}
+
+// x -> Add(x, c) -> Relu -> Add(., c) -> Relu -> y, all [2, 3]: the second
+// Add / Relu repeat the first ones' contexts (their verdicts are reused).
+struct RepeatedOpsModel {
+  RepeatedOpsModel() : g("repeated") {
+    x = g.Data("x", 0);
+    c = g.Const("c", F32({2, 3}, {1, -2, 3, -4, 5, -6}));
+    add1 = g.Op("add1", "Add", {x, c});
+    relu1 = g.Op("relu1", "Relu", {add1});
+    add2 = g.Op("add2", "Add", {relu1, c});
+    relu2 = g.Op("relu2", "Relu", {add2});
+    g.NetOutput({relu2});
+    model = std::make_shared<GeModel>();
+    model->name = "repeated";
+    model->graph = g.graph();
+    void* w = nullptr;
+    EXPECT_EQ(posix_memalign(&w, 64, 64), 0);
+    const float cv[6] = {1, -2, 3, -4, 5, -6};
+    std::memcpy(w, cv, sizeof(cv));
+    model->weights.owner = std::shared_ptr<const void>(w, [](const void* p) {
+      std::free(const_cast<void*>(p));
+    });
+    model->weights.data = static_cast<const uint8_t*>(w);
+    model->weights.size = 64;
+    proto::ModelTaskDef& td = model->task_def;
+    td.set_memory_size(128);
+    td.set_weight_size(64);
+    td.set_stream_num(1);
+    *td.add_input() = Io("x", {2, 3});
+    *td.add_output() = Io("relu2:0", {2, 3});
+    // The arena slots alternate (0, 64, 0): equal output refs share views.
+    proto::TaskDef* t0 = AddKernelTask(td, 0, add1, "Add");
+    *t0->add_input() = Ref(proto::MEM_MODEL_INPUT, 0, {2, 3}, 0);
+    *t0->add_input() = Ref(proto::MEM_WEIGHTS, 0, {2, 3});
+    *t0->add_output() = Ref(proto::MEM_ARENA, 0, {2, 3});
+    proto::TaskDef* t1 = AddKernelTask(td, 1, relu1, "Relu");
+    *t1->add_input() = Ref(proto::MEM_ARENA, 0, {2, 3});
+    *t1->add_output() = Ref(proto::MEM_ARENA, 64, {2, 3});
+    proto::TaskDef* t2 = AddKernelTask(td, 2, add2, "Add");
+    *t2->add_input() = Ref(proto::MEM_ARENA, 64, {2, 3});
+    *t2->add_input() = Ref(proto::MEM_WEIGHTS, 0, {2, 3});
+    *t2->add_output() = Ref(proto::MEM_ARENA, 0, {2, 3});
+    proto::TaskDef* t3 = AddKernelTask(td, 3, relu2, "Relu");
+    *t3->add_input() = Ref(proto::MEM_ARENA, 0, {2, 3});
+    *t3->add_output() = Ref(proto::MEM_MODEL_OUTPUT, 0, {2, 3}, 0);
+  }
+  proto::TaskDef* task(int i) { return model->task_def.mutable_task(i); }
+
+  reftest::TestGraph g;
+  NodePtr x, c, add1, relu1, add2, relu2;
+  GeModelPtr model;
+};
+
+TEST(StaticExecutorPartsTest, RepeatedOpsRunLikeTheReference) {
+  RepeatedOpsModel m;
+  auto exec = StaticExecutor::Create(m.model);
+  ASSERT_TRUE(exec.ok()) << exec.status();
+  EXPECT_EQ((*exec)->kernel_task_count(), 4u);
+  for (const std::vector<float>& xv :
+       {std::vector<float>{0.5f, 1, -4, 2, -6, 7}, std::vector<float>{3, 3, 3, 3, 3, 3}}) {
+    auto got = RunOnce(**exec, xv);
+    ASSERT_TRUE(got.ok()) << got.status();
+    auto ref = ReferenceInterpreter::Run(*m.g.graph(), reftest::Inputs(F32({2, 3}, xv)));
+    ASSERT_TRUE(ref.ok()) << ref.status();
+    EXPECT_EQ(*got, ToF32((*ref)[0]));
+  }
+}
+
+TEST(StaticExecutorPartsTest, ReusedVerdictsStillCheckEveryDeclaredOutput) {
+  {
+    // The second Add's context equals the first one's, its declared output
+    // does not match what that context infers.
+    RepeatedOpsModel m;
+    proto::TensorRef* out = m.task(2)->mutable_output(0);
+    out->clear_dims();
+    out->add_dims(3);
+    out->add_dims(2);
+    Status st = LoadError(m.model);
+    EXPECT_EQ(GetErrorCode(st), ErrorCode::kParamInvalid) << st;
+    EXPECT_NE(st.message().find("task 2"), std::string::npos) << st;
+    EXPECT_NE(st.message().find("output 0 is declared [3,2] but the op infers [2,3]"),
+              std::string::npos)
+        << st;
+  }
+  {
+    // A declared data type differing from the reused verdict's.
+    RepeatedOpsModel m;
+    m.task(3)->mutable_output(0)->set_data_type(DT_INT32);
+    Status st = LoadError(m.model);
+    EXPECT_FALSE(st.ok());
+    EXPECT_NE(st.message().find("task 3"), std::string::npos) << st;
+  }
+  {
+    // Another input shape is another context: inferred again (and here
+    // the broadcast fails).
+    RepeatedOpsModel m;
+    proto::TensorRef* in = m.task(2)->mutable_input(0);
+    in->clear_dims();
+    in->add_dims(4);
+    in->set_size(16);
+    Status st = LoadError(m.model);
+    EXPECT_FALSE(st.ok());
+    EXPECT_NE(st.message().find("task 2"), std::string::npos) << st;
+  }
+}
+
+// Same op type and input shapes, different attributes: each gets its own
+// verdict (Transpose's output shape depends on perm).
+struct TransposeModel {
+  explicit TransposeModel(std::vector<int64_t> second_out) : g("transposes") {
+    x = g.Data("x", 0);
+    t1 = g.Op("t1", "Transpose", {x}, {{"perm", AttrValue::CreateFrom(std::vector<int64_t>{1, 0})}});
+    t2 = g.Op("t2", "Transpose", {x}, {{"perm", AttrValue::CreateFrom(std::vector<int64_t>{0, 1})}});
+    g.NetOutput({t2});
+    model = std::make_shared<GeModel>();
+    model->name = "transposes";
+    model->graph = g.graph();
+    proto::ModelTaskDef& td = model->task_def;
+    td.set_memory_size(64);
+    td.set_stream_num(1);
+    *td.add_input() = Io("x", {2, 3});
+    *td.add_output() = Io("t2:0", {2, 3});
+    proto::TaskDef* a = AddKernelTask(td, 0, t1, "Transpose");
+    *a->add_input() = Ref(proto::MEM_MODEL_INPUT, 0, {2, 3}, 0);
+    *a->add_output() = Ref(proto::MEM_ARENA, 0, {3, 2});
+    proto::TaskDef* b = AddKernelTask(td, 1, t2, "Transpose");
+    *b->add_input() = Ref(proto::MEM_MODEL_INPUT, 0, {2, 3}, 0);
+    *b->add_output() = Ref(proto::MEM_MODEL_OUTPUT, 0, second_out, 0);
+  }
+  reftest::TestGraph g;
+  NodePtr x, t1, t2;
+  GeModelPtr model;
+};
+
+TEST(StaticExecutorPartsTest, AttributesArePartOfTheReusedContext) {
+  TransposeModel ok({2, 3});
+  auto exec = StaticExecutor::Create(ok.model);
+  ASSERT_TRUE(exec.ok()) << exec.status();
+  auto got = RunOnce(**exec, {1, 2, 3, 4, 5, 6});
+  ASSERT_TRUE(got.ok()) << got.status();
+  EXPECT_EQ(*got, (std::vector<float>{1, 2, 3, 4, 5, 6}));  // perm [0, 1]
+
+  // [3, 2] is what t1's context (perm [1, 0]) infers, not t2's.
+  TransposeModel bad({3, 2});
+  Status st = LoadError(bad.model);
+  EXPECT_EQ(GetErrorCode(st), ErrorCode::kParamInvalid) << st;
+  EXPECT_NE(st.message().find("task 1"), std::string::npos) << st;
+  EXPECT_NE(st.message().find("declared [3,2] but the op infers [2,3]"), std::string::npos) << st;
+}
+
+}  // namespace
+}  // namespace ge
+
+namespace ge {
+namespace {
+
+TEST(StaticExecutorPartsTest, TasksAsWireBytes) {
+  RepeatedOpsModel m;
+  StaticModelParts parts = PartsWithoutGraph(m.model);
+  auto storage = std::make_shared<std::vector<std::string>>();
+  for (const proto::TaskDef& t : m.model->task_def.task()) storage->push_back(t.SerializeAsString());
+  auto header = std::make_shared<proto::ModelTaskDef>(m.model->task_def);
+  header->clear_task();
+  parts.task_def = header.get();
+  for (const std::string& b : *storage) parts.task_bytes.push_back(AsSpan(b));
+  parts.keepalive = std::make_shared<std::tuple<GeModelPtr, std::shared_ptr<std::vector<std::string>>,
+                                                std::shared_ptr<proto::ModelTaskDef>>>(m.model, storage,
+                                                                                       header);
+  auto exec = StaticExecutor::Create(std::move(parts));
+  ASSERT_TRUE(exec.ok()) << exec.status();
+  EXPECT_EQ((*exec)->kernel_task_count(), 4u);
+  const std::vector<float> xv = {0.5f, 1, -4, 2, -6, 7};
+  auto got = RunOnce(**exec, xv);
+  ASSERT_TRUE(got.ok()) << got.status();
+  auto ref = ReferenceInterpreter::Run(*m.g.graph(), reftest::Inputs(F32({2, 3}, xv)));
+  ASSERT_TRUE(ref.ok()) << ref.status();
+  EXPECT_EQ(*got, ToF32((*ref)[0]));
+
+  // Bytes that are no TaskDef; tasks in both places.
+  RepeatedOpsModel m2;
+  StaticModelParts bad = PartsWithoutGraph(m2.model);
+  auto header2 = std::make_shared<proto::ModelTaskDef>(m2.model->task_def);
+  header2->clear_task();
+  bad.task_def = header2.get();
+  static const std::string kGarbage("\x0a\xff\xff", 3);
+  bad.task_bytes.push_back(AsSpan(kGarbage));
+  auto st = StaticExecutor::Create(std::move(bad)).status();
+  EXPECT_EQ(GetErrorCode(st), ErrorCode::kParseFailed) << st;
+  EXPECT_NE(st.message().find("task 0"), std::string::npos) << st;
+  StaticModelParts both = PartsWithoutGraph(m2.model);
+  both.task_bytes.push_back(AsSpan(kGarbage));
+  EXPECT_EQ(GetErrorCode(StaticExecutor::Create(std::move(both)).status()), ErrorCode::kParamInvalid);
 }
 
 }  // namespace
