@@ -404,31 +404,108 @@ void ForEachDependency(const NodeProto& n, Fn fn) {
   }
 }
 
-// A topological order of g's nodes that keeps the model order where it is
-// one. Nodes on a cycle are reported and left out.
-std::vector<int> TopologicalOrder(const GraphProto& g, const std::string& path,
-                                  Problems* problems) {
+// The values of one graph by dense id, built once per graph: every name
+// lookup of the build (topological order, linking, outputs) goes through
+// this one table; node inputs / outputs are resolved to ids in one pass.
+// Ids: graph inputs, initializers, sparse initializers, then node outputs in
+// model order (a name defined twice keeps its first id). Names view the
+// proto's strings.
+struct GraphIndex {
+  static constexpr int32_t kEmpty = -1;  // empty input / output name
+  static constexpr int32_t kOuter = -2;  // an input not defined in this graph
+
+  absl::flat_hash_map<absl::string_view, int32_t> ids;
+  // Per id: the first node producing it, -1 for inputs and initializers.
+  std::vector<int32_t> producer;
+  // Node i's input ids are in_ids[in_begin[i], in_begin[i + 1]), its output
+  // ids out_ids[out_begin[i], out_begin[i + 1]) (ONNX order).
+  std::vector<int32_t> in_begin;
+  std::vector<int32_t> in_ids;
+  std::vector<int32_t> out_begin;
+  std::vector<int32_t> out_ids;
+
+  int32_t Find(absl::string_view name) const {
+    auto it = ids.find(name);
+    return it == ids.end() ? kOuter : it->second;
+  }
+  size_t size() const { return producer.size(); }
+};
+
+void IndexGraph(const GraphProto& g, GraphIndex* index) {
   const int n = g.node_size();
-  // Producer of each value (keys view the proto's strings).
-  absl::flat_hash_map<absl::string_view, int> producer;
-  size_t outputs = 0;
-  for (const NodeProto& node : g.node()) outputs += static_cast<size_t>(node.output_size());
-  producer.reserve(outputs);
+  size_t n_values = static_cast<size_t>(g.input_size() + g.initializer_size() +
+                                        g.sparse_initializer_size());
+  size_t n_inputs = 0;
+  for (const NodeProto& node : g.node()) {
+    n_values += static_cast<size_t>(node.output_size());
+    n_inputs += static_cast<size_t>(node.input_size());
+  }
+  index->ids.reserve(n_values);
+  index->producer.reserve(n_values);
+  auto define = [&](const std::string& name) {
+    if (name.empty()) return;
+    if (index->ids.try_emplace(name, static_cast<int32_t>(index->producer.size())).second) {
+      index->producer.push_back(-1);
+    }
+  };
+  for (const ValueInfoProto& vi : g.input()) define(vi.name());
+  for (const onnx::TensorProto& t : g.initializer()) define(t.name());
+  for (const onnx::SparseTensorProto& t : g.sparse_initializer()) define(t.values().name());
+  index->out_begin.reserve(static_cast<size_t>(n) + 1);
+  index->out_ids.reserve(n_values);
   for (int i = 0; i < n; ++i) {
+    index->out_begin.push_back(static_cast<int32_t>(index->out_ids.size()));
     for (const std::string& o : g.node(i).output()) {
-      if (!o.empty()) producer.emplace(o, i);
+      if (o.empty()) {
+        index->out_ids.push_back(GraphIndex::kEmpty);
+        continue;
+      }
+      auto [it, inserted] =
+          index->ids.try_emplace(o, static_cast<int32_t>(index->producer.size()));
+      if (inserted) {
+        index->producer.push_back(i);
+      } else if (index->producer[static_cast<size_t>(it->second)] < 0) {
+        index->producer[static_cast<size_t>(it->second)] = i;  // first producing node
+      }
+      index->out_ids.push_back(it->second);
     }
   }
+  index->out_begin.push_back(static_cast<int32_t>(index->out_ids.size()));
+  index->in_begin.reserve(static_cast<size_t>(n) + 1);
+  index->in_ids.reserve(n_inputs);
+  for (const NodeProto& node : g.node()) {
+    index->in_begin.push_back(static_cast<int32_t>(index->in_ids.size()));
+    for (const std::string& in : node.input()) {
+      index->in_ids.push_back(in.empty() ? GraphIndex::kEmpty : index->Find(in));
+    }
+  }
+  index->in_begin.push_back(static_cast<int32_t>(index->in_ids.size()));
+}
+
+// A topological order of g's nodes that keeps the model order where it is
+// one. Nodes on a cycle are reported and left out.
+std::vector<int> TopologicalOrder(const GraphProto& g, const GraphIndex& index,
+                                  const std::string& path, Problems* problems) {
+  const int n = g.node_size();
+  // The producer of a dependency of node i (-1: none in this graph).
+  auto producer_of = [&](int32_t id) {
+    return id < 0 ? -1 : index.producer[static_cast<size_t>(id)];
+  };
   std::vector<int> order;
   order.reserve(static_cast<size_t>(n));
   // Fast path: the model order is topological (every dependency is produced
   // by an earlier node, by the node itself, or outside the graph's nodes).
   bool in_order = true;
   for (int i = 0; i < n && in_order; ++i) {
-    ForEachDependency(g.node(i), [&](absl::string_view d) {
-      auto it = producer.find(d);
-      if (it != producer.end() && it->second > i) in_order = false;
-    });
+    for (int32_t k = index.in_begin[static_cast<size_t>(i)];
+         k < index.in_begin[static_cast<size_t>(i) + 1]; ++k) {
+      if (producer_of(index.in_ids[static_cast<size_t>(k)]) > i) in_order = false;
+    }
+    if (in_order && HasSubgraphs(g.node(i))) {
+      ForEachDependency(g.node(i), [&](absl::string_view d) {
+        if (producer_of(index.Find(d)) > i) in_order = false;
+      });
+    }
   }
   if (in_order) {
     for (int i = 0; i < n; ++i) order.push_back(i);
@@ -439,9 +516,9 @@ std::vector<int> TopologicalOrder(const GraphProto& g, const std::string& path,
   for (int i = 0; i < n; ++i) {
     absl::flat_hash_set<int> preds;
     ForEachDependency(g.node(i), [&](absl::string_view d) {
-      auto it = producer.find(d);
-      if (it != producer.end() && it->second != i && preds.insert(it->second).second) {
-        succ[static_cast<size_t>(it->second)].push_back(i);
+      const int p = producer_of(index.Find(d));
+      if (p >= 0 && p != i && preds.insert(p).second) {
+        succ[static_cast<size_t>(p)].push_back(i);
         ++indeg[static_cast<size_t>(i)];
       }
     });
@@ -570,25 +647,50 @@ class Validator {
   // Name sets view the model's strings.
   using NameSet = absl::flat_hash_set<absl::string_view>;
 
+  // The root graph's index (after Check of the root): valid while the
+  // model's root graph is not changed.
+  GraphIndex TakeRootIndex() { return std::move(root_index_); }
+
+  // Checks g. Its values are indexed on the way (GraphIndex, what the
+  // builder needs); the root graph's index is kept (TakeRootIndex).
   void Check(const GraphProto& g, const std::string& path,
-             const std::vector<const NameSet*>& outer, bool is_root) {
+             const std::vector<const GraphIndex*>& outer, bool is_root) {
     const std::string where = GraphLabel(path);
-    NameSet defined;
-    NameSet inputs;
+    GraphIndex local;
+    GraphIndex& index = is_root ? root_index_ : local;
+    index = GraphIndex();
+    const int n_nodes = g.node_size();
     {
       size_t values = static_cast<size_t>(g.input_size() + g.initializer_size() +
                                           g.sparse_initializer_size());
-      for (const NodeProto& n : g.node()) values += static_cast<size_t>(n.output_size());
-      defined.reserve(values);
-      inputs.reserve(static_cast<size_t>(g.input_size()));
+      size_t n_inputs = 0;
+      for (const NodeProto& n : g.node()) {
+        values += static_cast<size_t>(n.output_size());
+        n_inputs += static_cast<size_t>(n.input_size());
+      }
+      index.ids.reserve(values);
+      index.producer.reserve(values);
+      index.out_begin.reserve(static_cast<size_t>(n_nodes) + 1);
+      index.out_ids.reserve(values);
+      index.in_begin.reserve(static_cast<size_t>(n_nodes) + 1);
+      index.in_ids.reserve(n_inputs);
     }
+    // Defines `name`: its id (inserted: a new one).
+    auto define = [&index](const std::string& name, int32_t producer) {
+      auto [it, inserted] =
+          index.ids.try_emplace(name, static_cast<int32_t>(index.producer.size()));
+      if (inserted) index.producer.push_back(producer);
+      return std::make_pair(it->second, inserted);
+    };
+    NameSet inputs;
+    inputs.reserve(static_cast<size_t>(g.input_size()));
     for (const ValueInfoProto& vi : g.input()) {
       if (vi.name().empty()) {
         problems_->Add(ErrorCode::kGraphInvalid, where, "a graph input has an empty name");
       } else if (!inputs.insert(vi.name()).second) {
         problems_->Add(ErrorCode::kGraphInvalid, where, "duplicate graph input '", vi.name(), "'");
       }
-      defined.insert(vi.name());
+      define(vi.name(), -1);
     }
     NameSet inits;
     auto add_init = [&](const std::string& name) {
@@ -597,36 +699,68 @@ class Validator {
       } else if (!inits.insert(name).second) {
         problems_->Add(ErrorCode::kGraphInvalid, where, "duplicate initializer '", name, "'");
       }
-      defined.insert(name);
+      define(name, -1);
     };
     for (const onnx::TensorProto& t : g.initializer()) add_init(t.name());
     for (const onnx::SparseTensorProto& t : g.sparse_initializer()) add_init(t.values().name());
 
+    // Pass 1 (node names, outputs, input ids): an input is looked up right
+    // after its producer defined it (cache-friendly); one not defined yet
+    // (kOuter here) is looked up again in pass 2, once every output is.
     NameSet node_names;
-    node_names.reserve(static_cast<size_t>(g.node_size()));
-    for (int i = 0; i < g.node_size(); ++i) {
+    for (int i = 0; i < n_nodes; ++i) {
       const NodeProto& n = g.node(i);
       if (!n.name().empty() && !node_names.insert(n.name()).second) {
         problems_->Add(ErrorCode::kGraphInvalid, where, "duplicate node name '", n.name(), "'");
       }
+      index.in_begin.push_back(static_cast<int32_t>(index.in_ids.size()));
+      // Most inputs are outputs of the node just before (models are mostly
+      // chains): those are matched without a hash lookup.
+      const NodeProto* prev = i > 0 ? &g.node(i - 1) : nullptr;
+      const int32_t* prev_ids =
+          i > 0 ? index.out_ids.data() + index.out_begin[static_cast<size_t>(i) - 1] : nullptr;
+      for (const std::string& in : n.input()) {
+        if (in.empty()) {
+          index.in_ids.push_back(GraphIndex::kEmpty);
+          continue;
+        }
+        int32_t id = GraphIndex::kOuter;
+        bool matched = false;
+        for (int k = 0; prev != nullptr && k < prev->output_size(); ++k) {
+          if (prev->output(k) == in) {
+            id = prev_ids[k];
+            matched = true;
+            break;
+          }
+        }
+        if (!matched) id = index.Find(in);
+        index.in_ids.push_back(id);
+      }
+      index.out_begin.push_back(static_cast<int32_t>(index.out_ids.size()));
       for (const std::string& o : n.output()) {
-        if (o.empty()) continue;
-        if (!defined.insert(o).second) {
+        if (o.empty()) {
+          index.out_ids.push_back(GraphIndex::kEmpty);
+          continue;
+        }
+        const auto [id, inserted] = define(o, i);
+        index.out_ids.push_back(id);
+        if (!inserted) {
           problems_->Add(ErrorCode::kGraphInvalid, where, NodeLabel(n, i), ": output '", o,
                          "' is already defined (values must be assigned once)");
         }
       }
     }
-    auto is_defined = [&](const std::string& name) {
-      if (defined.contains(name)) return true;
-      for (const auto* s : outer) {
-        if (s->contains(name)) return true;
+    index.in_begin.push_back(static_cast<int32_t>(index.in_ids.size()));
+    index.out_begin.push_back(static_cast<int32_t>(index.out_ids.size()));
+    auto in_outer = [&](const std::string& name) {
+      for (const GraphIndex* s : outer) {
+        if (s->ids.contains(name)) return true;
       }
       return false;
     };
-    std::vector<const NameSet*> inner_outer = outer;
-    inner_outer.push_back(&defined);
-    for (int i = 0; i < g.node_size(); ++i) {
+    std::vector<const GraphIndex*> inner_outer = outer;
+    inner_outer.push_back(&index);
+    for (int i = 0; i < n_nodes; ++i) {
       const NodeProto& n = g.node(i);
       auto label = [&]() { return absl::StrCat(where, NodeLabel(n, i), ": "); };
       StatusOr<OpLookup> op = ops_->Find(n);
@@ -636,8 +770,12 @@ class Validator {
         problems_->Add(ErrorCode::kGraphInvalid, label(),
                        "the model imports no opset of the default ONNX domain");
       }
-      for (const std::string& in : n.input()) {
-        if (!in.empty() && !is_defined(in)) {
+      int32_t* in_ids = index.in_ids.data() + index.in_begin[static_cast<size_t>(i)];
+      for (int k = 0; k < n.input_size(); ++k) {
+        if (in_ids[k] != GraphIndex::kOuter) continue;
+        const std::string& in = n.input(k);
+        in_ids[k] = index.Find(in);  // defined by a later node (or here)?
+        if (in_ids[k] < 0 && !in_outer(in)) {
           problems_->Add(ErrorCode::kGraphInvalid, label(), "input '", in,
                          "' is not defined (no graph input, initializer or node output has "
                          "this name)");
@@ -655,7 +793,7 @@ class Validator {
       problems_->Add(ErrorCode::kGraphInvalid, where, "the graph has no outputs");
     }
     for (const ValueInfoProto& vi : g.output()) {
-      if (!is_defined(vi.name())) {
+      if (!index.ids.contains(vi.name()) && !in_outer(vi.name())) {
         problems_->Add(ErrorCode::kGraphInvalid, where, "graph output '", vi.name(),
                        "' is not produced by any node, input or initializer");
       }
@@ -673,13 +811,16 @@ class Validator {
   OpResolver* ops_;
   Problems* problems_;
   bool has_default_opset_;
+  GraphIndex root_index_;
 };
 
 // ------------------------------------------------------------ building
 
 // A produced value: output `index` of `node`; node == nullptr for a value
-// whose producer failed to build (consumers skip it quietly).
+// whose producer failed to build (consumers skip it quietly). In
+// Scope::by_id, index kUnset marks a value not built (yet).
 struct ValueRef {
+  static constexpr int32_t kUnset = -1;
   Node* node = nullptr;
   int32_t index = 0;
 };
@@ -734,8 +875,38 @@ struct Scope {
   Scope* parent = nullptr;
   ComputeGraphPtr graph;
   std::string path;
+  // The graph's own values by id (index), and the others it reads
+  // (captured outer values) by name.
+  GraphIndex index;
+  std::vector<ValueRef> by_id;
   absl::flat_hash_map<absl::string_view, ValueRef> values;
   absl::flat_hash_set<absl::string_view> node_names;
+  // Generated node names ("<op_type>_<index>", unnamed nodes) need no entry
+  // in node_names when no other name of the graph can equal one (see
+  // GraphBuilder::UniqueNodeName): set for the root graph when none of its
+  // given names ends in "_<digits>". `suffixed` is set once a "_<k>" name
+  // was made (generated names are then checked against node_names).
+  const GraphProto* proto = nullptr;
+  bool unchecked_generated_names = false;
+  bool suffixed = false;
+
+  // The value of a name built so far (nullptr when none).
+  const ValueRef* Find(absl::string_view name) const {
+    const int32_t id = index.Find(name);
+    if (id >= 0 && by_id[static_cast<size_t>(id)].index != ValueRef::kUnset) {
+      return &by_id[static_cast<size_t>(id)];
+    }
+    auto it = values.find(name);
+    return it == values.end() ? nullptr : &it->second;
+  }
+  void Set(absl::string_view name, ValueRef v) {
+    const int32_t id = index.Find(name);
+    if (id >= 0) {
+      by_id[static_cast<size_t>(id)] = v;
+    } else {
+      values[name] = v;
+    }
+  }
   // Bodies only.
   CaptureTable* captures = nullptr;
   std::map<size_t, NodePtr> capture_data;  // capture index -> Data node
@@ -748,14 +919,23 @@ using DescMap = absl::flat_hash_map<absl::string_view, const ValueInfoProto*>;
 
 class GraphBuilder {
  public:
+  // `root_index` (may be null): the root graph's index made by the
+  // Validator, when the root graph has not changed since; `root_ops` (may
+  // be null or empty): the op lookups of the root graph's nodes by index.
   GraphBuilder(const ModelProto& model, const ParseOptions& options, TensorLoadContext tensors,
-               const HeldWeights* held, OpResolver* ops, Problems* problems)
+               const HeldWeights* held, OpResolver* ops, Problems* problems,
+               GraphIndex* root_index, const std::vector<OpLookup>* root_ops)
       : model_(model),
         options_(options),
         tensors_(std::move(tensors)),
         held_(held),
         ops_(ops),
-        problems_(problems) {}
+        problems_(problems),
+        root_index_(root_index),
+        root_ops_(root_ops != nullptr &&
+                          root_ops->size() == static_cast<size_t>(model.graph().node_size())
+                      ? root_ops
+                      : nullptr) {}
 
   StatusOr<ComputeGraphPtr> Build();
 
@@ -776,12 +956,69 @@ class GraphBuilder {
       return std::string(wanted);
     }
     for (int64_t k = 1;; ++k) {
+      // With unchecked generated names, "<wanted>_<k>" must not be the
+      // generated name of node k (unnamed, op type `wanted`).
+      if (scope->unchecked_generated_names && k < scope->proto->node_size() &&
+          scope->proto->node(static_cast<int>(k)).name().empty() &&
+          scope->proto->node(static_cast<int>(k)).op_type() == wanted) {
+        continue;
+      }
       std::string candidate = absl::StrCat(wanted, "_", k);
       if (!scope->node_names.contains(candidate)) {
+        scope->suffixed = true;
         scope->node_names.insert(names_.emplace_back(std::move(candidate)));
         return names_.back();
       }
     }
+  }
+
+  // Whether `name` has the form of a generated node name ("..._<digits>").
+  static bool LooksGenerated(absl::string_view name) {
+    const size_t underscore = name.rfind('_');
+    if (underscore == absl::string_view::npos || underscore + 1 == name.size()) return false;
+    for (size_t i = underscore + 1; i < name.size(); ++i) {
+      if (name[i] < '0' || name[i] > '9') return false;
+    }
+    return true;
+  }
+
+  // Enables unchecked generated names for the root scope when no given name
+  // of g (Data, Const, node) looks generated. Generated names are unique
+  // among themselves (the index after the last '_' tells them apart).
+  static void PlanGeneratedNames(Scope* scope, const GraphProto& g) {
+    scope->proto = &g;
+    for (const ValueInfoProto& vi : g.input()) {
+      if (LooksGenerated(vi.name())) return;
+    }
+    for (const onnx::TensorProto& t : g.initializer()) {
+      if (LooksGenerated(t.name())) return;
+    }
+    for (const onnx::SparseTensorProto& t : g.sparse_initializer()) {
+      if (LooksGenerated(t.values().name())) return;
+    }
+    for (const NodeProto& n : g.node()) {
+      if (LooksGenerated(n.name())) return;
+    }
+    scope->unchecked_generated_names = true;
+  }
+
+  // UniqueNodeName for the hot path: returns stable storage instead of a
+  // copy: `wanted` itself when `stable` (it must outlive the build) and
+  // unique, else a string in names_.
+  const std::string& UniqueNodeNameRef(Scope* scope, const std::string& wanted, bool stable) {
+    if (wanted.empty()) {
+      static const std::string* const kNode = new std::string("node");
+      return UniqueNodeNameRef(scope, *kNode, /*stable=*/true);
+    }
+    if (stable) {
+      if (scope->node_names.insert(wanted).second) return wanted;
+    } else {
+      const std::string& copy = names_.emplace_back(wanted);
+      if (scope->node_names.insert(copy).second) return copy;
+      names_.pop_back();
+    }
+    UniqueNodeName(scope, wanted, stable);  // taken: the suffixed name, in names_
+    return names_.back();
   }
 
   std::string UniqueSubgraphName(const std::string& wanted) {
@@ -795,7 +1032,9 @@ class GraphBuilder {
   // Desc of a named value from the value infos, named after the value
   // (unknown rank, DT_UNDEFINED and unnamed when absent or not convertible).
   GeTensorDesc DescOf(absl::string_view name, const DescMap& local) const {
-    for (const DescMap* m : {&local, &global_descs_}) {
+    const DescMap* maps[2] = {&local, &local == &global_descs_ ? nullptr : &global_descs_};
+    for (const DescMap* m : maps) {
+      if (m == nullptr) break;  // the root graph: one lookup
       auto it = m->find(name);
       if (it == m->end()) continue;
       StatusOr<GeTensorDesc> d = onnx_parser::DescFromOnnxType(it->second->type(), "value");
@@ -818,14 +1057,22 @@ class GraphBuilder {
                                    const IoPlan& io);
 
   void CollectDescs(const GraphProto& g, DescMap* out);
-  // Reserves the scope's tables for the values and nodes of g.
-  static void ReserveScope(Scope* scope, const GraphProto& g) {
-    size_t values = static_cast<size_t>(g.input_size() + g.initializer_size() +
-                                        g.sparse_initializer_size());
-    const size_t nodes = values + static_cast<size_t>(g.node_size()) + 1;
-    for (const NodeProto& n : g.node()) values += static_cast<size_t>(n.output_size());
-    scope->values.reserve(values);
-    scope->node_names.reserve(nodes);
+  // Indexes g's values for the scope (or takes `prebuilt`, g's index) and
+  // reserves its node name table.
+  static void ReserveScope(Scope* scope, const GraphProto& g, GraphIndex* prebuilt = nullptr) {
+    const size_t bounds = static_cast<size_t>(g.node_size()) + 1;
+    if (prebuilt != nullptr && prebuilt->in_begin.size() == bounds &&
+        prebuilt->out_begin.size() == bounds) {
+      scope->index = std::move(*prebuilt);
+    } else {
+      IndexGraph(g, &scope->index);
+    }
+    scope->by_id.assign(scope->index.size(), ValueRef{nullptr, ValueRef::kUnset});
+    // Given names (generated ones of the root graph mostly stay out).
+    size_t names = static_cast<size_t>(g.input_size() + g.initializer_size() +
+                                       g.sparse_initializer_size()) + 1;
+    for (const NodeProto& n : g.node()) names += n.name().empty() ? 0 : 1;
+    scope->node_names.reserve(names);
   }
 
   StatusOr<NodePtr> AddDataNode(Scope* scope, absl::string_view name, bool stable_name,
@@ -834,6 +1081,15 @@ class GraphBuilder {
   Status BuildRootOutputs(Scope* scope, const GraphProto& g, const DescMap& descs);
   void BuildNodes(Scope* scope, const GraphProto& g, const DescMap& descs);
   void BuildNode(Scope* scope, const GraphProto& g, int index, const DescMap& descs);
+  // Marks the outputs of node `index` of the scope's graph as failed.
+  static void PoisonOutputs(Scope* scope, int index) {
+    const GraphIndex& gi = scope->index;
+    for (int32_t k = gi.out_begin[static_cast<size_t>(index)];
+         k < gi.out_begin[static_cast<size_t>(index) + 1]; ++k) {
+      const int32_t id = gi.out_ids[static_cast<size_t>(k)];
+      if (id >= 0) scope->by_id[static_cast<size_t>(id)] = ValueRef{};
+    }
+  }
   // `name` views a proto string.
   StatusOr<ValueRef> Resolve(Scope* scope, absl::string_view name);
 
@@ -855,9 +1111,9 @@ class GraphBuilder {
                       const std::vector<GeTensorDesc>& descs,
                       const std::vector<int64_t>& parent_indices);
 
-  // Links src to input `slot` of dst, whose input desc becomes the
-  // producer's output desc.
-  static Status Link(const ValueRef& src, Node* dst, uint32_t slot) {
+  // Links src to input `slot` of dst (whose input desc the caller already
+  // set to the producer's output desc).
+  static Status LinkAnchors(const ValueRef& src, Node* dst, uint32_t slot) {
     if (src.node == nullptr) return OkStatus();
     const GeTensorDesc* desc =
         src.node->GetOpDescBarePtr()->PeekOutputDesc(static_cast<uint32_t>(src.index));
@@ -867,7 +1123,6 @@ class GraphBuilder {
       return Internal("cannot link output ", src.index, " of ", src.node->GetName(),
                       " to input ", slot, " of ", dst->GetName());
     }
-    RETURN_IF_ERROR(dst->GetOpDescBarePtr()->UpdateInputDesc(slot, *desc));
     return out->LinkTo(in);
   }
 
@@ -877,6 +1132,8 @@ class GraphBuilder {
   const HeldWeights* held_;  // root graph initializer bytes held out of model_
   OpResolver* ops_;
   Problems* problems_;
+  GraphIndex* root_index_;
+  const std::vector<OpLookup>* root_ops_;
   ComputeGraphPtr root_;
   DescMap global_descs_;
   absl::flat_hash_set<std::string> subgraph_names_;
@@ -887,6 +1144,7 @@ class GraphBuilder {
   absl::flat_hash_map<absl::string_view, std::vector<ValueRef>> root_node_outputs_;
   // Names made up by the builder (views in Scope::node_names point here).
   std::deque<std::string> names_;
+  std::string name_buffer_;  // generated node names are built here
   // CreateOpDesc prototypes by (registration, dynamic input count, dynamic
   // output count); -1 when the op has no dynamic input / output.
   absl::flat_hash_map<std::tuple<const OpRegistrationData*, int64_t, int64_t>, OpDescPtr>
@@ -934,7 +1192,7 @@ void GraphBuilder::BuildConsts(Scope* scope, const GraphProto& g) {
   auto add_const = [&](const std::string& name, StatusOr<GeTensor> t) {
     if (!t.ok()) {
       problems_->AddStatus(t.status(), where);
-      scope->values[name] = ValueRef{};
+      scope->Set(name, ValueRef{});
       return;
     }
     OpDescPtr op = OpDesc::Create(UniqueNodeName(scope, name, /*stable=*/true), CONSTANT);
@@ -945,10 +1203,10 @@ void GraphBuilder::BuildConsts(Scope* scope, const GraphProto& g) {
     StatusOr<NodePtr> node = st.ok() ? scope->graph->AddNode(op) : StatusOr<NodePtr>(st);
     if (!node.ok()) {
       problems_->AddStatus(node.status(), absl::StrCat(where, "initializer '", name, "': "));
-      scope->values[name] = ValueRef{};
+      scope->Set(name, ValueRef{});
       return;
     }
-    scope->values[name] = ValueRef{node->get(), 0};
+    scope->Set(name, ValueRef{node->get(), 0});
   };
   const bool root = scope->parent == nullptr;
   // The error label of each initializer, rebuilt in one buffer (no
@@ -977,8 +1235,7 @@ void GraphBuilder::BuildConsts(Scope* scope, const GraphProto& g) {
 }
 
 StatusOr<ValueRef> GraphBuilder::Resolve(Scope* scope, absl::string_view name) {
-  auto it = scope->values.find(name);
-  if (it != scope->values.end()) return it->second;
+  if (const ValueRef* v = scope->Find(name)) return *v;
   if (scope->parent == nullptr || scope->captures == nullptr) {
     return NotFound("value '", name, "' is not defined");
   }
@@ -998,7 +1255,7 @@ StatusOr<ValueRef> GraphBuilder::Resolve(Scope* scope, absl::string_view name) {
   ASSIGN_OR_RETURN(NodePtr data, AddDataNode(scope, name, /*stable_name=*/true, desc));
   scope->capture_data[j] = data;
   ValueRef v{data.get(), 0};
-  scope->values[name] = v;
+  scope->Set(name, v);
   return v;
 }
 
@@ -1020,7 +1277,7 @@ Status GraphBuilder::BuildBody(Scope* parent, const NodeProto& n, int index, Bod
   for (const ValueInfoProto& vi : plan->proto->input()) {
     ASSIGN_OR_RETURN(NodePtr data,
                      AddDataNode(scope, vi.name(), /*stable_name=*/true, DescOf(vi.name(), descs)));
-    scope->values[vi.name()] = ValueRef{data.get(), 0};
+    scope->Set(vi.name(), ValueRef{data.get(), 0});
     plan->formal_data.push_back(data);
   }
   BuildConsts(scope, *plan->proto);
@@ -1146,7 +1403,7 @@ Status GraphBuilder::FinishBody(BodyPlan* plan, BodyKind kind, size_t n_carried,
 }
 
 void GraphBuilder::BuildNodes(Scope* scope, const GraphProto& g, const DescMap& descs) {
-  const std::vector<int> order = TopologicalOrder(g, scope->path, problems_);
+  const std::vector<int> order = TopologicalOrder(g, scope->index, scope->path, problems_);
   if (static_cast<int>(order.size()) != g.node_size()) {
     // Nodes on a cycle (already reported) are not built; their values are
     // poisoned so that consumers do not report them again.
@@ -1154,9 +1411,7 @@ void GraphBuilder::BuildNodes(Scope* scope, const GraphProto& g, const DescMap& 
     for (int i : order) sorted[static_cast<size_t>(i)] = true;
     for (int i = 0; i < g.node_size(); ++i) {
       if (sorted[static_cast<size_t>(i)]) continue;
-      for (const std::string& o : g.node(i).output()) {
-        if (!o.empty()) scope->values[o] = ValueRef{};
-      }
+      PoisonOutputs(scope, i);
     }
   }
   for (int i : order) BuildNode(scope, g, i, descs);
@@ -1166,24 +1421,33 @@ void GraphBuilder::BuildNode(Scope* scope, const GraphProto& g, int index, const
   const NodeProto& n = g.node(index);
   // Only built when a problem is reported.
   auto label = [&]() { return absl::StrCat(GraphLabel(scope->path), NodeLabel(n, index), ": "); };
-  auto poison = [&]() {
-    for (const std::string& o : n.output()) {
-      if (!o.empty()) scope->values[o] = ValueRef{};
+  auto poison = [&]() { PoisonOutputs(scope, index); };
+  OpLookup op;
+  if (scope->parent == nullptr && root_ops_ != nullptr) {
+    op = (*root_ops_)[static_cast<size_t>(index)];
+  } else {
+    StatusOr<OpLookup> op_or = ops_->Find(n);
+    if (!op_or.ok()) {
+      problems_->AddStatus(op_or.status(), label());
+      return poison();
     }
-  };
-  StatusOr<OpLookup> op_or = ops_->Find(n);
-  if (!op_or.ok()) {
-    problems_->AddStatus(op_or.status(), label());
-    return poison();
+    op = *op_or;
   }
-  const OpLookup op = *op_or;
 
   // ONNX inputs.
   absl::InlinedVector<ValueRef, 4> inputs(static_cast<size_t>(n.input_size()));
   absl::InlinedVector<bool, 8> present(static_cast<size_t>(n.input_size()), false);
   bool failed = false;
+  const int32_t* in_ids =
+      scope->index.in_ids.data() + scope->index.in_begin[static_cast<size_t>(index)];
   for (int k = 0; k < n.input_size(); ++k) {
-    if (n.input(k).empty()) continue;
+    const int32_t id = in_ids[k];
+    if (id == GraphIndex::kEmpty) continue;
+    if (id >= 0 && scope->by_id[static_cast<size_t>(id)].index != ValueRef::kUnset) {
+      inputs[static_cast<size_t>(k)] = scope->by_id[static_cast<size_t>(id)];
+      present[static_cast<size_t>(k)] = true;
+      continue;
+    }
     StatusOr<ValueRef> v = Resolve(scope, n.input(k));
     if (!v.ok()) {
       problems_->AddStatus(v.status(), label());
@@ -1282,10 +1546,21 @@ void GraphBuilder::BuildNode(Scope* scope, const GraphProto& g, int index, const
     problems_->AddStatus(st, label());
     return poison();
   }
-  const std::string node_name =
-      n.name().empty()
-          ? UniqueNodeName(scope, absl::StrCat(n.op_type(), "_", index), /*stable=*/false)
-          : UniqueNodeName(scope, n.name(), /*stable=*/true);
+  const std::string* node_name_ptr;
+  if (n.name().empty()) {
+    name_buffer_.assign(n.op_type());
+    name_buffer_.push_back('_');
+    absl::StrAppend(&name_buffer_, index);
+    if (scope->unchecked_generated_names &&
+        (!scope->suffixed || !scope->node_names.contains(name_buffer_))) {
+      node_name_ptr = &name_buffer_;  // unique (see PlanGeneratedNames); valid in this call
+    } else {
+      node_name_ptr = &UniqueNodeNameRef(scope, name_buffer_, /*stable=*/false);
+    }
+  } else {
+    node_name_ptr = &UniqueNodeNameRef(scope, n.name(), /*stable=*/true);
+  }
+  const std::string& node_name = *node_name_ptr;
   StatusOr<OpDescPtr> desc_or = CreateOpDesc(node_name, op, io);
   if (!desc_or.ok()) {
     problems_->AddStatus(desc_or.status(), label());
@@ -1318,8 +1593,26 @@ void GraphBuilder::BuildNode(Scope* scope, const GraphProto& g, int index, const
       slot += count;
     }
   }
+  // Input descs (the producers' output descs) before the output descs: an
+  // input desc equal to the desc set last (typically the previous node's
+  // output) shares its storage instead of copying it (OpDesc's desc pool).
+  // A slot or producer output that does not exist is left to Link, which
+  // reports it.
+  auto set_input_desc = [&](const ValueRef& src, size_t slot) {
+    if (src.node == nullptr || slot >= desc->GetAllInputsSize()) return OkStatus();
+    const GeTensorDesc* d =
+        src.node->GetOpDescBarePtr()->PeekOutputDesc(static_cast<uint32_t>(src.index));
+    if (d == nullptr) return OkStatus();
+    return desc->UpdateInputDesc(static_cast<uint32_t>(slot), *d);
+  };
+  for (size_t k = 0; k < onnx_in && st.ok(); ++k) {
+    if (present[k]) st = set_input_desc(inputs[k], in_slot(k));
+  }
+  for (size_t j = 0; j < c && st.ok(); ++j) {
+    st = set_input_desc(captures.outer[j], capture_slot(j));
+  }
   // Output descs.
-  for (size_t i = 0; i < onnx_out; ++i) {
+  for (size_t i = 0; i < onnx_out && st.ok(); ++i) {
     const std::string& name = n.output(static_cast<int>(i));
     if (name.empty()) continue;
     GeTensorDesc d = DescOf(name, descs);
@@ -1343,10 +1636,10 @@ void GraphBuilder::BuildNode(Scope* scope, const GraphProto& g, int index, const
   }
   const NodePtr& node = *node_or;
   for (size_t k = 0; k < onnx_in && st.ok(); ++k) {
-    if (present[k]) st = Link(inputs[k], node.get(), static_cast<uint32_t>(in_slot(k)));
+    if (present[k]) st = LinkAnchors(inputs[k], node.get(), static_cast<uint32_t>(in_slot(k)));
   }
   for (size_t j = 0; j < c && st.ok(); ++j) {
-    st = Link(captures.outer[j], node.get(), static_cast<uint32_t>(capture_slot(j)));
+    st = LinkAnchors(captures.outer[j], node.get(), static_cast<uint32_t>(capture_slot(j)));
   }
   // Subgraphs: bind to the node's slots and register at the root.
   const std::map<std::string, uint32_t> slots =
@@ -1371,10 +1664,12 @@ void GraphBuilder::BuildNode(Scope* scope, const GraphProto& g, int index, const
     problems_->AddStatus(st, label());
     return poison();
   }
+  const int32_t* out_ids =
+      scope->index.out_ids.data() + scope->index.out_begin[static_cast<size_t>(index)];
   for (size_t i = 0; i < onnx_out; ++i) {
-    const std::string& name = n.output(static_cast<int>(i));
-    if (!name.empty()) {
-      scope->values[name] = ValueRef{node.get(), static_cast<int32_t>(out_slot(i))};
+    if (out_ids[i] >= 0) {
+      scope->by_id[static_cast<size_t>(out_ids[i])] =
+          ValueRef{node.get(), static_cast<int32_t>(out_slot(i))};
     }
   }
   if (scope->parent == nullptr && !n.name().empty() && !options_.output_nodes.empty()) {
@@ -1408,9 +1703,8 @@ Status GraphBuilder::BuildRootOutputs(Scope* scope, const GraphProto& g, const D
     }
   } else {
     for (const std::string& entry : options_.output_nodes) {
-      auto vit = scope->values.find(entry);
-      if (vit != scope->values.end()) {
-        add(vit->second, entry);
+      if (const ValueRef* v = scope->Find(entry)) {
+        add(*v, entry);
         continue;
       }
       auto nit = root_node_outputs_.find(entry);
@@ -1457,7 +1751,8 @@ StatusOr<ComputeGraphPtr> GraphBuilder::Build() {
   scope.graph = root_;
   scope.path = name;
   CollectDescs(g, &global_descs_);
-  ReserveScope(&scope, g);
+  ReserveScope(&scope, g, root_index_);
+  PlanGeneratedNames(&scope, g);
 
   absl::flat_hash_set<absl::string_view> inits;
   inits.reserve(static_cast<size_t>(g.initializer_size() + g.sparse_initializer_size()));
@@ -1469,7 +1764,7 @@ StatusOr<ComputeGraphPtr> GraphBuilder::Build() {
     GeTensorDesc desc = DescOf(vi.name(), global_descs_);
     ASSIGN_OR_RETURN(NodePtr data, AddDataNode(&scope, vi.name(), /*stable_name=*/true, desc));
     RETURN_IF_ERROR(AttrUtils::SetInt(data->GetOpDesc(), kAttrDataIndex, index++));
-    scope.values[vi.name()] = ValueRef{data.get(), 0};
+    scope.Set(vi.name(), ValueRef{data.get(), 0});
   }
   BuildConsts(&scope, g);
   BuildNodes(&scope, g, global_descs_);
@@ -1582,7 +1877,12 @@ void InferShapesBestEffort(ModelProto* model) {
 // model has no local functions, the root graph's inputs carry no dim_param
 // symbols, and every node is a plain op (no subgraph) whose op type is in
 // the linked op library with an infer shape function.
-bool NeedsOnnxShapeInference(const ModelProto& model, OpResolver* ops) {
+//
+// When it returns false, *root_ops holds the lookup of every root graph node
+// (by index) for the build; else it is empty.
+bool NeedsOnnxShapeInference(const ModelProto& model, OpResolver* ops,
+                             std::vector<OpLookup>* root_ops) {
+  root_ops->clear();
   if (model.functions_size() > 0) return true;
   const GraphProto& g = model.graph();
   for (const ValueInfoProto& vi : g.input()) {
@@ -1594,10 +1894,14 @@ bool NeedsOnnxShapeInference(const ModelProto& model, OpResolver* ops) {
       if (d.has_dim_param()) return true;
     }
   }
+  root_ops->reserve(static_cast<size_t>(g.node_size()));
   for (const NodeProto& n : g.node()) {
-    if (HasSubgraphs(n)) return true;
     StatusOr<OpLookup> op = ops->Find(n);
-    if (!op.ok() || op->reg->infer_shape == nullptr) return true;
+    if (HasSubgraphs(n) || !op.ok() || op->reg->infer_shape == nullptr) {
+      root_ops->clear();
+      return true;
+    }
+    root_ops->push_back(*op);
   }
   return false;
 }
@@ -1653,11 +1957,15 @@ StatusOr<ComputeGraphPtr> ParseModel(absl::string_view bytes, int fd,
   timer.Mark("decode");
   Problems problems;
   OpResolver ops(OpsetMap(model));
+  // The root graph's value index, reused by the build while the graph is
+  // unchanged (no version adapter or function inlining rewrote it).
+  GraphIndex root_index;
   {
     Validator validator(model, &ops, &problems);
     const std::string root =
         model.graph().name().empty() ? std::string(kDefaultGraphName) : model.graph().name();
     validator.Check(model.graph(), root, {}, /*is_root=*/true);
+    root_index = validator.TakeRootIndex();
   }
   RETURN_IF_ERROR(problems.ToStatus(name));
   timer.Mark("validate");
@@ -1675,8 +1983,11 @@ StatusOr<ComputeGraphPtr> ParseModel(absl::string_view bytes, int fd,
   }
   timer.Mark("convert");
   OpResolver converted_ops(OpsetMap(model));
-  const bool infer = options.infer_shapes &&
-                     (options.always_infer_shapes || NeedsOnnxShapeInference(model, &converted_ops));
+  std::vector<OpLookup> root_ops;  // by root node index, when known here
+  const bool infer =
+      options.infer_shapes &&
+      (options.always_infer_shapes || NeedsOnnxShapeInference(model, &converted_ops, &root_ops));
+  if (infer) root_ops.clear();
   if (infer) InferShapesBestEffort(&model);
   if (options.info != nullptr) options.info->shapes_inferred = infer;
   timer.Mark("infer_shapes");
@@ -1686,8 +1997,13 @@ StatusOr<ComputeGraphPtr> ParseModel(absl::string_view bytes, int fd,
   const onnx_parser::NodeSupportFn supported = [&converted_ops](const NodeProto& n) {
     return converted_ops.Find(n).ok();
   };
-  for (int round = 0; round < 8; ++round) {
+  bool rewritten = conv->rewritten;
+  // Every root node resolved, no subgraph, no local function: nothing to
+  // inline (HasInlinableCalls would look every node up again).
+  const bool nothing_to_inline = !root_ops.empty() || model.graph().node_size() == 0;
+  for (int round = 0; round < 8 && !nothing_to_inline; ++round) {
     if (!onnx_parser::HasInlinableCalls(model, supported)) break;
+    rewritten = true;
     int64_t inlined = 0;
     Status st = onnx_parser::InlineFunctions(
         &model, options.target_opset, onnx_parser::CollectValueTypes(model), supported, &inlined);
@@ -1699,7 +2015,8 @@ StatusOr<ComputeGraphPtr> ParseModel(absl::string_view bytes, int fd,
   timer.Mark("inline");
   if (holding) RETURN_IF_ERROR(MaterializeHeldWeights(bytes, fd, name, &held));
   GraphBuilder builder(model, options, TensorLoadContext{model_dir}, holding ? &held : nullptr,
-                       &converted_ops, &problems);
+                       &converted_ops, &problems, rewritten ? nullptr : &root_index,
+                       rewritten ? nullptr : &root_ops);
   StatusOr<ComputeGraphPtr> graph = builder.Build();
   if (!graph.ok()) return Annotate(graph.status(), "ONNX model '", name, "': ");
   RETURN_IF_ERROR(problems.ToStatus(name));

@@ -301,6 +301,52 @@ TEST(OnnxParserTest, NodeNamesAreUniquePerGraph) {
                                                       "NetOutput:Abs", "NetOutput_1:NetOutput"}));
 }
 
+// Generated names ("<op_type>_<index>") against given names that look
+// generated, and against "_<k>" names made for clashes (either order).
+TEST(OnnxParserTest, GeneratedNodeNamesNeverClash) {
+  {
+    // A later node is named like an earlier node's generated name.
+    G m;
+    m.In("x", {1})
+        .Node(MakeNode("Relu", {"x"}, {"a"}))
+        .Node(MakeNode("Neg", {"a"}, {"b"}, "Relu_0"))
+        .Out("b");
+    StatusOr<ComputeGraphPtr> g = Parse(m.Bytes());
+    ASSERT_TRUE(g.ok()) << g.status();
+    EXPECT_EQ(NodeNames(**g), (std::vector<std::string>{"x:Data", "Relu_0:Relu", "Relu_0_1:Neg",
+                                                        "NetOutput:NetOutput"}));
+  }
+  {
+    // With a given name that looks generated ("Neg_3"), every name is
+    // checked in build order: node 0 (clashing with the input "Neg") takes
+    // "Neg_1" first, node 1's generated "Neg_1" then becomes "Neg_1_1".
+    G m;
+    m.In("Neg", {1})
+        .Node(MakeNode("Relu", {"Neg"}, {"a"}, "Neg"))
+        .Node(MakeNode("Neg", {"a"}, {"b"}))
+        .Node(MakeNode("Abs", {"b"}, {"c"}, "Neg_3"))
+        .Out("c");
+    StatusOr<ComputeGraphPtr> g = Parse(m.Bytes());
+    ASSERT_TRUE(g.ok()) << g.status();
+    EXPECT_EQ(NodeNames(**g), (std::vector<std::string>{"Neg:Data", "Neg_1:Relu", "Neg_1_1:Neg",
+                                                        "Neg_3:Abs", "NetOutput:NetOutput"}));
+  }
+  {
+    // Without a name that looks generated, generated names are not checked
+    // one by one; a "_<k>" name made for a clash skips the generated name
+    // of node k: node 0 takes "Neg_2", node 1 keeps "Neg_1".
+    G m;
+    m.In("Neg", {1})
+        .Node(MakeNode("Relu", {"Neg"}, {"a"}, "Neg"))
+        .Node(MakeNode("Neg", {"a"}, {"b"}))
+        .Out("b");
+    StatusOr<ComputeGraphPtr> g = Parse(m.Bytes());
+    ASSERT_TRUE(g.ok()) << g.status();
+    EXPECT_EQ(NodeNames(**g), (std::vector<std::string>{"Neg:Data", "Neg_2:Relu", "Neg_1:Neg",
+                                                        "NetOutput:NetOutput"}));
+  }
+}
+
 TEST(OnnxParserTest, UnsortedNodesAreSortedAndCyclesRejected) {
   G m;
   m.In("x", {2})

@@ -702,7 +702,8 @@ bool NeedsAdapting(const GraphProto& g, int64_t from) {
   return false;
 }
 
-Status ApplyBuiltinAdapters(ModelProto* model, int64_t target) {
+Status ApplyBuiltinAdapters(ModelProto* model, int64_t target, bool* rewritten) {
+  if (rewritten != nullptr) *rewritten = false;
   const int64_t from = DefaultDomainOpset(*model);
   if (target > kTargetOpset) {
     return NotSupported("builtin adapters convert up to opset ", kTargetOpset, ", not ", target);
@@ -713,6 +714,7 @@ Status ApplyBuiltinAdapters(ModelProto* model, int64_t target) {
     return OkStatus();
   }
   BuiltinAdapter adapter(*model, from);
+  if (rewritten != nullptr) *rewritten = true;
   RETURN_IF_ERROR(adapter.AdaptGraph(model->mutable_graph()));
   SetDefaultOpset(model, target);
   return OkStatus();
@@ -736,8 +738,8 @@ StatusOr<OpsetConversion> NormalizeOpset(ModelProto* model, int64_t target,
   // cost time (its IR rebuild checks name uniqueness per node: quadratic,
   // seconds at 10k nodes). kAuto takes the builtin path directly, in place.
   if (kind == OnnxVersionConverter::kAuto && c.from_opset >= kFirstCompatibleOpset) {
-    RETURN_IF_ERROR(Annotate(ApplyBuiltinAdapters(model, target), "converting from opset ",
-                             c.from_opset, " to ", target, ": "));
+    RETURN_IF_ERROR(Annotate(ApplyBuiltinAdapters(model, target, &c.rewritten),
+                             "converting from opset ", c.from_opset, " to ", target, ": "));
     c.to_opset = target;
     c.converter = "builtin";
     return c;
@@ -756,6 +758,7 @@ StatusOr<OpsetConversion> NormalizeOpset(ModelProto* model, int64_t target,
         *model = std::move(converted);
         c.to_opset = target;
         c.converter = "onnx";
+        c.rewritten = true;
         return c;
       }
       error = "the model was returned unconverted";
@@ -785,6 +788,7 @@ StatusOr<OpsetConversion> NormalizeOpset(ModelProto* model, int64_t target,
   *model = std::move(copy);
   c.to_opset = target;
   c.converter = "builtin";
+  c.rewritten = true;
   return c;
 }
 

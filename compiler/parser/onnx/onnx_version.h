@@ -79,6 +79,9 @@ struct OpsetConversion {
   int64_t to_opset = 0;    // after conversion
   std::string converter;   // "none", "onnx" or "builtin"
   std::string onnx_error;  // why ONNX's converter was not used (kAuto fallback)
+  // False when only the opset import changed: the graphs' nodes,
+  // initializers and value names are the model's as given (same objects).
+  bool rewritten = false;
 };
 
 // The default-domain ("" / "ai.onnx") opset the model imports; 0 when none.
@@ -90,7 +93,9 @@ StatusOr<OpsetConversion> NormalizeOpset(onnx::ModelProto* model, int64_t target
                                          OnnxVersionConverter kind);
 
 // The builtin adapters alone, from the model's opset to `target` (<= 17).
-Status ApplyBuiltinAdapters(onnx::ModelProto* model, int64_t target);
+// *rewritten (optional) tells whether the graphs were rewritten (false when
+// no adapter applies and only the opset import changed).
+Status ApplyBuiltinAdapters(onnx::ModelProto* model, int64_t target, bool* rewritten = nullptr);
 
 }  // namespace onnx_parser
 }  // namespace ge
