@@ -34,6 +34,20 @@ bool IsCandidate(const Node& node) {
   return false;
 }
 
+// Two nodes with the same inputs share the producer of their first linked
+// data input: a node whose first producer output feeds only it has no twin
+// (and a node without a linked data input is no candidate). Reads only the
+// node's anchors, not its OpDesc.
+bool MayHaveTwin(const Node& node) {
+  const size_t n = node.GetAllInDataAnchorsSize();
+  for (size_t i = 0; i < n; ++i) {
+    const InDataAnchor* in = node.GetInDataAnchorBarePtr(static_cast<int32_t>(i));
+    if (!in->IsLinked()) continue;
+    return in->PeerAnchors()[0]->GetPeerAnchorsSize() >= 2;
+  }
+  return false;
+}
+
 // Sorted, deduplicated control predecessors (owner nodes of the peers).
 absl::InlinedVector<const Node*, 4> ControlPreds(const Node& node) {
   absl::InlinedVector<const Node*, 4> preds;
@@ -140,8 +154,9 @@ StatusOr<bool> CommonSubexpressionEliminationPass::RunOnGraph(const ComputeGraph
   // GraphTreeHasAnyType; this saves them a walk over every node).
   TopoOrderCache* cache = TopoOrderCache::Current();
   const ComputeGraph* root = graph->GetRootGraphBarePtr();
-  const bool collect_types =
-      cache != nullptr && root == graph.get() && graph->GetAllSubgraphs().empty();
+  const bool collect_types = cache != nullptr && root == graph.get() &&
+                             graph->GetAllSubgraphs().empty() &&
+                             cache->FindTypes(*graph) == nullptr;
   absl::flat_hash_set<const std::string*> types;
   const std::string* last_type = nullptr;
   for (const NodePtr& node : *order) {
@@ -150,7 +165,7 @@ StatusOr<bool> CommonSubexpressionEliminationPass::RunOnGraph(const ComputeGraph
       if (t != last_type) types.insert(t);
       last_type = t;
     }
-    if (!graph->HasNode(node) || !IsCandidate(*node)) continue;
+    if (!graph->HasNode(node) || !MayHaveTwin(*node) || !IsCandidate(*node)) continue;
     absl::InlinedVector<Node*, 1>& bucket = seen[InputHash(*node)];
     Node* same = nullptr;
     for (Node* k : bucket) {

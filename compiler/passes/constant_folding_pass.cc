@@ -273,12 +273,37 @@ StatusOr<bool> ConstantFoldingPass::TryFold(ComputeGraph& graph, const NodePtr& 
 }
 
 StatusOr<bool> ConstantFoldingPass::FoldGraph(ComputeGraph& graph) {
-  ASSIGN_OR_RETURN(const NodeOrder order, SharedTopologicalOrder(graph));
   bool changed = false;
-  for (const NodePtr& node : *order) {
-    if (!graph.HasNode(node)) continue;  // removed as an orphaned input
-    ASSIGN_OR_RETURN(bool folded, TryFold(graph, node));
-    changed |= folded;
+  const int64_t skipped_before = skipped_large_;
+  // Only a node whose producers are all Const folds (shape-only types
+  // aside): when a walk listed those nodes (in node-list order, which is the
+  // stable order of an unedited sorted graph) and there is no shape-only
+  // op, only they are tried. If one folds, its consumers may fold now too:
+  // the whole walk follows (it re-counts the large outputs skipped, and
+  // finds nothing more to do among the nodes tried here).
+  TopoOrderCache* cache = TopoOrderCache::Current();
+  const TopoOrderCache::ConstUses* uses =
+      cache == nullptr ? nullptr : cache->FindConstUses(graph);
+  static constexpr const char* kShapeOnly[] = {"Shape", "Size", "Rank"};
+  bool walk_all = true;
+  if (uses != nullptr && !GraphTreeHasAnyType(graph, kShapeOnly)) {
+    // (TryFold edits the graph: the list dies with the cache entry.)
+    const std::vector<Node*> candidates = uses->const_fed;
+    for (Node* node : candidates) {
+      if (!graph.HasNode(node)) continue;  // removed as an orphaned input
+      ASSIGN_OR_RETURN(bool folded, TryFold(graph, node->shared_from_this()));
+      changed |= folded;
+    }
+    walk_all = changed;
+    if (walk_all) skipped_large_ = skipped_before;
+  }
+  if (walk_all) {
+    ASSIGN_OR_RETURN(const NodeOrder order, SharedTopologicalOrder(graph));
+    for (const NodePtr& node : *order) {
+      if (!graph.HasNode(node)) continue;  // removed as an orphaned input
+      ASSIGN_OR_RETURN(bool folded, TryFold(graph, node));
+      changed |= folded;
+    }
   }
   for (const ComputeGraphPtr& sub : graph.GetAllSubgraphs()) {
     ASSIGN_OR_RETURN(bool c, FoldGraph(*sub));

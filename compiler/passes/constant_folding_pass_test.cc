@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "compiler/passes/infer_shape_pass.h"
+#include "compiler/passes/pass_framework/topo_order.h"
 #include "gmock/gmock.h"
 #include "graph/inc/graph/compute_graph.h"
 #include "graph/inc/graph/op_desc.h"
@@ -221,6 +223,62 @@ TEST(ConstantFoldingPassTest, ParsesTheMaxBytesOption) {
 TEST(ConstantFoldingPassTest, NullGraphIsAnError) {
   ConstantFoldingPass pass;
   EXPECT_FALSE(pass.Run(nullptr).ok());
+}
+
+// Inside a TopoOrderCache scope, after an inference walk recorded the Const
+// nodes and the nodes fed only by them, folding tries just those nodes and,
+// once one folds, walks the whole graph: a chain folds completely in one
+// run, exactly as without the record.
+TEST(ConstantFoldingPassTest, FoldsChainsFromTheRecordedConstUses) {
+  auto build = [](TestGraph* g) {
+    NodePtr x = g->TypedData("x", 0, {2});
+    NodePtr a = g->Const("a", F32({2}, {1, 2}));
+    NodePtr b = g->Const("b", F32({2}, {10, 20}));
+    NodePtr c = g->Const("c", F32({2}, {2, 3}));
+    NodePtr add = g->Op("add", "Add", {a, b});
+    NodePtr mul = g->Op("mul", "Mul", {add, c});
+    NodePtr neg = g->Op("neg", "Neg", {mul});
+    NodePtr keep = g->Op("keep", "Mul", {x, c});  // fed by a Const and a Data
+    g->NetOutput({g->Op("out", "Add", {neg, keep})});
+  };
+  TestGraph plain("plain");
+  build(&plain);
+  ConstantFoldingPass plain_pass;
+  GE_ASSERT_OK(plain_pass.Run(plain.graph()).status());
+
+  TestGraph g("g");
+  build(&g);
+  TopoOrderCache cache;
+  TopoOrderCache::Scope scope(&cache);
+  ASSERT_TRUE(g.graph()->TopologicalSorting().ok());
+  InferShapePass infer;
+  GE_ASSERT_OK(infer.Run(g.graph()).status());
+  const TopoOrderCache::ConstUses* uses = cache.FindConstUses(*g.graph());
+  ASSERT_NE(uses, nullptr);
+  std::vector<std::string> consts, fed;
+  for (Node* n : uses->consts) consts.push_back(n->GetName());
+  for (Node* n : uses->const_fed) fed.push_back(n->GetName());
+  EXPECT_THAT(consts, ElementsAre("a", "b", "c"));
+  EXPECT_THAT(fed, ElementsAre("add"));  // mul / keep have other producers
+
+  ConstantFoldingPass pass;
+  auto changed = pass.Run(g.graph());
+  GE_ASSERT_OK(changed.status());
+  EXPECT_TRUE(*changed);
+  EXPECT_EQ(pass.folded_count(), 3);
+  EXPECT_EQ(pass.folded_count(), plain_pass.folded_count());
+  EXPECT_EQ(g.graph()->FindNode("neg"), nullptr);
+  EXPECT_NE(g.graph()->FindNode("keep"), nullptr);
+  EXPECT_EQ(g.graph()->GetDirectNodesSize(), plain.graph()->GetDirectNodesSize());
+  auto run = ReferenceInterpreter::Run(*g.graph(), Inputs(F32({2}, {1, 1})));
+  auto expected = ReferenceInterpreter::Run(*plain.graph(), Inputs(F32({2}, {1, 1})));
+  GE_ASSERT_OK(run.status());
+  GE_ASSERT_OK(expected.status());
+  EXPECT_EQ(ToF32((*run)[0]), ToF32((*expected)[0]));
+  // -(1+10)*2 + 2, -(2+20)*3 + 3
+  EXPECT_THAT(ToF32((*run)[0]), ElementsAre(-20.0f, -63.0f));
+  // The graph was edited: the record is gone with it.
+  EXPECT_EQ(cache.FindConstUses(*g.graph()), nullptr);
 }
 
 }  // namespace

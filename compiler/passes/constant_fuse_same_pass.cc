@@ -8,6 +8,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/hash/hash.h"
 #include "compiler/passes/pass_framework/graph_rewriter.h"
+#include "compiler/passes/pass_framework/topo_order.h"
 #include "compiler/passes/pass_utils.h"
 #include "graph/inc/graph/anchor.h"
 #include "graph/inc/graph/attr_value.h"
@@ -86,8 +87,8 @@ StatusOr<bool> ConstantFuseSamePass::RunImpl(const ComputeGraphPtr& graph) {
 StatusOr<bool> ConstantFuseSamePass::RunOnGraph(const ComputeGraphPtr& graph) {
   absl::flat_hash_map<size_t, std::vector<NodePtr>> kept;
   std::vector<std::pair<NodePtr, NodePtr>> merges;  // (duplicate, kept)
-  for (const NodePtr& node : graph->DirectNodes()) {
-    if (!IsCandidate(*node)) continue;
+  auto visit = [&](const NodePtr& node) {
+    if (!IsCandidate(*node)) return;
     std::vector<NodePtr>& bucket = kept[ContentHash(*node)];
     NodePtr same;
     for (const NodePtr& k : bucket) {
@@ -101,6 +102,16 @@ StatusOr<bool> ConstantFuseSamePass::RunOnGraph(const ComputeGraphPtr& graph) {
     } else {
       merges.emplace_back(node, same);
     }
+  };
+  // Candidates are Const nodes: when a walk already listed them (in node
+  // list order), only those are visited.
+  TopoOrderCache* cache = TopoOrderCache::Current();
+  const TopoOrderCache::ConstUses* uses =
+      cache == nullptr ? nullptr : cache->FindConstUses(*graph);
+  if (uses != nullptr) {
+    for (Node* node : uses->consts) visit(node->shared_from_this());
+  } else {
+    for (const NodePtr& node : graph->DirectNodes()) visit(node);
   }
   GraphRewriter rw(graph);
   for (const auto& [dup, keep] : merges) {

@@ -7,7 +7,9 @@
 #include <string>
 #include <vector>
 
+#include "compiler/passes/infer_shape_pass.h"
 #include "compiler/passes/pass_framework/pass_manager.h"
+#include "compiler/passes/pass_framework/topo_order.h"
 #include "compiler/passes/testing/pass_test_util.h"
 #include "gmock/gmock.h"
 #include "graph/inc/graph/attr_value.h"
@@ -147,6 +149,43 @@ TEST(ConstantFuseSamePassTest, WorksPerGraphInsideSubgraphs) {
   EXPECT_THAT(NodeNames(*sub), ElementsAre("s1", "add", "sub_out"));
   EXPECT_TRUE(root.graph()->HasNode(r1));  // not merged across graphs
   EXPECT_EQ(s1->GetOutDataNodesSize(), 2u);
+}
+
+// After an inference walk recorded the Const nodes (TopoOrderCache scope),
+// only they are visited; the merges are the same as from a full walk.
+TEST(ConstantFuseSamePassTest, VisitsTheRecordedConstNodes) {
+  auto build = [](TestGraph* g) {
+    NodePtr x = g->TypedData("x", 0, {3});
+    NodePtr c1 = g->Const("c1", F32({3}, {1, 2, 3}));
+    NodePtr c2 = g->Const("c2", F32({3}, {1, 2, 3}));
+    NodePtr other = g->Const("other", F32({3}, {1, 2, 4}));
+    NodePtr add = g->Op("add", "Add", {x, c1});
+    NodePtr mul = g->Op("mul", "Mul", {add, c2});
+    g->NetOutput({g->Op("sub", "Sub", {mul, other})});
+    EXPECT_TRUE(g->graph()->TopologicalSorting().ok());
+  };
+  TestGraph plain("plain");
+  build(&plain);
+  auto plain_changed = ConstantFuseSamePass().Run(plain.graph());
+  GE_ASSERT_OK(plain_changed.status());
+  EXPECT_TRUE(*plain_changed);
+
+  TestGraph g("g");
+  build(&g);
+  TopoOrderCache cache;
+  TopoOrderCache::Scope scope(&cache);
+  InferShapePass infer;
+  GE_ASSERT_OK(infer.Run(g.graph()).status());
+  ASSERT_NE(cache.FindConstUses(*g.graph()), nullptr);
+  EXPECT_EQ(cache.FindConstUses(*g.graph())->consts.size(), 3u);
+  auto changed = ConstantFuseSamePass().Run(g.graph());
+  GE_ASSERT_OK(changed.status());
+  EXPECT_TRUE(*changed);
+  EXPECT_EQ(g.graph()->FindNode("c2"), nullptr);  // merged into c1
+  EXPECT_NE(g.graph()->FindNode("c1"), nullptr);
+  EXPECT_NE(g.graph()->FindNode("other"), nullptr);
+  EXPECT_EQ(NodeNames(*g.graph()), NodeNames(*plain.graph()));
+  EXPECT_EQ(g.graph()->FindNode("mul")->GetInDataNodes()[1]->GetName(), "c1");
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 
 #include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
+#include "absl/types/span.h"
 #include "compiler/passes/const_value_util.h"
 #include "compiler/passes/pass_framework/topo_order.h"
 #include "graph/inc/graph/anchor.h"
@@ -16,6 +17,8 @@
 #include "graph/inc/graph/op_desc.h"
 #include "graph/inc/graph/op_types.h"
 #include "graph/inc/graph/utils/node_utils.h"
+#include "metadef/register/inc/gert/contexts.h"
+#include "metadef/register/inc/gert/tensor.h"
 #include "metadef/register/inc/register/op_registry.h"
 
 namespace ge {
@@ -48,6 +51,9 @@ bool CopyMeta(const GeTensorDesc& src, GeTensorDesc* dst) {
 // Makes input (or output) `index` of `op` carry the meta of `*src`; true
 // when it changed.
 bool RefreshDesc(const GeTensorDesc* src, OpDesc& op, uint32_t index, bool output) {
+  // Compared in place first: pinning a port may unshare its desc (a copy).
+  const GeTensorDesc* cur = output ? op.PeekOutputDesc(index) : op.PeekInputDesc(index);
+  if (cur == nullptr || src == nullptr || SameMeta(*src, *cur)) return false;
   // The desc is owned by `op`, which this pass edits (the bare pointer
   // saves MutableInputDesc's shared_ptr copy).
   GeTensorDesc* dst = const_cast<GeTensorDesc*>(output ? op.GetOutputDescBarePtr(index)
@@ -355,19 +361,291 @@ const Node* ProducerNode(const Node& node, uint32_t i) {
   return peer == nullptr ? nullptr : peer->GetOwnerNodeBarePtr();
 }
 
-// Per-graph scratch of InferRegistered (reused node to node).
+// The IR input mapping of one registered type for one sequence of input
+// names (MapInputSlotsToIr depends on nothing else): nodes of a type mostly
+// share their port names (interned), so the mapping is computed once.
+struct IrMapping {
+  std::vector<const std::string*> names;
+  std::vector<gert::IrInstance> ir;
+};
+
+// Per-graph scratch of InferRegistered (reused node to node, so inferring a
+// node allocates nothing in the common case).
 struct InferScratch {
   OutputMetas metas;
   std::vector<gert::Tensor> views;
   std::vector<const gert::Tensor*> const_inputs;
+  // Registry entry per interned op type.
+  absl::flat_hash_map<const std::string*, const OpRegistrationData*> regs;
+  absl::flat_hash_map<const OpRegistrationData*, IrMapping> ir_maps;
+  // Context storage of FastInfer (grown, never shrunk).
+  std::vector<gert::IrInstance> ir;
+  std::vector<gert::Shape> in_shapes;
+  std::vector<const gert::Shape*> in_shape_ptrs;
+  std::vector<DataType> in_dtypes;
+  std::vector<const gert::Tensor*> in_tensors;
+  std::vector<const gert::ShapeRange*> in_ranges;
+  std::vector<gert::ShapeRange> in_range_store;
+  std::vector<gert::Shape> out_shapes;
+  std::vector<gert::Shape*> out_shape_ptrs;
+  std::vector<DataType> out_dtypes;
+  std::vector<DataType*> out_dtype_ptrs;
+  std::vector<gert::ShapeRange> out_ranges;
+  std::vector<gert::ShapeRange*> out_range_ptrs;
+  std::vector<int64_t> dims;
 };
 
-StatusOr<bool> InferRegistered(Node& node, InferScratch* scratch) {
+const OpRegistrationData* FindRegistration(const OpDesc& op, InferScratch* scratch) {
+  auto [it, inserted] = scratch->regs.try_emplace(op.GetInternedType(), nullptr);
+  if (inserted) it->second = OpRegistry::Instance().Find(op.GetType());
+  return it->second;
+}
+
+// The IR instances of `op`'s inputs as InferShapeAndTypeForOpDesc maps them
+// (absent optional inputs get count 0) in scratch->ir; false when the
+// mapping fails.
+bool MapIr(const OpDesc& op, const OpRegistrationData& reg, InferScratch* scratch) {
+  const uint32_t slots = static_cast<uint32_t>(op.GetAllInputsSize());
+  IrMapping& m = scratch->ir_maps[&reg];
+  bool same = m.names.size() == slots && m.ir.size() == reg.inputs.size();
+  for (uint32_t i = 0; i < slots && same; ++i) same = m.names[i] == op.GetInputNamePtr(i);
+  if (!same) {
+    StatusOr<std::vector<gert::IrInstance>> mapped = MapInputSlotsToIr(op, reg, slots);
+    if (!mapped.ok()) {
+      m.names.clear();
+      m.ir.clear();
+      return false;
+    }
+    m.ir = std::move(mapped).value();
+    m.names.resize(slots);
+    for (uint32_t i = 0; i < slots; ++i) m.names[i] = op.GetInputNamePtr(i);
+  }
+  scratch->ir.assign(m.ir.begin(), m.ir.end());
+  for (size_t k = 0; k < reg.inputs.size(); ++k) {
+    gert::IrInstance& inst = scratch->ir[k];
+    if (reg.inputs[k].kind != IoKind::kOptional || inst.count != 1) continue;
+    const GeTensorDesc* d = op.PeekInputDesc(static_cast<uint32_t>(inst.start));
+    if (d == nullptr || !d->IsValid()) inst.count = 0;
+  }
+  return true;
+}
+
+bool AttrTypeCompatible(const OpAttrDef& def, const AttrValue& v) {
+  if (def.type == AttrValue::VT_NONE) return true;
+  const AttrValue::ValueType t = v.GetValueType();
+  if (t == def.type) return true;
+  if (def.type == AttrValue::VT_BOOL && t == AttrValue::VT_INT) {
+    const int64_t* i = v.Get<int64_t>();
+    return i != nullptr && (*i == 0 || *i == 1);
+  }
+  return false;
+}
+
+// The registration checks of InferShapeAndTypeForOpDesc (input data types,
+// required attributes, attribute types) without building any message.
+bool PassesRegistrationChecks(const OpDesc& op, const OpRegistrationData& reg,
+                              absl::Span<const gert::IrInstance> ir, ErrorCode* code) {
+  *code = ErrorCode::kParamInvalid;
+  for (size_t k = 0; k < reg.inputs.size(); ++k) {
+    const OpIoDef& io = reg.inputs[k];
+    for (size_t s = ir[k].start; s < ir[k].start + ir[k].count; ++s) {
+      const GeTensorDesc* desc = op.PeekInputDesc(static_cast<uint32_t>(s));
+      if (desc == nullptr || !desc->IsValid()) {
+        if (io.kind == IoKind::kOptional) continue;
+        return false;
+      }
+      if (!io.types.Contains(desc->GetDataType())) return false;
+    }
+  }
+  for (const OpAttrDef& def : reg.attrs) {
+    const AttrValue* v = op.GetAttr(def.name);
+    if (v == nullptr) {
+      if (def.required) return false;
+      continue;
+    }
+    if (!AttrTypeCompatible(def, *v)) {
+      *code = ErrorCode::kTypeMismatch;
+      return false;
+    }
+  }
+  return true;
+}
+
+template <typename T>
+void GrowTo(std::vector<T>* v, size_t n) {
+  if (v->size() < n) v->resize(n);
+}
+
+enum class FastResult {
+  kDone,      // inferred; *changed says whether an output desc changed
+  kFailed,    // the full function fails before writing, with *code
+  kFallBack,  // run the full function
+};
+
+// InferShapeAndTypeForOpDesc for the common case, over a context wired to
+// the scratch storage (no per-node strings, vectors or desc copies), writing
+// only the output descs that change. kFailed when the full function would
+// fail before writing anything: a registration check (ParamInvalid, or
+// TypeMismatch for an attribute type), no infer function (NotSupported) or
+// an op function error (its code); a lenient run skips the node without
+// the message, a strict one runs the full function for it. kFallBack
+// whenever the full function might do something else (a rank above
+// gert::kMaxDimNum; an invalid output range, which may leave outputs partly
+// written as the full function does before it reports the same error).
+FastResult FastInfer(OpDesc& op, const OpRegistrationData& reg,
+                     const std::vector<const gert::Tensor*>& const_inputs, InferScratch* scratch,
+                     bool* changed, ErrorCode* code) {
+  if (!MapIr(op, reg, scratch)) {
+    *code = ErrorCode::kParamInvalid;  // as MapInputsToIr reports it
+    return FastResult::kFailed;
+  }
+  if (!PassesRegistrationChecks(op, reg, scratch->ir, code)) return FastResult::kFailed;
+  if (reg.infer_shape == nullptr) {
+    *code = ErrorCode::kNotSupported;
+    return FastResult::kFailed;
+  }
+  const size_t n_in = op.GetAllInputsSize();
+  const size_t n_out = op.GetOutputsSize();
+  InferScratch& s = *scratch;
+  GrowTo(&s.in_shapes, n_in);
+  GrowTo(&s.in_shape_ptrs, n_in);
+  GrowTo(&s.in_dtypes, n_in);
+  GrowTo(&s.in_tensors, n_in);
+  GrowTo(&s.in_ranges, n_in);
+  GrowTo(&s.in_range_store, n_in);
+  // Read in place (peeked: nothing is pinned, no desc is unshared).
+  for (size_t i = 0; i < n_in; ++i) {
+    const GeTensorDesc* desc = op.PeekInputDesc(static_cast<uint32_t>(i));
+    s.in_tensors[i] = nullptr;
+    s.in_ranges[i] = nullptr;
+    if (desc == nullptr || !desc->IsValid()) {
+      s.in_shape_ptrs[i] = nullptr;
+      s.in_dtypes[i] = DT_UNDEFINED;
+      continue;
+    }
+    const absl::Span<const int64_t> dims = desc->GetShape().GetDimsSpan();
+    if (dims.size() > gert::kMaxDimNum) return FastResult::kFallBack;
+    gert::Shape& shape = s.in_shapes[i];
+    shape.SetDimNum(dims.size());
+    for (size_t d = 0; d < dims.size(); ++d) shape.SetDim(d, dims[d]);
+    s.in_shape_ptrs[i] = &shape;
+    s.in_dtypes[i] = desc->GetDataType();
+    if (i < const_inputs.size()) s.in_tensors[i] = const_inputs[i];
+    if (!desc->GetShapeRange().empty()) {
+      s.in_range_store[i] = desc->GetShapeRange();
+      s.in_ranges[i] = &s.in_range_store[i];
+    }
+  }
+  GrowTo(&s.out_shapes, n_out);
+  GrowTo(&s.out_shape_ptrs, n_out);
+  GrowTo(&s.out_dtypes, n_out);
+  GrowTo(&s.out_dtype_ptrs, n_out);
+  GrowTo(&s.out_ranges, n_out);
+  GrowTo(&s.out_range_ptrs, n_out);
+  for (size_t i = 0; i < n_out; ++i) {
+    const GeTensorDesc* desc = op.PeekOutputDesc(static_cast<uint32_t>(i));
+    gert::Shape& shape = s.out_shapes[i];
+    shape.SetScalar();
+    s.out_dtypes[i] = DT_UNDEFINED;
+    if (desc != nullptr) {
+      const absl::Span<const int64_t> dims = desc->GetShape().GetDimsSpan();
+      // (The full function leaves a shape it cannot convert a scalar.)
+      if (dims.size() <= gert::kMaxDimNum) {
+        shape.SetDimNum(dims.size());
+        for (size_t d = 0; d < dims.size(); ++d) shape.SetDim(d, dims[d]);
+      }
+      s.out_dtypes[i] = desc->GetDataType();
+    }
+    s.out_ranges[i].clear();
+    s.out_shape_ptrs[i] = &s.out_shapes[i];
+    s.out_dtype_ptrs[i] = &s.out_dtypes[i];
+    s.out_range_ptrs[i] = &s.out_ranges[i];
+  }
+  gert::InferShapeContext ctx;
+  ctx.SetNode(op.GetName(), op.GetType());
+  ctx.SetAttrHolder(&op);
+  ctx.SetInputs(absl::MakeConstSpan(s.in_shape_ptrs.data(), n_in),
+                absl::MakeConstSpan(s.in_dtypes.data(), n_in),
+                absl::MakeConstSpan(s.in_tensors.data(), n_in),
+                absl::MakeConstSpan(s.in_ranges.data(), n_in));
+  ctx.SetOutputs(absl::MakeSpan(s.out_shape_ptrs.data(), n_out),
+                 absl::MakeSpan(s.out_dtype_ptrs.data(), n_out),
+                 absl::MakeSpan(s.out_range_ptrs.data(), n_out));
+  ctx.SetIrInputs(s.ir);
+  auto failed = [code](const Status& st) {
+    *code = GetErrorCode(st);
+    return FastResult::kFailed;
+  };
+  if (reg.verify != nullptr) {
+    Status st = reg.verify(ctx);
+    if (!st.ok()) return failed(st);
+  }
+  if (reg.infer_data_type != nullptr) {
+    Status st = reg.infer_data_type(ctx);
+    if (!st.ok()) return failed(st);
+  } else if (ctx.GetInputShape(0) != nullptr) {
+    for (size_t i = 0; i < n_out; ++i) ctx.SetOutputDataType(i, ctx.GetInputDataType(0));
+  }
+  {
+    Status st = reg.infer_shape(ctx);
+    if (!st.ok()) return failed(st);
+  }
+
+  // Write back as the full function does (shape, data type, origin shape /
+  // type while the format is the origin format, range), skipping equal
+  // values (those writes are no-ops).
+  bool any = false;
+  for (size_t i = 0; i < n_out; ++i) {
+    const GeTensorDesc* peek = op.PeekOutputDesc(static_cast<uint32_t>(i));
+    if (peek == nullptr) continue;
+    const absl::Span<const int64_t> dims = s.out_shapes[i].GetDims();
+    const DataType dt = s.out_dtypes[i];
+    const gert::ShapeRange& range = s.out_ranges[i];
+    const bool shape_same = peek->GetShape().GetDimsSpan() == dims;
+    const bool origin = peek->GetFormat() == peek->GetOriginFormat();
+    const bool need_write =
+        !shape_same || peek->GetDataType() != dt || !range.empty() ||
+        !peek->GetShapeRange().empty() ||
+        (origin && (peek->GetOriginDataType() != dt || peek->GetOriginShape() != peek->GetShape()));
+    if (!need_write) continue;
+    GeTensorDesc* desc = const_cast<GeTensorDesc*>(op.GetOutputDescBarePtr(static_cast<uint32_t>(i)));
+    if (desc == nullptr) continue;
+    if (!shape_same) {
+      s.dims.assign(dims.begin(), dims.end());
+      desc->SetShape(GeShape(s.dims));
+      any = true;
+    }
+    if (desc->GetDataType() != dt) {
+      desc->SetDataType(dt);
+      any = true;
+    }
+    if (origin) {
+      if (desc->GetOriginShape() != desc->GetShape()) desc->SetOriginShape(desc->GetShape());
+      desc->SetOriginDataType(dt);
+    }
+    if (!range.empty() || !desc->GetShapeRange().empty()) {
+      if (range != desc->GetShapeRange()) any = true;
+      if (!desc->SetShapeRange(range).ok()) return FastResult::kFallBack;
+    }
+  }
+  *changed = any;
+  return FastResult::kDone;
+}
+
+// Whether a lenient run keeps a node whose inference failed with `code`
+// (structure errors fail the run).
+bool LenientSkips(ErrorCode code) {
+  return g_lenient && code != ErrorCode::kGraphInvalid && code != ErrorCode::kOutOfRange;
+}
+
+// Infers a registered op. *skipped: a lenient run keeps the node's descs
+// (its inference failed; the caller moves on).
+StatusOr<bool> InferRegistered(Node& node, InferScratch* scratch, bool* skipped) {
   OpDesc& op = *node.GetOpDescBarePtr();
   InferShapeMemo* memo = g_memo;
   // (The signature is only computed for nodes inferred before.)
   if (memo != nullptr && memo->Has(&op) && memo->Matches(&op, NodeSignature(node))) return false;
-  const OpRegistrationData* reg = OpRegistry::Instance().Find(node.GetType());
+  const OpRegistrationData* reg = FindRegistration(op, scratch);
   if (reg == nullptr) return false;
   const uint32_t n_in = static_cast<uint32_t>(node.GetAllInDataAnchorsSize());
   bool any_const = false;
@@ -391,9 +669,20 @@ StatusOr<bool> InferRegistered(Node& node, InferScratch* scratch) {
       const_inputs[i] = &views[i];
     }
   }
-  SnapshotOutputs(op, &scratch->metas);
-  RETURN_IF_ERROR(Annotate(InferShapeAndTypeForOpDesc(op, const_inputs), "InferShapePass: "));
-  const bool changed = OutputsChanged(op, scratch->metas);
+  bool changed = false;
+  ErrorCode code = ErrorCode::kSuccess;
+  const FastResult fast = FastInfer(op, *reg, const_inputs, scratch, &changed, &code);
+  if (fast == FastResult::kFailed && LenientSkips(code)) {
+    *skipped = true;  // the full function's message is not needed
+    return false;
+  }
+  if (fast != FastResult::kDone) {
+    // The full function: its messages, and whatever made the fast path
+    // give up.
+    SnapshotOutputs(op, &scratch->metas);
+    RETURN_IF_ERROR(Annotate(InferShapeAndTypeForOpDesc(op, const_inputs), "InferShapePass: "));
+    changed = OutputsChanged(op, scratch->metas);
+  }
   if (memo != nullptr && memo->recording()) memo->Record(node.GetOpDesc(), NodeSignature(node));
   return changed;
 }
@@ -465,61 +754,130 @@ GeTensorDesc InferShapePass::WidenDescs(const GeTensorDesc& carried, const GeTen
   return merged;
 }
 
+namespace {
+
+// Infers one node of `graph` (inputs refreshed from the producers first);
+// true when a desc changed. A node a lenient run cannot infer keeps its
+// descs (false).
+StatusOr<bool> InferNode(ComputeGraph& graph, Node& node, int32_t depth, InferScratch* scratch) {
+  OpDesc& op = *node.GetOpDescBarePtr();
+  bool changed = false;
+  // Refresh input descs from the producers.
+  const uint32_t n_in = static_cast<uint32_t>(node.GetAllInDataAnchorsSize());
+  for (uint32_t i = 0; i < n_in; ++i) {
+    InDataAnchor* in = node.GetInDataAnchorBarePtr(static_cast<int32_t>(i));
+    OutDataAnchor* peer = in == nullptr ? nullptr : in->GetPeerOutAnchorPtr();
+    if (peer == nullptr) continue;
+    const OpDesc& producer = *peer->GetOwnerNodeBarePtr()->GetOpDescBarePtr();
+    const uint32_t out_idx = static_cast<uint32_t>(peer->GetIdx());
+    // Compared in place first: pinning the input may unshare its desc.
+    const GeTensorDesc* cur = op.PeekInputDesc(i);
+    const GeTensorDesc* src = producer.PeekOutputDesc(out_idx);
+    if (cur == nullptr || src == nullptr || SameMeta(*src, *cur)) continue;
+    // The input is pinned first: the peeked producer desc stays valid
+    // until the next pointer handed out.
+    GeTensorDesc* dst = const_cast<GeTensorDesc*>(op.GetInputDescBarePtr(i));
+    src = producer.PeekOutputDesc(out_idx);
+    if (dst != nullptr && src != nullptr) changed |= CopyMeta(*src, dst);
+  }
+  const std::string& type = op.GetType();
+  if (IsConstNode(node)) {
+    const AttrValue* attr = op.GetAttr(ATTR_NAME_WEIGHTS);
+    const GeTensor* w = attr == nullptr ? nullptr : attr->Get<GeTensor>();
+    if (w != nullptr) {
+      changed |= RefreshDesc(&w->GetTensorDesc(), op, 0, /*output=*/true);
+    }
+    return changed;
+  }
+  if (type == DATA || type == NETOUTPUT) return changed;
+  StatusOr<bool> r = false;
+  if (IsIf(node)) {
+    r = InferIf(node, depth);
+  } else if (type == "Loop") {
+    r = InferLoop(node, depth);
+  } else {
+    if (!op.GetSubgraphInstanceNames().empty() && type != "SequenceMap") {
+      // (SequenceMap bodies take sequence elements, not the parent's
+      // inputs: they are left to the executor.)
+      ASSIGN_OR_RETURN(bool sub_changed, InferOtherSubgraphs(node, depth));
+      changed |= sub_changed;
+    }
+    bool skipped = false;
+    r = InferRegistered(node, scratch, &skipped);
+    if (skipped) return changed;  // keep the node's descs
+  }
+  if (!r.ok() && LenientSkips(GetErrorCode(r.status()))) {
+    return changed;  // keep the node's descs
+  }
+  if (!r.ok()) return Annotate(r.status(), "graph '", graph.GetName(), "': ");
+  return changed || *r;
+}
+
+// The node hook of the running pass (depth 0 only), or null.
+thread_local const InferShapePass::NodeHook* g_hook = nullptr;
+
+// The Const nodes and their consumers met by a depth-0 walk, for the
+// TopoOrderCache (the walk touches every node anyway).
+// Also the op types met (the TopoOrderCache type set of a graph without
+// subgraphs).
+struct ConstUseCollector {
+  TopoOrderCache::ConstUses uses;
+  bool in_list_order = true;  // the walk followed the node list
+  absl::flat_hash_set<const std::string*> types;
+  const std::string* last_type = nullptr;
+};
+thread_local ConstUseCollector* g_collect = nullptr;
+
+// Every linked data input comes from a Const node, and one is linked.
+bool AllProducersConst(const Node& node) {
+  const uint32_t n_in = static_cast<uint32_t>(node.GetAllInDataAnchorsSize());
+  bool any = false;
+  for (uint32_t i = 0; i < n_in; ++i) {
+    const Node* p = ProducerNode(node, i);
+    if (p == nullptr) continue;
+    if (!IsConstNode(*p)) return false;
+    any = true;
+  }
+  return any;
+}
+
+}  // namespace
+
 StatusOr<bool> InferShapePass::InferGraph(ComputeGraph& graph, int32_t depth) {
   if (depth > kMaxSubgraphDepth) {
     return OutOfRange("InferShapePass: subgraph nesting deeper than ", kMaxSubgraphDepth,
                       " at graph '", graph.GetName(), "'");
   }
   ASSIGN_OR_RETURN(const NodeOrder order, SharedTopologicalOrder(graph));
+  const NodeHook* hook = depth == 0 ? g_hook : nullptr;
+  ConstUseCollector* collect = depth == 0 ? g_collect : nullptr;
+  NodeList::const_iterator list_it = graph.DirectNodes().begin();
+  const NodeList::const_iterator list_end = graph.DirectNodes().end();
   bool changed = false;
   InferScratch scratch;
   for (const NodePtr& node : *order) {
-    OpDesc& op = *node->GetOpDescBarePtr();
-    // Refresh input descs from the producers.
-    const uint32_t n_in = static_cast<uint32_t>(node->GetAllInDataAnchorsSize());
-    for (uint32_t i = 0; i < n_in; ++i) {
-      InDataAnchor* in = node->GetInDataAnchorBarePtr(static_cast<int32_t>(i));
-      OutDataAnchor* peer = in == nullptr ? nullptr : in->GetPeerOutAnchorPtr();
-      if (peer == nullptr) continue;
-      const OpDesc& producer = *peer->GetOwnerNodeBarePtr()->GetOpDescBarePtr();
-      const uint32_t out_idx = static_cast<uint32_t>(peer->GetIdx());
-      // The input is pinned first: the peeked producer desc stays valid
-      // until the next pointer handed out.
-      GeTensorDesc* dst = const_cast<GeTensorDesc*>(op.GetInputDescBarePtr(i));
-      const GeTensorDesc* src = producer.PeekOutputDesc(out_idx);
-      if (dst != nullptr && src != nullptr) changed |= CopyMeta(*src, dst);
-    }
-    const std::string& type = op.GetType();
-    if (IsConstNode(*node)) {
-      const AttrValue* attr = op.GetAttr(ATTR_NAME_WEIGHTS);
-      const GeTensor* w = attr == nullptr ? nullptr : attr->Get<GeTensor>();
-      if (w != nullptr) {
-        changed |= RefreshDesc(&w->GetTensorDesc(), op, 0, /*output=*/true);
+    ASSIGN_OR_RETURN(bool c, InferNode(graph, *node, depth, &scratch));
+    changed |= c;
+    if (hook != nullptr) RETURN_IF_ERROR((*hook)(*node));
+    if (collect != nullptr) {
+      if (collect->in_list_order) {
+        if (list_it == list_end || list_it->get() != node.get()) {
+          collect->in_list_order = false;
+        } else {
+          ++list_it;
+        }
       }
-      continue;
-    }
-    if (type == DATA || type == NETOUTPUT) continue;
-    StatusOr<bool> r = false;
-    if (IsIf(*node)) {
-      r = InferIf(*node, depth);
-    } else if (type == "Loop") {
-      r = InferLoop(*node, depth);
-    } else {
-      if (!op.GetSubgraphInstanceNames().empty() && type != "SequenceMap") {
-        // (SequenceMap bodies take sequence elements, not the parent's
-        // inputs: they are left to the executor.)
-        ASSIGN_OR_RETURN(bool sub_changed, InferOtherSubgraphs(*node, depth));
-        changed |= sub_changed;
+      if (IsConstNode(*node)) {
+        collect->uses.consts.push_back(node.get());
+      } else if (AllProducersConst(*node)) {
+        collect->uses.const_fed.push_back(node.get());
       }
-      r = InferRegistered(*node, &scratch);
+      const std::string* t = node->GetOpDescBarePtr()->GetInternedType();
+      if (t != collect->last_type) collect->types.insert(t);
+      collect->last_type = t;
     }
-    if (!r.ok() && g_lenient && GetErrorCode(r.status()) != ErrorCode::kGraphInvalid &&
-        GetErrorCode(r.status()) != ErrorCode::kOutOfRange) {
-      continue;  // keep the node's descs
-    }
-    if (!r.ok()) return Annotate(r.status(), "graph '", graph.GetName(), "': ");
-    changed |= *r;
   }
+  if (collect != nullptr && list_it != list_end) collect->in_list_order = false;
   return changed;
 }
 
@@ -529,15 +887,31 @@ StatusOr<bool> InferShapePass::RunImpl(const ComputeGraphPtr& graph) {
   // is the only desc edit that does not advance the edit epoch): skip.
   TopoOrderCache* cache = TopoOrderCache::Current();
   using Fact = TopoOrderCache::Fact;
+  walked_ = false;
   if (cache != nullptr && (cache->HasFact(*graph, Fact::kInferredStrict) ||
                            (lenient_ && cache->HasFact(*graph, Fact::kInferredLenient)))) {
     return false;
   }
   const bool saved = g_lenient;
+  const NodeHook* saved_hook = g_hook;
+  ConstUseCollector* saved_collect = g_collect;
+  ConstUseCollector collector;
   g_lenient = lenient_;
+  g_hook = node_hook_ ? &node_hook_ : nullptr;
+  g_collect = cache != nullptr ? &collector : nullptr;
   const uint64_t epoch_before = GraphEditEpoch();
   StatusOr<bool> r = InferGraph(*graph, 0);
   g_lenient = saved;
+  g_hook = saved_hook;
+  g_collect = saved_collect;
+  walked_ = r.ok();
+  // Recorded at the walk's epoch; the step below carries it over.
+  if (r.ok() && cache != nullptr && GraphEditEpoch() == epoch_before) {
+    if (collector.in_list_order) cache->StoreConstUses(*graph, std::move(collector.uses));
+    if (graph->GetParentGraph() == nullptr && graph->GetAllSubgraphs().empty()) {
+      cache->StoreTypes(*graph, std::move(collector.types));
+    }
+  }
   // Changed descs are an edit for the other passes' facts (folding, ...);
   // the structure is untouched, so the cached orders stay.
   if (r.ok() && *r) {

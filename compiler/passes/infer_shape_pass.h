@@ -24,10 +24,19 @@
 // parent input -> subgraph Data, If branches -> If outputs (MergeDescs:
 // union per dim), Loop carried values (WidenDescs: a moving bound becomes
 // unbounded so the fixed point ends); a range is part of "changed".
-// Cost: input descs are compared in place and only written when they
-// differ; an InferShapeMemo (if a scope is open) skips unchanged nodes; in a
-// TopoOrderCache scope a graph unedited since a complete run is skipped
-// (a run that changed a desc advances the graph edit epoch).
+// Cost: input descs are compared in place and only written (pinned) when
+// they differ; a registered op is inferred through a context wired to
+// per-run scratch storage (registry entry per interned type, IR input
+// mapping per type and port names, no per-node strings or vectors; output
+// descs written only where they change), with the same checks, functions
+// and results as InferShapeAndTypeForOpDesc, which still runs (for its
+// messages) when a strict run's node fails; a lenient run skips such a node
+// without building the message. An InferShapeMemo (if a scope is open)
+// skips unchanged nodes; in a TopoOrderCache scope a graph unedited since a
+// complete run is skipped (a run that changed a desc advances the graph
+// edit epoch), and a complete walk records the graph's Const nodes, the
+// nodes fed only by them (TopoOrderCache::ConstUses) and, for a graph
+// without subgraphs, its op types, for the passes after it.
 //
 // Example:
 //   InferShapePass pass;
@@ -36,6 +45,8 @@
 #define COMPILER_PASSES_INFER_SHAPE_PASS_H_
 
 #include <cstdint>
+#include <functional>
+#include <utility>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/string_view.h"
@@ -124,6 +135,18 @@ class InferShapePass : public GraphPass {
   void set_lenient(bool lenient) { lenient_ = lenient; }
   bool lenient() const { return lenient_; }
 
+  // Called for every direct node of the graph Run() is given, right after
+  // the node was inferred (or kept), in topological order: a caller's
+  // per-node work over the output descs while they are in cache (prepare
+  // marks dynamic shapes so, instead of another walk over the graph). An
+  // error stops the run and is its error. Not called for subgraph nodes, nor
+  // when the run is skipped (see walked()).
+  using NodeHook = std::function<Status(Node&)>;
+  void set_node_hook(NodeHook hook) { node_hook_ = std::move(hook); }
+  // Whether the last Run() visited every direct node of the graph (it did
+  // not skip an unedited graph and did not fail).
+  bool walked() const { return walked_; }
+
   // Infers one graph (and, recursively, its nodes' subgraphs); true when a
   // desc changed. Used by the Loop body fixed point too.
   static StatusOr<bool> InferGraph(ComputeGraph& graph, int32_t depth = 0);
@@ -142,6 +165,8 @@ class InferShapePass : public GraphPass {
 
  private:
   bool lenient_ = false;
+  bool walked_ = false;
+  NodeHook node_hook_;
 };
 
 }  // namespace ge

@@ -13,6 +13,7 @@
 #include "compiler/passes/const_value_util.h"
 #include "compiler/passes/pass_framework/topo_order.h"
 #include "gmock/gmock.h"
+#include "metadef/register/inc/register/op_registry.h"
 #include "graph/inc/graph/attr_value.h"
 #include "graph/inc/graph/compute_graph.h"
 #include "graph/inc/graph/ge_attr_define.h"
@@ -304,6 +305,130 @@ TEST(InferShapePassTest, RangesFlowToConsumersAndChangesAreDetected) {
   EXPECT_TRUE(*r);
   EXPECT_EQ(out->GetOpDescBarePtr()->GetInputDesc(0).GetShapeRange(),
             (GeTensorDesc::ShapeRange{{2, 4}, {3, 3}}));
+}
+
+TEST(InferShapePassTest, NodeHookSeesEveryNodeRightAfterItsInference) {
+  TestGraph g("g");
+  NodePtr x = g.TypedData("x", 0, {2, 3});
+  NodePtr relu = g.Op("relu", "Relu", {x});
+  NodePtr neg = g.Op("neg", "Neg", {relu});
+  g.NetOutput({neg});
+  ASSERT_TRUE(g.graph()->TopologicalSorting().ok());
+  std::vector<std::string> seen;
+  std::vector<GeShape> shapes;
+  InferShapePass pass;
+  pass.set_node_hook([&](Node& node) {
+    seen.push_back(node.GetName());
+    const GeTensorDesc* d = node.GetOpDescBarePtr()->PeekOutputDesc(0);
+    shapes.push_back(d == nullptr ? GeShape({-9}) : d->GetShape());
+    return OkStatus();
+  });
+  TopoOrderCache cache;
+  TopoOrderCache::Scope scope(&cache);
+  GE_ASSERT_OK(pass.Run(g.graph()).status());
+  EXPECT_TRUE(pass.walked());
+  ASSERT_EQ(seen.size(), 4u);
+  EXPECT_EQ(seen[0], "x");
+  EXPECT_EQ(seen[1], "relu");
+  EXPECT_EQ(seen[2], "neg");
+  EXPECT_EQ(shapes[1], GeShape({2, 3}));  // already inferred when the hook ran
+  EXPECT_EQ(shapes[2], GeShape({2, 3}));
+  // Nothing edited since: the run is skipped, the hook not called.
+  seen.clear();
+  auto again = pass.Run(g.graph());
+  GE_ASSERT_OK(again.status());
+  EXPECT_FALSE(*again);
+  EXPECT_FALSE(pass.walked());
+  EXPECT_TRUE(seen.empty());
+  // The walk recorded the op types (no Const: no Const uses to speak of).
+  EXPECT_NE(cache.FindTypes(*g.graph()), nullptr);
+  EXPECT_TRUE(GraphTreeHasAnyType(*g.graph(), {"Neg"}));
+  EXPECT_FALSE(GraphTreeHasAnyType(*g.graph(), {"Conv2D"}));
+
+  // A hook error stops the run and is its error.
+  NoteGraphEdit();
+  pass.set_node_hook([](Node& node) -> Status {
+    if (node.GetName() == "relu") return Internal("hook failed at ", node.GetName());
+    return OkStatus();
+  });
+  auto failed = pass.Run(g.graph());
+  ASSERT_FALSE(failed.ok());
+  EXPECT_THAT(std::string(failed.status().message()), HasSubstr("hook failed at relu"));
+  EXPECT_FALSE(pass.walked());
+}
+
+// A node whose inference fails keeps its descs in a lenient run (no
+// message is built for it) and fails a strict run with the full message:
+// a data type outside the op's allowed set, and shapes that do not
+// broadcast.
+TEST(InferShapePassTest, LenientRunKeepsNodesItCannotInferStrictNamesThem) {
+  for (bool lenient : {true, false}) {
+    TestGraph g("g");
+    NodePtr s = g.TypedData("s", 0, {2}, DT_STRING);
+    NodePtr relu = g.Op("relu", "Relu", {s});  // Relu takes no strings
+    NodePtr x = g.TypedData("x", 1, {2, 3});
+    NodePtr y = g.TypedData("y", 2, {4});
+    NodePtr add = g.Op("add", "Add", {x, y});
+    NodePtr ok = g.Op("ok", "Neg", {x});
+    g.NetOutput({relu, add, ok});
+    const GeTensorDesc relu_before = relu->GetOpDescBarePtr()->GetOutputDesc(0);
+    const GeTensorDesc add_before = add->GetOpDescBarePtr()->GetOutputDesc(0);
+    InferShapePass pass;
+    pass.set_lenient(lenient);
+    auto r = pass.Run(g.graph());
+    if (lenient) {
+      GE_ASSERT_OK(r.status());
+      EXPECT_EQ(relu->GetOpDescBarePtr()->GetOutputDesc(0).GetShape(), relu_before.GetShape());
+      EXPECT_EQ(relu->GetOpDescBarePtr()->GetOutputDesc(0).GetDataType(),
+                relu_before.GetDataType());
+      EXPECT_EQ(add->GetOpDescBarePtr()->GetOutputDesc(0).GetShape(), add_before.GetShape());
+      EXPECT_EQ(OutShape(ok), GeShape({2, 3}));
+    } else {
+      ASSERT_FALSE(r.ok());
+      EXPECT_THAT(std::string(r.status().message()), HasSubstr("relu"));
+      EXPECT_THAT(std::string(r.status().message()), HasSubstr("DT_STRING"));
+    }
+  }
+}
+
+// The pass writes what InferShapeAndTypeForOpDesc writes: inferring a copy
+// of each inferred op again with the full function changes nothing
+// (shape, data type, origin shape / type, range).
+TEST(InferShapePassTest, OutputsEqualTheFullInferFunction) {
+  TestGraph g("g");
+  NodePtr x = g.TypedData("x", 0, {2, 3});
+  NodePtr b = g.Const("b", F32({3}, {1, 2, 3}));
+  NodePtr add = g.Op("add", "Add", {x, b});
+  NodePtr cast = g.Op("cast", "Cast", {add}, {{"to", AttrValue::CreateFrom<DataType>(DT_INT64)}});
+  NodePtr cat = g.Op("cat", "Concat", {add, add}, {{"axis", AttrValue::CreateFrom<int64_t>(1)}},
+                     {{"inputs", 2}});
+  NodePtr shape = g.Const("shape", I64({2}, {3, 4}));
+  NodePtr reshape = g.Op("reshape", "Reshape", {cat, shape});
+  g.NetOutput({cast, reshape});
+  InferShapePass pass;
+  GE_ASSERT_OK(pass.Run(g.graph()).status());
+  EXPECT_EQ(OutShape(cat), GeShape({2, 6}));
+  EXPECT_EQ(OutShape(reshape), GeShape({3, 4}));
+  EXPECT_EQ(cast->GetOpDescBarePtr()->GetOutputDesc(0).GetDataType(), DT_INT64);
+  for (const NodePtr& n : {add, cast, cat, reshape}) {
+    OpDesc copy(*n->GetOpDescBarePtr());
+    std::vector<const gert::Tensor*> consts(copy.GetAllInputsSize(), nullptr);
+    std::vector<gert::Tensor> views(copy.GetAllInputsSize());
+    for (uint32_t i = 0; i < copy.GetAllInputsSize(); ++i) {
+      auto v = GetConstInputView(*n, static_cast<int32_t>(i));
+      if (!v.ok()) continue;
+      views[i] = *v;
+      consts[i] = &views[i];
+    }
+    GE_ASSERT_OK(InferShapeAndTypeForOpDesc(copy, consts));
+    const GeTensorDesc mine = n->GetOpDescBarePtr()->GetOutputDesc(0);
+    const GeTensorDesc full = copy.GetOutputDesc(0);
+    EXPECT_EQ(mine.GetShape(), full.GetShape()) << n->GetName();
+    EXPECT_EQ(mine.GetDataType(), full.GetDataType()) << n->GetName();
+    EXPECT_EQ(mine.GetOriginShape(), full.GetOriginShape()) << n->GetName();
+    EXPECT_EQ(mine.GetOriginDataType(), full.GetOriginDataType()) << n->GetName();
+    EXPECT_EQ(mine.GetShapeRange(), full.GetShapeRange()) << n->GetName();
+  }
 }
 
 }  // namespace

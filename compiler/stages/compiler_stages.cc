@@ -289,7 +289,7 @@ Status GraphPrepare::NormalizeGraph(const ComputeGraphPtr& graph, TopoSortingMod
   if (graph == nullptr) return ParamInvalid("NormalizeGraph: null graph");
   std::vector<NodePtr> net_outputs;
   std::vector<NodePtr> datas;
-  for (const NodePtr& node : graph->GetDirectNode()) {
+  for (const NodePtr& node : graph->DirectNodes()) {
     if (node->GetType() == NETOUTPUT) net_outputs.push_back(node);
     if (node->GetType() == DATA) datas.push_back(node);
   }
@@ -351,35 +351,31 @@ Status GraphPrepare::PrepareDynShape(const ComputeGraphPtr& graph) {
   return OkStatus();
 }
 
-Status GraphPrepare::MarkDynShape(const ComputeGraphPtr& graph) {
-  bool any = false;
-  // Bare pointers and in-place reads: no allocation per node. Without
-  // subgraphs the tree is the direct node list.
-  std::vector<Node*> all;
-  if (!graph->GetAllSubgraphs().empty() || graph->GetParentGraph() != nullptr) {
-    all = graph->GetAllNodesPtr();
-  } else {
-    all.reserve(graph->GetDirectNodesSize());
-    for (const NodePtr& n : graph->DirectNodes()) all.push_back(n.get());
+namespace {
+
+// Sets or clears the kAttrIsUnknownShape mark of one node from its output
+// descs; *any becomes true when it is marked.
+Status MarkNodeDynShape(OpDesc& op, bool* any) {
+  bool unknown = false;
+  const uint32_t n_out = static_cast<uint32_t>(op.GetAllOutputsDescSize());
+  for (uint32_t i = 0; i < n_out && !unknown; ++i) {
+    const GeTensorDesc* desc = op.PeekOutputDesc(i);
+    unknown = desc != nullptr && desc->GetShape().IsUnknownShape();
   }
-  for (Node* node : all) {
-    OpDesc& op = *node->GetOpDescBarePtr();
-    bool unknown = false;
-    const uint32_t n_out = static_cast<uint32_t>(op.GetAllOutputsDescSize());
-    for (uint32_t i = 0; i < n_out && !unknown; ++i) {
-      const GeTensorDesc* desc = op.PeekOutputDesc(i);
-      unknown = desc != nullptr && desc->GetShape().IsUnknownShape();
+  if (unknown) {
+    const AttrValue* mark = op.GetAttr(kAttrIsUnknownShape);
+    if (mark == nullptr || mark->Get<bool>() == nullptr || !*mark->Get<bool>()) {
+      RETURN_IF_ERROR(op.SetAttr(kAttrIsUnknownShape, AttrValue::CreateFrom<bool>(true)));
     }
-    if (unknown) {
-      const AttrValue* mark = op.GetAttr(kAttrIsUnknownShape);
-      if (mark == nullptr || mark->Get<bool>() == nullptr || !*mark->Get<bool>()) {
-        RETURN_IF_ERROR(op.SetAttr(kAttrIsUnknownShape, AttrValue::CreateFrom<bool>(true)));
-      }
-      any = true;
-    } else if (op.HasAttr(kAttrIsUnknownShape)) {
-      RETURN_IF_ERROR(op.DelAttr(kAttrIsUnknownShape));
-    }
+    *any = true;
+  } else if (op.HasAttr(kAttrIsUnknownShape)) {
+    RETURN_IF_ERROR(op.DelAttr(kAttrIsUnknownShape));
   }
+  return OkStatus();
+}
+
+// The graph mark once every node was marked.
+Status MarkGraphDynShape(const ComputeGraphPtr& graph, bool any) {
   if (any) {
     RETURN_IF_ERROR(AttrUtils::SetBool(graph, kAttrGraphUnknownShape, true));
   } else if (AttrUtils::HasAttr(graph, kAttrGraphUnknownShape)) {
@@ -388,15 +384,51 @@ Status GraphPrepare::MarkDynShape(const ComputeGraphPtr& graph) {
   return OkStatus();
 }
 
+}  // namespace
+
+Status GraphPrepare::MarkDynShape(const ComputeGraphPtr& graph) {
+  bool any = false;
+  // Bare pointers and in-place reads: no allocation per node. Without
+  // subgraphs the tree is the direct node list.
+  if (!graph->GetAllSubgraphs().empty() || graph->GetParentGraph() != nullptr) {
+    for (Node* node : graph->GetAllNodesPtr()) {
+      RETURN_IF_ERROR(MarkNodeDynShape(*node->GetOpDescBarePtr(), &any));
+    }
+  } else {
+    for (const NodePtr& node : graph->DirectNodes()) {
+      RETURN_IF_ERROR(MarkNodeDynShape(*node->GetOpDescBarePtr(), &any));
+    }
+  }
+  return MarkGraphDynShape(graph, any);
+}
+
 namespace {
 
 // The default GraphPrepare::infer_shape (a named type, so Prepare can tell
 // it from a caller's hook).
+// A graph without subgraphs is marked for dynamic shapes (see
+// PrepareDynShape) node by node during the inference walk, while each
+// node's descs are in cache, instead of by another walk afterwards.
 struct DefaultInferShape {
   Status operator()(const ComputeGraphPtr& graph) const {
     InferShapePass pass;
     pass.set_lenient(true);
-    return pass.Run(graph).status();
+    TopoOrderCache* cache = TopoOrderCache::Current();
+    const bool flat = cache != nullptr && graph->GetAllSubgraphs().empty() &&
+                      graph->GetParentGraph() == nullptr;
+    bool any = false;
+    if (flat) {
+      pass.set_node_hook(
+          [&any](Node& node) { return MarkNodeDynShape(*node.GetOpDescBarePtr(), &any); });
+    }
+    RETURN_IF_ERROR(pass.Run(graph).status());
+    if (flat && pass.walked()) {
+      RETURN_IF_ERROR(MarkGraphDynShape(graph, any));
+      // After the inference's own edit-epoch step: current until the next
+      // edit (a custom pass after inference, ...).
+      cache->SetFact(*graph, TopoOrderCache::Fact::kDynShapeMarked);
+    }
+    return OkStatus();
   }
 };
 
@@ -583,7 +615,17 @@ StatusOr<PartitionResult> EnginePartitioner::Partition(const ComputeGraphPtr& gr
   if (graph == nullptr) return ParamInvalid("EnginePartitioner: null graph");
   static const std::string* const kEngine = new std::string(kDefaultEngineName);
   if (graph->GetAllSubgraphs().empty() && graph->GetParentGraph() == nullptr) {
-    for (const NodePtr& n : graph->DirectNodes()) n->GetOpDescBarePtr()->SetOpEngineName(*kEngine);
+    // The cached order (when current) is the same node set in an array: its
+    // loads do not wait on each other as the node list's links do.
+    TopoOrderCache* cache = TopoOrderCache::Current();
+    const NodeOrder order = cache == nullptr ? nullptr : cache->FindShared(*graph);
+    if (order != nullptr) {
+      for (const NodePtr& n : *order) n->GetOpDescBarePtr()->SetOpEngineName(*kEngine);
+    } else {
+      for (const NodePtr& n : graph->DirectNodes()) {
+        n->GetOpDescBarePtr()->SetOpEngineName(*kEngine);
+      }
+    }
   } else {
     for (Node* node : graph->GetAllNodesPtr()) node->GetOpDescBarePtr()->SetOpEngineName(*kEngine);
   }

@@ -37,7 +37,10 @@
 // (sorting, input shapes, out nodes, custom passes, a caller's hooks,
 // partitioner or builder) advances the edit epoch (NoteGraphEdit), so a
 // fact never outlives the graph state it describes. prepare + optimize of an
-// unchanging graph is then one inference plus a few linear scans.
+// unchanging graph is then one inference plus a few linear scans: the
+// default inference also sets the dynamic-shape marks of a graph without
+// subgraphs node by node (PrepareDynShape then has nothing to do) and
+// records the Const nodes for ConstantFuseSame / ConstantFolding.
 //
 // Example:
 //   CompilerStages stages;

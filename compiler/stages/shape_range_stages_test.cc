@@ -6,6 +6,7 @@
 // input, parent input -> subgraph Data, branch NetOutput -> If output
 // (the union of the branches' ranges), and the root NetOutput. The graph is
 // then optimised and still runs in the reference interpreter.
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -190,6 +191,52 @@ TEST(ShapeRangeStagesTest, MergeDescsUnitesRanges) {
               ElementsAre(Pair(2, -1), Pair(4, 4)));
   EXPECT_THAT(InferShapePass::WidenDescs(a, a).GetShapeRange(),
               ElementsAre(Pair(2, 16), Pair(4, 4)));
+}
+
+bool Marked(const NodePtr& n) {
+  const AttrValue* v = n->GetOpDescBarePtr()->GetAttr(kAttrIsUnknownShape);
+  return v != nullptr && v->Get<bool>() != nullptr && *v->Get<bool>();
+}
+
+// In a compile the dynamic-shape marks of a graph without subgraphs are set
+// during the inference walk: nodes whose inferred output has an unknown dim
+// are marked, a stale mark on a node now static is removed, and the graph
+// mark follows; the marks equal those of a separate PrepareDynShape.
+TEST(DynShapeStagesTest, MarksAreSetDuringInference) {
+  for (bool dynamic : {true, false}) {
+    TestGraph g(dynamic ? "dyn" : "static");
+    NodePtr x = g.TypedData("x", 0, {dynamic ? -1 : 2, 3});
+    NodePtr relu = g.Op("relu", "Relu", {x});
+    NodePtr neg = g.Op("neg", "Neg", {relu});
+    NodePtr y = g.TypedData("y", 1, {2, 3});
+    NodePtr abs = g.Op("abs", "Abs", {y});
+    g.NetOutput({neg, abs});
+    ASSERT_TRUE(abs->GetOpDescBarePtr()
+                    ->SetAttr(kAttrIsUnknownShape, AttrValue::CreateFrom<bool>(true))
+                    .ok());
+    ASSERT_TRUE(g.graph()->SetAttr(kAttrGraphUnknownShape, AttrValue::CreateFrom<bool>(true)).ok());
+    CompilerStages stages;
+    std::vector<std::string> stage_names;
+    CompileOptions opts;
+    opts.observer = [&](absl::string_view st) { stage_names.emplace_back(st); };
+    GE_ASSERT_OK(stages.Compile(g.graph(), opts).status());
+    EXPECT_EQ(Marked(relu), dynamic);
+    EXPECT_EQ(Marked(neg), dynamic);
+    EXPECT_EQ(Marked(x), dynamic);
+    EXPECT_FALSE(Marked(abs));
+    EXPECT_FALSE(abs->GetOpDescBarePtr()->HasAttr(kAttrIsUnknownShape));
+    EXPECT_EQ(g.graph()->HasAttr(kAttrGraphUnknownShape), dynamic);
+    EXPECT_NE(std::find(stage_names.begin(), stage_names.end(), "PrepareDynShape"),
+              stage_names.end());
+
+    // A separate marking pass agrees.
+    ASSERT_TRUE(abs->GetOpDescBarePtr()
+                    ->SetAttr(kAttrIsUnknownShape, AttrValue::CreateFrom<bool>(true))
+                    .ok());
+    GE_ASSERT_OK(GraphPrepare::PrepareDynShape(g.graph()));
+    EXPECT_EQ(Marked(relu), dynamic);
+    EXPECT_FALSE(Marked(abs));
+  }
 }
 
 }  // namespace

@@ -8,7 +8,8 @@
 //   stages_bench [--repeat=N] [--passes] model.onnx...
 //     --repeat=N  parse and compile N times, report the run with the least
 //                 prepare + optimize CPU time (default 1)
-//     --passes    also print the CPU time of each pass of that run
+//     --passes    also print the CPU time of each stage (since the previous
+//                 stage ended) and of each pass of that run
 // Output per model:
 //   <model> nodes=<n> prepare=<wall>/<cpu> ms optimize=<wall>/<cpu> ms
 //   cpu_us_per_node=<(prepare + optimize cpu) / n>
@@ -52,6 +53,7 @@ struct Run {
   size_t nodes = 0;
   double prepare_wall = 0, prepare_cpu = 0, optimize_wall = 0, optimize_cpu = 0;
   std::vector<std::pair<std::string, double>> passes;  // (manager/pass, cpu ms)
+  std::vector<std::pair<std::string, double>> stages;  // (stage, cpu ms since the last one)
 };
 
 StatusOr<Run> CompileOnce(const std::string& path) {
@@ -63,7 +65,11 @@ StatusOr<Run> CompileOnce(const std::string& path) {
   const double wall0 = WallMs();
   const double cpu0 = CpuMs();
   bool prepared = false;
+  double stage_start = cpu0;
   opts.observer = [&](absl::string_view stage) {
+    const double now = CpuMs();
+    run.stages.emplace_back(std::string(stage), now - stage_start);
+    stage_start = now;
     if (!prepared && stage == "PrepareDynShape") {
       prepared = true;
       run.prepare_wall = WallMs() - wall0;
@@ -123,6 +129,7 @@ int Main(int argc, char** argv) {
                 model.c_str(), best.nodes, best.prepare_wall, best.prepare_cpu, best.optimize_wall,
                 best.optimize_cpu, best.nodes == 0 ? 0.0 : best_cpu * 1e3 / best.nodes);
     if (passes) {
+      for (const auto& [name, ms] : best.stages) std::printf("  stage %-44s %8.2f\n", name.c_str(), ms);
       for (const auto& [name, ms] : best.passes) std::printf("  %-50s %8.2f\n", name.c_str(), ms);
     }
   }

@@ -159,6 +159,29 @@ void TopoOrderCache::KeepStructureSince(uint64_t before) {
   for (auto& [graph, e] : types_) {
     if (e.epoch == before) e.epoch = now;
   }
+  for (auto& [graph, e] : uses_) {
+    if (e.epoch == before) e.epoch = now;
+  }
+}
+
+const TopoOrderCache::ConstUses* TopoOrderCache::FindConstUses(const ComputeGraph& graph) {
+  auto it = uses_.find(&graph);
+  if (it == uses_.end()) return nullptr;
+  const UsesEntry& e = it->second;
+  if (e.epoch != GraphEditEpoch() || e.size != graph.GetDirectNodesSize() ||
+      e.graph.lock().get() != &graph) {
+    return nullptr;
+  }
+  ++hits_;
+  return &e.uses;
+}
+
+void TopoOrderCache::StoreConstUses(const ComputeGraph& graph, ConstUses uses) {
+  UsesEntry& e = uses_[&graph];
+  e.graph = graph.weak_from_this();
+  e.epoch = GraphEditEpoch();
+  e.size = graph.GetDirectNodesSize();
+  e.uses = std::move(uses);
 }
 
 bool TopoOrderCache::HasFact(const ComputeGraph& graph, Fact fact) {

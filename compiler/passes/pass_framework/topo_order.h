@@ -108,6 +108,7 @@ class TopoOrderCache {
   void Clear() {
     entries_.clear();
     types_.clear();
+    uses_.clear();
     facts_.clear();
   }
   int64_t hits() const { return hits_; }
@@ -136,6 +137,21 @@ class TopoOrderCache {
   bool HasFact(const ComputeGraph& graph, Fact fact);
   void SetFact(const ComputeGraph& graph, Fact fact);
 
+  // Const nodes of one graph and the nodes fed only by them, found by a walk
+  // over its node list in order (InferShapePass records them on the way, so
+  // passes that only care about constants need not walk every node):
+  // `consts` are the nodes IsConstNode (compiler/passes/const_value_util.h)
+  // accepts, in node-list order; `const_fed` the other nodes with at least
+  // one linked data input and every linked data input produced by one of
+  // them, in node-list order. Valid like a cached order (same epoch and node
+  // count; KeepStructureSince keeps them).
+  struct ConstUses {
+    std::vector<Node*> consts;
+    std::vector<Node*> const_fed;
+  };
+  const ConstUses* FindConstUses(const ComputeGraph& graph);
+  void StoreConstUses(const ComputeGraph& graph, ConstUses uses);
+
   // The interned op types of the graph tree below `graph`, if still valid.
   const absl::flat_hash_set<const std::string*>* FindTypes(const ComputeGraph& graph);
   void StoreTypes(const ComputeGraph& graph, absl::flat_hash_set<const std::string*> types);
@@ -154,6 +170,13 @@ class TopoOrderCache {
   };
   absl::flat_hash_map<const ComputeGraph*, Entry> entries_;
   absl::flat_hash_map<const ComputeGraph*, TypesEntry> types_;
+  struct UsesEntry {
+    std::weak_ptr<const ComputeGraph> graph;
+    uint64_t epoch = 0;
+    size_t size = 0;
+    ConstUses uses;
+  };
+  absl::flat_hash_map<const ComputeGraph*, UsesEntry> uses_;
   struct FactEntry {
     std::weak_ptr<const ComputeGraph> graph;
     uint64_t epoch = 0;
