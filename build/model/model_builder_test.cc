@@ -439,27 +439,43 @@ TEST(ModelBuilderTest, BadGraphsRejected) {
   }
 }
 
+// x (Data) -> relu -> output (NetOutput), [4] each, added to `graph` in the
+// order given (consumers first makes an unsorted graph).
+enum ChainNode { kData, kRelu, kOut };
+struct ReluChain {
+  NodePtr data, relu, out;
+};
+ReluChain AddReluChain(const ComputeGraphPtr& graph, std::initializer_list<ChainNode> order) {
+  GeTensorDesc d(GeShape({4}));
+  auto out_op = std::make_shared<OpDesc>("output", "NetOutput");
+  EXPECT_TRUE(out_op->AddInputDesc("x", d).ok());
+  auto relu_op = std::make_shared<OpDesc>("relu", "Relu");
+  EXPECT_TRUE(relu_op->AddInputDesc("x", d).ok());
+  EXPECT_TRUE(relu_op->AddOutputDesc("y", d).ok());
+  auto data_op = std::make_shared<OpDesc>("x", "Data");
+  EXPECT_TRUE(data_op->AddOutputDesc("y", d).ok());
+  EXPECT_TRUE(data_op->SetAttr("index", AttrValue::CreateFrom<int64_t>(0)).ok());
+  ReluChain c;
+  for (ChainNode which : order) {
+    switch (which) {
+      case kData: c.data = *graph->AddNode(data_op); break;
+      case kRelu: c.relu = *graph->AddNode(relu_op); break;
+      case kOut: c.out = *graph->AddNode(out_op); break;
+    }
+  }
+  EXPECT_TRUE(c.relu->GetInDataAnchor(0)->LinkFrom(c.data->GetOutDataAnchor(0)).ok());
+  EXPECT_TRUE(c.out->GetInDataAnchor(0)->LinkFrom(c.relu->GetOutDataAnchor(0)).ok());
+  return c;
+}
+
 TEST(ModelBuilderTest, UnsortedGraphIsOrdered) {
   // Nodes added consumer first: the builder re-sorts.
   auto graph = std::make_shared<ComputeGraph>("unsorted");
-  GeTensorDesc d(GeShape({4}));
-  auto out_op = std::make_shared<OpDesc>("output", "NetOutput");
-  ASSERT_TRUE(out_op->AddInputDesc("x", d).ok());
-  auto relu_op = std::make_shared<OpDesc>("relu", "Relu");
-  ASSERT_TRUE(relu_op->AddInputDesc("x", d).ok());
-  ASSERT_TRUE(relu_op->AddOutputDesc("y", d).ok());
-  auto data_op = std::make_shared<OpDesc>("x", "Data");
-  ASSERT_TRUE(data_op->AddOutputDesc("y", d).ok());
-  ASSERT_TRUE(data_op->SetAttr("index", AttrValue::CreateFrom<int64_t>(0)).ok());
-  NodePtr out = *graph->AddNode(out_op);
-  NodePtr relu = *graph->AddNode(relu_op);
-  NodePtr data = *graph->AddNode(data_op);
-  ASSERT_TRUE(relu->GetInDataAnchor(0)->LinkFrom(data->GetOutDataAnchor(0)).ok());
-  ASSERT_TRUE(out->GetInDataAnchor(0)->LinkFrom(relu->GetOutDataAnchor(0)).ok());
+  const ReluChain c = AddReluChain(graph, {kOut, kRelu, kData});
   auto model = ModelBuilder().Build(graph);
   ASSERT_TRUE(model.ok()) << model.status();
-  EXPECT_LT(data->GetOpDesc()->GetId(), relu->GetOpDesc()->GetId());
-  EXPECT_LT(relu->GetOpDesc()->GetId(), out->GetOpDesc()->GetId());
+  EXPECT_LT(c.data->GetOpDesc()->GetId(), c.relu->GetOpDesc()->GetId());
+  EXPECT_LT(c.relu->GetOpDesc()->GetId(), c.out->GetOpDesc()->GetId());
   EXPECT_EQ((*model)->root->task_def.task(0).input(0).kind(), proto::MEM_MODEL_INPUT);
 }
 
@@ -661,20 +677,10 @@ TEST(ModelBuilderTest, DataToControlEdgeExtendsTheLifetime) {
 // Stale op ids (from an earlier numbering) never pass for a valid order.
 TEST(ModelBuilderTest, StaleIdsDoNotHideAnUnsortedGraph) {
   auto graph = std::make_shared<ComputeGraph>("stale");
-  GeTensorDesc d(GeShape({4}));
-  auto out_op = std::make_shared<OpDesc>("output", "NetOutput");
-  ASSERT_TRUE(out_op->AddInputDesc("x", d).ok());
-  auto relu_op = std::make_shared<OpDesc>("relu", "Relu");
-  ASSERT_TRUE(relu_op->AddInputDesc("x", d).ok());
-  ASSERT_TRUE(relu_op->AddOutputDesc("y", d).ok());
-  auto data_op = std::make_shared<OpDesc>("x", "Data");
-  ASSERT_TRUE(data_op->AddOutputDesc("y", d).ok());
-  ASSERT_TRUE(data_op->SetAttr("index", AttrValue::CreateFrom<int64_t>(0)).ok());
-  NodePtr relu = *graph->AddNode(relu_op);
-  NodePtr out = *graph->AddNode(out_op);
-  NodePtr data = *graph->AddNode(data_op);
-  ASSERT_TRUE(relu->GetInDataAnchor(0)->LinkFrom(data->GetOutDataAnchor(0)).ok());
-  ASSERT_TRUE(out->GetInDataAnchor(0)->LinkFrom(relu->GetOutDataAnchor(0)).ok());
+  const ReluChain c = AddReluChain(graph, {kRelu, kOut, kData});
+  OpDesc* const data_op = c.data->GetOpDescBarePtr();
+  OpDesc* const relu_op = c.relu->GetOpDescBarePtr();
+  OpDesc* const out_op = c.out->GetOpDescBarePtr();
   // relu (position 0) reads x whose stale id 0 is relu's own position;
   // output (position 1) reads relu, id 0: correct. Only x is out of order.
   data_op->SetId(0);

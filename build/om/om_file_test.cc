@@ -52,6 +52,22 @@ std::shared_ptr<AlignedBuffer> Aligned(const std::string& bytes) {
   return std::make_shared<AlignedBuffer>(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
 }
 
+// Flips one byte at `parts` places spread over the body of `om` and expects
+// `load(bytes, owner)` to report the checksum, whatever the decoders would
+// make of the bytes.
+template <typename Load>
+void ExpectFlipsFailChecksum(const std::string& om, size_t parts, Load load) {
+  for (size_t pos = kOmHeaderSize; pos < om.size(); pos += om.size() / parts + 1) {
+    std::string s = om;
+    s[pos] ^= 0x5a;
+    std::shared_ptr<AlignedBuffer> b = Aligned(s);
+    const Status bad = load(absl::Span<const uint8_t>(b->data(), b->size()), b);
+    EXPECT_EQ(GetErrorCode(bad), ErrorCode::kParseFailed) << pos;
+    EXPECT_NE(std::string(bad.message()).find("checksum"), std::string::npos)
+        << pos << ": " << bad;
+  }
+}
+
 uint64_t GetU64(const std::string& s, size_t pos) {
   uint64_t v = 0;
   for (int i = 7; i >= 0; --i) v = (v << 8) | static_cast<uint8_t>(s[pos + i]);
@@ -551,15 +567,9 @@ TEST(OmFileTest, LargeFileLoadsWithHelperThreadsAndKeepsErrorOrder) {
 
   // A flipped byte anywhere in the body (graph, weights, tasks): the checksum
   // error, whatever the decoders make of the bytes.
-  for (size_t pos = kOmHeaderSize; pos < om->size(); pos += om->size() / 11 + 1) {
-    std::string s = *om;
-    s[pos] ^= 0x5a;
-    auto b = Aligned(s);
-    auto bad = LoadGeRootModelFromOm(absl::Span<const uint8_t>(b->data(), b->size()), b);
-    EXPECT_EQ(GetErrorCode(bad.status()), ErrorCode::kParseFailed) << pos;
-    EXPECT_NE(std::string(bad.status().message()).find("checksum"), std::string::npos)
-        << pos << ": " << bad.status();
-  }
+  ExpectFlipsFailChecksum(*om, 11, [](absl::Span<const uint8_t> bytes, auto owner) {
+    return LoadGeRootModelFromOm(bytes, owner).status();
+  });
 
   // A sealed file with a bad TASK_INFO: the TASK_INFO error.
   GeRootModelPtr bad_model = Build(LargeChainGraph());
@@ -733,15 +743,9 @@ TEST(OmRuntimeLoadTest, LargeFileUsesHelperThreadsAndKeepsErrorOrder) {
   ASSERT_TRUE(rt.ok()) << rt.status();
   EXPECT_EQ(rt->task_bytes.size(), static_cast<size_t>(model->root->task_def.task_size()));
   EXPECT_EQ(rt->ops.size(), model->root->graph->GetDirectNodesSize());
-  for (size_t pos = kOmHeaderSize; pos < om->size(); pos += om->size() / 7 + 1) {
-    std::string s = *om;
-    s[pos] ^= 0x5a;
-    auto b = Aligned(s);
-    auto bad = LoadOmForRuntime(absl::Span<const uint8_t>(b->data(), b->size()), b);
-    EXPECT_EQ(GetErrorCode(bad.status()), ErrorCode::kParseFailed) << pos;
-    EXPECT_NE(std::string(bad.status().message()).find("checksum"), std::string::npos)
-        << pos << ": " << bad.status();
-  }
+  ExpectFlipsFailChecksum(*om, 7, [](absl::Span<const uint8_t> bytes, auto owner) {
+    return LoadOmForRuntime(bytes, owner).status();
+  });
   GeRootModelPtr bad_model = Build(LargeChainGraph());
   bad_model->root->task_def.mutable_task(2000)->set_task_id(7);
   auto bad_om = SaveOm(*bad_model);

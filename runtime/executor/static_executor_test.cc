@@ -62,6 +62,20 @@ proto::ModelIoDef Io(const std::string& name, std::vector<int64_t> dims) {
 }
 
 // Appends TASK_KERNEL `id` running `node` (op type `type`) on the host CPU.
+// The weights blob of the test models: c = {1, -2, 3, -4, 5, -6} (f32) at
+// offset 0 of a 64-byte aligned block.
+void SetConstWeights(GeModel* model) {
+  void* w = nullptr;
+  EXPECT_EQ(posix_memalign(&w, 64, 64), 0);
+  const float cv[6] = {1, -2, 3, -4, 5, -6};
+  std::memcpy(w, cv, sizeof(cv));
+  model->weights.owner = std::shared_ptr<const void>(w, [](const void* p) {
+    std::free(const_cast<void*>(p));
+  });
+  model->weights.data = static_cast<const uint8_t*>(w);
+  model->weights.size = 64;
+}
+
 proto::TaskDef* AddKernelTask(proto::ModelTaskDef& td, uint32_t id, const NodePtr& node,
                               const std::string& type) {
   proto::TaskDef* t = td.add_task();
@@ -88,15 +102,7 @@ struct AddReluModel {
     model = std::make_shared<GeModel>();
     model->name = "add_relu";
     model->graph = g.graph();
-    void* w = nullptr;
-    EXPECT_EQ(posix_memalign(&w, 64, 64), 0);
-    const float cv[6] = {1, -2, 3, -4, 5, -6};
-    std::memcpy(w, cv, sizeof(cv));
-    model->weights.owner = std::shared_ptr<const void>(w, [](const void* p) {
-      std::free(const_cast<void*>(p));
-    });
-    model->weights.data = static_cast<const uint8_t*>(w);
-    model->weights.size = 64;
+    SetConstWeights(model.get());
 
     proto::ModelTaskDef& td = model->task_def;
     td.set_memory_size(64);
@@ -463,15 +469,7 @@ struct RepeatedOpsModel {
     model = std::make_shared<GeModel>();
     model->name = "repeated";
     model->graph = g.graph();
-    void* w = nullptr;
-    EXPECT_EQ(posix_memalign(&w, 64, 64), 0);
-    const float cv[6] = {1, -2, 3, -4, 5, -6};
-    std::memcpy(w, cv, sizeof(cv));
-    model->weights.owner = std::shared_ptr<const void>(w, [](const void* p) {
-      std::free(const_cast<void*>(p));
-    });
-    model->weights.data = static_cast<const uint8_t*>(w);
-    model->weights.size = 64;
+    SetConstWeights(model.get());
     proto::ModelTaskDef& td = model->task_def;
     td.set_memory_size(128);
     td.set_weight_size(64);
