@@ -429,19 +429,29 @@ struct GraphIndex {
     return it == ids.end() ? kOuter : it->second;
   }
   size_t size() const { return producer.size(); }
+
+  // Reserves room for every value and input of g (one counting pass).
+  void Reserve(const GraphProto& g) {
+    const size_t n = static_cast<size_t>(g.node_size());
+    size_t values = static_cast<size_t>(g.input_size() + g.initializer_size() +
+                                        g.sparse_initializer_size());
+    size_t inputs = 0;
+    for (const NodeProto& node : g.node()) {
+      values += static_cast<size_t>(node.output_size());
+      inputs += static_cast<size_t>(node.input_size());
+    }
+    ids.reserve(values);
+    producer.reserve(values);
+    out_begin.reserve(n + 1);
+    out_ids.reserve(values);
+    in_begin.reserve(n + 1);
+    in_ids.reserve(inputs);
+  }
 };
 
 void IndexGraph(const GraphProto& g, GraphIndex* index) {
   const int n = g.node_size();
-  size_t n_values = static_cast<size_t>(g.input_size() + g.initializer_size() +
-                                        g.sparse_initializer_size());
-  size_t n_inputs = 0;
-  for (const NodeProto& node : g.node()) {
-    n_values += static_cast<size_t>(node.output_size());
-    n_inputs += static_cast<size_t>(node.input_size());
-  }
-  index->ids.reserve(n_values);
-  index->producer.reserve(n_values);
+  index->Reserve(g);
   auto define = [&](const std::string& name) {
     if (name.empty()) return;
     if (index->ids.try_emplace(name, static_cast<int32_t>(index->producer.size())).second) {
@@ -451,8 +461,6 @@ void IndexGraph(const GraphProto& g, GraphIndex* index) {
   for (const ValueInfoProto& vi : g.input()) define(vi.name());
   for (const onnx::TensorProto& t : g.initializer()) define(t.name());
   for (const onnx::SparseTensorProto& t : g.sparse_initializer()) define(t.values().name());
-  index->out_begin.reserve(static_cast<size_t>(n) + 1);
-  index->out_ids.reserve(n_values);
   for (int i = 0; i < n; ++i) {
     index->out_begin.push_back(static_cast<int32_t>(index->out_ids.size()));
     for (const std::string& o : g.node(i).output()) {
@@ -471,8 +479,6 @@ void IndexGraph(const GraphProto& g, GraphIndex* index) {
     }
   }
   index->out_begin.push_back(static_cast<int32_t>(index->out_ids.size()));
-  index->in_begin.reserve(static_cast<size_t>(n) + 1);
-  index->in_ids.reserve(n_inputs);
   for (const NodeProto& node : g.node()) {
     index->in_begin.push_back(static_cast<int32_t>(index->in_ids.size()));
     for (const std::string& in : node.input()) {
@@ -660,21 +666,7 @@ class Validator {
     GraphIndex& index = is_root ? root_index_ : local;
     index = GraphIndex();
     const int n_nodes = g.node_size();
-    {
-      size_t values = static_cast<size_t>(g.input_size() + g.initializer_size() +
-                                          g.sparse_initializer_size());
-      size_t n_inputs = 0;
-      for (const NodeProto& n : g.node()) {
-        values += static_cast<size_t>(n.output_size());
-        n_inputs += static_cast<size_t>(n.input_size());
-      }
-      index.ids.reserve(values);
-      index.producer.reserve(values);
-      index.out_begin.reserve(static_cast<size_t>(n_nodes) + 1);
-      index.out_ids.reserve(values);
-      index.in_begin.reserve(static_cast<size_t>(n_nodes) + 1);
-      index.in_ids.reserve(n_inputs);
-    }
+    index.Reserve(g);
     // Defines `name`: its id (inserted: a new one).
     auto define = [&index](const std::string& name, int32_t producer) {
       auto [it, inserted] =
