@@ -124,15 +124,10 @@ TopoOrderCache::Scope::~Scope() { g_cache = saved_; }
 TopoOrderCache* TopoOrderCache::Current() { return g_cache; }
 
 NodeOrder TopoOrderCache::FindShared(const ComputeGraph& graph) {
-  auto it = entries_.find(&graph);
-  if (it == entries_.end()) return nullptr;
-  const Entry& e = it->second;
-  if (e.epoch != GraphEditEpoch() || e.size != graph.GetDirectNodesSize() ||
-      e.order == nullptr || e.graph.lock().get() != &graph) {
-    return nullptr;
-  }
+  const Stamped<NodeOrder>* e = FindFresh(entries_, &graph, graph);
+  if (e == nullptr || e->value == nullptr) return nullptr;
   ++hits_;
-  return e.order;
+  return e->value;
 }
 
 const std::vector<NodePtr>* TopoOrderCache::Find(const ComputeGraph& graph) {
@@ -144,11 +139,9 @@ void TopoOrderCache::Store(const ComputeGraph& graph, const std::vector<NodePtr>
 }
 
 void TopoOrderCache::Store(const ComputeGraph& graph, NodeOrder order) {
-  Entry& e = entries_[&graph];
-  e.graph = graph.weak_from_this();
-  e.epoch = GraphEditEpoch();
-  e.size = graph.GetDirectNodesSize();
-  e.order = std::move(order);
+  Stamped<NodeOrder>& e = entries_[&graph];
+  e.Stamp(graph);
+  e.value = std::move(order);
 }
 
 void TopoOrderCache::KeepStructureSince(uint64_t before) {
@@ -165,53 +158,41 @@ void TopoOrderCache::KeepStructureSince(uint64_t before) {
 }
 
 const TopoOrderCache::ConstUses* TopoOrderCache::FindConstUses(const ComputeGraph& graph) {
-  auto it = uses_.find(&graph);
-  if (it == uses_.end()) return nullptr;
-  const UsesEntry& e = it->second;
-  if (e.epoch != GraphEditEpoch() || e.size != graph.GetDirectNodesSize() ||
-      e.graph.lock().get() != &graph) {
-    return nullptr;
-  }
+  const Stamped<ConstUses>* e = FindFresh(uses_, &graph, graph);
+  if (e == nullptr) return nullptr;
   ++hits_;
-  return &e.uses;
+  return &e->value;
 }
 
 void TopoOrderCache::StoreConstUses(const ComputeGraph& graph, ConstUses uses) {
-  UsesEntry& e = uses_[&graph];
-  e.graph = graph.weak_from_this();
-  e.epoch = GraphEditEpoch();
-  e.size = graph.GetDirectNodesSize();
-  e.uses = std::move(uses);
+  Stamped<ConstUses>& e = uses_[&graph];
+  e.Stamp(graph);
+  e.value = std::move(uses);
 }
 
 bool TopoOrderCache::HasFact(const ComputeGraph& graph, Fact fact) {
-  auto it = facts_.find(std::make_pair(&graph, static_cast<int32_t>(fact)));
-  if (it == facts_.end()) return false;
-  return it->second.epoch == GraphEditEpoch() && it->second.graph.lock().get() == &graph;
+  return FindFresh(facts_, std::make_pair(&graph, static_cast<int32_t>(fact)), graph) != nullptr;
 }
 
 void TopoOrderCache::SetFact(const ComputeGraph& graph, Fact fact) {
-  FactEntry& e = facts_[std::make_pair(&graph, static_cast<int32_t>(fact))];
-  e.graph = graph.weak_from_this();
-  e.epoch = GraphEditEpoch();
+  Stamped<bool>& e = facts_[std::make_pair(&graph, static_cast<int32_t>(fact))];
+  e.Stamp(graph);
+  e.value = true;
 }
 
 const absl::flat_hash_set<const std::string*>* TopoOrderCache::FindTypes(
     const ComputeGraph& graph) {
-  auto it = types_.find(&graph);
-  if (it == types_.end()) return nullptr;
-  const TypesEntry& e = it->second;
-  if (e.epoch != GraphEditEpoch() || e.graph.lock().get() != &graph) return nullptr;
+  const auto* e = FindFresh(types_, &graph, graph);
+  if (e == nullptr) return nullptr;
   ++hits_;
-  return &e.types;
+  return &e->value;
 }
 
 void TopoOrderCache::StoreTypes(const ComputeGraph& graph,
                                 absl::flat_hash_set<const std::string*> types) {
-  TypesEntry& e = types_[&graph];
-  e.graph = graph.weak_from_this();
-  e.epoch = GraphEditEpoch();
-  e.types = std::move(types);
+  auto& e = types_[&graph];
+  e.Stamp(graph);
+  e.value = std::move(types);
 }
 
 bool GraphTreeHasAnyType(const ComputeGraph& graph, absl::Span<const char* const> types) {

@@ -157,31 +157,37 @@ class TopoOrderCache {
   void StoreTypes(const ComputeGraph& graph, absl::flat_hash_set<const std::string*> types);
 
  private:
-  struct Entry {
+  // A value cached for one graph: valid while the graph is alive, no graph
+  // was edited since it was stored (`epoch`) and the node count is `size`.
+  template <typename T>
+  struct Stamped {
     std::weak_ptr<const ComputeGraph> graph;
     uint64_t epoch = 0;
     size_t size = 0;
-    NodeOrder order;
+    T value{};
+
+    bool FreshFor(const ComputeGraph& g) const {
+      return epoch == GraphEditEpoch() && size == g.GetDirectNodesSize() &&
+             graph.lock().get() == &g;
+    }
+    void Stamp(const ComputeGraph& g) {
+      graph = g.weak_from_this();
+      epoch = GraphEditEpoch();
+      size = g.GetDirectNodesSize();
+    }
   };
-  struct TypesEntry {
-    std::weak_ptr<const ComputeGraph> graph;
-    uint64_t epoch = 0;
-    absl::flat_hash_set<const std::string*> types;
-  };
-  absl::flat_hash_map<const ComputeGraph*, Entry> entries_;
-  absl::flat_hash_map<const ComputeGraph*, TypesEntry> types_;
-  struct UsesEntry {
-    std::weak_ptr<const ComputeGraph> graph;
-    uint64_t epoch = 0;
-    size_t size = 0;
-    ConstUses uses;
-  };
-  absl::flat_hash_map<const ComputeGraph*, UsesEntry> uses_;
-  struct FactEntry {
-    std::weak_ptr<const ComputeGraph> graph;
-    uint64_t epoch = 0;
-  };
-  absl::flat_hash_map<std::pair<const ComputeGraph*, int32_t>, FactEntry> facts_;
+  // The fresh entry of `graph` in `map`, or null.
+  template <typename Map, typename Key>
+  static const typename Map::mapped_type* FindFresh(const Map& map, const Key& key,
+                                                    const ComputeGraph& graph) {
+    auto it = map.find(key);
+    return it != map.end() && it->second.FreshFor(graph) ? &it->second : nullptr;
+  }
+  absl::flat_hash_map<const ComputeGraph*, Stamped<NodeOrder>> entries_;
+  absl::flat_hash_map<const ComputeGraph*, Stamped<absl::flat_hash_set<const std::string*>>>
+      types_;
+  absl::flat_hash_map<const ComputeGraph*, Stamped<ConstUses>> uses_;
+  absl::flat_hash_map<std::pair<const ComputeGraph*, int32_t>, Stamped<bool>> facts_;
   int64_t hits_ = 0;
 };
 
