@@ -15,6 +15,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "graph/inc/graph/attr_value.h"
+#include "graph/inc/graph/pool_allocator.h"
 #include "metadef/inc/external/base/status.h"
 #include "metadef/inc/external/graph/shape.h"
 #include "metadef/inc/external/graph/tensor_desc.h"
@@ -54,27 +55,81 @@ std::string GeShape::ToString() const { return absl::StrCat("[", absl::StrJoin(d
 
 // ----------------------------------------------------------- GeTensorDesc
 
+// The extended meta. Hot (set on the descs of every compiled or named
+// tensor): name, real dim count, size, data offset, 64 bytes; the rest
+// (shape ranges, weight / reuse meta, device type, input / output flags) is
+// rare and lives in a separate Cold block only when some field of it is not
+// the default. Both are pooled like the descs that own them (OpDesc ports):
+// a decoded model has one Ext per named desc, and the pool carves them
+// densely from huge pages without malloc's per-object cost. unique_ptr's
+// default deleter calls the class operators.
 struct GeTensorDesc::Ext {
+  struct Cold {
+    ShapeRange shape_range;
+    ShapeRange origin_shape_range;
+    int64_t weight_size = 0;
+    int64_t reuse_input_index = 0;
+    DeviceType device_type = DeviceType::kNpu;
+    bool reuse_input = false;
+    bool input_tensor = false;
+    bool output_tensor = false;
+
+    static void* operator new(size_t bytes) { return internal::PoolAllocate(bytes); }
+    static void operator delete(void* p, size_t bytes) noexcept { internal::PoolDeallocate(p, bytes); }
+
+    bool operator==(const Cold& o) const {
+      return shape_range == o.shape_range && origin_shape_range == o.origin_shape_range &&
+             weight_size == o.weight_size && reuse_input_index == o.reuse_input_index &&
+             device_type == o.device_type && reuse_input == o.reuse_input &&
+             input_tensor == o.input_tensor && output_tensor == o.output_tensor;
+    }
+  };
+
   std::string name;
-  ShapeRange shape_range;
-  ShapeRange origin_shape_range;
   int64_t real_dim_cnt = -1;
   int64_t size = 0;
-  int64_t weight_size = 0;
-  int64_t reuse_input_index = 0;
   int64_t data_offset = 0;
-  DeviceType device_type = DeviceType::kNpu;
-  bool reuse_input = false;
-  bool input_tensor = false;
-  bool output_tensor = false;
+  std::unique_ptr<Cold> cold;  // null: every cold field is its default
+
+  Ext() = default;
+  Ext(const Ext& o)
+      : name(o.name),
+        real_dim_cnt(o.real_dim_cnt),
+        size(o.size),
+        data_offset(o.data_offset),
+        cold(o.cold == nullptr ? nullptr : std::make_unique<Cold>(*o.cold)) {}
+  Ext& operator=(const Ext& o) {
+    if (this == &o) return *this;
+    name = o.name;
+    real_dim_cnt = o.real_dim_cnt;
+    size = o.size;
+    data_offset = o.data_offset;
+    if (o.cold == nullptr) {
+      cold.reset();
+    } else if (cold != nullptr) {
+      *cold = *o.cold;
+    } else {
+      cold = std::make_unique<Cold>(*o.cold);
+    }
+    return *this;
+  }
+
+  static void* operator new(size_t bytes) { return internal::PoolAllocate(bytes); }
+  static void operator delete(void* p, size_t bytes) noexcept { internal::PoolDeallocate(p, bytes); }
+
+  static const Cold& DefaultCold() {
+    static const Cold* const kDefault = new Cold();
+    return *kDefault;
+  }
+  const Cold& GetCold() const { return cold == nullptr ? DefaultCold() : *cold; }
+  Cold& MutableCold() {
+    if (cold == nullptr) cold = std::make_unique<Cold>();
+    return *cold;
+  }
 
   bool operator==(const Ext& o) const {
-    return name == o.name && shape_range == o.shape_range &&
-           origin_shape_range == o.origin_shape_range && real_dim_cnt == o.real_dim_cnt &&
-           size == o.size && weight_size == o.weight_size &&
-           reuse_input_index == o.reuse_input_index && data_offset == o.data_offset &&
-           device_type == o.device_type && reuse_input == o.reuse_input &&
-           input_tensor == o.input_tensor && output_tensor == o.output_tensor;
+    return name == o.name && real_dim_cnt == o.real_dim_cnt && size == o.size &&
+           data_offset == o.data_offset && GetCold() == o.GetCold();
   }
 };
 
@@ -110,12 +165,16 @@ GeTensorDesc::GeTensorDesc(const TensorDesc& desc)
                        desc.GetDataOffset() != 0 || desc.GetDeviceType() != DeviceType::kNpu;
   if (has_ext) {
     Ext& ext = MutableExt();
-    ext.shape_range = desc.GetShapeRange();
     ext.size = desc.GetSizeMeta();
-    ext.weight_size = desc.GetWeightSize();
-    ext.reuse_input = desc.GetReuseInput();
     ext.data_offset = desc.GetDataOffset();
-    ext.device_type = desc.GetDeviceType();
+    if (!desc.GetShapeRange().empty() || desc.GetWeightSize() != 0 || desc.GetReuseInput() ||
+        desc.GetDeviceType() != DeviceType::kNpu) {
+      Ext::Cold& cold = ext.MutableCold();
+      cold.shape_range = desc.GetShapeRange();
+      cold.weight_size = desc.GetWeightSize();
+      cold.reuse_input = desc.GetReuseInput();
+      cold.device_type = desc.GetDeviceType();
+    }
   }
   if (desc.HasRealDimCnt()) MutableExt().real_dim_cnt = desc.GetRealDimCnt();
 }
@@ -143,7 +202,13 @@ GeTensorDesc& GeTensorDesc::operator=(const GeTensorDesc& other) {
   format_ = other.format_;
   origin_data_type_ = other.origin_data_type_;
   origin_format_ = other.origin_format_;
-  ext_ = other.ext_ == nullptr ? nullptr : std::make_unique<Ext>(*other.ext_);
+  if (other.ext_ == nullptr) {
+    ext_.reset();
+  } else if (ext_ != nullptr) {
+    *ext_ = *other.ext_;  // reuses this desc's storage
+  } else {
+    ext_ = std::make_unique<Ext>(*other.ext_);
+  }
   return *this;
 }
 
@@ -180,21 +245,21 @@ Status CheckRange(const GeShape& shape, const GeTensorDesc::ShapeRange& range, c
 
 Status GeTensorDesc::SetShapeRange(ShapeRange range) {
   RETURN_IF_ERROR(CheckRange(shape_, range, "shape range"));
-  if (range.empty() && ext_ == nullptr) return OkStatus();
-  MutableExt().shape_range = std::move(range);
+  if (range.empty() && (ext_ == nullptr || ext_->cold == nullptr)) return OkStatus();
+  MutableExt().MutableCold().shape_range = std::move(range);
   return OkStatus();
 }
 const GeTensorDesc::ShapeRange& GeTensorDesc::GetShapeRange() const {
-  return ext_ == nullptr ? EmptyRange() : ext_->shape_range;
+  return ext_ == nullptr ? EmptyRange() : ext_->GetCold().shape_range;
 }
 Status GeTensorDesc::SetOriginShapeRange(ShapeRange range) {
   RETURN_IF_ERROR(CheckRange(GetOriginShape(), range, "origin shape range"));
-  if (range.empty() && ext_ == nullptr) return OkStatus();
-  MutableExt().origin_shape_range = std::move(range);
+  if (range.empty() && (ext_ == nullptr || ext_->cold == nullptr)) return OkStatus();
+  MutableExt().MutableCold().origin_shape_range = std::move(range);
   return OkStatus();
 }
 const GeTensorDesc::ShapeRange& GeTensorDesc::GetOriginShapeRange() const {
-  return ext_ == nullptr ? EmptyRange() : ext_->origin_shape_range;
+  return ext_ == nullptr ? EmptyRange() : ext_->GetCold().origin_shape_range;
 }
 
 int64_t GeTensorDesc::GetRealDimCnt() const {
@@ -211,24 +276,33 @@ bool GeTensorDesc::HasExtMeta() const {
 
 int64_t GeTensorDesc::GetSizeMeta() const { return ext_ == nullptr ? 0 : ext_->size; }
 void GeTensorDesc::SetSizeMeta(int64_t size) { MutableExt().size = size; }
-int64_t GeTensorDesc::GetWeightSize() const { return ext_ == nullptr ? 0 : ext_->weight_size; }
-void GeTensorDesc::SetWeightSize(int64_t size) { MutableExt().weight_size = size; }
-bool GeTensorDesc::GetReuseInput() const { return ext_ != nullptr && ext_->reuse_input; }
-void GeTensorDesc::SetReuseInput(bool reuse) { MutableExt().reuse_input = reuse; }
+// Cold setters given the default on a desc without cold meta change nothing.
+#define GE_SET_COLD(field, value, default_value)                                    \
+  do {                                                                            \
+    if ((value) == (default_value) && (ext_ == nullptr || ext_->cold == nullptr)) { \
+      return;                                                                     \
+    }                                                                             \
+    MutableExt().MutableCold().field = (value);                                   \
+  } while (false)
+int64_t GeTensorDesc::GetWeightSize() const { return ext_ == nullptr ? 0 : ext_->GetCold().weight_size; }
+void GeTensorDesc::SetWeightSize(int64_t size) { GE_SET_COLD(weight_size, size, 0); }
+bool GeTensorDesc::GetReuseInput() const { return ext_ != nullptr && ext_->GetCold().reuse_input; }
+void GeTensorDesc::SetReuseInput(bool reuse) { GE_SET_COLD(reuse_input, reuse, false); }
 int64_t GeTensorDesc::GetReuseInputIndex() const {
-  return ext_ == nullptr ? 0 : ext_->reuse_input_index;
+  return ext_ == nullptr ? 0 : ext_->GetCold().reuse_input_index;
 }
-void GeTensorDesc::SetReuseInputIndex(int64_t index) { MutableExt().reuse_input_index = index; }
+void GeTensorDesc::SetReuseInputIndex(int64_t index) { GE_SET_COLD(reuse_input_index, index, 0); }
 int64_t GeTensorDesc::GetDataOffset() const { return ext_ == nullptr ? 0 : ext_->data_offset; }
 void GeTensorDesc::SetDataOffset(int64_t offset) { MutableExt().data_offset = offset; }
 DeviceType GeTensorDesc::GetDeviceType() const {
-  return ext_ == nullptr ? DeviceType::kNpu : ext_->device_type;
+  return ext_ == nullptr ? DeviceType::kNpu : ext_->GetCold().device_type;
 }
-void GeTensorDesc::SetDeviceType(DeviceType type) { MutableExt().device_type = type; }
-bool GeTensorDesc::IsInputTensor() const { return ext_ != nullptr && ext_->input_tensor; }
-void GeTensorDesc::SetInputTensor(bool is_input) { MutableExt().input_tensor = is_input; }
-bool GeTensorDesc::IsOutputTensor() const { return ext_ != nullptr && ext_->output_tensor; }
-void GeTensorDesc::SetOutputTensor(bool is_output) { MutableExt().output_tensor = is_output; }
+void GeTensorDesc::SetDeviceType(DeviceType type) { GE_SET_COLD(device_type, type, DeviceType::kNpu); }
+bool GeTensorDesc::IsInputTensor() const { return ext_ != nullptr && ext_->GetCold().input_tensor; }
+void GeTensorDesc::SetInputTensor(bool is_input) { GE_SET_COLD(input_tensor, is_input, false); }
+bool GeTensorDesc::IsOutputTensor() const { return ext_ != nullptr && ext_->GetCold().output_tensor; }
+void GeTensorDesc::SetOutputTensor(bool is_output) { GE_SET_COLD(output_tensor, is_output, false); }
+#undef GE_SET_COLD
 
 TensorDesc GeTensorDesc::ToTensorDesc() const {
   TensorDesc d(shape_.ToShape(), data_type_, format_);
@@ -238,13 +312,14 @@ TensorDesc GeTensorDesc::ToTensorDesc() const {
   if (ext_ != nullptr) {
     if (ext_->real_dim_cnt >= 0) d.SetRealDimCnt(ext_->real_dim_cnt);
     d.SetSizeMeta(ext_->size);
-    d.SetWeightSize(ext_->weight_size);
-    d.SetReuseInput(ext_->reuse_input);
+    const Ext::Cold& cold = ext_->GetCold();
+    d.SetWeightSize(cold.weight_size);
+    d.SetReuseInput(cold.reuse_input);
     d.SetDataOffset(ext_->data_offset);
-    d.SetDeviceType(ext_->device_type);
+    d.SetDeviceType(cold.device_type);
     // The range was validated when set; a later shape change may invalidate
     // it, in which case the TensorDesc simply carries no range.
-    d.SetShapeRange(ext_->shape_range).IgnoreError();
+    d.SetShapeRange(cold.shape_range).IgnoreError();
   }
   return d;
 }

@@ -167,6 +167,72 @@ TEST(GeTensorDescTest, CopyIsDeepAndEqualityCoversEverything) {
   EXPECT_EQ(f, g);
 }
 
+// The extended meta is split into hot fields (name, real dim count, size,
+// data offset) and a cold block created on demand: every cold field must
+// survive copies and assignments in both directions, count in equality,
+// and setting it back to its default must equal a desc that never had it.
+TEST(GeTensorDescTest, ColdExtendedMetaCopiesAssignsAndCompares) {
+  const GeTensorDesc plain(GeShape({2, 3}));
+  std::vector<void (*)(GeTensorDesc&)> set_cold = {
+      [](GeTensorDesc& d) { d.SetWeightSize(8); },
+      [](GeTensorDesc& d) { d.SetReuseInput(true); },
+      [](GeTensorDesc& d) { d.SetReuseInputIndex(3); },
+      [](GeTensorDesc& d) { d.SetDeviceType(DeviceType::kCpu); },
+      [](GeTensorDesc& d) { d.SetInputTensor(true); },
+      [](GeTensorDesc& d) { d.SetOutputTensor(true); },
+      [](GeTensorDesc& d) { ASSERT_TRUE(d.SetShapeRange({{1, 2}, {3, 3}}).ok()); },
+      [](GeTensorDesc& d) { ASSERT_TRUE(d.SetOriginShapeRange({{2, 2}, {1, -1}}).ok()); },
+  };
+  for (size_t i = 0; i < set_cold.size(); ++i) {
+    SCOPED_TRACE(i);
+    GeTensorDesc d = plain;
+    d.SetName("hot");  // hot meta without cold
+    GeTensorDesc hot_only = d;
+    set_cold[i](d);
+    EXPECT_TRUE(d.HasExtMeta());
+    EXPECT_NE(d, hot_only);
+    GeTensorDesc copy(d);
+    EXPECT_EQ(copy, d);
+    GeTensorDesc assigned = plain;  // no ext -> cold ext
+    assigned = d;
+    EXPECT_EQ(assigned, d);
+    GeTensorDesc other = hot_only;  // hot ext -> cold ext (storage reused)
+    other = d;
+    EXPECT_EQ(other, d);
+    other = hot_only;  // cold ext -> hot ext drops the cold block
+    EXPECT_EQ(other, hot_only);
+    EXPECT_EQ(other.GetWeightSize(), 0);
+    EXPECT_TRUE(other.GetShapeRange().empty());
+    EXPECT_EQ(other.GetDeviceType(), DeviceType::kNpu);
+    EXPECT_EQ(copy.ToTensorDesc().GetWeightSize(), d.GetWeightSize());
+    EXPECT_EQ(copy.ToTensorDesc().GetDeviceType(), d.GetDeviceType());
+  }
+  // Back to the defaults: equal to a desc that never had cold meta.
+  GeTensorDesc d = plain;
+  for (auto& set : set_cold) set(d);
+  EXPECT_EQ(d.GetWeightSize(), 8);
+  EXPECT_EQ(d.GetReuseInputIndex(), 3);
+  EXPECT_EQ(d.GetShapeRange().size(), 2u);
+  EXPECT_EQ(d.GetOriginShapeRange().size(), 2u);
+  d.SetWeightSize(0);
+  d.SetReuseInput(false);
+  d.SetReuseInputIndex(0);
+  d.SetDeviceType(DeviceType::kNpu);
+  d.SetInputTensor(false);
+  d.SetOutputTensor(false);
+  ASSERT_TRUE(d.SetShapeRange({}).ok());
+  ASSERT_TRUE(d.SetOriginShapeRange({}).ok());
+  EXPECT_FALSE(d.HasExtMeta());
+  EXPECT_EQ(d, plain);
+  // Defaults on a desc without cold meta change nothing.
+  GeTensorDesc e = plain;
+  e.SetWeightSize(0);
+  e.SetDeviceType(DeviceType::kNpu);
+  e.SetOutputTensor(false);
+  EXPECT_FALSE(e.HasExtMeta());
+  EXPECT_EQ(e, plain);
+}
+
 TEST(GeTensorDescTest, ShapeRangeIsValidated) {
   GeTensorDesc d(GeShape({-1, 3}));
   GE_EXPECT_OK(d.SetShapeRange({{1, 8}, {3, 3}}));

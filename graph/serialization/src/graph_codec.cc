@@ -1118,24 +1118,20 @@ bool SameIrMeta(const OpDesc& donor, const OpFields& f) {
 // Direct-mapped; only short descs without attributes are kept.
 class DescCache {
  public:
-  // The desc decoded from `bytes`, or nullptr.
-  const GeTensorDesc* Find(absl::string_view bytes) const {
-    if (slots_ == nullptr || bytes.size() > kMaxBytes) return nullptr;
-    const Slot& s = (*slots_)[SlotOf(bytes)];
-    if (s.len != bytes.size() || !s.valid || std::memcmp(s.bytes, bytes.data(), bytes.size()) != 0) {
-      return nullptr;
-    }
-    return &s.desc;
-  }
-  // Decodes `bytes` (into the cache when they fit) and returns the desc.
-  StatusOr<const GeTensorDesc*> Decode(absl::string_view bytes, DeserializeContext& ctx,
-                                       GeTensorDesc* scratch) {
+  // The desc of `bytes`: the cached one when the same bytes were decoded
+  // last into their slot, else decoded (into the cache when they fit,
+  // otherwise into `scratch`). The bytes are hashed once.
+  StatusOr<const GeTensorDesc*> Get(absl::string_view bytes, DeserializeContext& ctx,
+                                    GeTensorDesc* scratch) {
     if (bytes.size() > kMaxBytes) {
       RETURN_IF_ERROR(DecodeDesc(bytes, ctx, scratch));
       return scratch;
     }
     if (slots_ == nullptr) slots_ = std::make_unique<std::array<Slot, kSlots>>();
     Slot& s = (*slots_)[SlotOf(bytes)];
+    if (s.valid && s.len == bytes.size() && std::memcmp(s.bytes, bytes.data(), bytes.size()) == 0) {
+      return &s.desc;
+    }
     s.valid = false;
     RETURN_IF_ERROR(DecodeDesc(bytes, ctx, &s.desc));
     if (s.desc.GetAttrStore().empty()) {
@@ -1198,8 +1194,7 @@ StatusOr<OpDescPtr> BuildOpDesc(const OpFields& f, DeserializeContext& ctx, IrDo
       RETURN_IF_ERROR(DecodeDesc(bytes, ctx, &scratch));
       return &scratch;
     }
-    if (const GeTensorDesc* hit = descs->Find(bytes)) return hit;
-    return descs->Decode(bytes, ctx, &scratch);
+    return descs->Get(bytes, ctx, &scratch);
   };
   for (size_t i = 0; i < n_in; ++i) {
     StatusOr<const GeTensorDesc*> decoded = decode(f.input_descs[i]);
