@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "build/memory/mem_planner.h"
 #include "build/model/build_test_util.h"
+#include "google/protobuf/arena.h"
 #include "gtest/gtest.h"
 #include "graph/inc/graph/compute_graph.h"
 #include "graph/inc/graph/node.h"
@@ -161,6 +162,69 @@ TEST(TaskGeneratorTest, AppendsAndFailsAtomically) {
             std::string::npos)
       << st;
   EXPECT_EQ(def2.task_size(), 0);
+}
+
+// Node checks run inside the workers: a bad id or a null node in any chunk
+// is reported (the earliest by node order) and nothing is appended.
+TEST(TaskGeneratorTest, NodeErrorsInLaterChunks) {
+  ComputeGraphPtr graph = buildtest::MakeAddReluChain(3000, {2});
+  Planned p = Plan(graph);
+  TaskGenOptions o;
+  o.num_threads = 4;
+  o.min_nodes_per_thread = 100;
+  const size_t late = p.nodes.size() - 5;
+  const size_t mid = p.nodes.size() / 2;
+  proto::ModelTaskDef def;
+  def.add_task()->set_node_name("pre");
+
+  OpDesc* late_op = p.nodes[late]->GetOpDesc().get();
+  late_op->SetId(7);
+  Status st = TaskGenerator(o).Generate(p.nodes, p.mem, &def);
+  ASSERT_EQ(GetErrorCode(st), ErrorCode::kParamInvalid) << st;
+  EXPECT_NE(std::string(st.message()).find(absl::StrCat("'", p.nodes[late]->GetName(), "'")),
+            std::string::npos)
+      << st;
+  EXPECT_NE(std::string(st.message()).find(absl::StrCat("position ", late)), std::string::npos) << st;
+  EXPECT_EQ(def.task_size(), 1);
+
+  // A null node earlier than the bad id wins.
+  std::vector<Node*> with_null = p.nodes;
+  with_null[mid] = nullptr;
+  st = TaskGenerator(o).Generate(with_null, p.mem, &def);
+  ASSERT_EQ(GetErrorCode(st), ErrorCode::kParamInvalid) << st;
+  EXPECT_NE(std::string(st.message()).find(absl::StrCat("node ", mid, " is null")), std::string::npos)
+      << st;
+  EXPECT_EQ(def.task_size(), 1);
+
+  // Repaired: ids continue after the existing task on every chunk.
+  late_op->SetId(static_cast<int64_t>(late));
+  ASSERT_TRUE(TaskGenerator(o).Generate(p.nodes, p.mem, &def).ok());
+  proto::ModelTaskDef one;
+  one.add_task()->set_node_name("pre");
+  TaskGenOptions single;
+  ASSERT_TRUE(TaskGenerator(single).Generate(p.nodes, p.mem, &one).ok());
+  ASSERT_EQ(def.task_size(), one.task_size());
+  for (int t = 0; t < def.task_size(); ++t) {
+    ASSERT_EQ(def.task(t).task_id(), static_cast<uint32_t>(t)) << t;
+    ASSERT_EQ(def.task(t).SerializeAsString(), one.task(t).SerializeAsString()) << t;
+  }
+}
+
+// A task list on a protobuf Arena gets the same tasks (the arena owns them;
+// the asan run checks that none leaks).
+TEST(TaskGeneratorTest, ArenaOwnedTaskList) {
+  ComputeGraphPtr graph = buildtest::MakeAddReluChain(500, {3});
+  Planned p = Plan(graph);
+  TaskGenOptions o;
+  o.num_threads = 2;
+  o.min_nodes_per_thread = 64;
+  proto::ModelTaskDef heap;
+  ASSERT_TRUE(TaskGenerator(o).Generate(p.nodes, p.mem, &heap).ok());
+  google::protobuf::Arena arena;
+  auto* on_arena = google::protobuf::Arena::CreateMessage<proto::ModelTaskDef>(&arena);
+  ASSERT_TRUE(TaskGenerator(o).Generate(p.nodes, p.mem, on_arena).ok());
+  EXPECT_GT(heap.task_size(), 300);
+  EXPECT_EQ(on_arena->SerializeAsString(), heap.SerializeAsString());
 }
 
 // Generation only reads the graph: the op descs get no compile state.
