@@ -430,17 +430,6 @@ bool MapIr(const OpDesc& op, const OpRegistrationData& reg, InferScratch* scratc
   return true;
 }
 
-bool AttrTypeCompatible(const OpAttrDef& def, const AttrValue& v) {
-  if (def.type == AttrValue::VT_NONE) return true;
-  const AttrValue::ValueType t = v.GetValueType();
-  if (t == def.type) return true;
-  if (def.type == AttrValue::VT_BOOL && t == AttrValue::VT_INT) {
-    const int64_t* i = v.Get<int64_t>();
-    return i != nullptr && (*i == 0 || *i == 1);
-  }
-  return false;
-}
-
 // The registration checks of InferShapeAndTypeForOpDesc (input data types,
 // required attributes, attribute types) without building any message.
 bool PassesRegistrationChecks(const OpDesc& op, const OpRegistrationData& reg,

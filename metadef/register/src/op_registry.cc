@@ -679,17 +679,6 @@ StatusOr<std::vector<gert::IrInstance>> MapInputsToIr(const OpDesc& op,
   return ir;
 }
 
-bool AttrTypeCompatible(const OpAttrDef& def, const AttrValue& v) {
-  if (def.type == AttrValue::VT_NONE) return true;
-  const AttrValue::ValueType t = v.GetValueType();
-  if (t == def.type) return true;
-  if (def.type == AttrValue::VT_BOOL && t == AttrValue::VT_INT) {
-    const int64_t* i = v.Get<int64_t>();
-    return *i == 0 || *i == 1;
-  }
-  return false;
-}
-
 Status CheckAgainst(const OpDesc& op, const OpRegistrationData& reg,
                     const std::vector<gert::IrInstance>& ir) {
   for (size_t k = 0; k < reg.inputs.size(); ++k) {
@@ -852,6 +841,17 @@ Status InferShapeAndTypeForOpDesc(OpDesc& op,
     }
   }
   return OkStatus();
+}
+
+bool AttrTypeCompatible(const OpAttrDef& def, const AttrValue& v) {
+  if (def.type == AttrValue::VT_NONE) return true;
+  const AttrValue::ValueType t = v.GetValueType();
+  if (t == def.type) return true;
+  if (def.type == AttrValue::VT_BOOL && t == AttrValue::VT_INT) {
+    const int64_t* i = v.Get<int64_t>();
+    return i != nullptr && (*i == 0 || *i == 1);
+  }
+  return false;
 }
 
 }  // namespace ge

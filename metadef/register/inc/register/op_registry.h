@@ -248,6 +248,11 @@ StatusOr<std::vector<gert::IrInstance>> MapInputSlotsToIr(const OpDesc& op,
                                                           const OpRegistrationData& reg,
                                                           size_t slots);
 
+// Whether attribute value `v` has the type `def` declares (VT_NONE: any; an
+// int 0 or 1 passes for a bool). The one rule of the registry checks and the
+// compiler's fast inference path.
+bool AttrTypeCompatible(const OpAttrDef& def, const AttrValue& v);
+
 // Checks `op` against its registration without calling any op function:
 // every present input's data type is in its IR input's TensorType, every
 // required attribute is present, present attributes have the declared type
