@@ -35,6 +35,22 @@ bool SameMeta(const GeTensorDesc& a, const GeTensorDesc& b) {
          a.GetShapeRange() == b.GetShapeRange();
 }
 
+// Whether an input desc `in` in its origin format has origin shape / dtype
+// other than its shape / dtype (what InferShape sets on outputs).
+bool StaleOrigin(const GeTensorDesc& in) {
+  return in.GetFormat() == in.GetOriginFormat() &&
+         (in.GetOriginDataType() != in.GetDataType() || in.GetOriginShape() != in.GetShape());
+}
+
+// Gives `in` (in its origin format) the origin shape / dtype of its current
+// shape / dtype, as outputs get them: the input then equals its producer's
+// output desc (and serializes as the same desc).
+void RefreshOrigin(GeTensorDesc* in) {
+  if (!StaleOrigin(*in)) return;
+  if (in->GetOriginShape() != in->GetShape()) in->SetOriginShape(in->GetShape());
+  in->SetOriginDataType(in->GetDataType());
+}
+
 // Copies shape, dtype and shape range of `src` into `dst`; true when
 // something changed. A range that does not fit the shape (it cannot be set)
 // is dropped.
@@ -762,12 +778,16 @@ StatusOr<bool> InferNode(ComputeGraph& graph, Node& node, int32_t depth, InferSc
     // Compared in place first: pinning the input may unshare its desc.
     const GeTensorDesc* cur = op.PeekInputDesc(i);
     const GeTensorDesc* src = producer.PeekOutputDesc(out_idx);
-    if (cur == nullptr || src == nullptr || SameMeta(*src, *cur)) continue;
+    if (cur == nullptr || src == nullptr || (SameMeta(*src, *cur) && !StaleOrigin(*cur))) {
+      continue;
+    }
     // The input is pinned first: the peeked producer desc stays valid
     // until the next pointer handed out.
     GeTensorDesc* dst = const_cast<GeTensorDesc*>(op.GetInputDescBarePtr(i));
     src = producer.PeekOutputDesc(out_idx);
-    if (dst != nullptr && src != nullptr) changed |= CopyMeta(*src, dst);
+    if (dst == nullptr || src == nullptr) continue;
+    changed |= CopyMeta(*src, dst);
+    RefreshOrigin(dst);
   }
   const std::string& type = op.GetType();
   if (IsConstNode(node)) {

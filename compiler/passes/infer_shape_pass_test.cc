@@ -69,6 +69,34 @@ TEST(InferShapePassTest, PropagatesDescsAndUsesConstValues) {
   EXPECT_THAT(reftest::Dims((*run)[0]), ElementsAre(3, 2));
 }
 
+// An input in its origin format gets the origin shape / dtype of its inferred
+// shape / dtype, like outputs do (no stale placeholder origin left behind):
+// it then matches its producer's output desc.
+TEST(InferShapePassTest, InputOriginFollowsTheProducer) {
+  TestGraph g("g");
+  NodePtr x = g.TypedData("x", 0, {2, 3});
+  NodePtr relu1 = g.Op("relu1", "Relu", {x});
+  NodePtr relu2 = g.Op("relu2", "Relu", {relu1});
+  g.NetOutput({relu2});
+  GeTensorDescPtr in = relu2->GetOpDescBarePtr()->MutableInputDesc(0);
+  ASSERT_NE(in, nullptr);
+  in->SetOriginShape(GeShape({-2}));
+  in->SetOriginDataType(DT_UNDEFINED);
+  InferShapePass pass;
+  GE_ASSERT_OK(pass.Run(g.graph()).status());
+  const GeTensorDesc& produced = relu1->GetOpDescBarePtr()->GetOutputDesc(0);
+  const GeTensorDesc& consumed = relu2->GetOpDescBarePtr()->GetInputDesc(0);
+  EXPECT_EQ(consumed.GetShape(), GeShape({2, 3}));
+  EXPECT_EQ(consumed.GetOriginShape(), GeShape({2, 3}));
+  EXPECT_EQ(consumed.GetOriginDataType(), DT_FLOAT);
+  EXPECT_EQ(consumed.GetOriginShape(), produced.GetOriginShape());
+  EXPECT_EQ(consumed.GetOriginDataType(), produced.GetOriginDataType());
+  // Nothing left to refresh: a second run changes nothing.
+  auto again = pass.Run(g.graph());
+  GE_ASSERT_OK(again.status());
+  EXPECT_FALSE(*again);
+}
+
 TEST(InferShapePassTest, InferErrorsNameTheGraph) {
   TestGraph g("bad_graph");
   NodePtr x = g.TypedData("x", 0, {2, 3});
