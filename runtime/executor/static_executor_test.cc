@@ -88,6 +88,24 @@ proto::TaskDef* AddKernelTask(proto::ModelTaskDef& td, uint32_t id, const NodePt
   return t;
 }
 
+// A GeModel `name` over `graph` with the test weights and a one-stream task
+// list of `arena_bytes` whose input is x [2, 3] and output `output` [2, 3];
+// the caller adds the tasks.
+std::shared_ptr<GeModel> StartModel(const std::string& name, ComputeGraphPtr graph,
+                                    int64_t arena_bytes, const std::string& output) {
+  auto model = std::make_shared<GeModel>();
+  model->name = name;
+  model->graph = std::move(graph);
+  SetConstWeights(model.get());
+  proto::ModelTaskDef& td = model->task_def;
+  td.set_memory_size(arena_bytes);
+  td.set_weight_size(64);
+  td.set_stream_num(1);
+  *td.add_input() = Io("x", {2, 3});
+  *td.add_output() = Io(output, {2, 3});
+  return model;
+}
+
 // y = Relu(x + c), x and c of [2, 3]:
 //   task 0  Add   MODEL_INPUT 0, WEIGHTS 0      -> ARENA 0
 //   task 1  Relu  ARENA 0                       -> MODEL_OUTPUT 0
@@ -99,17 +117,8 @@ struct AddReluModel {
     relu = g.Op("relu", "Relu", {add});
     g.NetOutput({relu});
 
-    model = std::make_shared<GeModel>();
-    model->name = "add_relu";
-    model->graph = g.graph();
-    SetConstWeights(model.get());
-
+    model = StartModel("add_relu", g.graph(), 64, "relu:0");
     proto::ModelTaskDef& td = model->task_def;
-    td.set_memory_size(64);
-    td.set_weight_size(64);
-    td.set_stream_num(1);
-    *td.add_input() = Io("x", {2, 3});
-    *td.add_output() = Io("relu:0", {2, 3});
     proto::TaskDef* t0 = AddKernelTask(td, 0, add, "Add");
     *t0->add_input() = Ref(proto::MEM_MODEL_INPUT, 0, {2, 3}, 0);
     *t0->add_input() = Ref(proto::MEM_WEIGHTS, 0, {2, 3});
@@ -466,16 +475,8 @@ struct RepeatedOpsModel {
     add2 = g.Op("add2", "Add", {relu1, c});
     relu2 = g.Op("relu2", "Relu", {add2});
     g.NetOutput({relu2});
-    model = std::make_shared<GeModel>();
-    model->name = "repeated";
-    model->graph = g.graph();
-    SetConstWeights(model.get());
+    model = StartModel("repeated", g.graph(), 128, "relu2:0");
     proto::ModelTaskDef& td = model->task_def;
-    td.set_memory_size(128);
-    td.set_weight_size(64);
-    td.set_stream_num(1);
-    *td.add_input() = Io("x", {2, 3});
-    *td.add_output() = Io("relu2:0", {2, 3});
     // The arena slots alternate (0, 64, 0): equal output refs share views.
     proto::TaskDef* t0 = AddKernelTask(td, 0, add1, "Add");
     *t0->add_input() = Ref(proto::MEM_MODEL_INPUT, 0, {2, 3}, 0);
