@@ -17,6 +17,8 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "google/protobuf/io/coded_stream.h"
+#include "google/protobuf/wire_format_lite.h"
 #include "graph/inc/graph/compute_graph.h"
 #include "graph/inc/graph/ge_tensor.h"
 #include "graph/serialization/inc/model_op_descs.h"
@@ -281,20 +283,6 @@ Status ValidateTaskDef(const proto::ModelTaskDef& def, uint64_t weights_size, co
   return OkStatus();
 }
 
-// Reads a base-128 varint of at most 10 bytes; false when truncated / too long.
-bool ReadVarint(const uint8_t*& p, const uint8_t* end, uint64_t* v) {
-  uint64_t out = 0;
-  for (int shift = 0; shift < 70 && p < end; shift += 7) {
-    const uint8_t b = *p++;
-    out |= static_cast<uint64_t>(b & 0x7F) << shift;
-    if ((b & 0x80) == 0) {
-      *v = out;
-      return true;
-    }
-  }
-  return false;
-}
-
 // Splits ModelTaskDef bytes into the wire bytes of each `task` entry (field
 // 1) and the bytes of every other field, in order. False when the top level
 // is anything but plain varint / fixed / length-delimited fields with field
@@ -302,40 +290,34 @@ bool ReadVarint(const uint8_t*& p, const uint8_t* end, uint64_t* v) {
 // decides validity exactly as before).
 bool SplitTaskInfo(absl::Span<const uint8_t> bytes, std::vector<absl::Span<const uint8_t>>* tasks,
                    std::string* rest) {
-  const uint8_t* p = bytes.data();
-  const uint8_t* const end = p + bytes.size();
-  while (p < end) {
-    const uint8_t* const field_start = p;
-    uint64_t tag = 0;
-    if (!ReadVarint(p, end, &tag) || tag > 0xFFFFFFFFull || (tag >> 3) == 0) return false;
-    const uint32_t wire = static_cast<uint32_t>(tag & 7);
-    uint64_t len = 0;
-    switch (wire) {
-      case 0:
-        if (!ReadVarint(p, end, &len)) return false;
-        break;
-      case 1:
-        if (end - p < 8) return false;
-        p += 8;
-        break;
-      case 5:
-        if (end - p < 4) return false;
-        p += 4;
-        break;
-      case 2:
-        if (!ReadVarint(p, end, &len) || len > static_cast<uint64_t>(end - p)) return false;
-        if ((tag >> 3) == 1) {
-          tasks->emplace_back(p, static_cast<size_t>(len));
-          p += len;
-          continue;
-        }
-        p += len;
-        break;
-      default:
-        return false;  // groups: leave them to the full parser
+  using google::protobuf::internal::WireFormatLite;
+  if (bytes.size() > static_cast<size_t>(std::numeric_limits<int>::max())) return false;
+  const int size = static_cast<int>(bytes.size());
+  google::protobuf::io::CodedInputStream in(bytes.data(), size);
+  while (in.CurrentPosition() < size) {
+    const int field_start = in.CurrentPosition();
+    const uint32_t tag = in.ReadTag();
+    if (tag == 0 || WireFormatLite::GetTagFieldNumber(tag) == 0) return false;
+    const bool is_task = WireFormatLite::GetTagFieldNumber(tag) == 1;
+    const WireFormatLite::WireType wire = WireFormatLite::GetTagWireType(tag);
+    if (wire == WireFormatLite::WIRETYPE_LENGTH_DELIMITED) {
+      uint64_t len = 0;
+      if (!in.ReadVarint64(&len) || len > static_cast<uint64_t>(size - in.CurrentPosition())) {
+        return false;
+      }
+      if (is_task) {
+        tasks->emplace_back(bytes.data() + in.CurrentPosition(), static_cast<size_t>(len));
+        if (!in.Skip(static_cast<int>(len))) return false;
+        continue;
+      }
+      if (!in.Skip(static_cast<int>(len))) return false;
+    } else if (is_task || wire == WireFormatLite::WIRETYPE_START_GROUP ||
+               wire == WireFormatLite::WIRETYPE_END_GROUP ||
+               !WireFormatLite::SkipField(&in, tag)) {
+      return false;  // a task that is not length-delimited; groups: the full parser decides
     }
-    if ((tag >> 3) == 1) return false;  // a task that is not length-delimited
-    rest->append(reinterpret_cast<const char*>(field_start), static_cast<size_t>(p - field_start));
+    rest->append(reinterpret_cast<const char*>(bytes.data() + field_start),
+                 static_cast<size_t>(in.CurrentPosition() - field_start));
   }
   return true;
 }
@@ -852,10 +834,6 @@ StatusOr<OmFileView> ParseOmStructure(absl::Span<const uint8_t> bytes, bool veri
   return view;
 }
 
-// Parses and validates every model's TASK_INFO (and its attrs partition),
-// then checks the header's static / dynamic flags against the root's. The
-// root's goes into `root_target` when given (e.g. a message on an Arena),
-// else into its OmModelView::task_def.
 // The root's TASK_INFO for the runtime: its tasks as validated wire bytes
 // (see OmRuntimeModel::task_bytes) and their op indices.
 struct StreamedTasks {
