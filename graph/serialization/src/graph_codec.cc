@@ -2167,24 +2167,43 @@ class GraphReader {
     }
     std::vector<std::pair<NodePtr, int32_t>> outputs;
     outputs.reserve(view_.outputs.size());
+    RETURN_IF_ERROR(ReadOutputEntries(
+        [this](absl::string_view name, size_t* out_count) {
+          NodePtr node = FindNode(name);
+          if (node != nullptr) *out_count = node->GetAllOutDataAnchorsSize();
+          return node;
+        },
+        [&outputs](NodePtr node, int32_t idx) { outputs.emplace_back(std::move(node), idx); }));
+    graph_->SetGraphOutNodesInfo(outputs);
+    return OkStatus();
+  }
+
+  // The graph's output entries "node:index", in order: each node resolved by
+  // `find(name, &out_count)` (null / kUnresolved: missing), the index checked
+  // against its output count, then handed to `add(handle, index)`.
+  template <typename Find, typename Add>
+  Status ReadOutputEntries(Find find, Add add) {
+    const absl::string_view gname = view_.name;
     for (size_t k = 0; k < view_.outputs.size(); ++k) {
       absl::string_view name;
       int32_t idx = 0;
       RETURN_IF_ERROR(Annotate(ParseEntry(view_.outputs[k], &name, &idx), "graph '", gname,
                                "' output ", k, ": "));
-      NodePtr node = FindNode(name);
-      if (node == nullptr) {
+      size_t out_count = 0;
+      auto handle = find(name, &out_count);
+      if (!Resolved(handle)) {
         return GraphInvalid("graph '", gname, "' output ", k, " refers to missing node '", name, "'");
       }
-      if (idx < 0 || idx >= static_cast<int32_t>(node->GetAllOutDataAnchorsSize())) {
+      if (idx < 0 || static_cast<size_t>(idx) >= out_count) {
         return OutOfRange("graph '", gname, "' output ", k, " refers to output ", idx, " of node '",
-                          name, "', which has ", node->GetAllOutDataAnchorsSize(), " outputs");
+                          name, "', which has ", out_count, " outputs");
       }
-      outputs.emplace_back(std::move(node), idx);
+      add(std::move(handle), idx);
     }
-    graph_->SetGraphOutNodesInfo(outputs);
     return OkStatus();
   }
+  static bool Resolved(const NodePtr& node) { return node != nullptr; }
+  static bool Resolved(uint32_t index) { return index != kUnresolved; }
 
   // ReadInputsOutputs without nodes: the same checks, indices into the ops.
   Status ReadInputsOutputsLight() {
@@ -2205,22 +2224,13 @@ class GraphReader {
     }
     auto& outputs = light_->outputs;
     outputs.reserve(view_.outputs.size());
-    for (size_t k = 0; k < view_.outputs.size(); ++k) {
-      absl::string_view name;
-      int32_t idx = 0;
-      RETURN_IF_ERROR(Annotate(ParseEntry(view_.outputs[k], &name, &idx), "graph '", gname,
-                               "' output ", k, ": "));
-      const uint32_t i = Find(n, name);
-      if (i == kUnresolved) {
-        return GraphInvalid("graph '", gname, "' output ", k, " refers to missing node '", name, "'");
-      }
-      if (idx < 0 || idx >= static_cast<int32_t>(out_count_[i])) {
-        return OutOfRange("graph '", gname, "' output ", k, " refers to output ", idx, " of node '",
-                          name, "', which has ", out_count_[i], " outputs");
-      }
-      outputs.emplace_back(i, idx);
-    }
-    return OkStatus();
+    return ReadOutputEntries(
+        [this, n](absl::string_view name, size_t* out_count) {
+          const uint32_t i = Find(n, name);
+          if (i != kUnresolved) *out_count = out_count_[i];
+          return i;
+        },
+        [&outputs](uint32_t i, int32_t idx) { outputs.emplace_back(i, idx); });
   }
 
  public:
