@@ -11,6 +11,7 @@
 #include <chrono>
 #include <cstring>
 #include <deque>
+#include <functional>
 #include <limits>
 #include <set>
 #include <thread>
@@ -937,7 +938,8 @@ constexpr size_t kMaxArenaBlock = size_t{16} << 20;
 // static root's MODEL_DEF is decoded into op descs only (a root MODEL_DEF
 // that holds subgraphs is also fully decoded, for its checks).
 Status DecodeOm(absl::Span<const uint8_t> bytes, bool light_static_root, DecodedOm* out,
-                const std::array<uint8_t, 32>* precomputed_sum = nullptr) {
+                const std::array<uint8_t, 32>* precomputed_sum = nullptr,
+                const std::function<StatusOr<std::array<uint8_t, 32>>()>* compute_sum = nullptr) {
   // The checksum, TASK_INFO and MODEL_DEF are independent: on a large file
   // the checksum (every byte, weights included) runs on a second thread and a
   // large TASK_INFO is parsed and validated on a third while this one decodes
@@ -950,6 +952,11 @@ Status DecodeOm(absl::Span<const uint8_t> bytes, bool light_static_root, Decoded
   const bool parallel_sum = bytes.size() >= kParallelChecksumBytes;
   if (parallel_sum && precomputed_sum != nullptr) {
     sum_status = bytes.size() >= kOmHeaderSize ? VerifyChecksum(bytes, precomputed_sum) : OkStatus();
+  } else if (parallel_sum && compute_sum != nullptr && *compute_sum) {
+    sum_thread = std::thread([&sum_status, bytes, compute_sum]() {
+      StatusOr<std::array<uint8_t, 32>> sum = (*compute_sum)();
+      sum_status = sum.ok() ? VerifyChecksum(bytes, &*sum) : sum.status();
+    });
   } else if (parallel_sum) {
     sum_thread = std::thread([&sum_status, bytes]() { sum_status = VerifyChecksum(bytes); });
   }
@@ -1103,7 +1110,8 @@ StatusOr<OmRuntimeModel> LoadOmForRuntime(absl::Span<const uint8_t> bytes,
                                           std::shared_ptr<const void> owner,
                                           const OmLoadOptions& options) {
   DecodedOm decoded;
-  RETURN_IF_ERROR(DecodeOm(bytes, /*light_static_root=*/true, &decoded, options.body_checksum));
+  RETURN_IF_ERROR(DecodeOm(bytes, /*light_static_root=*/true, &decoded, options.body_checksum,
+                           &options.compute_body_checksum));
   OmRuntimeModel out;
   out.name = decoded.view.models[0].name;
   if (!decoded.light) {

@@ -837,6 +837,26 @@ TEST(OmBodyChecksumTest, PiecewiseEqualsWholeAndTheLoaderUsesIt) {
   EXPECT_TRUE(LoadOmForRuntime(lspan, lbuf, opts).ok());
   opts.body_checksum = &wrong;
   EXPECT_EQ(GetErrorCode(LoadOmForRuntime(lspan, lbuf, opts).status()), ErrorCode::kParseFailed);
+  // A checksum computed another way (Model::LoadFromFile reads the file):
+  // its result is compared, its error is the load's error.
+  opts.body_checksum = nullptr;
+  int calls = 0;
+  std::array<uint8_t, 32> given = lsum;
+  opts.compute_body_checksum = [&]() -> StatusOr<std::array<uint8_t, 32>> {
+    ++calls;
+    return given;
+  };
+  EXPECT_TRUE(LoadOmForRuntime(lspan, lbuf, opts).ok());
+  EXPECT_EQ(calls, 1);
+  given = wrong;
+  auto mismatch = LoadOmForRuntime(lspan, lbuf, opts);
+  EXPECT_EQ(GetErrorCode(mismatch.status()), ErrorCode::kParseFailed) << mismatch.status();
+  EXPECT_NE(std::string(mismatch.status().message()).find("checksum mismatch"), std::string::npos);
+  opts.compute_body_checksum = []() -> StatusOr<std::array<uint8_t, 32>> {
+    return IoError("reading model file 'x' at offset 7: unexpected end of file");
+  };
+  auto io = LoadOmForRuntime(lspan, lbuf, opts);
+  EXPECT_EQ(GetErrorCode(io.status()), ErrorCode::kIoError) << io.status();
 }
 
 }  // namespace

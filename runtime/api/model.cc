@@ -162,10 +162,26 @@ StatusOr<Model> LoadModelFromGeRootModel(GeRootModelPtr root, const ModelLoadOpt
 
 StatusOr<Model> Model::LoadFromFile(const std::string& path, const ModelLoadOptions& options) {
   ASSIGN_OR_RETURN(std::shared_ptr<const MappedFile> file, MappedFile::Open(path));
-  // The loader hashes the mapped bytes (on a helper thread for large
-  // files). Reading the file into fresh memory while hashing it
-  // (OmBodyChecksum) measured slower on the build VM: fresh pages are dear.
-  const OmLoadOptions om_options;
+  // The loader checks the body checksum on a helper thread (large files)
+  // while it decodes; the checksum reads the file with pread instead of
+  // through the mapping. Measured on the build VM (resnet50, 100 MB): a
+  // first touch of the mapping's 4 KiB pages costs ~35-45 ms, pread plus
+  // the hash ~18 ms. The weights stay mapped and are first touched by the
+  // first run that reads them (a lazily mapped model, as with any mmap).
+  OmLoadOptions om_options;
+  const MappedFile* f = file.get();
+  om_options.compute_body_checksum = [f]() -> StatusOr<std::array<uint8_t, 32>> {
+    constexpr size_t kChunk = size_t{1} << 20;
+    std::unique_ptr<uint8_t[]> buffer(new uint8_t[kChunk]);
+    OmBodyChecksum sum;
+    const uint64_t size = f->bytes().size();
+    for (uint64_t at = 0; at < size; at += kChunk) {
+      const size_t n = static_cast<size_t>(std::min<uint64_t>(kChunk, size - at));
+      RETURN_IF_ERROR(f->ReadAt(at, absl::MakeSpan(buffer.get(), n)));
+      sum.UpdateFile(absl::MakeConstSpan(buffer.get(), n));
+    }
+    return sum.Digest();
+  };
   absl::Span<const uint8_t> bytes = file->bytes();
   StatusOr<Model> m = LoadFromOmBytes(bytes, file, options, om_options);
   if (!m.ok()) return Annotate(m.status(), "model file '", path, "': ");

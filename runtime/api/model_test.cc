@@ -446,6 +446,35 @@ TEST(ModelTest, OptionalInput) {
   EXPECT_TRUE(*(*out)[0].GetData<bool>());
 }
 
+// Large files: Model::LoadFromFile hashes them with pread beside the decode
+// (not through the mapping); a flipped weight byte still fails the load,
+// naming the file, and a good file runs with its weights used in place.
+TEST(ModelTest, LargeFileChecksumReadsTheFile) {
+  const onnx::ModelProto onnx = rttest::WideMatMul();
+  StatusOr<std::string> om = rttest::CompileOnnxToOm(onnx);
+  ASSERT_TRUE(om.ok()) << om.status();
+  ASSERT_GE(om->size(), size_t{5} << 20);
+  const std::string path = rttest::TempPath("wide.om");
+  ASSERT_TRUE(WriteFileAtomically(path, *om).ok());
+  StatusOr<Model> model = Model::LoadFromFile(path);
+  ASSERT_TRUE(model.ok()) << model.status();
+  std::vector<gert::HostTensor> in = One(rttest::PatternF32({2, 1024}, 3));
+  StatusOr<std::vector<gert::HostTensor>> out = model->Run(in);
+  ASSERT_TRUE(out.ok()) << out.status();
+  ExpectClose(*out, Reference(onnx, in));
+
+  for (size_t at : {om->size() / 2, om->size() - 1}) {
+    std::string bad = *om;
+    bad[at] ^= 0x10;
+    const std::string bad_path = rttest::TempPath("wide_bad.om");
+    ASSERT_TRUE(WriteFileAtomically(bad_path, bad).ok());
+    StatusOr<Model> m = Model::LoadFromFile(bad_path);
+    EXPECT_EQ(GetErrorCode(m.status()), ErrorCode::kParseFailed) << at << ": " << m.status();
+    EXPECT_NE(m.status().message().find("checksum mismatch"), std::string::npos) << m.status();
+    EXPECT_NE(m.status().message().find("wide_bad.om"), std::string::npos) << m.status();
+  }
+}
+
 TEST(ModelTest, MissingFile) {
   StatusOr<Model> m = Model::LoadFromFile(rttest::TempPath("does_not_exist.om"));
   EXPECT_EQ(GetErrorCode(m.status()), ErrorCode::kNotFound);

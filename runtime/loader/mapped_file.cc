@@ -12,6 +12,48 @@
 #include <utility>
 
 namespace ge {
+namespace {
+
+constexpr size_t kHugePage = size_t{2} << 20;
+
+// Maps the whole file read-only at a 2 MiB-aligned address and asks for huge
+// mappings (a hint): when the page cache holds the file in 2 MiB folios,
+// each 2 MiB is then one mapping instead of 512, which on a VM is the
+// difference between ~40 ms and ~2 ms to first touch a 100 MB model.
+StatusOr<const uint8_t*> MapWhole(int fd, size_t size, const std::string& path) {
+  auto fail = [&](const char* what) {
+    const int err = errno;
+    return IoError("cannot map model file '", path, "' (", size, " bytes): ", what, ": ",
+                   std::strerror(err));
+  };
+  uint8_t* at = nullptr;
+  if (size >= kHugePage) {
+    // Reserve size + 2 MiB of address space, map the file at the first
+    // 2 MiB boundary in it, and return the slack.
+    const size_t pages = (size + 4095) & ~size_t{4095};
+    const size_t reserved = pages + kHugePage;
+    void* r = ::mmap(nullptr, reserved, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                     -1, 0);
+    if (r == MAP_FAILED) return fail("reserving address space");
+    uint8_t* base = static_cast<uint8_t*>(r);
+    at = reinterpret_cast<uint8_t*>((reinterpret_cast<uintptr_t>(base) + kHugePage - 1) &
+                                    ~uintptr_t{kHugePage - 1});
+    const size_t head = static_cast<size_t>(at - base);
+    if (head > 0) ::munmap(base, head);
+    const size_t tail = reserved - head - pages;
+    if (tail > 0) ::munmap(at + pages, tail);
+  }
+  void* p = ::mmap(at, size, PROT_READ, MAP_PRIVATE | (at != nullptr ? MAP_FIXED : 0), fd, 0);
+  if (p == MAP_FAILED) {
+    const StatusOr<const uint8_t*> st = fail("mmap");
+    if (at != nullptr) ::munmap(at, size);
+    return st;
+  }
+  if (size >= kHugePage) (void)::madvise(p, size, MADV_HUGEPAGE);
+  return static_cast<const uint8_t*>(p);
+}
+
+}  // namespace
 
 StatusOr<std::shared_ptr<const MappedFile>> MappedFile::Open(const std::string& path) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -33,24 +75,34 @@ StatusOr<std::shared_ptr<const MappedFile>> MappedFile::Open(const std::string& 
   const size_t size = static_cast<size_t>(st.st_size);
   const uint8_t* data = nullptr;
   if (size > 0) {
-    // MAP_POPULATE: the loader reads every byte (checksum) and the weights
-    // are used in place, so fault the page-cache pages in with one call
-    // instead of one fault per page.
-    void* p = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
-    if (p == MAP_FAILED) {
-      const int err = errno;
+    StatusOr<const uint8_t*> mapped = MapWhole(fd, size, path);
+    if (!mapped.ok()) {
       ::close(fd);
-      return IoError("cannot map model file '", path, "' (", size, " bytes): ",
-                     std::strerror(err));
+      return mapped.status();
     }
-    data = static_cast<const uint8_t*>(p);
+    data = *mapped;
   }
-  ::close(fd);  // the mapping stays valid
-  return std::shared_ptr<const MappedFile>(new MappedFile(path, data, size));
+  return std::shared_ptr<const MappedFile>(new MappedFile(path, fd, data, size));
 }
 
 MappedFile::~MappedFile() {
   if (data_ != nullptr) ::munmap(const_cast<uint8_t*>(data_), size_);
+  if (fd_ >= 0) ::close(fd_);
+}
+
+Status MappedFile::ReadAt(uint64_t offset, absl::Span<uint8_t> out) const {
+  size_t done = 0;
+  while (done < out.size()) {
+    const ssize_t n = ::pread(fd_, out.data() + done, out.size() - done,
+                              static_cast<off_t>(offset + done));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      return IoError("reading model file '", path_, "' at offset ", offset + done, ": ",
+                     n < 0 ? std::strerror(errno) : "unexpected end of file");
+    }
+    done += static_cast<size_t>(n);
+  }
+  return OkStatus();
 }
 
 StatusOr<std::shared_ptr<const AlignedBytes>> AlignedBytes::Copy(absl::string_view bytes) {

@@ -10,7 +10,12 @@
 //   * Open fails with NotFound (no such file), IoError (open / fstat / mmap
 //     failure, not a regular file) naming the path and the OS error. An empty
 //     file maps to an empty span (no mapping).
-//   * The mapping is unmapped when the last shared_ptr goes away.
+//   * The mapping is unmapped (and the file closed) when the last shared_ptr
+//     goes away.
+//   * The mapping is 2 MiB-aligned with MADV_HUGEPAGE (files of 2 MiB or
+//     more) and is not prefaulted: pages are mapped on first touch, so a
+//     loader that reads the file with ReadAt leaves the weights' first touch
+//     to the first run that reads them.
 //   * A file truncated by another process while mapped can fault on access
 //     (SIGBUS); OM files are written atomically (rename), which never does
 //     that to an open mapping.
@@ -41,11 +46,17 @@ class MappedFile {
 
   absl::Span<const uint8_t> bytes() const { return {data_, size_}; }
   const std::string& path() const { return path_; }
+  // The open file (read-only), for reading the same bytes with pread
+  // (ReadAt), e.g. to hash them without touching the mapping.
+  // Fills `out` with the file's bytes at [offset, offset + out.size());
+  // IoError naming the path on a failed or short read.
+  Status ReadAt(uint64_t offset, absl::Span<uint8_t> out) const;
 
  private:
-  MappedFile(std::string path, const uint8_t* data, size_t size)
-      : path_(std::move(path)), data_(data), size_(size) {}
+  MappedFile(std::string path, int fd, const uint8_t* data, size_t size)
+      : path_(std::move(path)), fd_(fd), data_(data), size_(size) {}
   std::string path_;
+  int fd_ = -1;
   const uint8_t* data_ = nullptr;
   size_t size_ = 0;
 };

@@ -99,6 +99,16 @@ onnx::ModelProto Mlp() {
   return MakeModel(g, 13);
 }
 
+onnx::ModelProto WideMatMul() {
+  onnx::GraphProto g;
+  g.set_name("wide_matmul");
+  *g.add_input() = TensorValueInfo("x", kOnnxFloat, {2, 1024});
+  *g.add_output() = TensorValueInfo("y", kOnnxFloat, {2, 1280});
+  *g.add_initializer() = Weight("w", {1024, 1280}, 41);
+  *g.add_node() = MakeNode("MatMul", {"x", "w"}, {"y"}, "matmul");
+  return MakeModel(g, 13);
+}
+
 onnx::ModelProto NoAllocNet() {
   onnx::GraphProto g;
   g.set_name("no_alloc_net");

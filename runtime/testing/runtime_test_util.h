@@ -35,6 +35,9 @@ onnx::ModelProto Mlp();
 // x[1,3,8,8] -> GlobalAveragePool -> Flatten -> Gemm(16) -> Relu -> Gemm(4)
 // -> Tanh -> Sigmoid -> y[1,4].
 onnx::ModelProto NoAllocNet();
+// x[2,1024] MatMul w[1024,1280]: an OM file of more than 5 MiB (the loader
+// hashes files of 4 MiB or more on a helper thread).
+onnx::ModelProto WideMatMul();
 // x[?, 4] (unknown batch) -> Relu -> ReduceSum(axis 1, keepdims 0) -> y[?]:
 // compiled as a dynamic model.
 onnx::ModelProto DynamicBatch();
