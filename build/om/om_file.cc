@@ -13,11 +13,15 @@
 #include <deque>
 #include <functional>
 #include <limits>
+#include <optional>
 #include <set>
 #include <thread>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "build/om/launch_plan.h"
+#include "google/protobuf/field_mask.pb.h"
+#include "google/protobuf/util/field_mask_util.h"
 #include "google/protobuf/io/coded_stream.h"
 #include "google/protobuf/wire_format_lite.h"
 #include "graph/inc/graph/compute_graph.h"
@@ -323,6 +327,85 @@ bool SplitTaskInfo(absl::Span<const uint8_t> bytes, std::vector<absl::Span<const
   return true;
 }
 
+// True when ModelTaskDef bytes have a top-level `plan` field (a scan of the
+// top-level fields; false on malformed bytes, which the parser reports).
+bool HasLaunchPlan(absl::Span<const uint8_t> bytes) {
+  using google::protobuf::internal::WireFormatLite;
+  if (bytes.size() > static_cast<size_t>(std::numeric_limits<int>::max())) return false;
+  const int size = static_cast<int>(bytes.size());
+  google::protobuf::io::CodedInputStream in(bytes.data(), size);
+  while (in.CurrentPosition() < size) {
+    const uint32_t tag = in.ReadTag();
+    if (tag == 0) return false;
+    if (WireFormatLite::GetTagFieldNumber(tag) == proto::ModelTaskDef::kPlanFieldNumber) return true;
+    if (!WireFormatLite::SkipField(&in, tag)) return false;
+  }
+  return false;
+}
+
+// The TASK_INFO bytes of `td` with its tasks replaced by `plan`.
+bool SerializeWithPlan(const proto::ModelTaskDef& td, proto::LaunchPlan plan, std::string* out) {
+  google::protobuf::FieldMask mask;
+  const google::protobuf::Descriptor* d = proto::ModelTaskDef::descriptor();
+  for (int i = 0; i < d->field_count(); ++i) {
+    const google::protobuf::FieldDescriptor* f = d->field(i);
+    if (f->number() == proto::ModelTaskDef::kTaskFieldNumber ||
+        f->number() == proto::ModelTaskDef::kPlanFieldNumber) {
+      continue;
+    }
+    mask.add_paths(f->name());
+  }
+  proto::ModelTaskDef head;
+  google::protobuf::util::FieldMaskUtil::MergeMessageTo(
+      td, mask, google::protobuf::util::FieldMaskUtil::MergeOptions(), &head);
+  *head.mutable_plan() = std::move(plan);
+  return head.SerializeToString(out);
+}
+
+// The tasks of a launch plan (validated by LaunchPlanView) against their
+// ModelTaskDef: what ValidateTask checks of a TaskDef. Each distinct tensor
+// is checked once (named by the first task that uses it).
+Status ValidatePlanTasks(const LaunchPlanView& plan, const proto::ModelTaskDef& def,
+                         const std::string& model) {
+  std::vector<uint8_t> checked(plan.num_tensors(), 0);
+  proto::TensorRef ref;  // scratch, one per distinct tensor
+  for (size_t t = 0; t < plan.num_tasks(); ++t) {
+    const LaunchPlanView::Task task = plan.task(t);
+    const RefWhere where{model, static_cast<int>(t), "", 0};
+    if (def.stream_num() > 0 && task.stream_id >= def.stream_num()) {
+      return OutOfRange(where.str(), ": stream_id ", task.stream_id, " >= stream_num ", def.stream_num());
+    }
+    if (task.op_index < -1) return OutOfRange(where.str(), ": op_index ", task.op_index);
+    if (task.type == proto::TASK_MEMCPY && (task.inputs.size() != 1 || task.outputs.size() != 1)) {
+      return ParseFailed(where.str(), ": MEMCPY needs 1 input and 1 output, has ", task.inputs.size(),
+                         " and ", task.outputs.size());
+    }
+    auto check = [&](uint32_t id, const char* role, size_t i) -> Status {
+      if (checked[id]) return OkStatus();
+      ref.Clear();
+      plan.FillTensorRef(id, &ref);
+      RETURN_IF_ERROR(ValidateRef(ref, def, RefWhere{model, static_cast<int>(t), role, static_cast<int>(i)}));
+      checked[id] = 1;
+      return OkStatus();
+    };
+    for (size_t i = 0; i < task.inputs.size(); ++i) RETURN_IF_ERROR(check(task.inputs[i], "input", i));
+    for (size_t i = 0; i < task.outputs.size(); ++i) {
+      RETURN_IF_ERROR(check(task.outputs[i], "output", i));
+      if (plan.tensor(task.outputs[i]).kind == proto::MEM_WEIGHTS) {
+        return ParseFailed(where.str(), " output ", i, ": writes into WEIGHTS");
+      }
+    }
+    for (size_t i = 0; i < task.workspaces.size(); ++i) {
+      const proto::MemKind kind = plan.tensor(task.workspaces[i]).kind;
+      if (kind != proto::MEM_ARENA) {
+        return ParseFailed(where.str(), " workspace ", i, ": kind ", static_cast<int>(kind), " is not ARENA");
+      }
+      RETURN_IF_ERROR(check(task.workspaces[i], "workspace", i));
+    }
+  }
+  return OkStatus();
+}
+
 }  // namespace
 
 const char* OmPartitionTypeName(OmPartitionType type) {
@@ -446,8 +529,21 @@ StatusOr<std::unique_ptr<OmImage>> BuildOmImage(const GeRootModel& model, const 
     // on a second thread while this one encodes the graph.
     std::string task_info;
     bool task_ok = true;
+    Status plan_status;
     const GeModel* const model_ptr = m;
-    auto encode_tasks = [&task_info, &task_ok, model_ptr]() {
+    const bool try_plan = options.launch_plan && !m->task_def.dynamic();
+    auto encode_tasks = [&task_info, &task_ok, &plan_status, model_ptr, try_plan]() {
+      if (try_plan) {
+        StatusOr<std::optional<proto::LaunchPlan>> plan = EncodeLaunchPlan(*model_ptr);
+        if (!plan.ok()) {
+          plan_status = plan.status();
+          return;
+        }
+        if (plan->has_value()) {
+          task_ok = SerializeWithPlan(model_ptr->task_def, std::move(**plan), &task_info);
+          return;
+        }
+      }
       task_ok = model_ptr->task_def.SerializeToString(&task_info);
     };
     std::thread task_thread;
@@ -459,6 +555,7 @@ StatusOr<std::unique_ptr<OmImage>> BuildOmImage(const GeRootModel& model, const 
     StatusOr<std::string> model_def_or = ModelSerialize::SerializeModel(*m->graph);
     if (task_thread.joinable()) task_thread.join();
     if (!model_def_or.ok()) return model_def_or.status();
+    RETURN_IF_ERROR(Annotate(plan_status, "SaveOm: model '", name, "' launch plan: "));
     std::string model_def = std::move(model_def_or).value();
     if (!task_ok) {
       return Internal("SaveOm: cannot serialize the TASK_INFO of model '", name, "'");
@@ -840,7 +937,35 @@ StatusOr<OmFileView> ParseOmStructure(absl::Span<const uint8_t> bytes, bool veri
 struct StreamedTasks {
   std::vector<absl::Span<const uint8_t>> bytes;
   std::vector<int64_t> op_index;
+  // A TASK_INFO with a launch plan: the validated plan and its ops.
+  std::shared_ptr<const LaunchPlanView> plan;
+  std::vector<OpDescPtr> plan_ops;
 };
+
+// A parsed TASK_INFO that holds a launch plan: checks it, then either keeps
+// it (`streamed`: the runtime prepares from the plan) or expands it into
+// td's TaskDefs and validates those as any TaskDefs.
+Status TakeLaunchPlan(const OmModelView& m, size_t mi, proto::ModelTaskDef* td, StreamedTasks* streamed) {
+  const std::string where = absl::StrCat("OM file: model ", mi, " '", m.name, "': ");
+  if (td->task_size() != 0 || (streamed != nullptr && !streamed->bytes.empty())) {
+    return ParseFailed(where, "TASK_INFO has both TaskDefs and a launch plan");
+  }
+  if (td->dynamic()) return ParseFailed(where, "a dynamic model's TASK_INFO has a launch plan");
+  RETURN_IF_ERROR(ValidateWeightSize(*td, m.weights.size(), m.name));
+  StatusOr<ModelOpDescs> ops = DecodeLaunchPlanOps(td->plan());
+  if (!ops.ok()) return Annotate(ops.status(), where, "launch plan ops: ");
+  if (streamed == nullptr) {
+    RETURN_IF_ERROR(Annotate(ExpandLaunchPlan(td->plan(), ops->ops.size(), td), where));
+    td->clear_plan();
+    return ValidateTaskDef(*td, m.weights.size(), m.name);
+  }
+  StatusOr<LaunchPlanView> plan = LaunchPlanView::Create(td->plan(), ops->ops.size());
+  if (!plan.ok()) return Annotate(plan.status(), where);
+  RETURN_IF_ERROR(ValidatePlanTasks(*plan, *td, m.name));
+  streamed->plan = std::make_shared<const LaunchPlanView>(std::move(plan).value());
+  streamed->plan_ops = std::move(ops->ops);
+  return OkStatus();
+}
 
 // Parses and validates the TASK_INFO of `m` into `td`. With `streamed`, a
 // well-formed top level is split: `td` gets every field but the tasks, and
@@ -853,6 +978,18 @@ Status ParseOneTaskInfo(const OmModelView& m, size_t mi, proto::ModelTaskDef* td
   std::string rest;
   if (streamed != nullptr && SplitTaskInfo(m.task_info, &streamed->bytes, &rest)) {
     if (!td->ParseFromString(rest)) return invalid();
+    if (td->has_plan()) {
+      // Tasks beside a plan are an error, after a parse failure of one of
+      // them (the whole-message parse fails first).
+      proto::TaskDef task;
+      for (const absl::Span<const uint8_t>& b : streamed->bytes) {
+        if (b.size() > static_cast<size_t>(std::numeric_limits<int>::max()) ||
+            !task.ParseFromArray(b.data(), static_cast<int>(b.size()))) {
+          return invalid();
+        }
+      }
+      return TakeLaunchPlan(m, mi, td, streamed);
+    }
     std::vector<absl::Span<const uint8_t>>& tasks = streamed->bytes;
     if (tasks.size() > static_cast<size_t>(std::numeric_limits<int>::max())) return invalid();
     // One parse per task (into a reused message): a parse failure anywhere
@@ -874,6 +1011,7 @@ Status ParseOneTaskInfo(const OmModelView& m, size_t mi, proto::ModelTaskDef* td
   }
   if (streamed != nullptr) streamed->bytes.clear();
   if (!td->ParseFromArray(m.task_info.data(), static_cast<int>(m.task_info.size()))) return invalid();
+  if (td->has_plan()) return TakeLaunchPlan(m, mi, td, streamed);
   return ValidateTaskDef(*td, m.weights.size(), m.name);
 }
 
@@ -927,6 +1065,7 @@ struct DecodedOm {
   std::shared_ptr<google::protobuf::Arena> arena;
   proto::ModelTaskDef* root_task_def = nullptr;  // on arena (light)
   StreamedTasks root_tasks;                       // light: the root's tasks as bytes
+  bool root_planned = false;  // light, and the root's TASK_INFO has a launch plan
   StatusOr<ModelOpDescs> root_ops = Internal("not decoded");
 };
 
@@ -983,6 +1122,7 @@ Status DecodeOm(absl::Span<const uint8_t> bytes, bool light_static_root, Decoded
     out->arena = std::make_shared<google::protobuf::Arena>(opts);
     out->root_task_def = google::protobuf::Arena::CreateMessage<proto::ModelTaskDef>(out->arena.get());
   }
+  out->root_planned = out->light && HasLaunchPlan(view.models[0].task_info);
   uint64_t task_bytes = 0;
   for (const OmModelView& mv : view.models) task_bytes += mv.task_info.size();
   Status task_status;
@@ -1001,6 +1141,11 @@ Status DecodeOm(absl::Span<const uint8_t> bytes, bool light_static_root, Decoded
     for (size_t mi = 0; mi < view.models.size(); ++mi) {
       const OmModelView& mv = view.models[mi];
       absl::string_view def(reinterpret_cast<const char*>(mv.model_def.data()), mv.model_def.size());
+      if (mi == 0 && out->root_planned) {
+        // The runtime prepares from the plan and reads nothing of MODEL_DEF.
+        out->graphs.push_back(Internal("not decoded"));
+        continue;
+      }
       if (mi == 0 && out->light) {
         out->root_ops = DecodeModelOpDescs(def);
         if (out->root_ops.ok() && out->root_ops->num_graphs > 1) {
@@ -1124,6 +1269,7 @@ StatusOr<OmRuntimeModel> LoadOmForRuntime(absl::Span<const uint8_t> bytes,
   std::set<absl::string_view> names;
   for (size_t mi = 0; mi < view.models.size(); ++mi) {
     const OmModelView& mv = view.models[mi];
+    if (mi == 0 && decoded.root_tasks.plan != nullptr) continue;  // checked with the plan
     if (mi == 0) {
       if (!decoded.root_ops.ok()) {
         return Annotate(decoded.root_ops.status(), "OM model '", mv.name, "' MODEL_DEF: ");
@@ -1151,8 +1297,14 @@ StatusOr<OmRuntimeModel> LoadOmForRuntime(absl::Span<const uint8_t> bytes,
   out.task_bytes = std::move(decoded.root_tasks.bytes);
   out.arena = std::move(decoded.arena);
   out.weights = WeightsView(root.weights, owner);
-  out.graph_name = std::move(decoded.root_ops->graph_name);
-  out.ops = std::move(decoded.root_ops->ops);
+  if (decoded.root_tasks.plan != nullptr) {
+    out.graph_name = decoded.root_task_def->graph_name();
+    out.plan = std::move(decoded.root_tasks.plan);
+    out.plan_ops = std::move(decoded.root_tasks.plan_ops);
+  } else {
+    out.graph_name = std::move(decoded.root_ops->graph_name);
+    out.ops = std::move(decoded.root_ops->ops);
+  }
   out.model_def = root.model_def;
   return out;
 }

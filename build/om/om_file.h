@@ -66,6 +66,8 @@
 
 namespace ge {
 
+class LaunchPlanView;  // build/om/launch_plan.h
+
 inline constexpr uint32_t kOmMagic = 0x444F4D49;  // "DOMI"
 inline constexpr uint32_t kOmHeaderSize = 256;
 inline constexpr uint32_t kOmVersion = 2;
@@ -144,6 +146,9 @@ struct OmSaveOptions {
   bool sync = false;
   // When set, SaveOmToFile fills it.
   OmSaveTimes* times = nullptr;
+  // A static model's tasks are written as a LaunchPlan (build/om/launch_plan.h)
+  // when they fit one; false keeps the TaskDefs. Loaders read both forms.
+  bool launch_plan = true;
 };
 
 inline absl::Span<const uint8_t> AsBytes(absl::string_view s) {
@@ -190,6 +195,12 @@ struct OmRuntimeModel {
   WeightBuffer weights;                           // views into the file (owner held)
   std::string graph_name;                         // the root graph's name
   std::vector<OpDescPtr> ops;                     // root graph ops, in node order
+  // A static root whose TASK_INFO holds a LaunchPlan: the validated plan (a
+  // view into task_def's, on `arena`) and its op descs by op id. Then
+  // task_bytes and ops are empty, and MODEL_DEF is not decoded (the runtime
+  // reads nothing of it; it is still covered by the checksum).
+  std::shared_ptr<const LaunchPlanView> plan;
+  std::vector<OpDescPtr> plan_ops;
   std::shared_ptr<google::protobuf::Arena> arena;
   // The root MODEL_DEF bytes (alive while `weights.owner` is), for a caller
   // that wants the whole graph after all (ModelSerialize::DeserializeModel).

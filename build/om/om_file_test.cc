@@ -1,5 +1,6 @@
 // build/om/om_file_test.cc
 #include "build/om/om_file.h"
+#include "build/om/launch_plan.h"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -600,6 +601,14 @@ namespace {
 // LoadOmForRuntime vs LoadGeRootModelFromOm on the same bytes: both fail
 // with the same status, or both load (the runtime one without a graph for a
 // static root).
+// Files whose tasks stay TaskDefs (no launch plan): the runtime loader then
+// decodes the root's op descs and its outcome equals the full loader's.
+OmSaveOptions TaskDefForm() {
+  OmSaveOptions o;
+  o.launch_plan = false;
+  return o;
+}
+
 void ExpectSameOutcome(const std::string& bytes, const std::string& what) {
   auto buf = Aligned(bytes);
   const absl::Span<const uint8_t> span(buf->data(), buf->size());
@@ -616,7 +625,7 @@ void ExpectSameOutcome(const std::string& bytes, const std::string& what) {
 TEST(OmRuntimeLoadTest, StaticRootWithoutAGraph) {
   GeRootModelPtr model = Build(SmallGraph());
   ASSERT_NE(model, nullptr);
-  auto om = SaveOm(*model);
+  auto om = SaveOm(*model, TaskDefForm());
   ASSERT_TRUE(om.ok()) << om.status();
   auto buf = Aligned(*om);
   const absl::Span<const uint8_t> span(buf->data(), buf->size());
@@ -686,7 +695,7 @@ TEST(OmRuntimeLoadTest, DynamicRootIsFullyDecoded) {
 TEST(OmRuntimeLoadTest, SubmodelsOfAStaticRootAreCheckedNotKept) {
   GeRootModelPtr model = Build(SmallGraph("root"));
   model->submodels["sub_a"] = Build(SmallGraph("a", 2.0f))->root;
-  auto om = SaveOm(*model);
+  auto om = SaveOm(*model, TaskDefForm());
   ASSERT_TRUE(om.ok()) << om.status();
   auto buf = Aligned(*om);
   auto rt = LoadOmForRuntime(absl::Span<const uint8_t>(buf->data(), buf->size()), buf);
@@ -696,7 +705,7 @@ TEST(OmRuntimeLoadTest, SubmodelsOfAStaticRootAreCheckedNotKept) {
   // Two submodels of one name: the same error as the full loader.
   GeRootModelPtr twice = Build(SmallGraph("root"));
   twice->submodels["s"] = Build(SmallGraph("a"))->root;
-  auto om2 = SaveOm(*twice);
+  auto om2 = SaveOm(*twice, TaskDefForm());
   ASSERT_TRUE(om2.ok());
   ExpectSameOutcome(*om2, "valid two models");
 }
@@ -704,7 +713,7 @@ TEST(OmRuntimeLoadTest, SubmodelsOfAStaticRootAreCheckedNotKept) {
 TEST(OmRuntimeLoadTest, HostileBytesGiveTheSameStatusAsTheFullLoader) {
   GeRootModelPtr model = Build(SmallGraph());
   model->submodels["sub"] = Build(SmallGraph("sub", 2.0f))->root;
-  auto om = SaveOm(*model);
+  auto om = SaveOm(*model, TaskDefForm());
   ASSERT_TRUE(om.ok());
   for (size_t len = 0; len < om->size(); len += (len < 512 ? 7 : 61)) {
     ExpectSameOutcome(om->substr(0, len), absl::StrCat("length ", len));
@@ -722,7 +731,7 @@ TEST(OmRuntimeLoadTest, HostileBytesGiveTheSameStatusAsTheFullLoader) {
   // A task naming an op beyond the MODEL_DEF: the op_index error.
   GeRootModelPtr bad = Build(SmallGraph());
   bad->root->task_def.mutable_task(0)->set_op_index(99);
-  auto bad_om = SaveOm(*bad);
+  auto bad_om = SaveOm(*bad, TaskDefForm());
   ASSERT_TRUE(bad_om.ok());
   auto b = Aligned(*bad_om);
   auto r = LoadOmForRuntime(absl::Span<const uint8_t>(b->data(), b->size()), b);
@@ -736,7 +745,7 @@ TEST(OmRuntimeLoadTest, HostileBytesGiveTheSameStatusAsTheFullLoader) {
 TEST(OmRuntimeLoadTest, LargeFileUsesHelperThreadsAndKeepsErrorOrder) {
   GeRootModelPtr model = Build(LargeChainGraph());
   ASSERT_NE(model, nullptr);
-  auto om = SaveOm(*model);
+  auto om = SaveOm(*model, TaskDefForm());
   ASSERT_TRUE(om.ok()) << om.status();
   auto buf = Aligned(*om);
   auto rt = LoadOmForRuntime(absl::Span<const uint8_t>(buf->data(), buf->size()), buf);
@@ -748,7 +757,7 @@ TEST(OmRuntimeLoadTest, LargeFileUsesHelperThreadsAndKeepsErrorOrder) {
   });
   GeRootModelPtr bad_model = Build(LargeChainGraph());
   bad_model->root->task_def.mutable_task(2000)->set_task_id(7);
-  auto bad_om = SaveOm(*bad_model);
+  auto bad_om = SaveOm(*bad_model, TaskDefForm());
   ASSERT_TRUE(bad_om.ok()) << bad_om.status();
   ExpectSameOutcome(*bad_om, "task_id 7");
 }
@@ -759,12 +768,99 @@ TEST(OmRuntimeLoadTest, LargeFileUsesHelperThreadsAndKeepsErrorOrder) {
 namespace ge {
 namespace {
 
+// The default form: a static model's tasks as a launch plan. The runtime
+// loader keeps the plan (no TaskDefs, no MODEL_DEF decode); the full loader
+// and ParseOmFile expand it to exactly the TaskDefs of the TaskDef form.
+TEST(OmLaunchPlanTest, PlanFileLoadsBothWays) {
+  GeRootModelPtr model = Build(SmallGraph());
+  ASSERT_NE(model, nullptr);
+  auto planned = SaveOm(*model);
+  auto plain = SaveOm(*model, TaskDefForm());
+  ASSERT_TRUE(planned.ok() && plain.ok());
+  EXPECT_NE(*planned, *plain);
+  auto pbuf = Aligned(*planned);
+  auto qbuf = Aligned(*plain);
+  const absl::Span<const uint8_t> pspan(pbuf->data(), pbuf->size());
+  const absl::Span<const uint8_t> qspan(qbuf->data(), qbuf->size());
+  auto pfull = LoadGeRootModelFromOm(pspan, pbuf);
+  auto qfull = LoadGeRootModelFromOm(qspan, qbuf);
+  ASSERT_TRUE(pfull.ok()) << pfull.status();
+  ASSERT_TRUE(qfull.ok()) << qfull.status();
+  EXPECT_EQ((*pfull)->root->task_def.SerializeAsString(), (*qfull)->root->task_def.SerializeAsString());
+  EXPECT_EQ((*pfull)->root->task_def.SerializeAsString(), model->root->task_def.SerializeAsString());
+  EXPECT_FALSE((*pfull)->root->task_def.has_plan());
+  auto view = ParseOmFile(pspan);
+  ASSERT_TRUE(view.ok()) << view.status();
+  EXPECT_EQ(view->models[0].task_def.task_size(), model->root->task_def.task_size());
+
+  auto rt = LoadOmForRuntime(pspan, pbuf);
+  ASSERT_TRUE(rt.ok()) << rt.status();
+  ASSERT_NE(rt->plan, nullptr);
+  EXPECT_TRUE(rt->task_bytes.empty());
+  EXPECT_TRUE(rt->ops.empty());  // MODEL_DEF not decoded
+  EXPECT_EQ(rt->task_def->task_size(), 0);
+  EXPECT_EQ(rt->plan->num_tasks(), static_cast<size_t>(model->root->task_def.task_size()));
+  EXPECT_EQ(rt->plan_ops.size(), rt->plan->num_ops());
+  EXPECT_EQ(rt->graph_name, "small");
+  EXPECT_EQ(rt->weights.data, (*pfull)->root->weights.data);
+  // A dynamic model never gets a plan.
+  GraphMaker g("dyn");
+  NodePtr x = g.Data("x", 0, {-1});
+  g.NetOutput({{g.Unary("r", "Relu", x), 0}});
+  auto dyn = SaveOm(*Build(g.graph()));
+  ASSERT_TRUE(dyn.ok());
+  auto dbuf = Aligned(*dyn);
+  auto drt = LoadOmForRuntime(absl::Span<const uint8_t>(dbuf->data(), dbuf->size()), dbuf);
+  ASSERT_TRUE(drt.ok()) << drt.status();
+  EXPECT_TRUE(drt->dynamic);
+  EXPECT_EQ(drt->plan, nullptr);
+}
+
+// Hostile plan files (every single-bit flip, checksum resealed; every
+// truncation): never a crash; the runtime loader rejects a subset of what
+// the full loader rejects, with the same status, and what it accepts that
+// the full loader rejects is a MODEL_DEF defect (or an op_index checked
+// against MODEL_DEF): the runtime reads nothing of MODEL_DEF.
+TEST(OmLaunchPlanTest, HostilePlanFiles) {
+  GeRootModelPtr model = Build(SmallGraph());
+  model->submodels["sub"] = Build(SmallGraph("sub", 2.0f))->root;
+  auto om = SaveOm(*model);
+  ASSERT_TRUE(om.ok());
+  auto check = [](const std::string& bytes, const std::string& what) -> bool {
+    auto buf = Aligned(bytes);
+    const absl::Span<const uint8_t> span(buf->data(), buf->size());
+    StatusOr<GeRootModelPtr> full = LoadGeRootModelFromOm(span, buf);
+    StatusOr<OmRuntimeModel> light = LoadOmForRuntime(span, buf);
+    if (!light.ok()) {
+      EXPECT_FALSE(full.ok()) << what << ": runtime " << light.status();
+      if (full.ok()) return false;
+      EXPECT_EQ(GetErrorCode(full.status()), GetErrorCode(light.status())) << what;
+      EXPECT_EQ(std::string(full.status().message()), std::string(light.status().message())) << what;
+    } else if (!full.ok()) {
+      const std::string m(full.status().message());
+      EXPECT_TRUE(m.find("MODEL_DEF") != std::string::npos) << what << ": " << m;
+    }
+    return light.ok();
+  };
+  for (size_t len = 0; len < om->size(); len += (len < 512 ? 7 : 61)) {
+    check(om->substr(0, len), absl::StrCat("length ", len));
+  }
+  int rejected = 0;
+  for (size_t pos = 0; pos < om->size(); ++pos) {
+    std::string s = *om;
+    s[pos] ^= static_cast<char>(1u << (pos % 8));
+    if (pos < 12 || pos >= 76) Reseal(s);
+    rejected += check(s, absl::StrCat("flip at ", pos)) ? 0 : 1;
+  }
+  EXPECT_GT(rejected, static_cast<int>(om->size()) / 3);
+}
+
 TEST(OmRuntimeLoadTest, UnusualTopLevelFieldsAreParsedWhole) {
   // An unknown varint field next to the tasks: split, kept with the rest.
   {
     GeRootModelPtr model = Build(SmallGraph());
     model->root->task_def.GetReflection()->MutableUnknownFields(&model->root->task_def)->AddVarint(99, 7);
-    auto om = SaveOm(*model);
+    auto om = SaveOm(*model, TaskDefForm());
     ASSERT_TRUE(om.ok()) << om.status();
     auto buf = Aligned(*om);
     auto rt = LoadOmForRuntime(absl::Span<const uint8_t>(buf->data(), buf->size()), buf);
@@ -777,7 +873,7 @@ TEST(OmRuntimeLoadTest, UnusualTopLevelFieldsAreParsedWhole) {
   {
     GeRootModelPtr model = Build(SmallGraph());
     model->root->task_def.GetReflection()->MutableUnknownFields(&model->root->task_def)->AddGroup(98);
-    auto om = SaveOm(*model);
+    auto om = SaveOm(*model, TaskDefForm());
     ASSERT_TRUE(om.ok()) << om.status();
     auto buf = Aligned(*om);
     auto rt = LoadOmForRuntime(absl::Span<const uint8_t>(buf->data(), buf->size()), buf);
@@ -790,7 +886,7 @@ TEST(OmRuntimeLoadTest, UnusualTopLevelFieldsAreParsedWhole) {
   {
     GeRootModelPtr model = Build(SmallGraph());
     model->root->task_def.GetReflection()->MutableUnknownFields(&model->root->task_def)->AddVarint(1, 5);
-    auto om = SaveOm(*model);
+    auto om = SaveOm(*model, TaskDefForm());
     ASSERT_TRUE(om.ok()) << om.status();
     ExpectSameOutcome(*om, "varint task");
   }
@@ -804,7 +900,7 @@ namespace {
 
 TEST(OmBodyChecksumTest, PiecewiseEqualsWholeAndTheLoaderUsesIt) {
   GeRootModelPtr model = Build(SmallGraph());
-  auto om = SaveOm(*model);
+  auto om = SaveOm(*model, TaskDefForm());
   ASSERT_TRUE(om.ok());
   const std::array<uint8_t, 32> whole = OmChecksum(AsBytes(absl::string_view(*om).substr(kOmHeaderSize)));
   for (size_t piece : {size_t{1}, size_t{7}, size_t{100}, size_t{256}, size_t{300}, om->size()}) {

@@ -120,6 +120,9 @@ StatusOr<Model> LoadFromOmBytes(absl::Span<const uint8_t> bytes, std::shared_ptr
   parts.weights = &holder->weights;
   parts.ops.reserve(holder->ops.size());
   for (const OpDescPtr& op : holder->ops) parts.ops.push_back(op.get());
+  parts.plan = holder->plan.get();
+  parts.plan_ops.reserve(holder->plan_ops.size());
+  for (const OpDescPtr& op : holder->plan_ops) parts.plan_ops.push_back(op.get());
   parts.keepalive = holder;
   StaticExecutorOptions sopts;
   sopts.max_arena_bytes = options.max_arena_bytes;

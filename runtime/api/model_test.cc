@@ -475,6 +475,44 @@ TEST(ModelTest, LargeFileChecksumReadsTheFile) {
   }
 }
 
+// The OM's two forms of a static task list (a launch plan, the default, and
+// TaskDefs) load to executors that compute the same bytes.
+TEST(ModelTest, LaunchPlanAndTaskDefFormsRunAlike) {
+  const std::vector<std::pair<onnx::ModelProto, std::vector<int64_t>>> models = {
+      {rttest::SmallCnn(), {1, 3, 16, 16}}, {rttest::NoAllocNet(), {1, 3, 8, 8}},
+      {rttest::Mlp(), {2, 4}}};
+  for (const auto& [onnx, dims] : models) {
+    StatusOr<ComputeGraphPtr> graph = rttest::ParseOnnx(onnx);
+    ASSERT_TRUE(graph.ok()) << graph.status();
+    StatusOr<ComputeGraphPtr> compiled = rttest::CompileGraph(*graph);
+    ASSERT_TRUE(compiled.ok()) << compiled.status();
+    StatusOr<GeRootModelPtr> root = rttest::BuildModel(*compiled);
+    ASSERT_TRUE(root.ok()) << root.status();
+    OmSaveOptions task_defs;
+    task_defs.launch_plan = false;
+    StatusOr<std::string> planned = SaveOm(**root);
+    StatusOr<std::string> plain = SaveOm(**root, task_defs);
+    ASSERT_TRUE(planned.ok() && plain.ok());
+    ASSERT_NE(*planned, *plain) << onnx.graph().name();
+    StatusOr<Model> a = Model::LoadFromBytes(*planned);
+    StatusOr<Model> b = Model::LoadFromBytes(*plain);
+    ASSERT_TRUE(a.ok()) << a.status();
+    ASSERT_TRUE(b.ok()) << b.status();
+    EXPECT_EQ(a->arena_bytes(), b->arena_bytes());
+    std::vector<gert::HostTensor> in = One(rttest::PatternF32(dims, 5));
+    StatusOr<std::vector<gert::HostTensor>> out_a = a->Run(in);
+    StatusOr<std::vector<gert::HostTensor>> out_b = b->Run(in);
+    ASSERT_TRUE(out_a.ok()) << out_a.status();
+    ASSERT_TRUE(out_b.ok()) << out_b.status();
+    ASSERT_EQ(out_a->size(), out_b->size());
+    for (size_t i = 0; i < out_a->size(); ++i) {
+      EXPECT_EQ(rttest::Floats((*out_a)[i].tensor()), rttest::Floats((*out_b)[i].tensor()))
+          << onnx.graph().name() << " output " << i;
+    }
+    ExpectClose(*out_a, Reference(onnx, in));
+  }
+}
+
 TEST(ModelTest, MissingFile) {
   StatusOr<Model> m = Model::LoadFromFile(rttest::TempPath("does_not_exist.om"));
   EXPECT_EQ(GetErrorCode(m.status()), ErrorCode::kNotFound);

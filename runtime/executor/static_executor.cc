@@ -15,6 +15,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "build/om/launch_plan.h"
 #include "graph/inc/graph/attr_store.h"
 #include "graph/inc/graph/compute_graph.h"
 #include "graph/inc/graph/node.h"
@@ -40,9 +41,72 @@ const char* KindName(proto::MemKind kind) {
   }
 }
 
-std::string TaskHead(const proto::TaskDef& t, size_t pos) {
-  return absl::StrCat("task ", pos, " (", proto::TaskType_Name(t.type()), ", node '",
-                      t.node_name(), "' ", t.op_type(), "): ");
+// One task's fields, from a TaskDef or a launch plan (views into either).
+struct TaskFields {
+  proto::TaskType type = proto::TASK_KERNEL;
+  uint32_t stream_id = 0;
+  uint32_t event_id = 0;
+  int64_t op_index = -1;
+  absl::string_view node_name, op_type, engine, kernel_name;
+  size_t n_in = 0, n_out = 0, n_ws = 0;
+};
+
+TaskFields FieldsOf(const proto::TaskDef& t) {
+  TaskFields f;
+  f.type = t.type();
+  f.stream_id = t.stream_id();
+  f.event_id = t.event_id();
+  f.op_index = t.op_index();
+  f.node_name = t.node_name();
+  f.op_type = t.op_type();
+  f.engine = t.engine();
+  f.kernel_name = t.kernel_name();
+  f.n_in = static_cast<size_t>(t.input_size());
+  f.n_out = static_cast<size_t>(t.output_size());
+  f.n_ws = static_cast<size_t>(t.workspace_size());
+  return f;
+}
+
+TaskFields FieldsOf(const LaunchPlanView& plan, const LaunchPlanView::Task& t) {
+  TaskFields f;
+  f.type = t.type;
+  f.stream_id = t.stream_id;
+  f.event_id = t.event_id;
+  f.op_index = t.op_index;
+  f.node_name = t.name;
+  f.op_type = plan.kind_op_type(t.kind);
+  f.engine = plan.kind_engine(t.kind);
+  f.kernel_name = plan.kind_kernel_name(t.kind);
+  f.n_in = t.inputs.size();
+  f.n_out = t.outputs.size();
+  f.n_ws = t.workspaces.size();
+  return f;
+}
+
+// One TensorRef's fields, from a TaskDef or a launch plan.
+struct RefFields {
+  proto::MemKind kind = proto::MEM_ABSENT;
+  int32_t data_type = 0;
+  uint32_t index = 0;
+  uint64_t offset = 0;
+  uint64_t size = 0;
+  absl::Span<const int64_t> dims;
+};
+
+RefFields FieldsOf(const proto::TensorRef& r) {
+  return RefFields{r.kind(), r.data_type(), r.index(), r.offset(), r.size(),
+                   absl::MakeConstSpan(r.dims().data(), static_cast<size_t>(r.dims_size()))};
+}
+
+RefFields FieldsOf(const LaunchPlanView& plan, uint32_t id) {
+  const LaunchPlanView::Tensor t = plan.tensor(id);
+  return RefFields{t.kind, t.data_type, static_cast<uint32_t>(t.index), t.offset, t.size,
+                   plan.shape(t.shape)};
+}
+
+std::string TaskHead(const TaskFields& t, size_t pos) {
+  return absl::StrCat("task ", pos, " (", proto::TaskType_Name(t.type), ", node '", t.node_name,
+                      "' ", t.op_type, "): ");
 }
 
 // a + b <= limit without overflow.
@@ -79,13 +143,13 @@ struct InputRefKey {
   uint64_t size;
   absl::Span<const int64_t> dims;  // into the TaskDef
 
-  explicit InputRefKey(const proto::TensorRef& ref)
-      : kind(static_cast<int>(ref.kind())),
-        data_type(ref.data_type()),
-        index(ref.index()),
-        offset(ref.offset()),
-        size(ref.size()),
-        dims(ref.dims().data(), static_cast<size_t>(ref.dims_size())) {}
+  explicit InputRefKey(const RefFields& ref)
+      : kind(static_cast<int>(ref.kind)),
+        data_type(ref.data_type),
+        index(ref.index),
+        offset(ref.offset),
+        size(ref.size),
+        dims(ref.dims) {}
   bool operator==(const InputRefKey& o) const {
     return kind == o.kind && data_type == o.data_type && index == o.index && offset == o.offset &&
            size == o.size && dims == o.dims;
@@ -108,7 +172,12 @@ struct StaticExecutor::Task {
   uint32_t ir_begin = 0, ir_count = 0;
   uint32_t ws_begin = 0, ws_count = 0;
   KernelFn fn = nullptr;  // TASK_KERNEL
-  gert::KernelContext ctx;
+  // TASK_KERNEL: the op (attributes, type) and the node name its kernel
+  // sees; the KernelContext is made on the stack per run from these and the
+  // slices (a context per task would double the record: load touches fresh
+  // memory per byte, see the header).
+  const OpDesc* op = nullptr;
+  absl::string_view node_name;
   size_t copy_bytes = 0;  // TASK_MEMCPY: input 0 -> output 0
 };
 
@@ -132,6 +201,13 @@ struct RegEntry {
   bool has_ir = false;
   size_t ir_slots = 0;
   std::vector<absl::string_view> ir_names;
+  const OpDesc* ir_op = nullptr;  // the op it was made for (plan ops are shared)
+  // Its tasks' last IR instances in the executor's ir_ array.
+  bool has_slice = false;
+  uint32_t slice_begin = 0, slice_count = 0;
+  // The kernel of the last engine looked up (tasks of a key mostly share it).
+  std::string kernel_engine;
+  const OpKernelDef* kernel = nullptr;
   std::vector<gert::IrInstance> ir;
 };
 
@@ -148,13 +224,23 @@ bool SameInputNames(const OpDesc& op, const std::vector<absl::string_view>& name
 // The verdict of verify / infer data type / infer shape for one context.
 // Caching is exact: an entry is reused only for a context with the same
 // registration (hence the same functions), IR mapping, input shapes and data
-// types, no known input values, the same initial output data types and an
-// equal attribute store. The registered op functions are pure functions of
+// types, the same initial output data types and an equal attribute store,
+// and when the functions read input values (InputValuesRead), the same
+// values: weight inputs at the same location in the read-only weights. The registered op functions are pure functions of
 // those (they read nothing else of the context but the node name / type,
 // which only enter error messages, and only successes are cached), so the
 // reused outputs are exactly what the functions would compute again.
 class InferVerdictCache {
  public:
+  // A weight input's bytes: [offset, offset + size) of the weights, which
+  // are read-only, so equal locations hold equal values. kNoWeight for an
+  // input whose value is unknown at load.
+  struct WeightLoc {
+    uint64_t offset = ~uint64_t{0};
+    uint64_t size = 0;
+    bool operator==(const WeightLoc& o) const { return offset == o.offset && size == o.size; }
+  };
+
   struct Entry {
     const OpRegistrationData* reg = nullptr;
     const AttrStore* attrs = nullptr;  // of the first op (live for the load)
@@ -162,6 +248,7 @@ class InferVerdictCache {
     std::vector<gert::Shape> in_shapes;  // default (scalar) where absent
     std::vector<uint8_t> in_present;
     std::vector<DataType> in_dtypes;
+    std::vector<WeightLoc> in_weights;  // per slot: where its value lies in the weights
     std::vector<DataType> out_dtypes_initial;
     // The result.
     std::vector<gert::Shape> out_shapes;
@@ -171,7 +258,7 @@ class InferVerdictCache {
 
   static uint64_t Hash(const OpRegistrationData* reg, absl::Span<const gert::IrInstance> ir,
                        absl::Span<const gert::Shape* const> in_shapes,
-                       absl::Span<const DataType> in_dtypes,
+                       absl::Span<const DataType> in_dtypes, absl::Span<const WeightLoc> in_weights,
                        absl::Span<const DataType> out_dtypes, size_t n_attrs) {
     uint64_t h = reinterpret_cast<uintptr_t>(reg) * 0x9E3779B97F4A7C15ull;
     auto mix = [&h](uint64_t v) { h = (h ^ v) * 0x100000001B3ull + (h >> 29); };
@@ -183,6 +270,8 @@ class InferVerdictCache {
     mix(in_shapes.size());
     for (size_t s = 0; s < in_shapes.size(); ++s) {
       mix(static_cast<uint64_t>(in_dtypes[s]));
+      mix(in_weights[s].offset);
+      mix(in_weights[s].size);
       if (in_shapes[s] == nullptr) {
         mix(0xABCDull);
         continue;
@@ -200,7 +289,7 @@ class InferVerdictCache {
   const Entry* Find(uint64_t hash, const OpRegistrationData* reg, const AttrStore& attrs,
                     absl::Span<const gert::IrInstance> ir,
                     absl::Span<const gert::Shape* const> in_shapes,
-                    absl::Span<const DataType> in_dtypes,
+                    absl::Span<const DataType> in_dtypes, absl::Span<const WeightLoc> in_weights,
                     absl::Span<const DataType> out_dtypes) const {
     auto it = heads_.find(hash);
     if (it == heads_.end()) return nullptr;
@@ -217,7 +306,7 @@ class InferVerdictCache {
       for (size_t s = 0; s < in_shapes.size() && same; ++s) {
         const bool present = in_shapes[s] != nullptr;
         same = (c.in_present[s] != 0) == present && c.in_dtypes[s] == in_dtypes[s] &&
-               (!present || c.in_shapes[s] == *in_shapes[s]);
+               c.in_weights[s] == in_weights[s] && (!present || c.in_shapes[s] == *in_shapes[s]);
       }
       for (size_t i = 0; i < out_dtypes.size() && same; ++i) {
         same = c.out_dtypes_initial[i] == out_dtypes[i];
@@ -273,6 +362,13 @@ const proto::TaskDef* StaticExecutor::TaskDefAt(size_t i, proto::TaskDef* scratc
   return scratch;
 }
 
+std::string StaticExecutor::TaskHeadAt(size_t i) const {
+  if (parts_.plan != nullptr) return TaskHead(FieldsOf(*parts_.plan, parts_.plan->task(i)), i);
+  proto::TaskDef scratch;
+  const proto::TaskDef* def = TaskDefAt(i, &scratch);
+  return def != nullptr ? TaskHead(FieldsOf(*def), i) : absl::StrCat("task ", i, ": ");
+}
+
 StaticExecutor::~StaticExecutor() {
   if (arena_ != nullptr) ::munmap(arena_, arena_mapped_bytes_);
 }
@@ -305,6 +401,10 @@ StatusOr<std::unique_ptr<StaticExecutor>> StaticExecutor::Create(
   if (parts.task_def->dynamic()) {
     return ParamInvalid("model '", parts.name,
                         "' is dynamic (task_def.dynamic); use the dynamic executor");
+  }
+  if (parts.plan != nullptr &&
+      (!parts.task_bytes.empty() || parts.task_def->task_size() != 0 || !parts.ops.empty())) {
+    return ParamInvalid("model '", parts.name, "': a launch plan and also tasks or ops");
   }
   if (!parts.task_bytes.empty() && parts.task_def->task_size() != 0) {
     return ParamInvalid("model '", parts.name, "': tasks both in task_def (", parts.task_def->task_size(),
@@ -374,8 +474,9 @@ Status StaticExecutor::Prepare(const StaticExecutorOptions& options) {
 
   // The flat arrays grow with the task list (the contexts' spans are wired
   // once they are final; views live in chunks that never move).
-  const size_t n_tasks =
-      parts_.task_bytes.empty() ? static_cast<size_t>(td.task_size()) : parts_.task_bytes.size();
+  const size_t n_tasks = parts_.plan != nullptr         ? parts_.plan->num_tasks()
+                         : parts_.task_bytes.empty() ? static_cast<size_t>(td.task_size())
+                                                     : parts_.task_bytes.size();
   if (n_tasks > std::numeric_limits<uint32_t>::max() / 8) {
     return OutOfRange("the task list has ", n_tasks, " tasks (limit ",
                       std::numeric_limits<uint32_t>::max() / 8, ")");
@@ -412,51 +513,74 @@ Status StaticExecutor::Prepare(const StaticExecutorOptions& options) {
   absl::flat_hash_map<absl::string_view, RegEntry> regs;
   absl::string_view last_key;
   RegEntry* last_reg = nullptr;
-  // IR instances of consecutive kernel tasks are mostly equal: ir_ holds each
-  // run of equal mappings once.
-  uint32_t last_ir_begin = 0, last_ir_count = 0;
-  bool have_last_ir = false;
+
+  // Plan: one view per tensor id, for inputs and outputs alike (a tensor id
+  // is one tensor; kernels write through output views and never rebind
+  // them, so a reader can share the writer's view).
+  const LaunchPlanView* const plan = parts_.plan;
+  std::vector<gert::Tensor*> plan_views;
+  if (plan != nullptr) plan_views.assign(plan->num_tensors(), nullptr);
+  std::vector<proto::MemKind> s_in_kinds;
+  std::vector<InferVerdictCache::WeightLoc> s_in_weights;
+  std::vector<InferVerdictCache::WeightLoc> s_no_weights;
 
   for (size_t pos = 0; pos < n_tasks; ++pos) {
-    const proto::TaskDef* def_ptr = TaskDefAt(pos, &scratch_def);
-    if (def_ptr == nullptr) return ParseFailed("task ", pos, ": not a valid TaskDef");
-    const proto::TaskDef& def = *def_ptr;
-    if (in_ptrs_.size() + static_cast<size_t>(def.input_size()) > std::numeric_limits<uint32_t>::max() ||
-        out_ptrs_.size() + static_cast<size_t>(def.output_size()) > std::numeric_limits<uint32_t>::max() ||
-        workspaces_.size() + static_cast<size_t>(def.workspace_size()) >
-            std::numeric_limits<uint32_t>::max()) {
+    const proto::TaskDef* def = nullptr;
+    LaunchPlanView::Task ptask;
+    TaskFields f;
+    if (plan != nullptr) {
+      ptask = plan->task(pos);
+      f = FieldsOf(*plan, ptask);
+    } else {
+      def = TaskDefAt(pos, &scratch_def);
+      if (def == nullptr) return ParseFailed("task ", pos, ": not a valid TaskDef");
+      f = FieldsOf(*def);
+    }
+    if (in_ptrs_.size() + f.n_in > std::numeric_limits<uint32_t>::max() ||
+        out_ptrs_.size() + f.n_out > std::numeric_limits<uint32_t>::max() ||
+        workspaces_.size() + f.n_ws > std::numeric_limits<uint32_t>::max()) {
       return OutOfRange("the task list has more than ", std::numeric_limits<uint32_t>::max(),
                         " tensor refs or workspaces");
     }
     // Message prefixes are built only on failure (no per-task strings).
-    auto head = [&def, pos]() { return TaskHead(def, pos); };
+    auto head = [&f, pos]() { return TaskHead(f, pos); };
     Task& task = tasks_.emplace_back();
-    task.type = def.type();
-    if (def.stream_id() != 0 && def.stream_id() >= td.stream_num()) {
-      return OutOfRange(head(), "stream_id ", def.stream_id(), " >= stream_num ", td.stream_num());
+    task.type = f.type;
+    if (f.stream_id != 0 && f.stream_id >= td.stream_num()) {
+      return OutOfRange(head(), "stream_id ", f.stream_id, " >= stream_num ", td.stream_num());
     }
+    // Role 0: input, 1: output, 2: workspace.
+    auto ref_at = [&](int role, size_t i) -> RefFields {
+      if (plan != nullptr) {
+        const absl::Span<const uint32_t> ids =
+            role == 0 ? ptask.inputs : role == 1 ? ptask.outputs : ptask.workspaces;
+        return FieldsOf(*plan, ids[i]);
+      }
+      const int k = static_cast<int>(i);
+      return FieldsOf(role == 0 ? def->input(k) : role == 1 ? def->output(k) : def->workspace(k));
+    };
 
     // A view of `ref` (kind MEM_ABSENT excluded), appended to views_.
-    auto make_view = [&](const proto::TensorRef& ref, const char* role, int i,
+    auto make_view = [&](const RefFields& ref, const char* role, size_t i,
                          bool writable) -> StatusOr<gert::Tensor*> {
-      auto where = [&]() { return absl::StrCat(head(), role, " ", i, " (", KindName(ref.kind()), "): "); };
-      if (!proto::MemKind_IsValid(ref.kind())) {
-        return ParamInvalid(where(), "invalid memory kind ", static_cast<int>(ref.kind()));
+      auto where = [&]() { return absl::StrCat(head(), role, " ", i, " (", KindName(ref.kind), "): "); };
+      if (!proto::MemKind_IsValid(ref.kind)) {
+        return ParamInvalid(where(), "invalid memory kind ", static_cast<int>(ref.kind));
       }
-      if (!TypeUtils::IsDataTypeValid(ref.data_type())) {
-        return ParamInvalid(where(), "invalid data type ", ref.data_type());
+      if (!TypeUtils::IsDataTypeValid(ref.data_type)) {
+        return ParamInvalid(where(), "invalid data type ", ref.data_type);
       }
-      const DataType dt = static_cast<DataType>(ref.data_type());
+      const DataType dt = static_cast<DataType>(ref.data_type);
       if (dt == DT_UNDEFINED || dt == DT_STRING || dt == DT_VARIANT || dt == DT_RESOURCE ||
           dt == DT_STRING_REF) {
         return NotSupported(where(), "data type ", DtName(dt), " cannot live in a static model");
       }
-      if (ref.dims_size() > static_cast<int>(gert::kMaxDimNum)) {
-        return ParamInvalid(where(), ref.dims_size(), " dims exceed the limit of ",
+      if (ref.dims.size() > gert::kMaxDimNum) {
+        return ParamInvalid(where(), ref.dims.size(), " dims exceed the limit of ",
                             gert::kMaxDimNum);
       }
       gert::Shape shape;
-      for (int64_t d : ref.dims()) shape.AppendDim(d);
+      for (int64_t d : ref.dims) shape.AppendDim(d);
       if (shape.IsUnknownShape()) {
         return ParamInvalid(where(), "dims ", shape.ToString(), " are not static");
       }
@@ -464,34 +588,34 @@ Status StaticExecutor::Prepare(const StaticExecutorOptions& options) {
       if (count < 0) return Overflow(where(), "element count of ", shape.ToString(), " overflows");
       StatusOr<size_t> need = gert::HostStorageBytes(dt, count);
       if (!need.ok()) return Annotate(need.status(), where());
-      if (ref.size() < *need) {
-        return ParamInvalid(where(), "size ", ref.size(), " is smaller than the ", *need,
+      if (ref.size < *need) {
+        return ParamInvalid(where(), "size ", ref.size, " is smaller than the ", *need,
                             " bytes of ", shape.ToString(), " ", DtName(dt));
       }
       void* data = nullptr;
       bool patch = false;
-      switch (ref.kind()) {
+      switch (ref.kind) {
         case proto::MEM_ARENA:
-          if (!FitsIn(ref.offset(), ref.size(), arena_size_)) {
-            return OutOfRange(where(), "[", ref.offset(), ", +", ref.size(),
+          if (!FitsIn(ref.offset, ref.size, arena_size_)) {
+            return OutOfRange(where(), "[", ref.offset, ", +", ref.size,
                               ") exceeds memory_size ", arena_size_);
           }
-          if (ref.offset() % kMemAlign != 0) {
-            return ParamInvalid(where(), "offset ", ref.offset(), " is not ", kMemAlign,
+          if (ref.offset % kMemAlign != 0) {
+            return ParamInvalid(where(), "offset ", ref.offset, " is not ", kMemAlign,
                                 "-byte aligned");
           }
-          data = arena_ == nullptr ? nullptr : arena_ + ref.offset();
+          data = arena_ == nullptr ? nullptr : arena_ + ref.offset;
           break;
         case proto::MEM_WEIGHTS:
           if (writable) return ParamInvalid(where(), "weights are read-only");
-          if (!FitsIn(ref.offset(), ref.size(), w.size)) {
-            return OutOfRange(where(), "[", ref.offset(), ", +", ref.size(),
+          if (!FitsIn(ref.offset, ref.size, w.size)) {
+            return OutOfRange(where(), "[", ref.offset, ", +", ref.size,
                               ") exceeds the weights (", w.size, " bytes)");
           }
-          if (ref.size() > 0) {
+          if (ref.size > 0) {
             // A fresh build's weights are pieces (the constants in place); a
             // ref across pieces or into a zero gap reads a contiguous copy.
-            const uint8_t* p = weights_copy_.data != nullptr ? nullptr : w.Find(ref.offset(), ref.size());
+            const uint8_t* p = weights_copy_.data != nullptr ? nullptr : w.Find(ref.offset, ref.size);
             if (p == nullptr) {
               if (weights_copy_.data == nullptr) {
                 weights_copy_ = MakeContiguousWeights(w);
@@ -499,58 +623,77 @@ Status StaticExecutor::Prepare(const StaticExecutorOptions& options) {
                   return MemoryAllocFailed(where(), "cannot copy the ", w.size, " weight bytes");
                 }
               }
-              p = weights_copy_.data + ref.offset();
+              p = weights_copy_.data + ref.offset;
             }
             data = const_cast<uint8_t*>(p);
           }
           break;
         case proto::MEM_MODEL_INPUT:
         case proto::MEM_MODEL_OUTPUT: {
-          const bool out = ref.kind() == proto::MEM_MODEL_OUTPUT;
+          const bool out = ref.kind == proto::MEM_MODEL_OUTPUT;
           if (!out && writable) return ParamInvalid(where(), "model inputs are read-only");
           const int n = out ? td.output_size() : td.input_size();
-          if (ref.index() >= static_cast<uint32_t>(n)) {
-            return OutOfRange(where(), "index ", ref.index(), " but the model has ", n,
+          if (ref.index >= static_cast<uint32_t>(n)) {
+            return OutOfRange(where(), "index ", ref.index, " but the model has ", n,
                               out ? " outputs" : " inputs");
           }
-          const proto::ModelIoDef& io = out ? td.output(static_cast<int>(ref.index()))
-                                            : td.input(static_cast<int>(ref.index()));
-          if (!FitsIn(ref.offset(), ref.size(), io.size())) {
-            return OutOfRange(where(), "[", ref.offset(), ", +", ref.size(), ") exceeds the ",
+          const proto::ModelIoDef& io = out ? td.output(static_cast<int>(ref.index))
+                                            : td.input(static_cast<int>(ref.index));
+          if (!FitsIn(ref.offset, ref.size, io.size())) {
+            return OutOfRange(where(), "[", ref.offset, ", +", ref.size, ") exceeds the ",
                               io.size(), " bytes of model ", out ? "output " : "input ",
-                              ref.index());
+                              ref.index);
           }
           patch = true;
           break;
         }
         default:
-          return ParamInvalid(where(), "invalid memory kind ", static_cast<int>(ref.kind()));
+          return ParamInvalid(where(), "invalid memory kind ", static_cast<int>(ref.kind));
       }
       gert::Tensor* view = NewView();
       view->SetShape(shape);
       view->SetDataType(dt);
-      view->SetData(data, static_cast<size_t>(ref.size()));
+      view->SetData(data, static_cast<size_t>(ref.size));
       if (patch) {
         Patch p;
         p.tensor = view;
-        p.is_output = ref.kind() == proto::MEM_MODEL_OUTPUT;
-        p.index = ref.index();
-        p.offset = ref.offset();
-        p.size = ref.size();
+        p.is_output = ref.kind == proto::MEM_MODEL_OUTPUT;
+        p.index = ref.index;
+        p.offset = ref.offset;
+        p.size = ref.size;
         patches_.push_back(p);
       }
       return view;
     };
 
-    // The view of `ref` shared by equal refs. The map keys' dims point into
-    // the view's own shape (the TaskDef may be a reused message).
+    // The view of slot i of `role` (null for MEM_ABSENT), shared by equal
+    // refs unless `own`: by tensor id in a plan, else through a map whose
+    // keys' dims point into the view's own shape (the TaskDef may be a
+    // reused message).
     using ViewMap = absl::flat_hash_map<InputRefKey, gert::Tensor*>;
-    auto shared_view = [&](ViewMap* map, const proto::TensorRef& ref, const char* role, int i,
-                           bool writable) -> StatusOr<gert::Tensor*> {
+    auto slot_view = [&](int role, size_t i, bool own) -> StatusOr<gert::Tensor*> {
+      const RefFields ref = ref_at(role, i);
+      // An unconnected optional input / an unused optional output.
+      if (ref.kind == proto::MEM_ABSENT) return static_cast<gert::Tensor*>(nullptr);
+      const bool writable = role != 0;
+      const char* role_name = role == 0 ? "input" : "output";
+      if (own) return make_view(ref, role_name, i, writable);
+      if (plan != nullptr) {
+        const uint32_t id = (role == 0 ? ptask.inputs : ptask.outputs)[i];
+        gert::Tensor*& view = plan_views[id];
+        // A view made for a reader passed every check but the read-only
+        // ones: a writer of a read-only kind gets make_view's error.
+        if (view == nullptr || (writable && (ref.kind == proto::MEM_WEIGHTS ||
+                                             ref.kind == proto::MEM_MODEL_INPUT))) {
+          ASSIGN_OR_RETURN(view, make_view(ref, role_name, i, writable));
+        }
+        return view;
+      }
+      ViewMap* map = role == 0 ? &shared_inputs : &shared_outputs;
       const InputRefKey probe(ref);
       auto it = map->find(probe);
       if (it != map->end()) return it->second;
-      ASSIGN_OR_RETURN(gert::Tensor * view, make_view(ref, role, i, writable));
+      ASSIGN_OR_RETURN(gert::Tensor * view, make_view(ref, role_name, i, writable));
       InputRefKey stable = probe;
       stable.dims = view->GetShape().GetDims();
       map->emplace(stable, view);
@@ -558,96 +701,103 @@ Status StaticExecutor::Prepare(const StaticExecutorOptions& options) {
     };
 
     task.in_begin = static_cast<uint32_t>(in_ptrs_.size());
-    task.in_count = static_cast<uint32_t>(def.input_size());
-    for (int i = 0; i < def.input_size(); ++i) {
-      const proto::TensorRef& ref = def.input(i);
-      if (ref.kind() == proto::MEM_ABSENT) {  // an unconnected optional input
-        in_ptrs_.push_back(nullptr);
-        continue;
-      }
-      ASSIGN_OR_RETURN(gert::Tensor * view,
-                       shared_view(&shared_inputs, ref, "input", i, false));
+    task.in_count = static_cast<uint32_t>(f.n_in);
+    s_in_kinds.resize(f.n_in);
+    s_in_weights.assign(f.n_in, InferVerdictCache::WeightLoc());
+    for (size_t i = 0; i < f.n_in; ++i) {
+      ASSIGN_OR_RETURN(gert::Tensor * view, slot_view(0, i, false));
+      const RefFields ref = ref_at(0, i);
+      s_in_kinds[i] = view == nullptr ? proto::MEM_ABSENT : ref.kind;
+      if (s_in_kinds[i] == proto::MEM_WEIGHTS) s_in_weights[i] = {ref.offset, ref.size};
       in_ptrs_.push_back(view);
     }
     task.out_begin = static_cast<uint32_t>(out_ptrs_.size());
-    task.out_count = static_cast<uint32_t>(def.output_size());
-    const bool rebinds_outputs =
-        (def.kernel_name().empty() ? def.op_type() : def.kernel_name()) == kRebindingKernel;
-    for (int i = 0; i < def.output_size(); ++i) {
-      const proto::TensorRef& ref = def.output(i);
-      if (ref.kind() == proto::MEM_ABSENT) {  // an unused optional output
-        out_ptrs_.push_back(nullptr);
-        continue;
-      }
-      // Equal refs passed every check of make_view but the read-only ones,
-      // which depend on the kind alone (always writable here).
-      // Switch's kernel rebinds its dead output (SetData(nullptr, 0)): its
-      // outputs get views of their own.
-      ASSIGN_OR_RETURN(gert::Tensor * view,
-                       rebinds_outputs ? make_view(ref, "output", i, true)
-                                       : shared_view(&shared_outputs, ref, "output", i, true));
+    task.out_count = static_cast<uint32_t>(f.n_out);
+    const absl::string_view kernel_key = f.kernel_name.empty() ? f.op_type : f.kernel_name;
+    // Equal refs passed every check of make_view but the read-only ones,
+    // which depend on the kind alone (always writable here). Switch's
+    // kernel rebinds its dead output (SetData(nullptr, 0)): its outputs get
+    // views of their own.
+    const bool rebinds_outputs = kernel_key == kRebindingKernel;
+    for (size_t i = 0; i < f.n_out; ++i) {
+      ASSIGN_OR_RETURN(gert::Tensor * view, slot_view(1, i, rebinds_outputs));
       out_ptrs_.push_back(view);
     }
     task.ws_begin = static_cast<uint32_t>(workspaces_.size());
-    task.ws_count = static_cast<uint32_t>(def.workspace_size());
-    for (int i = 0; i < def.workspace_size(); ++i) {
-      const proto::TensorRef& ref = def.workspace(i);
-      if (ref.kind() != proto::MEM_ARENA || !FitsIn(ref.offset(), ref.size(), arena_size_)) {
+    task.ws_count = static_cast<uint32_t>(f.n_ws);
+    for (size_t i = 0; i < f.n_ws; ++i) {
+      const RefFields ref = ref_at(2, i);
+      if (ref.kind != proto::MEM_ARENA || !FitsIn(ref.offset, ref.size, arena_size_)) {
         return ParamInvalid(head(), "workspace ", i, " must be an ARENA ref within memory_size ",
                             arena_size_);
       }
-      workspaces_.push_back(arena_ == nullptr ? nullptr : arena_ + ref.offset());
+      workspaces_.push_back(arena_ == nullptr ? nullptr : arena_ + ref.offset);
     }
     const gert::Tensor* const* ins = in_ptrs_.data() + task.in_begin;
     gert::Tensor* const* outs = out_ptrs_.data() + task.out_begin;
 
-    switch (def.type()) {
+    switch (f.type) {
       case proto::TASK_KERNEL:
         break;
       case proto::TASK_MEMCPY: {
-        if (def.input_size() != 1 || def.output_size() != 1 || ins[0] == nullptr ||
-            outs[0] == nullptr) {
-          return ParamInvalid(head(), "a memcpy needs one input and one output, got ",
-                              def.input_size(), " and ", def.output_size());
+        if (f.n_in != 1 || f.n_out != 1 || ins[0] == nullptr || outs[0] == nullptr) {
+          return ParamInvalid(head(), "a memcpy needs one input and one output, got ", f.n_in,
+                              " and ", f.n_out);
         }
-        if (def.output(0).size() < def.input(0).size()) {
-          return ParamInvalid(head(), "output of ", def.output(0).size(),
-                              " bytes cannot hold the input of ", def.input(0).size());
+        const uint64_t in_size = ref_at(0, 0).size;
+        const uint64_t out_size = ref_at(1, 0).size;
+        if (out_size < in_size) {
+          return ParamInvalid(head(), "output of ", out_size, " bytes cannot hold the input of ",
+                              in_size);
         }
-        task.copy_bytes = static_cast<size_t>(def.input(0).size());
+        task.copy_bytes = static_cast<size_t>(in_size);
         continue;
       }
       case proto::TASK_EVENT_RECORD:
       case proto::TASK_EVENT_WAIT:
-        if (def.event_id() >= td.event_num()) {
-          return OutOfRange(head(), "event_id ", def.event_id(), " >= event_num ", td.event_num());
+        if (f.event_id >= td.event_num()) {
+          return OutOfRange(head(), "event_id ", f.event_id, " >= event_num ", td.event_num());
         }
         continue;
       default:
-        return NotSupported(head(), "task type ", static_cast<int>(def.type()),
+        return NotSupported(head(), "task type ", static_cast<int>(f.type),
                             " is not supported by the static executor");
     }
 
     // TASK_KERNEL: the op, the registration, the kernel.
-    const IdEntry* entry = find_id(def.op_index());
-    if (entry == nullptr) {
-      return NotFound(head(), "op_index ", def.op_index(), " is not a node of graph '",
-                      parts_.graph_name, "'");
+    const OpDesc* op_ptr = nullptr;
+    if (plan != nullptr) {
+      if (ptask.op >= parts_.plan_ops.size() || parts_.plan_ops[ptask.op] == nullptr) {
+        return NotFound(head(), "op ", ptask.op, " is not an op of the launch plan (",
+                        parts_.plan_ops.size(), " ops)");
+      }
+      op_ptr = parts_.plan_ops[ptask.op];
+    } else {
+      const IdEntry* entry = find_id(f.op_index);
+      if (entry == nullptr) {
+        return NotFound(head(), "op_index ", f.op_index, " is not a node of graph '",
+                        parts_.graph_name, "'");
+      }
+      if (entry->shared) {
+        return GraphInvalid(head(), "op_index ", f.op_index, " is shared by several nodes");
+      }
+      op_ptr = entry->op;
     }
-    if (entry->shared) {
-      return GraphInvalid(head(), "op_index ", def.op_index(), " is shared by several nodes");
+    const OpDesc& op = *op_ptr;
+    if (op.GetType() != f.op_type) {
+      return GraphInvalid(head(), plan != nullptr ? "op " : "op_index ",
+                          plan != nullptr ? static_cast<int64_t>(ptask.op) : f.op_index,
+                          " is node '", op.GetName(), "' of type ", op.GetType(), ", not ",
+                          f.op_type);
     }
-    const OpDesc& op = *entry->op;
-    if (op.GetType() != def.op_type()) {
-      return GraphInvalid(head(), "op_index ", def.op_index(), " is node '", op.GetName(),
-                          "' of type ", op.GetType(), ", not ", def.op_type());
-    }
-    const std::string& kernel_key = def.kernel_name().empty() ? def.op_type() : def.kernel_name();
+    // The node name the kernel sees: a plan's op is shared by equal nodes.
+    const absl::string_view node_name =
+        plan != nullptr ? f.node_name : absl::string_view(op.GetName());
     RegEntry* re = nullptr;
     if (last_reg != nullptr && last_key == kernel_key) {
       re = last_reg;
     } else {
-      auto it = regs.find(absl::string_view(kernel_key));
+      auto it = regs.find(kernel_key);
       if (it == regs.end()) {
         it = regs.try_emplace(kernel_keys.emplace_back(kernel_key)).first;
         it->second.reg = registry.Find(kernel_key);
@@ -662,20 +812,26 @@ Status StaticExecutor::Prepare(const StaticExecutorOptions& options) {
       last_reg = re;
     }
     const OpRegistrationData* reg = re->reg;
-    const OpKernelDef* kernel = reg->FindKernel(def.engine());
+    const OpKernelDef* kernel = re->kernel;
+    if (kernel == nullptr || re->kernel_engine != f.engine) {
+      kernel = reg->FindKernel(f.engine);
+      re->kernel = kernel;
+      re->kernel_engine.assign(f.engine.data(), f.engine.size());
+    }
     if (kernel == nullptr || kernel->fn == nullptr) {
       std::vector<std::string> engines;
       for (const OpKernelDef& k : reg->kernels) engines.push_back(k.engine);
-      return NotSupported(head(), "op ", kernel_key, " has no kernel for engine '", def.engine(),
+      return NotSupported(head(), "op ", kernel_key, " has no kernel for engine '", f.engine,
                           "' (kernels: ", engines.empty() ? "none" : absl::StrJoin(engines, ", "),
                           ")");
     }
     task.fn = kernel->fn;
 
-    // IR mapping (reused while the input names and slot count repeat) and
-    // input data types.
+    // IR mapping (reused while the op, or its input names, and the slot
+    // count repeat) and input data types.
     const size_t slots = task.in_count;
-    if (!re->has_ir || re->ir_slots != slots || !SameInputNames(op, re->ir_names)) {
+    if (!re->has_ir || re->ir_slots != slots ||
+        (re->ir_op != &op && !SameInputNames(op, re->ir_names))) {
       StatusOr<std::vector<gert::IrInstance>> mapped = MapInputSlotsToIr(op, *reg, slots);
       if (!mapped.ok()) return Annotate(mapped.status(), head());
       re->ir = std::move(mapped).value();
@@ -687,6 +843,7 @@ Status StaticExecutor::Prepare(const StaticExecutorOptions& options) {
       }
       re->has_ir = true;
     }
+    re->ir_op = &op;
     s_ir.assign(re->ir.begin(), re->ir.end());
     std::vector<gert::IrInstance>& ir = s_ir;
     for (size_t k = 0; k < reg->inputs.size(); ++k) {
@@ -698,37 +855,38 @@ Status StaticExecutor::Prepare(const StaticExecutorOptions& options) {
         if (ins[s] != nullptr && io.types.Contains(ins[s]->GetDataType())) continue;
         const std::string in_name = absl::StrCat("input ", s, " ('", io.name, "')");
         if (ins[s] == nullptr) return GraphInvalid(head(), in_name, " is absent but required");
-        RETURN_IF_ERROR(Annotate(io.types.Check(in_name, ins[s]->GetDataType()), head()));
+        if (Status st = io.types.Check(in_name, ins[s]->GetDataType()); !st.ok()) {
+          return Annotate(st, head());
+        }
       }
     }
-    const bool same_ir = have_last_ir && last_ir_count == ir.size() &&
-                         std::equal(ir.begin(), ir.end(), ir_.begin() + last_ir_begin,
+    // ir_ holds each registration's last mapping once (tasks of a kernel
+    // key mostly map alike, whatever runs between them).
+    const bool same_ir = re->has_slice && re->slice_count == ir.size() &&
+                         std::equal(ir.begin(), ir.end(), ir_.begin() + re->slice_begin,
                                     [](const gert::IrInstance& a, const gert::IrInstance& b) {
                                       return a.start == b.start && a.count == b.count;
                                     });
     if (!same_ir) {
-      last_ir_begin = static_cast<uint32_t>(ir_.size());
-      last_ir_count = static_cast<uint32_t>(ir.size());
+      re->slice_begin = static_cast<uint32_t>(ir_.size());
+      re->slice_count = static_cast<uint32_t>(ir.size());
       ir_.insert(ir_.end(), ir.begin(), ir.end());
-      have_last_ir = true;
+      re->has_slice = true;
     }
-    task.ir_begin = last_ir_begin;
-    task.ir_count = last_ir_count;
+    task.ir_begin = re->slice_begin;
+    task.ir_count = re->slice_count;
 
     // Verify / infer: the declared outputs are exactly what the op produces.
     const size_t n_outs = task.out_count;
     s_in_shapes.resize(slots);
     s_in_dtypes.resize(slots);
     s_in_values.resize(slots);
-    bool has_values = false;
     for (size_t s = 0; s < slots; ++s) {
       const gert::Tensor* t = ins[s];
       s_in_shapes[s] = t == nullptr ? nullptr : &t->GetShape();
       s_in_dtypes[s] = t == nullptr ? DT_UNDEFINED : t->GetDataType();
       // Weight inputs' values are known (data-dependent shapes: Reshape, ...).
-      s_in_values[s] =
-          t != nullptr && def.input(static_cast<int>(s)).kind() == proto::MEM_WEIGHTS ? t : nullptr;
-      has_values = has_values || s_in_values[s] != nullptr;
+      s_in_values[s] = t != nullptr && s_in_kinds[s] == proto::MEM_WEIGHTS ? t : nullptr;
     }
     if (s_out_shapes.size() < n_outs) {
       s_out_shapes.resize(n_outs);
@@ -745,12 +903,25 @@ Status StaticExecutor::Prepare(const StaticExecutorOptions& options) {
     const absl::Span<const DataType> in_dtypes(s_in_dtypes.data(), slots);
     const absl::Span<const DataType> out_initial(s_out_dtypes_initial.data(), n_outs);
     const AttrStore& attrs = op.GetAttrStore();
-    const uint64_t hash = has_values ? 0
-                                     : InferVerdictCache::Hash(reg, ir, in_shapes, in_dtypes,
-                                                               out_initial, attrs.size());
+    // A verdict that did not read input values is keyed without them (no
+    // weight locations); one that did, on where its weight inputs lie.
+    s_no_weights.assign(slots, InferVerdictCache::WeightLoc());
+    const absl::Span<const InferVerdictCache::WeightLoc> no_weights(s_no_weights.data(), slots);
+    const absl::Span<const InferVerdictCache::WeightLoc> in_weights(s_in_weights.data(), slots);
+    const bool has_weights =
+        std::any_of(in_weights.begin(), in_weights.end(),
+                    [](const InferVerdictCache::WeightLoc& w) { return w.size != 0 || w.offset != ~uint64_t{0}; });
+    const uint64_t hash_plain =
+        InferVerdictCache::Hash(reg, ir, in_shapes, in_dtypes, no_weights, out_initial, attrs.size());
     const InferVerdictCache::Entry* cached =
-        has_values ? nullptr
-                   : verdicts.Find(hash, reg, attrs, ir, in_shapes, in_dtypes, out_initial);
+        verdicts.Find(hash_plain, reg, attrs, ir, in_shapes, in_dtypes, no_weights, out_initial);
+    const uint64_t hash_valued =
+        has_weights && cached == nullptr
+            ? InferVerdictCache::Hash(reg, ir, in_shapes, in_dtypes, in_weights, out_initial, attrs.size())
+            : 0;
+    if (has_weights && cached == nullptr) {
+      cached = verdicts.Find(hash_valued, reg, attrs, ir, in_shapes, in_dtypes, in_weights, out_initial);
+    }
     const gert::Shape* inferred_shapes = nullptr;
     const DataType* inferred_dtypes = nullptr;
     if (cached != nullptr) {
@@ -764,15 +935,20 @@ Status StaticExecutor::Prepare(const StaticExecutorOptions& options) {
         s_out_dtype_ptrs[i] = &s_out_dtypes[i];
       }
       gert::InferShapeContext ictx;
-      ictx.SetNode(op.GetName(), op.GetType());
+      ictx.SetNode(node_name, op.GetType());
       ictx.SetAttrHolder(&op);
       ictx.SetInputs(in_shapes, in_dtypes, absl::MakeConstSpan(s_in_values.data(), slots));
       ictx.SetOutputs(absl::MakeConstSpan(s_out_shape_ptrs.data(), n_outs),
                       absl::MakeConstSpan(s_out_dtype_ptrs.data(), n_outs));
       ictx.SetIrInputs(ir);
-      if (reg->verify != nullptr) RETURN_IF_ERROR(Annotate(reg->verify(ictx), head(), "verify: "));
+      // (Messages are built on failure only.)
+      if (reg->verify != nullptr) {
+        if (Status st = reg->verify(ictx); !st.ok()) return Annotate(st, head(), "verify: ");
+      }
       if (reg->infer_data_type != nullptr) {
-        RETURN_IF_ERROR(Annotate(reg->infer_data_type(ictx), head(), "infer data type: "));
+        if (Status st = reg->infer_data_type(ictx); !st.ok()) {
+          return Annotate(st, head(), "infer data type: ");
+        }
       } else if (ictx.GetInputShape(0) != nullptr) {
         for (size_t i = 0; i < n_outs; ++i) ictx.SetOutputDataType(i, ictx.GetInputDataType(0));
       }
@@ -780,10 +956,11 @@ Status StaticExecutor::Prepare(const StaticExecutorOptions& options) {
         return NotSupported(head(), "op ", reg->type,
                             " has no infer shape function; its outputs cannot be checked");
       }
-      RETURN_IF_ERROR(Annotate(reg->infer_shape(ictx), head(), "infer shape: "));
+      if (Status st = reg->infer_shape(ictx); !st.ok()) return Annotate(st, head(), "infer shape: ");
       inferred_shapes = s_out_shapes.data();
       inferred_dtypes = s_out_dtypes.data();
-      if (!has_values && verdicts.size() < kMaxVerdictEntries) {
+      const bool valued = has_weights && ictx.InputValuesRead();
+      if (verdicts.size() < kMaxVerdictEntries) {
         InferVerdictCache::Entry e;
         e.reg = reg;
         e.attrs = &attrs;
@@ -795,10 +972,12 @@ Status StaticExecutor::Prepare(const StaticExecutorOptions& options) {
           if (in_shapes[s] != nullptr) e.in_shapes[s] = *in_shapes[s];
         }
         e.in_dtypes.assign(in_dtypes.begin(), in_dtypes.end());
+        const absl::Span<const InferVerdictCache::WeightLoc> key = valued ? in_weights : no_weights;
+        e.in_weights.assign(key.begin(), key.end());
         e.out_dtypes_initial.assign(out_initial.begin(), out_initial.end());
         e.out_shapes.assign(s_out_shapes.begin(), s_out_shapes.begin() + n_outs);
         e.out_dtypes.assign(s_out_dtypes.begin(), s_out_dtypes.begin() + n_outs);
-        verdicts.Add(hash, std::move(e));
+        verdicts.Add(valued ? hash_valued : hash_plain, std::move(e));
       }
     }
     for (size_t i = 0; i < n_outs; ++i) {
@@ -815,21 +994,10 @@ Status StaticExecutor::Prepare(const StaticExecutorOptions& options) {
       }
     }
 
-    // The kernel context (spans are wired below, once the arrays are final).
-    gert::KernelContext& kctx = task.ctx;
-    kctx.SetNode(op.GetName(), op.GetType());
-    kctx.SetAttrHolder(&op);
-    kctx.SetOutputAllocator(&g_refusing_allocator);
+    // What the kernel context is made of at run time.
+    task.op = &op;
+    task.node_name = node_name;
     ++kernel_tasks_;
-  }
-
-  // Every array has its final size: wire the contexts' spans.
-  for (Task& task : tasks_) {
-    if (task.type != proto::TASK_KERNEL) continue;
-    task.ctx.SetTensors(absl::MakeConstSpan(in_ptrs_.data() + task.in_begin, task.in_count),
-                        absl::MakeConstSpan(out_ptrs_.data() + task.out_begin, task.out_count));
-    task.ctx.SetIrInputs(absl::MakeConstSpan(ir_.data() + task.ir_begin, task.ir_count));
-    task.ctx.SetWorkspaces(absl::MakeConstSpan(workspaces_.data() + task.ws_begin, task.ws_count));
   }
   return OkStatus();
 }
@@ -856,12 +1024,17 @@ Status StaticExecutor::Run(absl::Span<const gert::Tensor> inputs,
     Task& t = tasks_[i];
     switch (t.type) {
       case proto::TASK_KERNEL: {
-        Status st = t.fn(t.ctx);
+        gert::KernelContext ctx;
+        ctx.SetNode(t.node_name, t.op->GetType());
+        ctx.SetAttrHolder(t.op);
+        ctx.SetOutputAllocator(&g_refusing_allocator);
+        ctx.SetTensors(absl::MakeConstSpan(in_ptrs_.data() + t.in_begin, t.in_count),
+                       absl::MakeConstSpan(out_ptrs_.data() + t.out_begin, t.out_count));
+        ctx.SetIrInputs(absl::MakeConstSpan(ir_.data() + t.ir_begin, t.ir_count));
+        ctx.SetWorkspaces(absl::MakeConstSpan(workspaces_.data() + t.ws_begin, t.ws_count));
+        Status st = t.fn(ctx);
         if (!st.ok()) {
-          proto::TaskDef scratch;  // the error path may allocate
-          const proto::TaskDef* def = TaskDefAt(i, &scratch);
-          return Annotate(st, def != nullptr ? TaskHead(*def, i) : absl::StrCat("task ", i, ": "),
-                          "kernel: ");
+          return Annotate(st, TaskHeadAt(i), "kernel: ");  // the error path may allocate
         }
         break;
       }

@@ -21,13 +21,15 @@
 //     data types allowed), and verify / infer data type / infer shape (with
 //     weight inputs' values known) reproduce exactly the output dims and data
 //     types the task declares, so that no kernel can write past its buffer;
-//   * for every task, gert::Tensor views and a prepared KernelContext are
-//     built once; the refs to MODEL_INPUT / MODEL_OUTPUT are collected as
-//     "patches".
+//   * for every task, gert::Tensor views and an 80-byte record (kernel, op,
+//     node name, slices of the flat arrays) are built once; Run makes each
+//     KernelContext on the stack from them; the refs to MODEL_INPUT /
+//     MODEL_OUTPUT are collected as "patches".
 //
 // Load cost is linear and allocation-light: the tasks, pointer slots, IR
-// mappings and workspaces live in a handful of flat arrays (wired into the
-// contexts once final), views in fixed chunks; equal refs share one view;
+// mappings and workspaces live in a handful of flat arrays, views in fixed
+// chunks; equal refs share one view (on the build VM, fresh memory costs
+// more than the CPU work of a load, so its bytes are kept few);
 // the verify / infer check runs on an InferShapeContext wired over those
 // views and scratch reused by every task. Tasks given as wire bytes
 // (StaticModelParts::task_bytes) are parsed one at a time into one reused
@@ -51,12 +53,17 @@
 // desc data types), so a loaded OM is prepared from StaticModelParts: the
 // task list, the weights and the op descs (build/om decodes just those, no
 // ComputeGraph). Create(GeModelPtr) takes them from the model's graph.
+// An OM whose tasks are a LaunchPlan (build/om/launch_plan.h, the writer's
+// default for static models) needs not even those: the plan holds the
+// distinct op descs, tensors and shapes once, and each task is a few words
+// (StaticModelParts::plan); MODEL_DEF is then not read at all. One view per
+// plan tensor serves its writer and its readers.
 //
 // Repeated ops are prepared once per distinct shape: the registry lookup is
 // made once per distinct kernel key, the IR mapping once per distinct
 // (registration, input names, slot count), and verify / infer once per
-// distinct (registration, IR mapping, input shapes and data types, output
-// desc data types, attributes) for ops without weight inputs (see
+// distinct (registration, IR mapping, input shapes and data types, weight
+// inputs' locations in the weights, output desc data types, attributes) (see
 // InferVerdictCache in the .cc: the op functions are pure functions of the
 // context, so an equal context gives an equal verdict). Equal output refs
 // share one view (kernels write through their output views and do not
@@ -85,6 +92,8 @@
 
 namespace ge {
 
+class LaunchPlanView;  // build/om/launch_plan.h
+
 // What the static executor reads of a static model. Every pointer must stay
 // valid while `keepalive` lives (the executor holds it).
 struct StaticModelParts {
@@ -100,6 +109,13 @@ struct StaticModelParts {
   // The op descs of the root graph in any order; a task finds its op by
   // OpDesc id (op_index). Null entries are ignored.
   std::vector<const OpDesc*> ops;
+  // Or a validated launch plan (e.g. OmRuntimeModel::plan) with its op
+  // descs by op id (its op_model decoded): the task list instead of
+  // task_def's tasks, task_bytes and ops (which must then be empty). A
+  // plan's op is shared by equal nodes; each task's kernel sees its own
+  // node name.
+  const LaunchPlanView* plan = nullptr;
+  std::vector<const OpDesc*> plan_ops;
   std::shared_ptr<const void> keepalive;
 };
 
@@ -140,6 +156,8 @@ class StaticExecutor {
   gert::Tensor* NewView();
   // The TaskDef of task `i` (parsed into `scratch` when the tasks are bytes).
   const proto::TaskDef* TaskDefAt(size_t i, proto::TaskDef* scratch) const;
+  // "task i (TYPE, node 'name' type): " for messages.
+  std::string TaskHeadAt(size_t i) const;
 
   StaticModelParts parts_;
   const proto::ModelTaskDef* td_ = nullptr;

@@ -643,3 +643,76 @@ TEST(StaticExecutorPartsTest, TasksAsWireBytes) {
 
 }  // namespace
 }  // namespace ge
+
+namespace ge {
+namespace {
+
+// Two Reshapes of x [2, 3] alike in all but their shape constants (weights):
+// Reshape reads its shape input's value, so its verdict is keyed on where
+// that value lies, and the second task gets its own (a verdict reused across
+// values would accept a declared shape the constant does not give).
+struct TwoReshapesModel {
+  explicit TwoReshapesModel(std::vector<int64_t> second_out) : g("reshapes") {
+    x = g.Data("x", 0);
+    s1 = g.Const("s1", reftest::I64({2}, {3, 2}));
+    s2 = g.Const("s2", reftest::I64({2}, {6, 1}));
+    r1 = g.Op("r1", "Reshape", {x, s1});
+    r2 = g.Op("r2", "Reshape", {x, s2});
+    g.NetOutput({r2});
+    model = std::make_shared<GeModel>();
+    model->name = "reshapes";
+    model->graph = g.graph();
+    void* w = nullptr;
+    EXPECT_EQ(posix_memalign(&w, 64, 64), 0);
+    const int64_t shapes[4] = {3, 2, 6, 1};
+    std::memcpy(w, shapes, sizeof(shapes));
+    model->weights.owner = std::shared_ptr<const void>(w, [](const void* p) {
+      std::free(const_cast<void*>(p));
+    });
+    model->weights.data = static_cast<const uint8_t*>(w);
+    model->weights.size = 64;
+    proto::ModelTaskDef& td = model->task_def;
+    td.set_memory_size(64);
+    td.set_weight_size(64);
+    td.set_stream_num(1);
+    *td.add_input() = Io("x", {2, 3});
+    proto::ModelIoDef out = Io("r2:0", second_out);
+    *td.add_output() = out;
+    proto::TaskDef* a = AddKernelTask(td, 0, r1, "Reshape");
+    *a->add_input() = Ref(proto::MEM_MODEL_INPUT, 0, {2, 3}, 0);
+    *a->add_input() = Ref(proto::MEM_WEIGHTS, 0, {2}, 0, DT_INT64);
+    a->mutable_input(1)->set_size(16);
+    *a->add_output() = Ref(proto::MEM_ARENA, 0, {3, 2});
+    proto::TaskDef* b = AddKernelTask(td, 1, r2, "Reshape");
+    *b->add_input() = Ref(proto::MEM_MODEL_INPUT, 0, {2, 3}, 0);
+    *b->add_input() = Ref(proto::MEM_WEIGHTS, 16, {2}, 0, DT_INT64);
+    b->mutable_input(1)->set_size(16);
+    *b->add_output() = Ref(proto::MEM_MODEL_OUTPUT, 0, second_out, 0);
+  }
+  reftest::TestGraph g;
+  NodePtr x, s1, s2, r1, r2;
+  GeModelPtr model;
+};
+
+TEST(StaticExecutorPartsTest, ValueReadingVerdictsAreKeyedOnTheWeights) {
+  TwoReshapesModel ok({6, 1});
+  auto exec = StaticExecutor::Create(ok.model);
+  ASSERT_TRUE(exec.ok()) << exec.status();
+  std::vector<float> xv = {1, 2, 3, 4, 5, 6};
+  gert::Tensor in(gert::Shape{2, 3}, DT_FLOAT, xv.data(), xv.size() * 4);
+  std::vector<float> out(6, -99.f);
+  gert::Tensor outt(gert::Shape{6, 1}, DT_FLOAT, out.data(), out.size() * 4);
+  Status st = (*exec)->Run(absl::MakeConstSpan(&in, 1), absl::MakeSpan(&outt, 1));
+  ASSERT_TRUE(st.ok()) << st;
+  EXPECT_EQ(out, xv);
+
+  // [3, 2] is what the first Reshape's constant gives, not the second's.
+  TwoReshapesModel bad({3, 2});
+  Status err = LoadError(bad.model);
+  EXPECT_EQ(GetErrorCode(err), ErrorCode::kParamInvalid) << err;
+  EXPECT_NE(err.message().find("task 1"), std::string::npos) << err;
+  EXPECT_NE(err.message().find("declared [3,2] but the op infers [6,1]"), std::string::npos) << err;
+}
+
+}  // namespace
+}  // namespace ge

@@ -125,8 +125,14 @@ class InferShapeContext : public ContextBase {
   // run time); nullptr otherwise. Data-dependent ops (Reshape, Expand, Tile,
   // Range, ...) produce -1 dims when the value is unknown.
   const Tensor* GetInputTensor(size_t i) const {
-    return i < input_tensors_.size() ? input_tensors_[i] : nullptr;
+    const Tensor* t = i < input_tensors_.size() ? input_tensors_[i] : nullptr;
+    if (t != nullptr) input_values_read_ = true;
+    return t;
   }
+  // True once GetInputTensor has returned a value: the op's functions then
+  // may depend on input values, not only on shapes, types and attributes
+  // (a caller that caches verdicts keys them on the values only then).
+  bool InputValuesRead() const { return input_values_read_; }
   // Shape range of input i, or nullptr when none is recorded.
   const ShapeRange* GetInputShapeRange(size_t i) const {
     return i < input_ranges_.size() ? input_ranges_[i] : nullptr;
@@ -177,6 +183,7 @@ class InferShapeContext : public ContextBase {
   absl::Span<ge::DataType* const> output_dtypes_;
   absl::Span<ShapeRange* const> output_ranges_;
   absl::Span<const IrInstance> ir_inputs_;
+  mutable bool input_values_read_ = false;
 };
 
 // Tiling: choose kernel parameters from shapes (the compute engine's blocked
