@@ -675,11 +675,16 @@ TEST(OmRuntimeLoadTest, StaticRootWithoutAGraph) {
   EXPECT_EQ((*again)->GetDirectNodesSize(), rt->ops.size());
 }
 
-TEST(OmRuntimeLoadTest, DynamicRootIsFullyDecoded) {
+// dyn: y = Relu(x), x of unknown length.
+ComputeGraphPtr DynamicReluGraph() {
   GraphMaker g("dyn");
   NodePtr x = g.Data("x", 0, {-1});
   g.NetOutput({{g.Unary("r", "Relu", x), 0}});
-  auto om = SaveOm(*Build(g.graph()));
+  return g.graph();
+}
+
+TEST(OmRuntimeLoadTest, DynamicRootIsFullyDecoded) {
+  auto om = SaveOm(*Build(DynamicReluGraph()));
   ASSERT_TRUE(om.ok());
   auto buf = Aligned(*om);
   auto rt = LoadOmForRuntime(absl::Span<const uint8_t>(buf->data(), buf->size()), buf);
@@ -804,10 +809,7 @@ TEST(OmLaunchPlanTest, PlanFileLoadsBothWays) {
   EXPECT_EQ(rt->graph_name, "small");
   EXPECT_EQ(rt->weights.data, (*pfull)->root->weights.data);
   // A dynamic model never gets a plan.
-  GraphMaker g("dyn");
-  NodePtr x = g.Data("x", 0, {-1});
-  g.NetOutput({{g.Unary("r", "Relu", x), 0}});
-  auto dyn = SaveOm(*Build(g.graph()));
+  auto dyn = SaveOm(*Build(DynamicReluGraph()));
   ASSERT_TRUE(dyn.ok());
   auto dbuf = Aligned(*dyn);
   auto drt = LoadOmForRuntime(absl::Span<const uint8_t>(dbuf->data(), dbuf->size()), dbuf);
