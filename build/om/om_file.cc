@@ -11,7 +11,6 @@
 #include <chrono>
 #include <cstring>
 #include <deque>
-#include <functional>
 #include <limits>
 #include <optional>
 #include <set>
@@ -1077,8 +1076,7 @@ constexpr size_t kMaxArenaBlock = size_t{16} << 20;
 // static root's MODEL_DEF is decoded into op descs only (a root MODEL_DEF
 // that holds subgraphs is also fully decoded, for its checks).
 Status DecodeOm(absl::Span<const uint8_t> bytes, bool light_static_root, DecodedOm* out,
-                const std::array<uint8_t, 32>* precomputed_sum = nullptr,
-                const std::function<StatusOr<std::array<uint8_t, 32>>()>* compute_sum = nullptr) {
+                const std::array<uint8_t, 32>* precomputed_sum = nullptr, bool defer_sum = false) {
   // The checksum, TASK_INFO and MODEL_DEF are independent: on a large file
   // the checksum (every byte, weights included) runs on a second thread and a
   // large TASK_INFO is parsed and validated on a third while this one decodes
@@ -1091,17 +1089,15 @@ Status DecodeOm(absl::Span<const uint8_t> bytes, bool light_static_root, Decoded
   const bool parallel_sum = bytes.size() >= kParallelChecksumBytes;
   if (parallel_sum && precomputed_sum != nullptr) {
     sum_status = bytes.size() >= kOmHeaderSize ? VerifyChecksum(bytes, precomputed_sum) : OkStatus();
-  } else if (parallel_sum && compute_sum != nullptr && *compute_sum) {
-    sum_thread = std::thread([&sum_status, bytes, compute_sum]() {
-      StatusOr<std::array<uint8_t, 32>> sum = (*compute_sum)();
-      sum_status = sum.ok() ? VerifyChecksum(bytes, &*sum) : sum.status();
-    });
+  } else if (defer_sum && precomputed_sum == nullptr) {
+    // The caller verifies it (OmLoadOptions::defer_checksum).
   } else if (parallel_sum) {
     sum_thread = std::thread([&sum_status, bytes]() { sum_status = VerifyChecksum(bytes); });
   }
   // No return between starting a thread and joining it.
   StatusOr<OmFileView> parsed =
-      ParseOmStructure(bytes, /*verify_checksum=*/!parallel_sum, precomputed_sum);
+      ParseOmStructure(bytes, /*verify_checksum=*/!parallel_sum && !(defer_sum && precomputed_sum == nullptr),
+                       precomputed_sum);
   if (!parsed.ok()) {
     if (sum_thread.joinable()) sum_thread.join();
     RETURN_IF_ERROR(sum_status);
@@ -1251,12 +1247,16 @@ std::array<uint8_t, 32> OmBodyChecksum::Digest() const {
   return Checksum::Canonical(XXH3_128bits_digest(static_cast<XXH3_state_t*>(state_)));
 }
 
+Status VerifyOmBodyChecksum(absl::Span<const uint8_t> bytes, const std::array<uint8_t, 32>& body_sum) {
+  return bytes.size() < kOmHeaderSize ? OkStatus() : VerifyChecksum(bytes, &body_sum);
+}
+
 StatusOr<OmRuntimeModel> LoadOmForRuntime(absl::Span<const uint8_t> bytes,
                                           std::shared_ptr<const void> owner,
                                           const OmLoadOptions& options) {
   DecodedOm decoded;
   RETURN_IF_ERROR(DecodeOm(bytes, /*light_static_root=*/true, &decoded, options.body_checksum,
-                           &options.compute_body_checksum));
+                           options.defer_checksum));
   OmRuntimeModel out;
   out.name = decoded.view.models[0].name;
   if (!decoded.light) {

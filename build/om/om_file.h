@@ -52,7 +52,6 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
-#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -231,13 +230,14 @@ struct OmLoadOptions {
   // the file into it); the loader compares it with the header's instead of
   // hashing the bytes again. Null: the loader hashes them.
   const std::array<uint8_t, 32>* body_checksum = nullptr;
-  // Computes the body checksum of the same bytes another way (e.g. read()
-  // of the mapped file: on a VM, the kernel copying page-cache pages through
-  // its own mapping is ~2.5x faster than a first touch of a fresh user
-  // mapping, whose pages the run then touches anyway). Run on the loader's
-  // checksum thread for a large file, in place of hashing the bytes; its
-  // error is the checksum's. Ignored when body_checksum is set.
-  std::function<StatusOr<std::array<uint8_t, 32>>()> compute_body_checksum;
+  // The caller verifies the body checksum itself after the load
+  // (VerifyOmBodyChecksum), e.g. computing it with read() while the model
+  // is prepared: on a VM the kernel copying page-cache pages is ~2.5x
+  // faster than a first touch of a fresh mapping. Every check but the
+  // checksum is made (all of them are safe on any bytes); a model loaded so
+  // must not be used before the checksum passes, and a checksum failure
+  // takes precedence over any load error. Ignored when body_checksum is set.
+  bool defer_checksum = false;
 };
 
 // LoadGeRootModelFromOm for the runtime: every check of the file it makes
@@ -255,6 +255,12 @@ StatusOr<std::string> ReadFileToString(const std::string& path,
 // Writes `bytes` to `<path>.tmp.<pid>` in the same directory, then renames it
 // over `path`; on failure the temp file is removed and `path` is untouched.
 Status WriteFileAtomically(const std::string& path, absl::string_view bytes);
+
+// Compares `body_sum` (OmBodyChecksum of the file's bytes) with the
+// checksum in the header of `bytes` (the whole file): ParseFailed "checksum
+// mismatch" when they differ; OK when `bytes` is shorter than the header
+// (the structure check reports that).
+Status VerifyOmBodyChecksum(absl::Span<const uint8_t> bytes, const std::array<uint8_t, 32>& body_sum);
 
 // The header checksum of an OM body (`bytes` = file bytes [256, end)): XXH3-128
 // (canonical, big-endian) in the first kOmChecksumBytes, zero after.

@@ -463,7 +463,8 @@ TEST(ModelTest, LargeFileChecksumReadsTheFile) {
   ASSERT_TRUE(out.ok()) << out.status();
   ExpectClose(*out, Reference(onnx, in));
 
-  for (size_t at : {om->size() / 2, om->size() - 1}) {
+  // 300: the model record (a structure error but for the checksum, which wins).
+  for (size_t at : {size_t{300}, om->size() / 2, om->size() - 1}) {
     std::string bad = *om;
     bad[at] ^= 0x10;
     const std::string bad_path = rttest::TempPath("wide_bad.om");
