@@ -121,8 +121,9 @@ StatusOr<std::array<uint8_t, 32>> ReadBodyChecksum(const MappedFile& f) {
 }
 
 // A static root is loaded without its graph (LoadOmForRuntime): the static
-// executor reads the op descs, the tasks (validated wire bytes, parsed one
-// at a time) and the weights in place.
+// executor reads its launch plan (or, for TaskDef files, the root's op
+// descs and the tasks as validated wire bytes, parsed one at a time) and
+// the weights in place.
 StatusOr<Model> LoadFromOmBytes(absl::Span<const uint8_t> bytes, std::shared_ptr<const void> owner,
                                 const ModelLoadOptions& options, const OmLoadOptions& om_options = {}) {
   ASSIGN_OR_RETURN(OmRuntimeModel loaded, LoadOmForRuntime(bytes, std::move(owner), om_options));
