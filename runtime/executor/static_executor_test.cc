@@ -43,7 +43,7 @@ proto::TensorRef Ref(proto::MemKind kind, uint64_t offset, std::vector<int64_t> 
     r.add_dims(d);
     n *= d;
   }
-  r.set_size(static_cast<uint64_t>(n) * 4);
+  r.set_size(gert::HostStorageBytes(dt, n).value());
   r.set_data_type(dt);
   return r;
 }
@@ -61,14 +61,12 @@ proto::ModelIoDef Io(const std::string& name, std::vector<int64_t> dims) {
   return io;
 }
 
-// Appends TASK_KERNEL `id` running `node` (op type `type`) on the host CPU.
-// The weights blob of the test models: c = {1, -2, 3, -4, 5, -6} (f32) at
-// offset 0 of a 64-byte aligned block.
-void SetConstWeights(GeModel* model) {
+// `bytes` (at most 64) as the model's 64-byte weights blob, zero padded.
+void SetWeights(GeModel* model, const void* bytes, size_t n) {
   void* w = nullptr;
   EXPECT_EQ(posix_memalign(&w, 64, 64), 0);
-  const float cv[6] = {1, -2, 3, -4, 5, -6};
-  std::memcpy(w, cv, sizeof(cv));
+  std::memset(w, 0, 64);
+  std::memcpy(w, bytes, std::min<size_t>(n, 64));
   model->weights.owner = std::shared_ptr<const void>(w, [](const void* p) {
     std::free(const_cast<void*>(p));
   });
@@ -76,6 +74,14 @@ void SetConstWeights(GeModel* model) {
   model->weights.size = 64;
 }
 
+// The weights blob of the test models: c = {1, -2, 3, -4, 5, -6} (f32) at
+// offset 0 of a 64-byte aligned block.
+void SetConstWeights(GeModel* model) {
+  const float cv[6] = {1, -2, 3, -4, 5, -6};
+  SetWeights(model, cv, sizeof(cv));
+}
+
+// Appends TASK_KERNEL `id` running `node` (op type `type`) on the host CPU.
 proto::TaskDef* AddKernelTask(proto::ModelTaskDef& td, uint32_t id, const NodePtr& node,
                               const std::string& type) {
   proto::TaskDef* t = td.add_task();
@@ -89,10 +95,11 @@ proto::TaskDef* AddKernelTask(proto::ModelTaskDef& td, uint32_t id, const NodePt
 }
 
 // A GeModel `name` over `graph` with the test weights and a one-stream task
-// list of `arena_bytes` whose input is x [2, 3] and output `output` [2, 3];
-// the caller adds the tasks.
+// list of `arena_bytes` whose input is x [2, 3] and output `output` of
+// `output_dims`; the caller adds the tasks.
 std::shared_ptr<GeModel> StartModel(const std::string& name, ComputeGraphPtr graph,
-                                    int64_t arena_bytes, const std::string& output) {
+                                    int64_t arena_bytes, const std::string& output,
+                                    std::vector<int64_t> output_dims = {2, 3}) {
   auto model = std::make_shared<GeModel>();
   model->name = name;
   model->graph = std::move(graph);
@@ -102,7 +109,7 @@ std::shared_ptr<GeModel> StartModel(const std::string& name, ComputeGraphPtr gra
   td.set_weight_size(64);
   td.set_stream_num(1);
   *td.add_input() = Io("x", {2, 3});
-  *td.add_output() = Io(output, {2, 3});
+  *td.add_output() = Io(output, std::move(output_dims));
   return model;
 }
 
@@ -659,34 +666,17 @@ struct TwoReshapesModel {
     r1 = g.Op("r1", "Reshape", {x, s1});
     r2 = g.Op("r2", "Reshape", {x, s2});
     g.NetOutput({r2});
-    model = std::make_shared<GeModel>();
-    model->name = "reshapes";
-    model->graph = g.graph();
-    void* w = nullptr;
-    EXPECT_EQ(posix_memalign(&w, 64, 64), 0);
+    model = StartModel("reshapes", g.graph(), 64, "r2:0", second_out);
     const int64_t shapes[4] = {3, 2, 6, 1};
-    std::memcpy(w, shapes, sizeof(shapes));
-    model->weights.owner = std::shared_ptr<const void>(w, [](const void* p) {
-      std::free(const_cast<void*>(p));
-    });
-    model->weights.data = static_cast<const uint8_t*>(w);
-    model->weights.size = 64;
+    SetWeights(model.get(), shapes, sizeof(shapes));
     proto::ModelTaskDef& td = model->task_def;
-    td.set_memory_size(64);
-    td.set_weight_size(64);
-    td.set_stream_num(1);
-    *td.add_input() = Io("x", {2, 3});
-    proto::ModelIoDef out = Io("r2:0", second_out);
-    *td.add_output() = out;
     proto::TaskDef* a = AddKernelTask(td, 0, r1, "Reshape");
     *a->add_input() = Ref(proto::MEM_MODEL_INPUT, 0, {2, 3}, 0);
     *a->add_input() = Ref(proto::MEM_WEIGHTS, 0, {2}, 0, DT_INT64);
-    a->mutable_input(1)->set_size(16);
     *a->add_output() = Ref(proto::MEM_ARENA, 0, {3, 2});
     proto::TaskDef* b = AddKernelTask(td, 1, r2, "Reshape");
     *b->add_input() = Ref(proto::MEM_MODEL_INPUT, 0, {2, 3}, 0);
     *b->add_input() = Ref(proto::MEM_WEIGHTS, 16, {2}, 0, DT_INT64);
-    b->mutable_input(1)->set_size(16);
     *b->add_output() = Ref(proto::MEM_MODEL_OUTPUT, 0, second_out, 0);
   }
   reftest::TestGraph g;
