@@ -666,13 +666,13 @@ Status StaticExecutor::Prepare(const StaticExecutorOptions& options) {
       return view;
     };
 
-    // The view of slot i of `role` (null for MEM_ABSENT), shared by equal
+    // The view of slot i of `role` (its ref `ref`; null for MEM_ABSENT), shared by equal
     // refs unless `own`: by tensor id in a plan, else through a map whose
     // keys' dims point into the view's own shape (the TaskDef may be a
     // reused message).
     using ViewMap = absl::flat_hash_map<InputRefKey, gert::Tensor*>;
-    auto slot_view = [&](int role, size_t i, bool own) -> StatusOr<gert::Tensor*> {
-      const RefFields ref = ref_at(role, i);
+    auto slot_view = [&](int role, size_t i, const RefFields& ref,
+                         bool own) -> StatusOr<gert::Tensor*> {
       // An unconnected optional input / an unused optional output.
       if (ref.kind == proto::MEM_ABSENT) return static_cast<gert::Tensor*>(nullptr);
       const bool writable = role != 0;
@@ -705,8 +705,8 @@ Status StaticExecutor::Prepare(const StaticExecutorOptions& options) {
     s_in_kinds.resize(f.n_in);
     s_in_weights.assign(f.n_in, InferVerdictCache::WeightLoc());
     for (size_t i = 0; i < f.n_in; ++i) {
-      ASSIGN_OR_RETURN(gert::Tensor * view, slot_view(0, i, false));
       const RefFields ref = ref_at(0, i);
+      ASSIGN_OR_RETURN(gert::Tensor * view, slot_view(0, i, ref, false));
       s_in_kinds[i] = view == nullptr ? proto::MEM_ABSENT : ref.kind;
       if (s_in_kinds[i] == proto::MEM_WEIGHTS) s_in_weights[i] = {ref.offset, ref.size};
       in_ptrs_.push_back(view);
@@ -720,7 +720,7 @@ Status StaticExecutor::Prepare(const StaticExecutorOptions& options) {
     // views of their own.
     const bool rebinds_outputs = kernel_key == kRebindingKernel;
     for (size_t i = 0; i < f.n_out; ++i) {
-      ASSIGN_OR_RETURN(gert::Tensor * view, slot_view(1, i, rebinds_outputs));
+      ASSIGN_OR_RETURN(gert::Tensor * view, slot_view(1, i, ref_at(1, i), rebinds_outputs));
       out_ptrs_.push_back(view);
     }
     task.ws_begin = static_cast<uint32_t>(workspaces_.size());
