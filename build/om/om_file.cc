@@ -1086,18 +1086,18 @@ Status DecodeOm(absl::Span<const uint8_t> bytes, bool light_static_root, Decoded
   // error order does not depend on who hashed.
   Status sum_status;
   std::thread sum_thread;
-  const bool parallel_sum = bytes.size() >= kParallelChecksumBytes;
+  // Who checks the checksum: the caller after the load (deferred), this
+  // function beside the decode (large files), or the structure check.
+  const bool caller_verifies = defer_sum && precomputed_sum == nullptr;
+  const bool parallel_sum = !caller_verifies && bytes.size() >= kParallelChecksumBytes;
   if (parallel_sum && precomputed_sum != nullptr) {
     sum_status = bytes.size() >= kOmHeaderSize ? VerifyChecksum(bytes, precomputed_sum) : OkStatus();
-  } else if (defer_sum && precomputed_sum == nullptr) {
-    // The caller verifies it (OmLoadOptions::defer_checksum).
   } else if (parallel_sum) {
     sum_thread = std::thread([&sum_status, bytes]() { sum_status = VerifyChecksum(bytes); });
   }
   // No return between starting a thread and joining it.
-  StatusOr<OmFileView> parsed =
-      ParseOmStructure(bytes, /*verify_checksum=*/!parallel_sum && !(defer_sum && precomputed_sum == nullptr),
-                       precomputed_sum);
+  StatusOr<OmFileView> parsed = ParseOmStructure(
+      bytes, /*verify_checksum=*/!parallel_sum && !caller_verifies, precomputed_sum);
   if (!parsed.ok()) {
     if (sum_thread.joinable()) sum_thread.join();
     RETURN_IF_ERROR(sum_status);
