@@ -6,12 +6,15 @@
 #include <memory>
 #include <string>
 #include <tuple>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/hash/hash.h"
 #include "absl/strings/str_cat.h"
+#include "google/protobuf/io/coded_stream.h"
+#include "google/protobuf/wire_format_lite.h"
 #include "graph/inc/graph/attr_store.h"
 #include "graph/inc/graph/compute_graph.h"
 #include "graph/inc/graph/ge_tensor.h"
@@ -303,67 +306,190 @@ StatusOr<std::optional<proto::LaunchPlan>> EncodeLaunchPlan(const GeModel& model
   return Encoder(*model.graph, model.task_def).Run();
 }
 
+// ---------------------------------------------------------------- fields
+
+LaunchPlanFields LaunchPlanFields::Of(const proto::LaunchPlan& plan) {
+  LaunchPlanFields f;
+  f.kind_op_type.assign(plan.kind_op_type().begin(), plan.kind_op_type().end());
+  f.kind_engine.assign(plan.kind_engine().begin(), plan.kind_engine().end());
+  f.kind_kernel_name.assign(plan.kind_kernel_name().begin(), plan.kind_kernel_name().end());
+  f.op_model = plan.op_model();
+  f.shape_dims = absl::MakeConstSpan(plan.shape_dims().data(), static_cast<size_t>(plan.shape_dims_size()));
+  f.shape_end = absl::MakeConstSpan(plan.shape_end().data(), static_cast<size_t>(plan.shape_end_size()));
+  f.tensor = PackedWords<uint64_t>(plan.tensor().data(), static_cast<size_t>(plan.tensor_size()));
+  f.task = PackedWords<uint32_t>(plan.task().data(), static_cast<size_t>(plan.task_size()));
+  f.names = plan.names();
+  f.name_end = absl::MakeConstSpan(plan.name_end().data(), static_cast<size_t>(plan.name_end_size()));
+  return f;
+}
+
+namespace {
+
+// The varints of a packed field, each in T's range (protobuf would
+// truncate a wider uint32 value: not the serializer's form).
+template <typename T>
+bool DecodeVarints(absl::string_view data, std::vector<T>* out) {
+  // One varint per byte with the high bit clear (when well formed).
+  out->reserve(static_cast<size_t>(
+      std::count_if(data.begin(), data.end(), [](char c) { return (static_cast<uint8_t>(c) & 0x80) == 0; })));
+  google::protobuf::io::CodedInputStream in(reinterpret_cast<const uint8_t*>(data.data()),
+                                            static_cast<int>(data.size()));
+  while (in.CurrentPosition() < static_cast<int>(data.size())) {
+    uint64_t v = 0;
+    if (!in.ReadVarint64(&v)) return false;
+    if (std::is_same<T, uint32_t>::value && v > kMaxU32) return false;
+    out->push_back(static_cast<T>(v));
+  }
+  return true;
+}
+
+bool IsAscii(absl::string_view s) {
+  return std::all_of(s.begin(), s.end(), [](char c) { return (static_cast<uint8_t>(c) & 0x80) == 0; });
+}
+
+}  // namespace
+
+bool LaunchPlanFields::ReadInPlace(absl::Span<const uint8_t> bytes, LaunchPlanFields* out) {
+  using google::protobuf::internal::WireFormatLite;
+  if (bytes.size() > static_cast<size_t>(kMaxWords)) return false;
+  const int size = static_cast<int>(bytes.size());
+  google::protobuf::io::CodedInputStream in(bytes.data(), size);
+  LaunchPlanFields f;
+  uint32_t seen = 0;  // the once-only fields met, a bit per field number
+  while (in.CurrentPosition() < size) {
+    const uint32_t tag = in.ReadTag();
+    const int number = static_cast<int>(WireFormatLite::GetTagFieldNumber(tag));
+    if (tag == 0 || WireFormatLite::GetTagWireType(tag) != WireFormatLite::WIRETYPE_LENGTH_DELIMITED ||
+        number < proto::LaunchPlan::kKindOpTypeFieldNumber || number > proto::LaunchPlan::kNameEndFieldNumber) {
+      return false;
+    }
+    uint64_t len = 0;
+    if (!in.ReadVarint64(&len) || len > static_cast<uint64_t>(size - in.CurrentPosition())) return false;
+    const absl::string_view data(reinterpret_cast<const char*>(bytes.data() + in.CurrentPosition()),
+                                 static_cast<size_t>(len));
+    if (!in.Skip(static_cast<int>(len))) return false;
+    switch (number) {
+      case proto::LaunchPlan::kKindOpTypeFieldNumber:
+      case proto::LaunchPlan::kKindEngineFieldNumber:
+      case proto::LaunchPlan::kKindKernelNameFieldNumber:
+        // proto3 strings must be UTF-8; ASCII is, anything else the parser decides.
+        if (!IsAscii(data)) return false;
+        (number == proto::LaunchPlan::kKindOpTypeFieldNumber   ? f.kind_op_type
+         : number == proto::LaunchPlan::kKindEngineFieldNumber ? f.kind_engine
+                                                               : f.kind_kernel_name)
+            .push_back(data);
+        continue;
+      default:
+        break;
+    }
+    if ((seen & (1u << number)) != 0) return false;  // merged or last-wins: the parser's job
+    seen |= 1u << number;
+    switch (number) {
+      case proto::LaunchPlan::kOpModelFieldNumber:
+        f.op_model = data;
+        break;
+      case proto::LaunchPlan::kShapeDimsFieldNumber:
+        if (!DecodeVarints(data, &f.shape_dims_store_)) return false;
+        break;
+      case proto::LaunchPlan::kShapeEndFieldNumber:
+        if (!DecodeVarints(data, &f.shape_end_store_)) return false;
+        break;
+      case proto::LaunchPlan::kTensorFieldNumber:
+        if (data.size() % sizeof(uint64_t) != 0) return false;
+        f.tensor = PackedWords<uint64_t>(data.data(), data.size() / sizeof(uint64_t));
+        break;
+      case proto::LaunchPlan::kTaskFieldNumber:
+        if (data.size() % sizeof(uint32_t) != 0) return false;
+        f.task = PackedWords<uint32_t>(data.data(), data.size() / sizeof(uint32_t));
+        break;
+      case proto::LaunchPlan::kNamesFieldNumber:
+        f.names = data;
+        break;
+      case proto::LaunchPlan::kNameEndFieldNumber:
+        if (!DecodeVarints(data, &f.name_end_store_)) return false;
+        break;
+      default:
+        return false;
+    }
+  }
+  f.shape_dims = f.shape_dims_store_;
+  f.shape_end = f.shape_end_store_;
+  f.name_end = f.name_end_store_;
+  *out = std::move(f);
+  return true;
+}
+
 // ---------------------------------------------------------------- view
 
 StatusOr<LaunchPlanView> LaunchPlanView::Create(const proto::LaunchPlan& plan, size_t num_ops) {
+  return Create(LaunchPlanFields::Of(plan), num_ops);
+}
+
+StatusOr<LaunchPlanView> LaunchPlanView::Create(LaunchPlanFields fields, size_t num_ops) {
   LaunchPlanView view;
-  view.plan_ = &plan;
+  view.f_ = std::move(fields);
   view.num_ops_ = num_ops;
-  const int num_kinds = plan.kind_op_type_size();
-  if (plan.kind_engine_size() != num_kinds || plan.kind_kernel_name_size() != num_kinds) {
+  const LaunchPlanFields& f = view.f_;
+  const size_t num_kinds = f.kind_op_type.size();
+  if (f.kind_engine.size() != num_kinds || f.kind_kernel_name.size() != num_kinds) {
     return ParseFailed("launch plan: kind lists differ in length: kind_op_type ", num_kinds,
-                       ", kind_engine ", plan.kind_engine_size(), ", kind_kernel_name ",
-                       plan.kind_kernel_name_size());
+                       ", kind_engine ", f.kind_engine.size(), ", kind_kernel_name ",
+                       f.kind_kernel_name.size());
   }
   // Shapes.
   uint32_t prev = 0;
-  for (int k = 0; k < plan.shape_end_size(); ++k) {
-    const uint32_t end = plan.shape_end(k);
+  for (size_t k = 0; k < f.shape_end.size(); ++k) {
+    const uint32_t end = f.shape_end[k];
     if (end < prev) {
       return ParseFailed("launch plan: shape_end[", k, "] = ", end, " is below shape_end[", k - 1,
                          "] = ", prev);
     }
-    if (end > static_cast<uint64_t>(plan.shape_dims_size())) {
-      return OutOfRange("launch plan: shape_end[", k, "] = ", end, " is beyond the ",
-                        plan.shape_dims_size(), " shape_dims");
+    if (end > f.shape_dims.size()) {
+      return OutOfRange("launch plan: shape_end[", k, "] = ", end, " is beyond the ", f.shape_dims.size(),
+                        " shape_dims");
     }
     prev = end;
   }
-  if (prev != static_cast<uint64_t>(plan.shape_dims_size())) {
-    return ParseFailed("launch plan: shapes end at ", prev, " but there are ", plan.shape_dims_size(),
+  if (prev != f.shape_dims.size()) {
+    return ParseFailed("launch plan: shapes end at ", prev, " but there are ", f.shape_dims.size(),
                        " shape_dims");
   }
   // Tensors.
-  if (plan.tensor_size() % kLaunchTensorWords != 0) {
-    return ParseFailed("launch plan: tensor has ", plan.tensor_size(), " words, not a multiple of ",
+  if (f.tensor.size() % kLaunchTensorWords != 0) {
+    return ParseFailed("launch plan: tensor has ", f.tensor.size(), " words, not a multiple of ",
                        kLaunchTensorWords);
   }
-  const uint64_t num_shapes = static_cast<uint64_t>(plan.shape_end_size());
-  const size_t num_tensors = static_cast<size_t>(plan.tensor_size()) / kLaunchTensorWords;
+  const uint64_t num_shapes = f.shape_end.size();
+  const size_t num_tensors = f.tensor.size() / kLaunchTensorWords;
   for (size_t i = 0; i < num_tensors; ++i) {
-    const uint64_t* w = plan.tensor().data() + i * kLaunchTensorWords;
-    const uint32_t kind = static_cast<uint32_t>(w[0] & 0xFF);
+    const uint64_t w0 = f.tensor[i * kLaunchTensorWords];
+    const uint64_t w1 = f.tensor[i * kLaunchTensorWords + 1];
+    const uint32_t kind = static_cast<uint32_t>(w0 & 0xFF);
     if (!proto::MemKind_IsValid(static_cast<int>(kind))) {
       return OutOfRange("launch plan: tensor ", i, " has kind ", kind, ", not a MemKind");
     }
-    if ((w[0] >> 32) >= num_shapes) {
-      return OutOfRange("launch plan: tensor ", i, " has shape id ", w[0] >> 32, " of ", num_shapes,
+    if ((w0 >> 32) >= num_shapes) {
+      return OutOfRange("launch plan: tensor ", i, " has shape id ", w0 >> 32, " of ", num_shapes,
                         " shapes");
     }
-    if (w[1] > kMaxU32) {
-      return OutOfRange("launch plan: tensor ", i, " has index ", w[1], " beyond uint32");
+    if (w1 > kMaxU32) {
+      return OutOfRange("launch plan: tensor ", i, " has index ", w1, " beyond uint32");
     }
   }
   // Tasks.
-  const uint32_t* words = plan.task().data();
-  const size_t size = static_cast<size_t>(plan.task_size());
+  const PackedWords<uint32_t>& words = f.task;
+  const size_t size = words.size();
+  if (size > static_cast<size_t>(kMaxU32)) {
+    return OutOfRange("launch plan: ", size, " task words (limit ", kMaxU32, ")");
+  }
   view.task_start_.reserve(size / kLaunchTaskWords);
   for (size_t pos = 0, t = 0; pos < size; ++t) {
     if (size - pos < kLaunchTaskWords) {
       return ParseFailed("launch plan: task ", t, " is truncated: ", size - pos, " words left of ",
                          kLaunchTaskWords);
     }
-    const uint32_t* w = words + pos;
+    uint32_t w[kLaunchTaskWords];
+    for (size_t k = 0; k < kLaunchTaskWords; ++k) w[k] = words[pos + k];
     const uint32_t type = w[0] & 0xFF;
     if (!proto::TaskType_IsValid(static_cast<int>(type))) {
       return OutOfRange("launch plan: task ", t, " has type ", type, ", not a TaskType");
@@ -375,7 +501,7 @@ StatusOr<LaunchPlanView> LaunchPlanView::Create(const proto::LaunchPlan& plan, s
                          num_ws, " workspaces but only ", size - pos - kLaunchTaskWords,
                          " words are left");
     }
-    if (w[1] >= static_cast<uint32_t>(num_kinds)) {
+    if (w[1] >= num_kinds) {
       return OutOfRange("launch plan: task ", t, " has kind id ", w[1], " of ", num_kinds, " kinds");
     }
     if (type == proto::TASK_KERNEL) {
@@ -387,9 +513,10 @@ StatusOr<LaunchPlanView> LaunchPlanView::Create(const proto::LaunchPlan& plan, s
                         " (only kernel tasks have ops)");
     }
     for (size_t r = 0; r < refs; ++r) {
-      if (w[kLaunchTaskWords + r] >= num_tensors) {
-        return OutOfRange("launch plan: task ", t, " tensor ", r, " has id ", w[kLaunchTaskWords + r],
-                          " of ", num_tensors, " tensors");
+      const uint32_t id = words[pos + kLaunchTaskWords + r];
+      if (id >= num_tensors) {
+        return OutOfRange("launch plan: task ", t, " tensor ", r, " has id ", id, " of ", num_tensors,
+                          " tensors");
       }
     }
     view.task_start_.push_back(static_cast<uint32_t>(pos));
@@ -397,67 +524,64 @@ StatusOr<LaunchPlanView> LaunchPlanView::Create(const proto::LaunchPlan& plan, s
   }
   // Names.
   const size_t num_tasks = view.task_start_.size();
-  if (static_cast<size_t>(plan.name_end_size()) != num_tasks) {
-    return ParseFailed("launch plan: ", plan.name_end_size(), " name_end entries for ", num_tasks,
-                       " tasks");
+  if (f.name_end.size() != num_tasks) {
+    return ParseFailed("launch plan: ", f.name_end.size(), " name_end entries for ", num_tasks, " tasks");
   }
   prev = 0;
   for (size_t t = 0; t < num_tasks; ++t) {
-    const uint32_t end = plan.name_end(static_cast<int>(t));
+    const uint32_t end = f.name_end[t];
     if (end < prev) {
       return ParseFailed("launch plan: name_end[", t, "] = ", end, " is below name_end[", t - 1,
                          "] = ", prev);
     }
-    if (end > plan.names().size()) {
-      return OutOfRange("launch plan: name_end[", t, "] = ", end, " is beyond the ", plan.names().size(),
+    if (end > f.names.size()) {
+      return OutOfRange("launch plan: name_end[", t, "] = ", end, " is beyond the ", f.names.size(),
                         " bytes of names");
     }
     prev = end;
   }
-  if (prev != plan.names().size()) {
-    return ParseFailed("launch plan: names end at ", prev, " but names has ", plan.names().size(),
-                       " bytes");
+  if (prev != f.names.size()) {
+    return ParseFailed("launch plan: names end at ", prev, " but names has ", f.names.size(), " bytes");
   }
   return view;
 }
 
 LaunchPlanView::Task LaunchPlanView::task(size_t t) const {
-  const uint32_t* w = plan_->task().data() + task_start_[t];
+  const PackedWords<uint32_t> w = f_.task.subspan(task_start_[t], f_.task.size() - task_start_[t]);
   Task task;
-  task.type = static_cast<proto::TaskType>(w[0] & 0xFF);
-  const size_t num_in = (w[0] >> 8) & 0xFF, num_out = (w[0] >> 16) & 0xFF, num_ws = w[0] >> 24;
+  const uint32_t w0 = w[0];
+  task.type = static_cast<proto::TaskType>(w0 & 0xFF);
+  const size_t num_in = (w0 >> 8) & 0xFF, num_out = (w0 >> 16) & 0xFF, num_ws = w0 >> 24;
   task.kind = w[1];
   task.op = w[2];
   task.stream_id = w[3];
   task.event_id = w[4];
   task.label_id = w[5];
   task.op_index = static_cast<int64_t>(static_cast<uint64_t>(w[6]) | static_cast<uint64_t>(w[7]) << 32);
-  const uint32_t begin = t == 0 ? 0 : plan_->name_end(static_cast<int>(t - 1));
-  const uint32_t end = plan_->name_end(static_cast<int>(t));
-  task.name = absl::string_view(plan_->names()).substr(begin, end - begin);
-  const uint32_t* ids = w + kLaunchTaskWords;
-  task.inputs = absl::Span<const uint32_t>(ids, num_in);
-  task.outputs = absl::Span<const uint32_t>(ids + num_in, num_out);
-  task.workspaces = absl::Span<const uint32_t>(ids + num_in + num_out, num_ws);
+  task.name = task_name(t);
+  task.inputs = w.subspan(kLaunchTaskWords, num_in);
+  task.outputs = w.subspan(kLaunchTaskWords + num_in, num_out);
+  task.workspaces = w.subspan(kLaunchTaskWords + num_in + num_out, num_ws);
   return task;
 }
 
 LaunchPlanView::Tensor LaunchPlanView::tensor(uint32_t id) const {
-  const uint64_t* w = plan_->tensor().data() + static_cast<size_t>(id) * kLaunchTensorWords;
+  const size_t at = static_cast<size_t>(id) * kLaunchTensorWords;
+  const uint64_t w0 = f_.tensor[at];
   Tensor tensor;
-  tensor.kind = static_cast<proto::MemKind>(w[0] & 0xFF);
-  tensor.data_type = static_cast<int32_t>((w[0] >> 8) & 0xFFFFFF);
-  tensor.shape = static_cast<uint32_t>(w[0] >> 32);
-  tensor.index = w[1];
-  tensor.offset = w[2];
-  tensor.size = w[3];
+  tensor.kind = static_cast<proto::MemKind>(w0 & 0xFF);
+  tensor.data_type = static_cast<int32_t>((w0 >> 8) & 0xFFFFFF);
+  tensor.shape = static_cast<uint32_t>(w0 >> 32);
+  tensor.index = f_.tensor[at + 1];
+  tensor.offset = f_.tensor[at + 2];
+  tensor.size = f_.tensor[at + 3];
   return tensor;
 }
 
 absl::Span<const int64_t> LaunchPlanView::shape(uint32_t id) const {
-  const uint32_t begin = id == 0 ? 0 : plan_->shape_end(static_cast<int>(id - 1));
-  const uint32_t end = plan_->shape_end(static_cast<int>(id));
-  return absl::Span<const int64_t>(plan_->shape_dims().data() + begin, end - begin);
+  const uint32_t begin = id == 0 ? 0 : f_.shape_end[id - 1];
+  const uint32_t end = f_.shape_end[id];
+  return f_.shape_dims.subspan(begin, end - begin);
 }
 
 void LaunchPlanView::FillTensorRef(uint32_t id, proto::TensorRef* ref) const {
@@ -509,7 +633,11 @@ Status ExpandLaunchPlan(const proto::LaunchPlan& plan, size_t num_ops, proto::Mo
 }
 
 StatusOr<ModelOpDescs> DecodeLaunchPlanOps(const proto::LaunchPlan& plan) {
-  auto ops = DecodeModelOpDescs(plan.op_model());
+  return DecodeLaunchPlanOps(plan.op_model());
+}
+
+StatusOr<ModelOpDescs> DecodeLaunchPlanOps(absl::string_view op_model) {
+  auto ops = DecodeModelOpDescs(op_model);
   if (!ops.ok()) return Annotate(ops.status(), "launch plan op_model: ");
   return ops;
 }

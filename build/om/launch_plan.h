@@ -58,9 +58,11 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include <vector>
 
+#include "absl/base/config.h"
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "build/model/ge_model.h"
@@ -84,12 +86,91 @@ Status ExpandLaunchPlan(const proto::LaunchPlan& plan, size_t num_ops, proto::Mo
 
 // The ops of plan.op_model(), in op-id order.
 StatusOr<ModelOpDescs> DecodeLaunchPlanOps(const proto::LaunchPlan& plan);
+StatusOr<ModelOpDescs> DecodeLaunchPlanOps(absl::string_view op_model);
 
-// A validated plan with cheap accessors. Refers to the plan: the plan must
-// outlive the view and stay unchanged. Accessors take ids the view has
-// checked (t < num_tasks(), ids found in tasks / tensors); they do not check.
+// Little-endian words of any alignment: a packed fixed32 / fixed64 field
+// read where it lies in the wire bytes (or a parsed field's array).
+template <typename T>
+class PackedWords {
+  static_assert(sizeof(T) == 4 || sizeof(T) == 8, "fixed32 or fixed64 words");
+#ifndef ABSL_IS_LITTLE_ENDIAN
+  static_assert(sizeof(T) == 0, "PackedWords reads little-endian words in place");
+#endif
+
+ public:
+  class Iterator {
+   public:
+    explicit Iterator(const uint8_t* p) : p_(p) {}
+    T operator*() const { return Load(p_); }
+    Iterator& operator++() {
+      p_ += sizeof(T);
+      return *this;
+    }
+    bool operator!=(const Iterator& o) const { return p_ != o.p_; }
+
+   private:
+    const uint8_t* p_;
+  };
+
+  PackedWords() = default;
+  PackedWords(const void* data, size_t size) : p_(static_cast<const uint8_t*>(data)), n_(size) {}
+  size_t size() const { return n_; }
+  bool empty() const { return n_ == 0; }
+  T operator[](size_t i) const { return Load(p_ + i * sizeof(T)); }
+  PackedWords subspan(size_t pos, size_t len) const { return PackedWords(p_ + pos * sizeof(T), len); }
+  Iterator begin() const { return Iterator(p_); }
+  Iterator end() const { return Iterator(p_ + n_ * sizeof(T)); }
+
+ private:
+  static T Load(const uint8_t* p) {
+    T v;
+    std::memcpy(&v, p, sizeof(T));
+    return v;
+  }
+  const uint8_t* p_ = nullptr;
+  size_t n_ = 0;
+};
+
+// A LaunchPlan's fields as views: of a parsed message (Of) or of its wire
+// bytes (ReadInPlace), so that a runtime need not copy a plan out of a
+// mapped file. Move-only (the varint-packed arrays of a wire plan are
+// decoded into the *_store vectors the spans point into).
+struct LaunchPlanFields {
+  LaunchPlanFields() = default;
+  LaunchPlanFields(LaunchPlanFields&&) = default;
+  LaunchPlanFields& operator=(LaunchPlanFields&&) = default;
+
+  // Views into `plan`, which must outlive them and stay unchanged.
+  static LaunchPlanFields Of(const proto::LaunchPlan& plan);
+  // Views into `bytes` (a serialized LaunchPlan), when they are in the form
+  // protobuf's serializer writes: each non-repeated and packed field at most
+  // once, the packed fields packed, no unknown fields, varints in their
+  // field's range and the kind strings ASCII. False otherwise (the bytes
+  // may still be a valid message: parse it and use Of). What it accepts,
+  // the protobuf parser accepts with the same field values.
+  static bool ReadInPlace(absl::Span<const uint8_t> bytes, LaunchPlanFields* out);
+
+  std::vector<absl::string_view> kind_op_type, kind_engine, kind_kernel_name;
+  absl::string_view op_model;
+  absl::Span<const int64_t> shape_dims;
+  absl::Span<const uint32_t> shape_end;
+  PackedWords<uint64_t> tensor;
+  PackedWords<uint32_t> task;
+  absl::string_view names;
+  absl::Span<const uint32_t> name_end;
+
+ private:
+  std::vector<int64_t> shape_dims_store_;
+  std::vector<uint32_t> shape_end_store_, name_end_store_;
+};
+
+// A validated plan with cheap accessors. Refers to the plan (its message or
+// wire bytes, see LaunchPlanFields): they must outlive the view and stay
+// unchanged. Accessors take ids the view has checked (t < num_tasks(), ids
+// found in tasks / tensors); they do not check.
 class LaunchPlanView {
  public:
+  using Ids = PackedWords<uint32_t>;
   struct Task {
     proto::TaskType type = proto::TASK_KERNEL;
     uint32_t kind = 0;       // < num_kinds()
@@ -99,7 +180,7 @@ class LaunchPlanView {
     uint32_t label_id = 0;
     int64_t op_index = 0;
     absl::string_view name;
-    absl::Span<const uint32_t> inputs, outputs, workspaces;  // tensor ids
+    Ids inputs, outputs, workspaces;  // tensor ids
   };
   struct Tensor {
     proto::MemKind kind = proto::MEM_ABSENT;
@@ -109,21 +190,24 @@ class LaunchPlanView {
   };
 
   static StatusOr<LaunchPlanView> Create(const proto::LaunchPlan& plan, size_t num_ops);
+  static StatusOr<LaunchPlanView> Create(LaunchPlanFields fields, size_t num_ops);
 
   size_t num_tasks() const { return task_start_.size(); }
-  size_t num_tensors() const { return static_cast<size_t>(plan_->tensor_size()) / kLaunchTensorWords; }
-  size_t num_shapes() const { return static_cast<size_t>(plan_->shape_end_size()); }
-  size_t num_kinds() const { return static_cast<size_t>(plan_->kind_op_type_size()); }
+  size_t num_tensors() const { return f_.tensor.size() / kLaunchTensorWords; }
+  size_t num_shapes() const { return f_.shape_end.size(); }
+  size_t num_kinds() const { return f_.kind_op_type.size(); }
   size_t num_ops() const { return num_ops_; }
 
   Task task(size_t t) const;
+  absl::string_view task_name(size_t t) const {
+    const uint32_t begin = t == 0 ? 0 : f_.name_end[t - 1];
+    return f_.names.substr(begin, f_.name_end[t] - begin);
+  }
   Tensor tensor(uint32_t id) const;
   absl::Span<const int64_t> shape(uint32_t id) const;
-  absl::string_view kind_op_type(uint32_t k) const { return plan_->kind_op_type(static_cast<int>(k)); }
-  absl::string_view kind_engine(uint32_t k) const { return plan_->kind_engine(static_cast<int>(k)); }
-  absl::string_view kind_kernel_name(uint32_t k) const {
-    return plan_->kind_kernel_name(static_cast<int>(k));
-  }
+  absl::string_view kind_op_type(uint32_t k) const { return f_.kind_op_type[k]; }
+  absl::string_view kind_engine(uint32_t k) const { return f_.kind_engine[k]; }
+  absl::string_view kind_kernel_name(uint32_t k) const { return f_.kind_kernel_name[k]; }
 
   // Task t as a TaskDef (what ExpandLaunchPlan appends).
   void FillTaskDef(size_t t, proto::TaskDef* def) const;
@@ -132,9 +216,9 @@ class LaunchPlanView {
 
  private:
   LaunchPlanView() = default;
-  const proto::LaunchPlan* plan_ = nullptr;
+  LaunchPlanFields f_;
   size_t num_ops_ = 0;
-  std::vector<uint32_t> task_start_;  // word offset of each task in plan.task
+  std::vector<uint32_t> task_start_;  // word offset of each task in f_.task
 };
 
 }  // namespace ge

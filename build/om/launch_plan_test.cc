@@ -540,6 +540,136 @@ TEST(LaunchPlanTest, RandomMutationsNeverCrash) {
   EXPECT_GT(rejected, 1000);
 }
 
+
+// ------------------------------------------------------------ in place
+
+absl::Span<const uint8_t> Bytes(const std::string& s) {
+  return absl::MakeConstSpan(reinterpret_cast<const uint8_t*>(s.data()), s.size());
+}
+
+// The values of an array field, widened.
+template <typename A>
+std::vector<uint64_t> Values(const A& a) {
+  std::vector<uint64_t> out;
+  for (size_t i = 0; i < a.size(); ++i) out.push_back(static_cast<uint64_t>(a[i]));
+  return out;
+}
+
+// Every field of `a` and `b` has the same values.
+void ExpectSameFields(const LaunchPlanFields& a, const LaunchPlanFields& b) {
+  EXPECT_EQ(a.kind_op_type, b.kind_op_type);
+  EXPECT_EQ(a.kind_engine, b.kind_engine);
+  EXPECT_EQ(a.kind_kernel_name, b.kind_kernel_name);
+  EXPECT_EQ(a.op_model, b.op_model);
+  EXPECT_EQ(Values(a.shape_dims), Values(b.shape_dims));
+  EXPECT_EQ(Values(a.shape_end), Values(b.shape_end));
+  EXPECT_EQ(Values(a.tensor), Values(b.tensor));
+  EXPECT_EQ(Values(a.task), Values(b.task));
+  EXPECT_EQ(a.names, b.names);
+  EXPECT_EQ(Values(a.name_end), Values(b.name_end));
+}
+
+// The serializer's bytes are read where they lie, with the message's values,
+// and a view over them describes the same tasks as one over the message.
+TEST(LaunchPlanInPlaceTest, SerializedPlansAreReadInPlace) {
+  for (const ComputeGraphPtr& graph : {SmallGraph(), ConvGraph(), buildtest::MakeLadder(200)}) {
+    GeModelPtr model = Build(graph);
+    ASSERT_NE(model, nullptr);
+    const proto::LaunchPlan plan = Encode(*model);
+    const std::string wire = plan.SerializeAsString();
+    // Odd offsets too: the packed words are read at any alignment.
+    for (size_t shift : {0, 1, 3}) {
+      const std::string buffer = std::string(shift, '\0') + wire;
+      const absl::Span<const uint8_t> bytes = Bytes(buffer).subspan(shift);
+      LaunchPlanFields fields;
+      ASSERT_TRUE(LaunchPlanFields::ReadInPlace(bytes, &fields)) << graph->GetName();
+      EXPECT_GE(reinterpret_cast<const uint8_t*>(fields.names.data()), bytes.data());
+      EXPECT_LE(reinterpret_cast<const uint8_t*>(fields.names.data() + fields.names.size()),
+                bytes.data() + bytes.size());
+      ExpectSameFields(fields, LaunchPlanFields::Of(plan));
+      auto in_place = LaunchPlanView::Create(std::move(fields), NumOps(plan));
+      auto parsed = LaunchPlanView::Create(plan, NumOps(plan));
+      ASSERT_TRUE(in_place.ok() && parsed.ok());
+      ASSERT_EQ(in_place->num_tasks(), static_cast<size_t>(model->task_def.task_size()));
+      for (size_t t = 0; t < in_place->num_tasks(); ++t) {
+        proto::TaskDef a, b;
+        in_place->FillTaskDef(t, &a);
+        parsed->FillTaskDef(t, &b);
+        EXPECT_EQ(a.SerializeAsString(), b.SerializeAsString());
+        EXPECT_EQ(a.SerializeAsString(), model->task_def.task(static_cast<int>(t)).SerializeAsString());
+      }
+    }
+  }
+}
+
+// Valid encodings the serializer does not write are left to the parser.
+TEST(LaunchPlanInPlaceTest, OtherEncodingsAreLeftToTheParser) {
+  GeModelPtr model = Build(SmallGraph());
+  ASSERT_NE(model, nullptr);
+  const proto::LaunchPlan plan = Encode(*model);
+  const std::string wire = plan.SerializeAsString();
+  auto field = [](int number, const std::string& payload) {
+    std::string out;
+    out.push_back(static_cast<char>(number << 3 | 2));
+    out.push_back(static_cast<char>(payload.size()));
+    return out + payload;
+  };
+  const struct {
+    const char* what;
+    std::string bytes;
+  } cases[] = {
+      // A second packed `task` run: the parser appends it.
+      {"task twice", wire + field(proto::LaunchPlan::kTaskFieldNumber, std::string(8, '\0'))},
+      // `names` twice: the last one wins.
+      {"names twice", wire + field(proto::LaunchPlan::kNamesFieldNumber, "x")},
+      // name_end as a single unpacked varint.
+      {"unpacked", wire + std::string{static_cast<char>(proto::LaunchPlan::kNameEndFieldNumber << 3), 5}},
+      // An unknown field.
+      {"unknown", wire + field(15, "zz")},
+      // A kind string that is not ASCII (valid UTF-8 here).
+      {"utf8 kind", wire + field(proto::LaunchPlan::kKindOpTypeFieldNumber, "\xc3\xa9")},
+      // A uint32 varint beyond 32 bits (the parser truncates it).
+      {"wide varint",
+       field(proto::LaunchPlan::kShapeEndFieldNumber, std::string("\xff\xff\xff\xff\x1f", 5)) + wire},
+  };
+  for (const auto& c : cases) {
+    LaunchPlanFields fields;
+    EXPECT_FALSE(LaunchPlanFields::ReadInPlace(Bytes(c.bytes), &fields)) << c.what;
+    proto::LaunchPlan parsed;
+    EXPECT_TRUE(parsed.ParseFromString(c.bytes)) << c.what;  // still a valid message
+  }
+  LaunchPlanFields fields;
+  EXPECT_TRUE(LaunchPlanFields::ReadInPlace(Bytes(wire), &fields));
+}
+
+// Whatever ReadInPlace accepts, the parser accepts with the same values:
+// every single-bit flip and every truncation of a plan's bytes.
+TEST(LaunchPlanInPlaceTest, AcceptsOnlyWhatTheParserReadsAlike) {
+  GeModelPtr model = Build(buildtest::MakeLadder(12));
+  ASSERT_NE(model, nullptr);
+  const std::string wire = Encode(*model).SerializeAsString();
+  int accepted = 0, declined = 0;
+  auto check = [&](const std::string& bytes, const std::string& what) {
+    LaunchPlanFields fields;
+    if (!LaunchPlanFields::ReadInPlace(Bytes(bytes), &fields)) {
+      ++declined;
+      return;
+    }
+    ++accepted;
+    proto::LaunchPlan parsed;
+    ASSERT_TRUE(parsed.ParseFromString(bytes)) << what;
+    ExpectSameFields(fields, LaunchPlanFields::Of(parsed));
+  };
+  for (size_t i = 0; i < wire.size() * 8; ++i) {
+    std::string bytes = wire;
+    bytes[i / 8] = static_cast<char>(bytes[i / 8] ^ (1 << (i % 8)));
+    check(bytes, absl::StrCat("bit ", i));
+  }
+  for (size_t n = 0; n < wire.size(); ++n) check(wire.substr(0, n), absl::StrCat("first ", n, " bytes"));
+  EXPECT_GT(accepted, 100);
+  EXPECT_GT(declined, 100);
+}
+
 }  // namespace
 }  // namespace ge
 

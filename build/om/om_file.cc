@@ -288,12 +288,12 @@ Status ValidateTaskDef(const proto::ModelTaskDef& def, uint64_t weights_size, co
 }
 
 // Splits ModelTaskDef bytes into the wire bytes of each `task` entry (field
-// 1) and the bytes of every other field, in order. False when the top level
-// is anything but plain varint / fixed / length-delimited fields with field
-// 1 length-delimited (the caller then parses the whole message, which
-// decides validity exactly as before).
+// 1), of each `plan` entry (field 11) and the bytes of every other field, in
+// order. False when the top level is anything but plain varint / fixed /
+// length-delimited fields with fields 1 and 11 length-delimited (the caller
+// then parses the whole message, which decides validity exactly as before).
 bool SplitTaskInfo(absl::Span<const uint8_t> bytes, std::vector<absl::Span<const uint8_t>>* tasks,
-                   std::string* rest) {
+                   std::vector<absl::Span<const uint8_t>>* plans, std::string* rest) {
   using google::protobuf::internal::WireFormatLite;
   if (bytes.size() > static_cast<size_t>(std::numeric_limits<int>::max())) return false;
   const int size = static_cast<int>(bytes.size());
@@ -301,24 +301,26 @@ bool SplitTaskInfo(absl::Span<const uint8_t> bytes, std::vector<absl::Span<const
   while (in.CurrentPosition() < size) {
     const int field_start = in.CurrentPosition();
     const uint32_t tag = in.ReadTag();
-    if (tag == 0 || WireFormatLite::GetTagFieldNumber(tag) == 0) return false;
-    const bool is_task = WireFormatLite::GetTagFieldNumber(tag) == 1;
+    const uint32_t number = WireFormatLite::GetTagFieldNumber(tag);
+    if (tag == 0 || number == 0) return false;
+    const bool is_task = number == proto::ModelTaskDef::kTaskFieldNumber;
+    const bool is_plan = number == proto::ModelTaskDef::kPlanFieldNumber;
     const WireFormatLite::WireType wire = WireFormatLite::GetTagWireType(tag);
     if (wire == WireFormatLite::WIRETYPE_LENGTH_DELIMITED) {
       uint64_t len = 0;
       if (!in.ReadVarint64(&len) || len > static_cast<uint64_t>(size - in.CurrentPosition())) {
         return false;
       }
-      if (is_task) {
-        tasks->emplace_back(bytes.data() + in.CurrentPosition(), static_cast<size_t>(len));
+      if (is_task || is_plan) {
+        (is_task ? tasks : plans)->emplace_back(bytes.data() + in.CurrentPosition(), static_cast<size_t>(len));
         if (!in.Skip(static_cast<int>(len))) return false;
         continue;
       }
       if (!in.Skip(static_cast<int>(len))) return false;
-    } else if (is_task || wire == WireFormatLite::WIRETYPE_START_GROUP ||
+    } else if (is_task || is_plan || wire == WireFormatLite::WIRETYPE_START_GROUP ||
                wire == WireFormatLite::WIRETYPE_END_GROUP ||
                !WireFormatLite::SkipField(&in, tag)) {
-      return false;  // a task that is not length-delimited; groups: the full parser decides
+      return false;  // a task / plan that is not length-delimited; groups: the full parser decides
     }
     rest->append(reinterpret_cast<const char*>(bytes.data() + field_start),
                  static_cast<size_t>(in.CurrentPosition() - field_start));
@@ -941,24 +943,31 @@ struct StreamedTasks {
   std::vector<OpDescPtr> plan_ops;
 };
 
-// A parsed TASK_INFO that holds a launch plan: checks it, then either keeps
-// it (`streamed`: the runtime prepares from the plan) or expands it into
-// td's TaskDefs and validates those as any TaskDefs.
-Status TakeLaunchPlan(const OmModelView& m, size_t mi, proto::ModelTaskDef* td, StreamedTasks* streamed) {
+// A parsed TASK_INFO that holds a launch plan (`fields`: its plan's fields,
+// td->plan()'s when null): checks it, then either keeps it (`streamed`: the
+// runtime prepares from the plan) or expands it into td's TaskDefs and
+// validates those as any TaskDefs.
+Status TakeLaunchPlan(const OmModelView& m, size_t mi, proto::ModelTaskDef* td, StreamedTasks* streamed,
+                      LaunchPlanFields* fields = nullptr) {
   const std::string where = absl::StrCat("OM file: model ", mi, " '", m.name, "': ");
   if (td->task_size() != 0 || (streamed != nullptr && !streamed->bytes.empty())) {
     return ParseFailed(where, "TASK_INFO has both TaskDefs and a launch plan");
   }
   if (td->dynamic()) return ParseFailed(where, "a dynamic model's TASK_INFO has a launch plan");
   RETURN_IF_ERROR(ValidateWeightSize(*td, m.weights.size(), m.name));
-  StatusOr<ModelOpDescs> ops = DecodeLaunchPlanOps(td->plan());
+  LaunchPlanFields own;
+  if (fields == nullptr) {
+    own = LaunchPlanFields::Of(td->plan());
+    fields = &own;
+  }
+  StatusOr<ModelOpDescs> ops = DecodeLaunchPlanOps(fields->op_model);
   if (!ops.ok()) return Annotate(ops.status(), where, "launch plan ops: ");
   if (streamed == nullptr) {
     RETURN_IF_ERROR(Annotate(ExpandLaunchPlan(td->plan(), ops->ops.size(), td), where));
     td->clear_plan();
     return ValidateTaskDef(*td, m.weights.size(), m.name);
   }
-  StatusOr<LaunchPlanView> plan = LaunchPlanView::Create(td->plan(), ops->ops.size());
+  StatusOr<LaunchPlanView> plan = LaunchPlanView::Create(std::move(*fields), ops->ops.size());
   if (!plan.ok()) return Annotate(plan.status(), where);
   RETURN_IF_ERROR(ValidatePlanTasks(*plan, *td, m.name));
   streamed->plan = std::make_shared<const LaunchPlanView>(std::move(plan).value());
@@ -967,19 +976,22 @@ Status TakeLaunchPlan(const OmModelView& m, size_t mi, proto::ModelTaskDef* td, 
 }
 
 // Parses and validates the TASK_INFO of `m` into `td`. With `streamed`, a
-// well-formed top level is split: `td` gets every field but the tasks, and
-// each task is parsed (into one reused message), validated and kept as its
-// bytes; the verdicts and messages are those of the whole-message parse.
+// well-formed top level is split: `td` gets every field but the tasks and
+// the plan, each task is parsed (into one reused message), validated and
+// kept as its bytes, and a plan is read where it lies (LaunchPlanFields::
+// ReadInPlace; parsed into td when not in the serializer's form); the
+// verdicts and messages are those of the whole-message parse.
 Status ParseOneTaskInfo(const OmModelView& m, size_t mi, proto::ModelTaskDef* td, StreamedTasks* streamed) {
   auto invalid = [&]() {
     return ParseFailed("OM file: model ", mi, " '", m.name, "': TASK_INFO is not a valid ModelTaskDef");
   };
   std::string rest;
-  if (streamed != nullptr && SplitTaskInfo(m.task_info, &streamed->bytes, &rest)) {
+  std::vector<absl::Span<const uint8_t>> plans;
+  if (streamed != nullptr && SplitTaskInfo(m.task_info, &streamed->bytes, &plans, &rest)) {
     if (!td->ParseFromString(rest)) return invalid();
-    if (td->has_plan()) {
+    if (!plans.empty()) {
       // Tasks beside a plan are an error, after a parse failure of one of
-      // them (the whole-message parse fails first).
+      // them or of the plan (the whole-message parse fails first).
       proto::TaskDef task;
       for (const absl::Span<const uint8_t>& b : streamed->bytes) {
         if (b.size() > static_cast<size_t>(std::numeric_limits<int>::max()) ||
@@ -987,7 +999,24 @@ Status ParseOneTaskInfo(const OmModelView& m, size_t mi, proto::ModelTaskDef* td
           return invalid();
         }
       }
-      return TakeLaunchPlan(m, mi, td, streamed);
+      LaunchPlanFields fields;
+      if (plans.size() != 1 || !LaunchPlanFields::ReadInPlace(plans[0], &fields)) {
+        // As the parser reads a message field: each occurrence must be a
+        // valid message, and they merge (the value of their concatenation).
+        std::string merged;
+        proto::LaunchPlan scratch;
+        for (const absl::Span<const uint8_t>& b : plans) {
+          if (!scratch.ParseFromArray(b.data(), static_cast<int>(b.size()))) return invalid();
+          if (plans.size() > 1) merged.append(reinterpret_cast<const char*>(b.data()), b.size());
+        }
+        if (plans.size() == 1) {
+          td->mutable_plan()->Swap(&scratch);
+        } else if (!td->mutable_plan()->ParseFromString(merged)) {
+          return invalid();
+        }
+        fields = LaunchPlanFields::Of(td->plan());
+      }
+      return TakeLaunchPlan(m, mi, td, streamed, &fields);
     }
     std::vector<absl::Span<const uint8_t>>& tasks = streamed->bytes;
     if (tasks.size() > static_cast<size_t>(std::numeric_limits<int>::max())) return invalid();
@@ -1125,7 +1154,10 @@ Status DecodeOm(absl::Span<const uint8_t> bytes, bool light_static_root, Decoded
   std::thread task_thread;
   proto::ModelTaskDef* const root_target = out->root_task_def;
   StreamedTasks* const streamed = out->light ? &out->root_tasks : nullptr;
-  if (task_bytes >= kParallelTaskInfoBytes) {
+  // A thread pays only when a MODEL_DEF is decoded meanwhile (a planned
+  // root alone decodes none).
+  const bool decode_graphs = !out->root_planned || view.models.size() > 1;
+  if (decode_graphs && task_bytes >= kParallelTaskInfoBytes) {
     task_thread = std::thread([&task_status, &view, bytes, root_target, streamed]() {
       task_status = ParseTaskInfos(bytes, &view, root_target, streamed);
     });

@@ -162,24 +162,25 @@ struct InputRefKey {
 
 }  // namespace
 
-// One prepared task: a fixed-size record. Its slices of the executor's flat
-// arrays are recorded as [begin, begin + count) and turned into the
-// context's spans once every array has its final size.
+// One prepared task: a fixed-size record (40 bytes: load touches fresh
+// memory per byte, see the header). Its slices of the executor's flat
+// arrays are recorded as [begin, begin + count): its inputs and then its
+// outputs in slots_, its IR mapping in ir_, its workspaces in workspaces_.
+// The KernelContext is made on the stack per run from these; the node name
+// its kernel sees is the op's, or the plan's task name (NodeNameAt).
 struct StaticExecutor::Task {
-  proto::TaskType type = proto::TASK_KERNEL;
-  uint32_t in_begin = 0, in_count = 0;
-  uint32_t out_begin = 0, out_count = 0;
-  uint32_t ir_begin = 0, ir_count = 0;
-  uint32_t ws_begin = 0, ws_count = 0;
   KernelFn fn = nullptr;  // TASK_KERNEL
-  // TASK_KERNEL: the op (attributes, type) and the node name its kernel
-  // sees; the KernelContext is made on the stack per run from these and the
-  // slices (a context per task would double the record: load touches fresh
-  // memory per byte, see the header).
-  const OpDesc* op = nullptr;
-  absl::string_view node_name;
-  size_t copy_bytes = 0;  // TASK_MEMCPY: input 0 -> output 0
+  union {
+    const OpDesc* op = nullptr;  // TASK_KERNEL: attributes, type
+    size_t copy_bytes;           // TASK_MEMCPY: input 0 -> output 0
+  };
+  uint32_t in_begin = 0;  // in slots_; the outputs follow the inputs
+  uint32_t ir_begin = 0;
+  uint32_t ws_begin = 0;
+  uint16_t in_count = 0, out_count = 0, ir_count = 0, ws_count = 0;
+  proto::TaskType type = proto::TASK_KERNEL;
 };
+static_assert(sizeof(proto::TaskType) <= 4, "TaskType is an int enum");
 
 // A tensor view whose data pointer is the user's buffer + offset.
 struct StaticExecutor::Patch {
@@ -338,6 +339,8 @@ constexpr size_t kMaxVerdictEntries = 1 << 16;
 }  // namespace
 
 constexpr size_t kViewChunk = 256;
+// Inputs, outputs and workspaces of one task (Task's counts are 16 bits).
+constexpr size_t kMaxTaskRefs = std::numeric_limits<uint16_t>::max();
 // The one kernel that rebinds an output view (ops/internal/rts_ops.cc).
 constexpr absl::string_view kRebindingKernel = "Switch";
 
@@ -367,6 +370,10 @@ std::string StaticExecutor::TaskHeadAt(size_t i) const {
   proto::TaskDef scratch;
   const proto::TaskDef* def = TaskDefAt(i, &scratch);
   return def != nullptr ? TaskHead(FieldsOf(*def), i) : absl::StrCat("task ", i, ": ");
+}
+
+absl::string_view StaticExecutor::NodeNameAt(size_t i, const Task& t) const {
+  return parts_.plan != nullptr ? parts_.plan->task_name(i) : absl::string_view(t.op->GetName());
 }
 
 StaticExecutor::~StaticExecutor() {
@@ -482,8 +489,7 @@ Status StaticExecutor::Prepare(const StaticExecutorOptions& options) {
                       std::numeric_limits<uint32_t>::max() / 8, ")");
   }
   tasks_.reserve(n_tasks);
-  in_ptrs_.reserve(n_tasks * 2);
-  out_ptrs_.reserve(n_tasks);
+  slots_.reserve(n_tasks * 3);
   proto::TaskDef scratch_def;  // the current task when the tasks are bytes
   std::deque<std::string> kernel_keys;  // stable keys of `regs`
 
@@ -536,11 +542,14 @@ Status StaticExecutor::Prepare(const StaticExecutorOptions& options) {
       if (def == nullptr) return ParseFailed("task ", pos, ": not a valid TaskDef");
       f = FieldsOf(*def);
     }
-    if (in_ptrs_.size() + f.n_in > std::numeric_limits<uint32_t>::max() ||
-        out_ptrs_.size() + f.n_out > std::numeric_limits<uint32_t>::max() ||
+    if (slots_.size() + f.n_in + f.n_out > std::numeric_limits<uint32_t>::max() ||
         workspaces_.size() + f.n_ws > std::numeric_limits<uint32_t>::max()) {
       return OutOfRange("the task list has more than ", std::numeric_limits<uint32_t>::max(),
                         " tensor refs or workspaces");
+    }
+    if (f.n_in > kMaxTaskRefs || f.n_out > kMaxTaskRefs || f.n_ws > kMaxTaskRefs) {
+      return OutOfRange(TaskHead(f, pos), f.n_in, " inputs, ", f.n_out, " outputs and ", f.n_ws,
+                        " workspaces: a task has at most ", kMaxTaskRefs, " of each");
     }
     // Message prefixes are built only on failure (no per-task strings).
     auto head = [&f, pos]() { return TaskHead(f, pos); };
@@ -552,7 +561,7 @@ Status StaticExecutor::Prepare(const StaticExecutorOptions& options) {
     // Role 0: input, 1: output, 2: workspace.
     auto ref_at = [&](int role, size_t i) -> RefFields {
       if (plan != nullptr) {
-        const absl::Span<const uint32_t> ids =
+        const LaunchPlanView::Ids& ids =
             role == 0 ? ptask.inputs : role == 1 ? ptask.outputs : ptask.workspaces;
         return FieldsOf(*plan, ids[i]);
       }
@@ -700,8 +709,8 @@ Status StaticExecutor::Prepare(const StaticExecutorOptions& options) {
       return view;
     };
 
-    task.in_begin = static_cast<uint32_t>(in_ptrs_.size());
-    task.in_count = static_cast<uint32_t>(f.n_in);
+    task.in_begin = static_cast<uint32_t>(slots_.size());
+    task.in_count = static_cast<uint16_t>(f.n_in);
     s_in_kinds.resize(f.n_in);
     s_in_weights.assign(f.n_in, InferVerdictCache::WeightLoc());
     for (size_t i = 0; i < f.n_in; ++i) {
@@ -709,10 +718,9 @@ Status StaticExecutor::Prepare(const StaticExecutorOptions& options) {
       ASSIGN_OR_RETURN(gert::Tensor * view, slot_view(0, i, ref, false));
       s_in_kinds[i] = view == nullptr ? proto::MEM_ABSENT : ref.kind;
       if (s_in_kinds[i] == proto::MEM_WEIGHTS) s_in_weights[i] = {ref.offset, ref.size};
-      in_ptrs_.push_back(view);
+      slots_.push_back(view);
     }
-    task.out_begin = static_cast<uint32_t>(out_ptrs_.size());
-    task.out_count = static_cast<uint32_t>(f.n_out);
+    task.out_count = static_cast<uint16_t>(f.n_out);
     const absl::string_view kernel_key = f.kernel_name.empty() ? f.op_type : f.kernel_name;
     // Equal refs passed every check of make_view but the read-only ones,
     // which depend on the kind alone (always writable here). Switch's
@@ -721,10 +729,10 @@ Status StaticExecutor::Prepare(const StaticExecutorOptions& options) {
     const bool rebinds_outputs = kernel_key == kRebindingKernel;
     for (size_t i = 0; i < f.n_out; ++i) {
       ASSIGN_OR_RETURN(gert::Tensor * view, slot_view(1, i, ref_at(1, i), rebinds_outputs));
-      out_ptrs_.push_back(view);
+      slots_.push_back(view);
     }
     task.ws_begin = static_cast<uint32_t>(workspaces_.size());
-    task.ws_count = static_cast<uint32_t>(f.n_ws);
+    task.ws_count = static_cast<uint16_t>(f.n_ws);
     for (size_t i = 0; i < f.n_ws; ++i) {
       const RefFields ref = ref_at(2, i);
       if (ref.kind != proto::MEM_ARENA || !FitsIn(ref.offset, ref.size, arena_size_)) {
@@ -733,8 +741,8 @@ Status StaticExecutor::Prepare(const StaticExecutorOptions& options) {
       }
       workspaces_.push_back(arena_ == nullptr ? nullptr : arena_ + ref.offset);
     }
-    const gert::Tensor* const* ins = in_ptrs_.data() + task.in_begin;
-    gert::Tensor* const* outs = out_ptrs_.data() + task.out_begin;
+    const gert::Tensor* const* ins = slots_.data() + task.in_begin;
+    gert::Tensor* const* outs = slots_.data() + task.in_begin + task.in_count;
 
     switch (f.type) {
       case proto::TASK_KERNEL:
@@ -874,7 +882,7 @@ Status StaticExecutor::Prepare(const StaticExecutorOptions& options) {
       re->has_slice = true;
     }
     task.ir_begin = re->slice_begin;
-    task.ir_count = re->slice_count;
+    task.ir_count = static_cast<uint16_t>(re->slice_count);  // one per input slot
 
     // Verify / infer: the declared outputs are exactly what the op produces.
     const size_t n_outs = task.out_count;
@@ -996,7 +1004,6 @@ Status StaticExecutor::Prepare(const StaticExecutorOptions& options) {
 
     // What the kernel context is made of at run time.
     task.op = &op;
-    task.node_name = node_name;
     ++kernel_tasks_;
   }
   return OkStatus();
@@ -1025,11 +1032,11 @@ Status StaticExecutor::Run(absl::Span<const gert::Tensor> inputs,
     switch (t.type) {
       case proto::TASK_KERNEL: {
         gert::KernelContext ctx;
-        ctx.SetNode(t.node_name, t.op->GetType());
+        ctx.SetNode(NodeNameAt(i, t), t.op->GetType());
         ctx.SetAttrHolder(t.op);
         ctx.SetOutputAllocator(&g_refusing_allocator);
-        ctx.SetTensors(absl::MakeConstSpan(in_ptrs_.data() + t.in_begin, t.in_count),
-                       absl::MakeConstSpan(out_ptrs_.data() + t.out_begin, t.out_count));
+        ctx.SetTensors(absl::MakeConstSpan(slots_.data() + t.in_begin, t.in_count),
+                       absl::MakeConstSpan(slots_.data() + t.in_begin + t.in_count, t.out_count));
         ctx.SetIrInputs(absl::MakeConstSpan(ir_.data() + t.ir_begin, t.ir_count));
         ctx.SetWorkspaces(absl::MakeConstSpan(workspaces_.data() + t.ws_begin, t.ws_count));
         Status st = t.fn(ctx);
@@ -1040,8 +1047,7 @@ Status StaticExecutor::Run(absl::Span<const gert::Tensor> inputs,
       }
       case proto::TASK_MEMCPY:
         if (t.copy_bytes > 0) {
-          std::memmove(out_ptrs_[t.out_begin]->GetAddr(), in_ptrs_[t.in_begin]->GetAddr(),
-                       t.copy_bytes);
+          std::memmove(slots_[t.in_begin + 1]->GetAddr(), slots_[t.in_begin]->GetAddr(), t.copy_bytes);
         }
         break;
       default:  // events: tasks already run in a valid sequential order

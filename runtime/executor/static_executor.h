@@ -158,6 +158,8 @@ class StaticExecutor {
   const proto::TaskDef* TaskDefAt(size_t i, proto::TaskDef* scratch) const;
   // "task i (TYPE, node 'name' type): " for messages.
   std::string TaskHeadAt(size_t i) const;
+  // The node name task i's kernel sees (`t`: its record).
+  absl::string_view NodeNameAt(size_t i, const Task& t) const;
 
   StaticModelParts parts_;
   const proto::ModelTaskDef* td_ = nullptr;
@@ -172,8 +174,7 @@ class StaticExecutor {
   // that their addresses stay put while more are made.
   std::vector<std::unique_ptr<gert::Tensor[]>> view_chunks_;
   size_t views_in_last_chunk_ = 0;
-  std::vector<const gert::Tensor*> in_ptrs_;    // per task, its input slots
-  std::vector<gert::Tensor*> out_ptrs_;         // per task, its output slots
+  std::vector<gert::Tensor*> slots_;            // per task, its inputs then its outputs
   std::vector<gert::IrInstance> ir_;            // per kernel task, its IR mapping
   std::vector<void*> workspaces_;               // per task, its workspaces
   std::vector<Patch> patches_;

@@ -279,6 +279,20 @@ TEST(StaticExecutorTest, MissingNodeOrWrongTypeFailsAtLoad) {
   }
 }
 
+// A task record counts its refs in 16 bits: more is an error naming the
+// task, not a wrapped count.
+TEST(StaticExecutorTest, TooManyRefsInOneTaskFailAtLoad) {
+  AddReluModel m;
+  proto::TaskDef* relu = m.task(1);
+  const proto::TensorRef in = relu->input(0);
+  while (relu->input_size() <= 65535) *relu->add_input() = in;
+  Status st = LoadError(m.model);
+  EXPECT_EQ(GetErrorCode(st), ErrorCode::kOutOfRange) << st;
+  EXPECT_NE(st.message().find("task 1 (TASK_KERNEL, node 'relu'"), std::string::npos) << st;
+  EXPECT_NE(st.message().find("65536 inputs"), std::string::npos) << st;
+  EXPECT_NE(st.message().find("at most 65535"), std::string::npos) << st;
+}
+
 TEST(StaticExecutorTest, MissingKernelFailsAtLoadNotAtRun) {
   AddReluModel m;
   m.task(1)->set_engine("NoSuchEngine");
