@@ -182,6 +182,18 @@ struct StaticExecutor::Task {
 };
 static_assert(sizeof(proto::TaskType) <= 4, "TaskType is an int enum");
 
+// A plan kernel task without a record: what its KernelContext needs beside
+// the plan's words (shared by the tasks of an op).
+struct StaticExecutor::PlanEntry {
+  KernelFn fn = nullptr;
+  const OpDesc* op = nullptr;
+  uint32_t ir_begin = 0;
+  uint16_t ir_count = 0;
+  bool Matches(const Task& t) const {
+    return fn == t.fn && op == t.op && ir_begin == t.ir_begin && ir_count == t.ir_count;
+  }
+};
+
 // A tensor view whose data pointer is the user's buffer + offset.
 struct StaticExecutor::Patch {
   gert::Tensor* tensor = nullptr;
@@ -488,8 +500,12 @@ Status StaticExecutor::Prepare(const StaticExecutorOptions& options) {
     return OutOfRange("the task list has ", n_tasks, " tasks (limit ",
                       std::numeric_limits<uint32_t>::max() / 8, ")");
   }
-  tasks_.reserve(n_tasks);
-  slots_.reserve(n_tasks * 3);
+  if (parts_.plan == nullptr) {
+    tasks_.reserve(n_tasks);
+    slots_.reserve(n_tasks * 3);
+  } else {
+    plan_code_.resize(n_tasks);
+  }
   proto::TaskDef scratch_def;  // the current task when the tasks are bytes
   std::deque<std::string> kernel_keys;  // stable keys of `regs`
 
@@ -524,8 +540,11 @@ Status StaticExecutor::Prepare(const StaticExecutorOptions& options) {
   // is one tensor; kernels write through output views and never rebind
   // them, so a reader can share the writer's view).
   const LaunchPlanView* const plan = parts_.plan;
-  std::vector<gert::Tensor*> plan_views;
+  std::vector<gert::Tensor*>& plan_views = plan_views_;
   if (plan != nullptr) plan_views.assign(plan->num_tensors(), nullptr);
+  // Plan: the last entry made for each op id (tasks of one op mostly
+  // share theirs).
+  std::vector<uint32_t> entry_of_op(plan != nullptr ? plan->num_ops() : 0, kNoPlanEntry);
   std::vector<proto::MemKind> s_in_kinds;
   std::vector<InferVerdictCache::WeightLoc> s_in_weights;
   std::vector<InferVerdictCache::WeightLoc> s_no_weights;
@@ -555,6 +574,7 @@ Status StaticExecutor::Prepare(const StaticExecutorOptions& options) {
     auto head = [&f, pos]() { return TaskHead(f, pos); };
     Task& task = tasks_.emplace_back();
     task.type = f.type;
+    if (plan != nullptr) plan_code_[pos] = kPlanRecord | static_cast<uint32_t>(tasks_.size() - 1);
     if (f.stream_id != 0 && f.stream_id >= td.stream_num()) {
       return OutOfRange(head(), "stream_id ", f.stream_id, " >= stream_num ", td.stream_num());
     }
@@ -1005,6 +1025,19 @@ Status StaticExecutor::Prepare(const StaticExecutorOptions& options) {
     // What the kernel context is made of at run time.
     task.op = &op;
     ++kernel_tasks_;
+    if (plan != nullptr && !rebinds_outputs) {
+      // Every slot is plan_views_[id] and every workspace arena + offset:
+      // the plan's words and an entry describe the task; the record goes.
+      uint32_t& cached = entry_of_op[ptask.op];
+      if (cached == kNoPlanEntry || !plan_entries_[cached].Matches(task)) {
+        cached = static_cast<uint32_t>(plan_entries_.size());
+        plan_entries_.push_back(PlanEntry{task.fn, task.op, task.ir_begin, task.ir_count});
+      }
+      plan_code_[pos] = cached;
+      slots_.resize(task.in_begin);
+      workspaces_.resize(task.ws_begin);
+      tasks_.pop_back();  // `task` dangles from here
+    }
   }
   return OkStatus();
 }
@@ -1027,34 +1060,66 @@ Status StaticExecutor::Run(absl::Span<const gert::Tensor> inputs,
                                 : static_cast<uint8_t*>(const_cast<void*>(inputs[p.index].GetAddr()));
     p.tensor->SetData(base == nullptr ? nullptr : base + p.offset, static_cast<size_t>(p.size));
   }
-  for (size_t i = 0; i < tasks_.size(); ++i) {
-    Task& t = tasks_[i];
-    switch (t.type) {
-      case proto::TASK_KERNEL: {
-        gert::KernelContext ctx;
-        ctx.SetNode(NodeNameAt(i, t), t.op->GetType());
-        ctx.SetAttrHolder(t.op);
-        ctx.SetOutputAllocator(&g_refusing_allocator);
-        ctx.SetTensors(absl::MakeConstSpan(slots_.data() + t.in_begin, t.in_count),
-                       absl::MakeConstSpan(slots_.data() + t.in_begin + t.in_count, t.out_count));
-        ctx.SetIrInputs(absl::MakeConstSpan(ir_.data() + t.ir_begin, t.ir_count));
-        ctx.SetWorkspaces(absl::MakeConstSpan(workspaces_.data() + t.ws_begin, t.ws_count));
-        Status st = t.fn(ctx);
-        if (!st.ok()) {
-          return Annotate(st, TaskHeadAt(i), "kernel: ");  // the error path may allocate
-        }
-        break;
-      }
-      case proto::TASK_MEMCPY:
-        if (t.copy_bytes > 0) {
-          std::memmove(slots_[t.in_begin + 1]->GetAddr(), slots_[t.in_begin]->GetAddr(), t.copy_bytes);
-        }
-        break;
-      default:  // events: tasks already run in a valid sequential order
-        break;
+  if (parts_.plan != nullptr) return RunPlan();
+  for (size_t i = 0; i < tasks_.size(); ++i) RETURN_IF_ERROR(RunTask(i, tasks_[i]));
+  return OkStatus();
+}
+
+Status StaticExecutor::RunPlan() {
+  const LaunchPlanView& plan = *parts_.plan;
+  // A plan task has fewer than 256 inputs, outputs and workspaces each.
+  const gert::Tensor* ins[256];
+  gert::Tensor* outs[256];
+  void* ws[256];
+  for (size_t i = 0; i < plan_code_.size(); ++i) {
+    const uint32_t code = plan_code_[i];
+    if ((code & kPlanRecord) != 0) {
+      RETURN_IF_ERROR(RunTask(i, tasks_[code & ~kPlanRecord]));
+      continue;
     }
+    const PlanEntry& e = plan_entries_[code];
+    const LaunchPlanView::Task t = plan.task(i);
+    for (size_t k = 0; k < t.inputs.size(); ++k) ins[k] = plan_views_[t.inputs[k]];
+    for (size_t k = 0; k < t.outputs.size(); ++k) outs[k] = plan_views_[t.outputs[k]];
+    for (size_t k = 0; k < t.workspaces.size(); ++k) {
+      ws[k] = arena_ == nullptr ? nullptr : arena_ + plan.tensor(t.workspaces[k]).offset;
+    }
+    gert::KernelContext ctx;
+    ctx.SetNode(t.name, e.op->GetType());
+    ctx.SetAttrHolder(e.op);
+    ctx.SetOutputAllocator(&g_refusing_allocator);
+    ctx.SetTensors(absl::MakeConstSpan(ins, t.inputs.size()), absl::MakeConstSpan(outs, t.outputs.size()));
+    ctx.SetIrInputs(absl::MakeConstSpan(ir_.data() + e.ir_begin, e.ir_count));
+    ctx.SetWorkspaces(absl::MakeConstSpan(ws, t.workspaces.size()));
+    Status st = e.fn(ctx);
+    if (!st.ok()) return Annotate(st, TaskHeadAt(i), "kernel: ");  // the error path may allocate
   }
   return OkStatus();
+}
+
+Status StaticExecutor::RunTask(size_t i, const Task& t) {
+  switch (t.type) {
+    case proto::TASK_KERNEL: {
+      gert::KernelContext ctx;
+      ctx.SetNode(NodeNameAt(i, t), t.op->GetType());
+      ctx.SetAttrHolder(t.op);
+      ctx.SetOutputAllocator(&g_refusing_allocator);
+      ctx.SetTensors(absl::MakeConstSpan(slots_.data() + t.in_begin, t.in_count),
+                     absl::MakeConstSpan(slots_.data() + t.in_begin + t.in_count, t.out_count));
+      ctx.SetIrInputs(absl::MakeConstSpan(ir_.data() + t.ir_begin, t.ir_count));
+      ctx.SetWorkspaces(absl::MakeConstSpan(workspaces_.data() + t.ws_begin, t.ws_count));
+      Status st = t.fn(ctx);
+      if (!st.ok()) return Annotate(st, TaskHeadAt(i), "kernel: ");  // the error path may allocate
+      return OkStatus();
+    }
+    case proto::TASK_MEMCPY:
+      if (t.copy_bytes > 0) {
+        std::memmove(slots_[t.in_begin + 1]->GetAddr(), slots_[t.in_begin]->GetAddr(), t.copy_bytes);
+      }
+      return OkStatus();
+    default:  // events: tasks already run in a valid sequential order
+      return OkStatus();
+  }
 }
 
 }  // namespace ge

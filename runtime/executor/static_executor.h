@@ -151,6 +151,11 @@ class StaticExecutor {
  private:
   struct Task;
   struct Patch;
+  struct PlanEntry;
+  // plan_code_: the task's record in tasks_ (this bit | index), else its
+  // PlanEntry index.
+  static constexpr uint32_t kPlanRecord = 0x80000000u;
+  static constexpr uint32_t kNoPlanEntry = 0xFFFFFFFFu;
   explicit StaticExecutor(StaticModelParts parts);
   Status Prepare(const StaticExecutorOptions& options);
   gert::Tensor* NewView();
@@ -158,6 +163,8 @@ class StaticExecutor {
   const proto::TaskDef* TaskDefAt(size_t i, proto::TaskDef* scratch) const;
   // "task i (TYPE, node 'name' type): " for messages.
   std::string TaskHeadAt(size_t i) const;
+  Status RunTask(size_t i, const Task& t);
+  Status RunPlan();
   // The node name task i's kernel sees (`t`: its record).
   absl::string_view NodeNameAt(size_t i, const Task& t) const;
 
@@ -175,6 +182,12 @@ class StaticExecutor {
   std::vector<std::unique_ptr<gert::Tensor[]>> view_chunks_;
   size_t views_in_last_chunk_ = 0;
   std::vector<gert::Tensor*> slots_;            // per task, its inputs then its outputs
+  // A plan: per task, its record or entry (kPlanRecord); records are kept
+  // only for tasks that are not plain kernels on shared views (memcpy,
+  // events, Switch): a plan load touches ~4 bytes of fresh memory per task.
+  std::vector<uint32_t> plan_code_;
+  std::vector<PlanEntry> plan_entries_;
+  std::vector<gert::Tensor*> plan_views_;       // per plan tensor id (null: absent)
   std::vector<gert::IrInstance> ir_;            // per kernel task, its IR mapping
   std::vector<void*> workspaces_;               // per task, its workspaces
   std::vector<Patch> patches_;
