@@ -287,6 +287,41 @@ TEST(OpRegTest, MisuseIsRejectedAtCommit) {
 
 // ---------------------------------------------------------------- registry
 
+// Prototypes are built on first use, once: every committed type (each
+// passed ValidateRegistration) yields op descs, and threads racing on a
+// type's first use get equal ones.
+TEST(OpRegistryTest, PrototypesAreBuiltOnceOnFirstUse) {
+  OpRegistry& r = OpRegistry::Instance();
+  ASSERT_TRUE(r.CommitPending("lazy_test").ok() || r.size() > 0);
+  for (const std::string& type : r.GetAllTypes()) {
+    StatusOr<OpDescPtr> op = OperatorFactory::CreateOpDesc("n", type);
+    if (!op.ok()) {
+      // Types with dynamic inputs or outputs may need counts; never a
+      // missing prototype.
+      EXPECT_NE(GetErrorCode(op.status()), ErrorCode::kInternal) << type << ": " << op.status();
+      continue;
+    }
+    EXPECT_EQ((*op)->GetType(), type);
+  }
+  OpReg reg("RegTestLazyRace");
+  reg.Input("x", DT_FLOAT).Input("y", DT_FLOAT).Output("z", DT_FLOAT).Attr("k", AttrValue::CreateFrom<int64_t>(7));
+  OpReceiver receiver(reg);
+  ASSERT_TRUE(r.CommitPending("lazy_test").ok());
+  std::vector<std::thread> threads;
+  std::vector<StatusOr<OpDescPtr>> made(8, Internal("not run"));
+  for (size_t i = 0; i < made.size(); ++i) {
+    threads.emplace_back([&made, i]() { made[i] = OperatorFactory::CreateOpDesc(absl::StrCat("t", i), "RegTestLazyRace"); });
+  }
+  for (std::thread& t : threads) t.join();
+  for (const StatusOr<OpDescPtr>& op : made) {
+    ASSERT_TRUE(op.ok()) << op.status();
+    EXPECT_EQ((*op)->GetInputsSize(), 2u);
+    EXPECT_EQ((*op)->GetOutputsSize(), 1u);
+    ASSERT_NE((*op)->GetAttr("k"), nullptr);
+    EXPECT_EQ(*(*op)->GetAttr("k")->Get<int64_t>(), 7);
+  }
+}
+
 TEST(OpRegistryTest, StaticRegistrationsAreCommittedLazily) {
   OpRegistry& r = OpRegistry::Instance();
   const OpRegistrationData* add = r.Find("RegTestAdd");

@@ -30,7 +30,8 @@
 // Validation at commit: a registration with a chain error (decl_error),
 // duplicate input / output / attribute names, an optional output or two
 // kernels for one engine is rejected (ParamInvalid naming the type and the
-// source); the commit also builds the OpDesc prototype the factory copies.
+// source). The OpDesc prototype the factory copies is built on the first
+// lookup of its type (once, thread-safe).
 //
 // Thread safety: the registry is written during static initialisation and
 // plugin loading (callers serialise those), and is read-only afterwards;
@@ -206,8 +207,8 @@ class OpRegistry {
  private:
   friend class OperatorFactory;
   OpRegistry() = default;
-  // The OpDesc prototype built at commit (IR metadata, descs, defaults);
-  // nullptr when the type is unknown.
+  // The OpDesc prototype (IR metadata, descs, defaults), built on the first
+  // call for the type; nullptr when the type is unknown.
   const OpDesc* FindPrototype(absl::string_view type) const;
   struct Impl;
   Impl* impl();
