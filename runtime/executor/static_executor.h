@@ -21,10 +21,13 @@
 //     data types allowed), and verify / infer data type / infer shape (with
 //     weight inputs' values known) reproduce exactly the output dims and data
 //     types the task declares, so that no kernel can write past its buffer;
-//   * for every task, gert::Tensor views and an 80-byte record (kernel, op,
-//     node name, slices of the flat arrays) are built once; Run makes each
+//   * for every task, gert::Tensor views and a 40-byte record (kernel, op,
+//     slices of the flat arrays) are built once; Run makes each
 //     KernelContext on the stack from them; the refs to MODEL_INPUT /
-//     MODEL_OUTPUT are collected as "patches".
+//     MODEL_OUTPUT are collected as "patches". From a launch plan, a kernel
+//     task on shared views keeps no record: a 4-byte code names a PlanEntry
+//     (kernel, op, IR slice; one per op) and Run reads its tensor ids from
+//     the plan's words (memcpy, event and Switch tasks keep records).
 //
 // Load cost is linear and allocation-light: the tasks, pointer slots, IR
 // mappings and workspaces live in a handful of flat arrays, views in fixed
