@@ -476,6 +476,35 @@ TEST(ModelTest, LargeFileChecksumReadsTheFile) {
   }
 }
 
+// Small files: Model::LoadFromFile hashes them with pread before the decode
+// and hands the loader the sum; a flip anywhere (the model record, the
+// middle, the last byte) fails the load as a checksum mismatch naming the
+// file, and the good file loads and runs.
+TEST(ModelTest, SmallFileChecksumIsReadBeforeTheDecode) {
+  const onnx::ModelProto onnx = rttest::SmallCnn();
+  StatusOr<std::string> om = rttest::CompileOnnxToOm(onnx);
+  ASSERT_TRUE(om.ok()) << om.status();
+  ASSERT_LT(om->size(), size_t{4} << 20);
+  const std::string path = rttest::TempPath("small.om");
+  ASSERT_TRUE(WriteFileAtomically(path, *om).ok());
+  StatusOr<Model> model = Model::LoadFromFile(path);
+  ASSERT_TRUE(model.ok()) << model.status();
+  std::vector<gert::HostTensor> in = One(rttest::PatternF32({1, 3, 16, 16}, 4));
+  StatusOr<std::vector<gert::HostTensor>> out = model->Run(in);
+  ASSERT_TRUE(out.ok()) << out.status();
+  ExpectClose(*out, Reference(onnx, in));
+  for (size_t at : {size_t{300}, om->size() / 2, om->size() - 1}) {
+    std::string bad = *om;
+    bad[at] ^= 0x04;
+    const std::string bad_path = rttest::TempPath("small_bad.om");
+    ASSERT_TRUE(WriteFileAtomically(bad_path, bad).ok());
+    StatusOr<Model> m = Model::LoadFromFile(bad_path);
+    EXPECT_EQ(GetErrorCode(m.status()), ErrorCode::kParseFailed) << at << ": " << m.status();
+    EXPECT_NE(m.status().message().find("checksum mismatch"), std::string::npos) << m.status();
+    EXPECT_NE(m.status().message().find("small_bad.om"), std::string::npos) << m.status();
+  }
+}
+
 // The OM's two forms of a static task list (a launch plan, the default, and
 // TaskDefs) load to executors that compute the same bytes.
 TEST(ModelTest, LaunchPlanAndTaskDefFormsRunAlike) {

@@ -36,7 +36,9 @@
 // Thread safety: the registry is written during static initialisation and
 // plugin loading (callers serialise those), and is read-only afterwards;
 // lookups take no lock and allocate nothing (absl::flat_hash_map written only
-// at commit; the pending queue is guarded by a mutex). Replaced or removed
+// at commit; the pending queue is guarded by a mutex), except that the
+// factory's first use of a type builds its prototype (once, under
+// absl::call_once). Replaced or removed
 // registrations are retired, never freed, so pointers stay valid. Do not
 // load plugins concurrently with compilation.
 //
