@@ -15,6 +15,8 @@
 #include <mutex>
 #include <new>
 
+#include "metadef/inc/base/aligned_mapping.h"
+
 namespace ge {
 namespace internal {
 namespace {
@@ -79,18 +81,10 @@ bool UseHugePages() {
 // A fresh 2 MiB chunk (caller holds the mutex).
 char* NewChunkLocked(Global& g) {
   if (g.reserve_cur == nullptr || g.reserve_cur + kChunkBytes > g.reserve_end) {
-    const size_t map_bytes = kReserveBytes + kChunkBytes;
-    void* m = mmap(nullptr, map_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (m == MAP_FAILED) throw std::bad_alloc();
-    const uintptr_t base = reinterpret_cast<uintptr_t>(m);
-    const uintptr_t aligned = (base + kChunkBytes - 1) & ~(uintptr_t{kChunkBytes} - 1);
-    // Give back the unaligned head and tail.
-    if (aligned > base) munmap(m, aligned - base);
-    const uintptr_t tail = aligned + kReserveBytes;
-    const uintptr_t map_end = base + map_bytes;
-    if (map_end > tail) munmap(reinterpret_cast<void*>(tail), map_end - tail);
-    if (UseHugePages()) (void)madvise(reinterpret_cast<void*>(aligned), kReserveBytes, MADV_HUGEPAGE);
-    g.reserve_cur = reinterpret_cast<char*>(aligned);
+    void* aligned = MapAligned(kReserveBytes, kChunkBytes, PROT_READ | PROT_WRITE, 0);
+    if (aligned == nullptr) throw std::bad_alloc();
+    if (UseHugePages()) (void)madvise(aligned, kReserveBytes, MADV_HUGEPAGE);
+    g.reserve_cur = static_cast<char*>(aligned);
     g.reserve_end = g.reserve_cur + kReserveBytes;
     g.reserved.fetch_add(kReserveBytes, std::memory_order_relaxed);
   }

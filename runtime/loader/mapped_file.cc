@@ -11,6 +11,8 @@
 #include <cstring>
 #include <utility>
 
+#include "metadef/inc/base/aligned_mapping.h"
+
 namespace ge {
 namespace {
 
@@ -28,20 +30,10 @@ StatusOr<const uint8_t*> MapWhole(int fd, size_t size, const std::string& path) 
   };
   uint8_t* at = nullptr;
   if (size >= kHugePage) {
-    // Reserve size + 2 MiB of address space, map the file at the first
-    // 2 MiB boundary in it, and return the slack.
-    const size_t pages = (size + 4095) & ~size_t{4095};
-    const size_t reserved = pages + kHugePage;
-    void* r = ::mmap(nullptr, reserved, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-                     -1, 0);
-    if (r == MAP_FAILED) return fail("reserving address space");
-    uint8_t* base = static_cast<uint8_t*>(r);
-    at = reinterpret_cast<uint8_t*>((reinterpret_cast<uintptr_t>(base) + kHugePage - 1) &
-                                    ~uintptr_t{kHugePage - 1});
-    const size_t head = static_cast<size_t>(at - base);
-    if (head > 0) ::munmap(base, head);
-    const size_t tail = reserved - head - pages;
-    if (tail > 0) ::munmap(at + pages, tail);
+    // Reserve the address space on a 2 MiB boundary, then map the file
+    // over it.
+    at = static_cast<uint8_t*>(MapAligned(size, kHugePage, PROT_NONE, MAP_NORESERVE));
+    if (at == nullptr) return fail("reserving address space");
   }
   void* p = ::mmap(at, size, PROT_READ, MAP_PRIVATE | (at != nullptr ? MAP_FIXED : 0), fd, 0);
   if (p == MAP_FAILED) {
