@@ -7,11 +7,14 @@
 // both Run paths, input checking.
 #include "runtime/inc/runtime/model.h"
 
+#include <map>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "build/om/launch_plan.h"
 #include "build/om/om_file.h"
 #include "compiler/parser/onnx/onnx_test_util.h"
 #include "metadef/inc/external/base/status.h"
@@ -503,6 +506,61 @@ TEST(ModelTest, SmallFileChecksumIsReadBeforeTheDecode) {
     EXPECT_NE(m.status().message().find("checksum mismatch"), std::string::npos) << m.status();
     EXPECT_NE(m.status().message().find("small_bad.om"), std::string::npos) << m.status();
   }
+}
+
+// x [1, 3] -> Expand to [2, 3] and to [4, 3] (shape constants of one shape,
+// different values), each then Relu. In the launch plan the two Expands
+// share an op, and so do the two Relus: the static executor's per-op
+// verdict memo must key the Expands on where their shape values lie (the
+// verdict reads them) and the Relus on their input shapes; reusing either
+// verdict wrongly fails the load (declared output shape != inferred).
+TEST(ModelTest, SharedPlanOpsWithDifferentContextsLoadAndRun) {
+  onnx::GraphProto g;
+  g.set_name("shared_ops");
+  *g.add_input() = onnx_test::TensorValueInfo("x", kOnnxFloat, {1, 3});
+  *g.add_initializer() = onnx_test::Int64Tensor("s2", {2}, {2, 3});
+  *g.add_initializer() = onnx_test::Int64Tensor("s4", {2}, {4, 3});
+  *g.add_node() = onnx_test::MakeNode("Expand", {"x", "s2"}, {"e2"}, "expand2");
+  *g.add_node() = onnx_test::MakeNode("Expand", {"x", "s4"}, {"e4"}, "expand4");
+  *g.add_node() = onnx_test::MakeNode("Relu", {"e2"}, {"r2"}, "relu2");
+  *g.add_node() = onnx_test::MakeNode("Relu", {"e4"}, {"r4"}, "relu4");
+  *g.add_output() = onnx_test::TensorValueInfo("r2", kOnnxFloat, {2, 3});
+  *g.add_output() = onnx_test::TensorValueInfo("r4", kOnnxFloat, {4, 3});
+  const onnx::ModelProto onnx = onnx_test::MakeModel(g, 13);
+  StatusOr<std::string> om = rttest::CompileOnnxToOm(onnx);
+  ASSERT_TRUE(om.ok()) << om.status();
+
+  // The plan shares the ops (else this test would not reach the memo).
+  StatusOr<OmFileView> view = ParseOmFile(AsBytes(*om));
+  ASSERT_TRUE(view.ok()) << view.status();
+  const OmModelView& root = view->models[0];
+  proto::ModelTaskDef td;
+  ASSERT_TRUE(td.ParseFromArray(root.task_info.data(), static_cast<int>(root.task_info.size())));
+  ASSERT_TRUE(td.has_plan());
+  StatusOr<ModelOpDescs> ops = DecodeLaunchPlanOps(td.plan());
+  ASSERT_TRUE(ops.ok()) << ops.status();
+  StatusOr<LaunchPlanView> plan = LaunchPlanView::Create(td.plan(), ops->ops.size());
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  std::map<std::string, std::set<uint32_t>> ops_of_type;
+  std::map<std::string, int> tasks_of_type;
+  for (size_t t = 0; t < plan->num_tasks(); ++t) {
+    const LaunchPlanView::Task task = plan->task(t);
+    if (task.type != proto::TASK_KERNEL) continue;
+    const std::string type(plan->kind_op_type(task.kind));
+    ops_of_type[type].insert(task.op);
+    ++tasks_of_type[type];
+  }
+  ASSERT_EQ(tasks_of_type["Expand"], 2);
+  ASSERT_EQ(ops_of_type["Expand"].size(), 1u);
+  ASSERT_EQ(tasks_of_type["Relu"], 2);
+  ASSERT_EQ(ops_of_type["Relu"].size(), 1u);
+
+  StatusOr<Model> model = Model::LoadFromBytes(*om);
+  ASSERT_TRUE(model.ok()) << model.status();
+  std::vector<gert::HostTensor> in = One(rttest::PatternF32({1, 3}, 9));
+  StatusOr<std::vector<gert::HostTensor>> out = model->Run(in);
+  ASSERT_TRUE(out.ok()) << out.status();
+  ExpectClose(*out, Reference(onnx, in));
 }
 
 // The OM's two forms of a static task list (a launch plan, the default, and

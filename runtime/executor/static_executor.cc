@@ -298,14 +298,14 @@ class InferVerdictCache {
     return h;
   }
 
-  // The cached entry equal to the context, or nullptr.
-  const Entry* Find(uint64_t hash, const OpRegistrationData* reg, const AttrStore& attrs,
+  // The index of the cached entry equal to the context, or -1.
+  int32_t Find(uint64_t hash, const OpRegistrationData* reg, const AttrStore& attrs,
                     absl::Span<const gert::IrInstance> ir,
                     absl::Span<const gert::Shape* const> in_shapes,
                     absl::Span<const DataType> in_dtypes, absl::Span<const WeightLoc> in_weights,
                     absl::Span<const DataType> out_dtypes) const {
     auto it = heads_.find(hash);
-    if (it == heads_.end()) return nullptr;
+    if (it == heads_.end()) return -1;
     for (int32_t e = it->second; e >= 0; e = entries_[static_cast<size_t>(e)].next) {
       const Entry& c = entries_[static_cast<size_t>(e)];
       if (c.reg != reg || c.ir.size() != ir.size() || c.in_shapes.size() != in_shapes.size() ||
@@ -324,10 +324,11 @@ class InferVerdictCache {
       for (size_t i = 0; i < out_dtypes.size() && same; ++i) {
         same = c.out_dtypes_initial[i] == out_dtypes[i];
       }
-      if (same && (c.attrs == &attrs || *c.attrs == attrs)) return &c;
+      if (same && (c.attrs == &attrs || *c.attrs == attrs)) return e;
     }
-    return nullptr;
+    return -1;
   }
+  const Entry& at(int32_t index) const { return entries_[static_cast<size_t>(index)]; }
 
   void Add(uint64_t hash, Entry entry) {
     auto [it, inserted] = heads_.try_emplace(hash, static_cast<int32_t>(entries_.size()));
@@ -349,6 +350,37 @@ class InferVerdictCache {
 constexpr size_t kMaxVerdictEntries = 1 << 16;
 
 }  // namespace
+
+// Per plan op: its last verify / infer verdict (an InferVerdictCache index)
+// and the context it was for.
+struct PlanVerdictMemo {
+  int32_t entry = -1;
+  const OpRegistrationData* reg = nullptr;
+  uint32_t ir_begin = 0;
+  uint16_t ir_count = 0;
+  bool valued = false;  // the verdict read input values: weight locations are keyed
+  std::vector<uint64_t> sig;
+};
+
+// A plan task's inputs as plan ids: per input its presence, data type and
+// shape id (equal ids: equal dims), and with `valued` where a weight lies.
+void PlanSignature(const LaunchPlanView& plan, const LaunchPlanView::Task& t, bool valued,
+                   std::vector<uint64_t>* sig) {
+  sig->clear();
+  for (size_t s = 0; s < t.inputs.size(); ++s) {
+    const LaunchPlanView::Tensor x = plan.tensor(t.inputs[s]);
+    if (x.kind == proto::MEM_ABSENT) {
+      sig->push_back(~uint64_t{0});
+      continue;
+    }
+    sig->push_back(static_cast<uint64_t>(static_cast<uint32_t>(x.data_type)) << 32 | x.shape);
+    if (valued) {
+      const bool weight = x.kind == proto::MEM_WEIGHTS;
+      sig->push_back(weight ? x.offset : ~uint64_t{0});
+      sig->push_back(weight ? x.size : 0);
+    }
+  }
+}
 
 constexpr size_t kViewChunk = 256;
 // Inputs, outputs and workspaces of one task (Task's counts are 16 bits).
@@ -545,6 +577,8 @@ Status StaticExecutor::Prepare(const StaticExecutorOptions& options) {
   // Plan: the last entry made for each op id (tasks of one op mostly
   // share theirs).
   std::vector<uint32_t> entry_of_op(plan != nullptr ? plan->num_ops() : 0, kNoPlanEntry);
+  std::vector<PlanVerdictMemo> memos(plan != nullptr ? plan->num_ops() : 0);
+  std::vector<uint64_t> s_sig;
   std::vector<proto::MemKind> s_in_kinds;
   std::vector<InferVerdictCache::WeightLoc> s_in_weights;
   std::vector<InferVerdictCache::WeightLoc> s_no_weights;
@@ -939,22 +973,36 @@ Status StaticExecutor::Prepare(const StaticExecutorOptions& options) {
     const bool has_weights =
         std::any_of(in_weights.begin(), in_weights.end(),
                     [](const InferVerdictCache::WeightLoc& w) { return w.size != 0 || w.offset != ~uint64_t{0}; });
-    const uint64_t hash_plain =
-        InferVerdictCache::Hash(reg, ir, in_shapes, in_dtypes, no_weights, out_initial, attrs.size());
-    const InferVerdictCache::Entry* cached =
-        verdicts.Find(hash_plain, reg, attrs, ir, in_shapes, in_dtypes, no_weights, out_initial);
+    auto hash_plain = [&]() {
+      return InferVerdictCache::Hash(reg, ir, in_shapes, in_dtypes, no_weights, out_initial, attrs.size());
+    };
+    // Plan: the op's last verdict, when this task's context is the same
+    // (the op fixes the attributes and initial output types; the
+    // registration, IR slice, and per input presence, data type, shape id
+    // and, for a verdict that read values, the weight location must match).
+    PlanVerdictMemo* memo = plan != nullptr ? &memos[ptask.op] : nullptr;
+    int32_t memo_hit = -1;
+    if (memo != nullptr && memo->entry >= 0 && memo->reg == reg && memo->ir_begin == task.ir_begin &&
+        memo->ir_count == task.ir_count) {
+      PlanSignature(*plan, ptask, memo->valued, &s_sig);
+      if (s_sig == memo->sig) memo_hit = memo->entry;
+    }
+    int32_t cached = memo_hit;
+    if (cached < 0) {
+      cached = verdicts.Find(hash_plain(), reg, attrs, ir, in_shapes, in_dtypes, no_weights, out_initial);
+    }
     const uint64_t hash_valued =
-        has_weights && cached == nullptr
+        has_weights && cached < 0
             ? InferVerdictCache::Hash(reg, ir, in_shapes, in_dtypes, in_weights, out_initial, attrs.size())
             : 0;
-    if (has_weights && cached == nullptr) {
+    if (has_weights && cached < 0) {
       cached = verdicts.Find(hash_valued, reg, attrs, ir, in_shapes, in_dtypes, in_weights, out_initial);
     }
     const gert::Shape* inferred_shapes = nullptr;
     const DataType* inferred_dtypes = nullptr;
-    if (cached != nullptr) {
-      inferred_shapes = cached->out_shapes.data();
-      inferred_dtypes = cached->out_dtypes.data();
+    if (cached >= 0) {
+      inferred_shapes = verdicts.at(cached).out_shapes.data();
+      inferred_dtypes = verdicts.at(cached).out_dtypes.data();
     } else {
       for (size_t i = 0; i < n_outs; ++i) {
         s_out_shapes[i] = unknown_rank;
@@ -1005,8 +1053,21 @@ Status StaticExecutor::Prepare(const StaticExecutorOptions& options) {
         e.out_dtypes_initial.assign(out_initial.begin(), out_initial.end());
         e.out_shapes.assign(s_out_shapes.begin(), s_out_shapes.begin() + n_outs);
         e.out_dtypes.assign(s_out_dtypes.begin(), s_out_dtypes.begin() + n_outs);
-        verdicts.Add(valued ? hash_valued : hash_plain, std::move(e));
+        verdicts.Add(valued ? hash_valued : hash_plain(), std::move(e));
+        cached = static_cast<int32_t>(verdicts.size() - 1);
       }
+    }
+    if (memo != nullptr && cached >= 0 && cached != memo_hit) {
+      // Remember this verdict for the op's next task (keyed as it was).
+      const std::vector<InferVerdictCache::WeightLoc>& w = verdicts.at(cached).in_weights;
+      memo->entry = cached;
+      memo->reg = reg;
+      memo->ir_begin = task.ir_begin;
+      memo->ir_count = task.ir_count;
+      memo->valued = std::any_of(w.begin(), w.end(), [](const InferVerdictCache::WeightLoc& l) {
+        return l.size != 0 || l.offset != ~uint64_t{0};
+      });
+      PlanSignature(*plan, ptask, memo->valued, &memo->sig);
     }
     for (size_t i = 0; i < n_outs; ++i) {
       const gert::Tensor* t = outs[i];
@@ -1028,12 +1089,12 @@ Status StaticExecutor::Prepare(const StaticExecutorOptions& options) {
     if (plan != nullptr && !rebinds_outputs) {
       // Every slot is plan_views_[id] and every workspace arena + offset:
       // the plan's words and an entry describe the task; the record goes.
-      uint32_t& cached = entry_of_op[ptask.op];
-      if (cached == kNoPlanEntry || !plan_entries_[cached].Matches(task)) {
-        cached = static_cast<uint32_t>(plan_entries_.size());
+      uint32_t& entry = entry_of_op[ptask.op];
+      if (entry == kNoPlanEntry || !plan_entries_[entry].Matches(task)) {
+        entry = static_cast<uint32_t>(plan_entries_.size());
         plan_entries_.push_back(PlanEntry{task.fn, task.op, task.ir_begin, task.ir_count});
       }
-      plan_code_[pos] = cached;
+      plan_code_[pos] = entry;
       slots_.resize(task.in_begin);
       workspaces_.resize(task.ws_begin);
       tasks_.pop_back();  // `task` dangles from here
