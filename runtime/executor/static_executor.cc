@@ -578,6 +578,10 @@ Status StaticExecutor::Prepare(const StaticExecutorOptions& options) {
   // share theirs).
   std::vector<uint32_t> entry_of_op(plan != nullptr ? plan->num_ops() : 0, kNoPlanEntry);
   std::vector<PlanVerdictMemo> memos(plan != nullptr ? plan->num_ops() : 0);
+  // Plan: per tensor id, the kind of the ref its view (plan_views) was made
+  // for, MEM_ABSENT for an absent one, kKindUnknown before its first use.
+  constexpr uint8_t kKindUnknown = 0xFF;
+  std::vector<uint8_t> plan_kinds(plan != nullptr ? plan->num_tensors() : 0, kKindUnknown);
   std::vector<uint64_t> s_sig;
   std::vector<proto::MemKind> s_in_kinds;
   std::vector<InferVerdictCache::WeightLoc> s_in_weights;
@@ -768,10 +772,25 @@ Status StaticExecutor::Prepare(const StaticExecutorOptions& options) {
     s_in_kinds.resize(f.n_in);
     s_in_weights.assign(f.n_in, InferVerdictCache::WeightLoc());
     for (size_t i = 0; i < f.n_in; ++i) {
+      if (plan != nullptr) {
+        // A tensor id seen before: its view (or absence) and kind are known.
+        const uint32_t id = ptask.inputs[i];
+        const uint8_t kind = plan_kinds[id];
+        if (kind != kKindUnknown) {
+          s_in_kinds[i] = static_cast<proto::MemKind>(kind);
+          if (kind == proto::MEM_WEIGHTS) {
+            const LaunchPlanView::Tensor t = plan->tensor(id);
+            s_in_weights[i] = {t.offset, t.size};
+          }
+          slots_.push_back(plan_views[id]);
+          continue;
+        }
+      }
       const RefFields ref = ref_at(0, i);
       ASSIGN_OR_RETURN(gert::Tensor * view, slot_view(0, i, ref, false));
       s_in_kinds[i] = view == nullptr ? proto::MEM_ABSENT : ref.kind;
       if (s_in_kinds[i] == proto::MEM_WEIGHTS) s_in_weights[i] = {ref.offset, ref.size};
+      if (plan != nullptr) plan_kinds[ptask.inputs[i]] = static_cast<uint8_t>(s_in_kinds[i]);
       slots_.push_back(view);
     }
     task.out_count = static_cast<uint16_t>(f.n_out);
@@ -782,7 +801,20 @@ Status StaticExecutor::Prepare(const StaticExecutorOptions& options) {
     // views of their own.
     const bool rebinds_outputs = kernel_key == kRebindingKernel;
     for (size_t i = 0; i < f.n_out; ++i) {
-      ASSIGN_OR_RETURN(gert::Tensor * view, slot_view(1, i, ref_at(1, i), rebinds_outputs));
+      if (plan != nullptr && !rebinds_outputs) {
+        // Known and writable (a read-only kind gets make_view's error).
+        const uint32_t id = ptask.outputs[i];
+        const uint8_t kind = plan_kinds[id];
+        if (kind != kKindUnknown && kind != proto::MEM_WEIGHTS && kind != proto::MEM_MODEL_INPUT) {
+          slots_.push_back(plan_views[id]);
+          continue;
+        }
+      }
+      const RefFields ref = ref_at(1, i);
+      ASSIGN_OR_RETURN(gert::Tensor * view, slot_view(1, i, ref, rebinds_outputs));
+      if (plan != nullptr && !rebinds_outputs) {
+        plan_kinds[ptask.outputs[i]] = static_cast<uint8_t>(view == nullptr ? proto::MEM_ABSENT : ref.kind);
+      }
       slots_.push_back(view);
     }
     task.ws_begin = static_cast<uint32_t>(workspaces_.size());
