@@ -351,6 +351,8 @@ constexpr size_t kMaxVerdictEntries = 1 << 16;
 
 }  // namespace
 
+namespace {
+
 // Per plan op: its last verify / infer verdict (an InferVerdictCache index)
 // and the context it was for.
 struct PlanVerdictMemo {
@@ -381,6 +383,8 @@ void PlanSignature(const LaunchPlanView& plan, const LaunchPlanView::Task& t, bo
     }
   }
 }
+
+}  // namespace
 
 constexpr size_t kViewChunk = 256;
 // Inputs, outputs and workspaces of one task (Task's counts are 16 bits).
