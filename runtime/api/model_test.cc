@@ -449,63 +449,51 @@ TEST(ModelTest, OptionalInput) {
   EXPECT_TRUE(*(*out)[0].GetData<bool>());
 }
 
-// Large files: Model::LoadFromFile hashes them with pread beside the decode
-// (not through the mapping); a flipped weight byte still fails the load,
-// naming the file, and a good file runs with its weights used in place.
-TEST(ModelTest, LargeFileChecksumReadsTheFile) {
-  const onnx::ModelProto onnx = rttest::WideMatMul();
+// Writes `onnx` compiled as `<name>.om`, loads it with Model::LoadFromFile
+// and runs it on an input of `dims` against the reference; then a flip at
+// the model record (a structure error but for the checksum, which wins), the
+// middle and the last byte each fail the load as a checksum mismatch naming
+// the file.
+void ExpectFileLoadsAndFlipsFailTheChecksum(const onnx::ModelProto& onnx,
+                                            const std::vector<int64_t>& dims, const std::string& name,
+                                            bool large) {
   StatusOr<std::string> om = rttest::CompileOnnxToOm(onnx);
   ASSERT_TRUE(om.ok()) << om.status();
-  ASSERT_GE(om->size(), size_t{5} << 20);
-  const std::string path = rttest::TempPath("wide.om");
+  // Model::LoadFromFile's two checksum paths: 4 MiB and more on a thread.
+  if (large) {
+    ASSERT_GE(om->size(), size_t{5} << 20);
+  } else {
+    ASSERT_LT(om->size(), size_t{4} << 20);
+  }
+  const std::string path = rttest::TempPath(name + ".om");
   ASSERT_TRUE(WriteFileAtomically(path, *om).ok());
   StatusOr<Model> model = Model::LoadFromFile(path);
   ASSERT_TRUE(model.ok()) << model.status();
-  std::vector<gert::HostTensor> in = One(rttest::PatternF32({2, 1024}, 3));
+  std::vector<gert::HostTensor> in = One(rttest::PatternF32(dims, 3));
   StatusOr<std::vector<gert::HostTensor>> out = model->Run(in);
   ASSERT_TRUE(out.ok()) << out.status();
   ExpectClose(*out, Reference(onnx, in));
-
-  // 300: the model record (a structure error but for the checksum, which wins).
   for (size_t at : {size_t{300}, om->size() / 2, om->size() - 1}) {
     std::string bad = *om;
     bad[at] ^= 0x10;
-    const std::string bad_path = rttest::TempPath("wide_bad.om");
+    const std::string bad_path = rttest::TempPath(name + "_bad.om");
     ASSERT_TRUE(WriteFileAtomically(bad_path, bad).ok());
     StatusOr<Model> m = Model::LoadFromFile(bad_path);
     EXPECT_EQ(GetErrorCode(m.status()), ErrorCode::kParseFailed) << at << ": " << m.status();
     EXPECT_NE(m.status().message().find("checksum mismatch"), std::string::npos) << m.status();
-    EXPECT_NE(m.status().message().find("wide_bad.om"), std::string::npos) << m.status();
+    EXPECT_NE(m.status().message().find(name + "_bad.om"), std::string::npos) << m.status();
   }
 }
 
-// Small files: Model::LoadFromFile hashes them with pread before the decode
-// and hands the loader the sum; a flip anywhere (the model record, the
-// middle, the last byte) fails the load as a checksum mismatch naming the
-// file, and the good file loads and runs.
+// Large files: Model::LoadFromFile hashes them with pread beside the decode
+// (not through the mapping) and the weights are used in place.
+TEST(ModelTest, LargeFileChecksumReadsTheFile) {
+  ExpectFileLoadsAndFlipsFailTheChecksum(rttest::WideMatMul(), {2, 1024}, "wide", /*large=*/true);
+}
+
+// Small files: hashed with pread before the decode, the loader given the sum.
 TEST(ModelTest, SmallFileChecksumIsReadBeforeTheDecode) {
-  const onnx::ModelProto onnx = rttest::SmallCnn();
-  StatusOr<std::string> om = rttest::CompileOnnxToOm(onnx);
-  ASSERT_TRUE(om.ok()) << om.status();
-  ASSERT_LT(om->size(), size_t{4} << 20);
-  const std::string path = rttest::TempPath("small.om");
-  ASSERT_TRUE(WriteFileAtomically(path, *om).ok());
-  StatusOr<Model> model = Model::LoadFromFile(path);
-  ASSERT_TRUE(model.ok()) << model.status();
-  std::vector<gert::HostTensor> in = One(rttest::PatternF32({1, 3, 16, 16}, 4));
-  StatusOr<std::vector<gert::HostTensor>> out = model->Run(in);
-  ASSERT_TRUE(out.ok()) << out.status();
-  ExpectClose(*out, Reference(onnx, in));
-  for (size_t at : {size_t{300}, om->size() / 2, om->size() - 1}) {
-    std::string bad = *om;
-    bad[at] ^= 0x04;
-    const std::string bad_path = rttest::TempPath("small_bad.om");
-    ASSERT_TRUE(WriteFileAtomically(bad_path, bad).ok());
-    StatusOr<Model> m = Model::LoadFromFile(bad_path);
-    EXPECT_EQ(GetErrorCode(m.status()), ErrorCode::kParseFailed) << at << ": " << m.status();
-    EXPECT_NE(m.status().message().find("checksum mismatch"), std::string::npos) << m.status();
-    EXPECT_NE(m.status().message().find("small_bad.om"), std::string::npos) << m.status();
-  }
+  ExpectFileLoadsAndFlipsFailTheChecksum(rttest::SmallCnn(), {1, 3, 16, 16}, "small", /*large=*/false);
 }
 
 // x [1, 3] -> Expand to [2, 3] and to [4, 3] (shape constants of one shape,
