@@ -629,36 +629,35 @@ StatusOr<std::unique_ptr<OmImage>> BuildOmImage(const GeRootModel& model, const 
   return image;
 }
 
-// Streaming XXH3-128 in the OM checksum layout.
+// The canonical (big-endian) bytes of an XXH3-128 digest.
+std::array<uint8_t, 16> Canonical16(XXH128_hash_t h) {
+  XXH128_canonical_t c;
+  XXH128_canonicalFromHash(&c, h);
+  std::array<uint8_t, 16> out{};
+  static_assert(sizeof(c.digest) == 16, "XXH3-128 digest");
+  std::memcpy(out.data(), c.digest, sizeof(c.digest));
+  return out;
+}
+
+// The writer's streaming body checksum (OmBodyChecksum);
+// Update(nullptr, n) hashes n zero bytes.
 class Checksum {
  public:
-  Checksum() : state_(XXH3_createState()) { XXH3_128bits_reset(state_); }
-  ~Checksum() { XXH3_freeState(state_); }
-  Checksum(const Checksum&) = delete;
-  Checksum& operator=(const Checksum&) = delete;
   void Update(const uint8_t* data, uint64_t size) {
     if (data != nullptr) {
-      XXH3_128bits_update(state_, data, static_cast<size_t>(size));
+      body_.UpdateBody(absl::MakeConstSpan(data, static_cast<size_t>(size)));
       return;
     }
     while (size > 0) {
       const uint64_t n = std::min<uint64_t>(size, sizeof(kZeros));
-      XXH3_128bits_update(state_, kZeros, static_cast<size_t>(n));
+      body_.UpdateBody(absl::MakeConstSpan(kZeros, static_cast<size_t>(n)));
       size -= n;
     }
   }
-  std::array<uint8_t, 32> Digest() const { return Canonical(XXH3_128bits_digest(state_)); }
-  static std::array<uint8_t, 32> Canonical(XXH128_hash_t h) {
-    XXH128_canonical_t c;
-    XXH128_canonicalFromHash(&c, h);
-    std::array<uint8_t, 32> out{};
-    static_assert(sizeof(c.digest) == 16, "XXH3-128 digest");
-    std::memcpy(out.data(), c.digest, sizeof(c.digest));
-    return out;
-  }
+  std::array<uint8_t, 32> Digest() const { return body_.Digest(); }
 
  private:
-  XXH3_state_t* state_;
+  OmBodyChecksum body_;
 };
 
 // pwrite of all `size` bytes at `offset`.
@@ -728,8 +727,38 @@ StatusOr<std::array<uint8_t, 32>> StreamBody(const OmImage& image, int fd, const
 
 }  // namespace
 
+OmChecksumChunk::OmChecksumChunk() : state_(XXH3_createState()) {
+  XXH3_128bits_reset(static_cast<XXH3_state_t*>(state_));
+}
+
+OmChecksumChunk::~OmChecksumChunk() { XXH3_freeState(static_cast<XXH3_state_t*>(state_)); }
+
+void OmChecksumChunk::Update(absl::Span<const uint8_t> piece) {
+  if (!piece.empty()) XXH3_128bits_update(static_cast<XXH3_state_t*>(state_), piece.data(), piece.size());
+}
+
+std::array<uint8_t, 16> OmChecksumChunk::Digest() const {
+  return Canonical16(XXH3_128bits_digest(static_cast<XXH3_state_t*>(state_)));
+}
+
+std::array<uint8_t, 32> OmChecksumFromChunks(absl::Span<const std::array<uint8_t, 16>> digests) {
+  const XXH128_hash_t h =
+      XXH3_128bits(digests.empty() ? nullptr : digests.data()->data(), digests.size() * 16);
+  std::array<uint8_t, 32> out{};
+  const std::array<uint8_t, 16> c = Canonical16(h);
+  std::memcpy(out.data(), c.data(), c.size());
+  return out;
+}
+
 std::array<uint8_t, 32> OmChecksum(absl::Span<const uint8_t> bytes) {
-  return Checksum::Canonical(XXH3_128bits(bytes.data(), bytes.size()));
+  // Chunks hashed in one pass each (no streaming state for a whole chunk).
+  std::vector<std::array<uint8_t, 16>> digests;
+  digests.reserve(static_cast<size_t>(bytes.size() / kOmChecksumChunkBytes + 1));
+  for (uint64_t at = 0; at < bytes.size(); at += kOmChecksumChunkBytes) {
+    const size_t n = static_cast<size_t>(std::min<uint64_t>(kOmChecksumChunkBytes, bytes.size() - at));
+    digests.push_back(Canonical16(XXH3_128bits(bytes.data() + at, n)));
+  }
+  return OmChecksumFromChunks(digests);
 }
 
 StatusOr<std::string> SaveOm(const GeRootModel& model, const OmSaveOptions& options) {
@@ -1258,11 +1287,8 @@ StatusOr<GeRootModelPtr> LoadGeRootModelFromOm(absl::Span<const uint8_t> bytes,
   return AssembleRootModel(bytes, owner, &decoded);
 }
 
-OmBodyChecksum::OmBodyChecksum() : state_(XXH3_createState()) {
-  XXH3_128bits_reset(static_cast<XXH3_state_t*>(state_));
-}
-
-OmBodyChecksum::~OmBodyChecksum() { XXH3_freeState(static_cast<XXH3_state_t*>(state_)); }
+OmBodyChecksum::OmBodyChecksum() = default;
+OmBodyChecksum::~OmBodyChecksum() = default;
 
 void OmBodyChecksum::UpdateFile(absl::Span<const uint8_t> chunk) {
   if (pos_ < kOmHeaderSize) {
@@ -1270,13 +1296,30 @@ void OmBodyChecksum::UpdateFile(absl::Span<const uint8_t> chunk) {
     pos_ += skip;
     chunk.remove_prefix(static_cast<size_t>(skip));
   }
-  if (chunk.empty()) return;
-  XXH3_128bits_update(static_cast<XXH3_state_t*>(state_), chunk.data(), chunk.size());
   pos_ += chunk.size();
+  UpdateBody(chunk);
+}
+
+void OmBodyChecksum::UpdateBody(absl::Span<const uint8_t> chunk) {
+  while (!chunk.empty()) {
+    const size_t n = static_cast<size_t>(std::min<uint64_t>(chunk.size(), kOmChecksumChunkBytes - in_chunk_));
+    chunk_.Update(chunk.subspan(0, n));
+    chunk.remove_prefix(n);
+    in_chunk_ += n;
+    if (in_chunk_ == kOmChecksumChunkBytes) {
+      digests_.push_back(chunk_.Digest());
+      chunk_.~OmChecksumChunk();
+      new (&chunk_) OmChecksumChunk();
+      in_chunk_ = 0;
+    }
+  }
 }
 
 std::array<uint8_t, 32> OmBodyChecksum::Digest() const {
-  return Checksum::Canonical(XXH3_128bits_digest(static_cast<XXH3_state_t*>(state_)));
+  if (in_chunk_ == 0) return OmChecksumFromChunks(digests_);
+  std::vector<std::array<uint8_t, 16>> all = digests_;
+  all.push_back(chunk_.Digest());
+  return OmChecksumFromChunks(all);
 }
 
 Status VerifyOmBodyChecksum(absl::Span<const uint8_t> bytes, const std::array<uint8_t, 32>& body_sum) {

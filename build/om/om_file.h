@@ -6,10 +6,13 @@
 // Layout (all integers little-endian, written field by field):
 //
 //   [0, 256)        ModelFileHeader (kOmHeaderSize bytes, see OmHeader)
-//                   magic "DOMI" (0x444F4D49), header size, version (2),
-//                   checksum = XXH3-128 of bytes [256, total_length) (canonical
-//                   big-endian, the first 16 of 64 checksum bytes, the rest
-//                   zero; version 1 files used SHA-256), total length, model
+//                   magic "DOMI" (0x444F4D49), header size, version (3),
+//                   checksum of bytes [256, total_length): XXH3-128 of the
+//                   canonical XXH3-128 digests of its 4 MiB chunks in order
+//                   (the last chunk may be shorter; threads can hash chunks
+//                   apart), canonical big-endian, the first 16 of 64
+//                   checksum bytes, the rest zero (version 2 files hashed
+//                   the body in one piece, version 1 used SHA-256), total length, model
 //                   type, generation mode, name[32], op count, model count,
 //                   platform version[20] / type, is_unknown_model, reserved.
 //   then, for each model (root first, then submodels in name order):
@@ -69,7 +72,9 @@ class LaunchPlanView;  // build/om/launch_plan.h
 
 inline constexpr uint32_t kOmMagic = 0x444F4D49;  // "DOMI"
 inline constexpr uint32_t kOmHeaderSize = 256;
-inline constexpr uint32_t kOmVersion = 2;
+inline constexpr uint32_t kOmVersion = 3;
+// The body checksum's chunk size (see the layout above).
+inline constexpr uint64_t kOmChecksumChunkBytes = uint64_t{4} << 20;
 // Checksum bytes in use (XXH3-128) of the 64-byte header checksum field.
 inline constexpr size_t kOmChecksumBytes = 16;
 inline constexpr uint64_t kOmPartitionAlign = 64;
@@ -206,6 +211,25 @@ struct OmRuntimeModel {
   absl::Span<const uint8_t> model_def;
 };
 
+// One chunk of the body checksum (bytes [k * kOmChecksumChunkBytes, ...) of
+// the body), fed in pieces; Digest is its canonical XXH3-128.
+class OmChecksumChunk {
+ public:
+  OmChecksumChunk();
+  ~OmChecksumChunk();
+  OmChecksumChunk(const OmChecksumChunk&) = delete;
+  OmChecksumChunk& operator=(const OmChecksumChunk&) = delete;
+  void Update(absl::Span<const uint8_t> piece);
+  std::array<uint8_t, 16> Digest() const;
+
+ private:
+  void* state_;
+};
+
+// The body checksum from its chunks' digests, in chunk order (what
+// OmChecksum gives for the body).
+std::array<uint8_t, 32> OmChecksumFromChunks(absl::Span<const std::array<uint8_t, 16>> digests);
+
 // The OM body checksum computed piecewise, for a caller that sees the file
 // in pieces (e.g. while reading it, each piece hashed while in cache).
 // UpdateFile takes the file's bytes in order from offset 0 (the header is
@@ -217,10 +241,14 @@ class OmBodyChecksum {
   OmBodyChecksum(const OmBodyChecksum&) = delete;
   OmBodyChecksum& operator=(const OmBodyChecksum&) = delete;
   void UpdateFile(absl::Span<const uint8_t> chunk);
+  // The body's bytes in order, from its first (no header to skip).
+  void UpdateBody(absl::Span<const uint8_t> chunk);
   std::array<uint8_t, 32> Digest() const;
 
  private:
-  void* state_;
+  OmChecksumChunk chunk_;
+  uint64_t in_chunk_ = 0;  // bytes of the body in the current chunk
+  std::vector<std::array<uint8_t, 16>> digests_;
   uint64_t pos_ = 0;
 };
 

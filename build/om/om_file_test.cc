@@ -9,6 +9,7 @@
 #include <cstring>
 #include <functional>
 #include <memory>
+#include <random>
 #include <string>
 #include <utility>
 #include <vector>
@@ -117,7 +118,7 @@ TEST(OmFileTest, HeaderAndLayout) {
   EXPECT_EQ(m.task_def.task_size(), 3);  // add, relu, memcpy of x
   const std::array<uint8_t, 32> sum = OmChecksum(AsBytes(absl::string_view(*om).substr(256)));
   EXPECT_EQ(std::memcmp(sum.data(), view->header.checksum.data(), 32), 0);
-  EXPECT_EQ(view->header.version, 2u);
+  EXPECT_EQ(view->header.version, 3u);
   // XXH3-128 in the first 16 checksum bytes, zero after.
   for (size_t i = kOmChecksumBytes; i < 64; ++i) EXPECT_EQ(view->header.checksum[i], 0) << i;
   EXPECT_NE(std::memcmp(sum.data(), std::array<uint8_t, 16>{}.data(), 16), 0);
@@ -511,10 +512,42 @@ TEST(OmFileTest, OldVersionIsNotSupported) {
   auto om = SaveOm(*Build(SmallGraph()));
   ASSERT_TRUE(om.ok());
   std::string s = *om;
-  PutU32(s, 8, 1);  // a version 1 (SHA-256) file
-  auto r = ParseOmFile(AsBytes(s));
-  EXPECT_EQ(GetErrorCode(r.status()), ErrorCode::kNotSupported) << r.status();
-  EXPECT_NE(std::string(r.status().message()).find("version 1"), std::string::npos) << r.status();
+  // Version 1 (SHA-256) and version 2 (XXH3-128 of the body in one piece).
+  for (uint32_t version : {1u, 2u}) {
+    PutU32(s, 8, version);
+    auto r = ParseOmFile(AsBytes(s));
+    EXPECT_EQ(GetErrorCode(r.status()), ErrorCode::kNotSupported) << r.status();
+    EXPECT_NE(std::string(r.status().message()).find(absl::StrCat("version ", version)), std::string::npos)
+        << r.status();
+  }
+}
+
+// The body checksum is XXH3-128 over the chunks' digests: chunks hashed
+// apart (any order of work) and the body fed in odd pieces agree with it.
+TEST(OmFileTest, ChecksumIsOverFourMiBChunks) {
+  std::string body(static_cast<size_t>(kOmChecksumChunkBytes * 2 + 12345), '\0');
+  std::mt19937 rng(7);
+  for (char& c : body) c = static_cast<char>(rng());
+  const absl::Span<const uint8_t> b = AsBytes(body);
+  const std::array<uint8_t, 32> whole = OmChecksum(b);
+  std::vector<std::array<uint8_t, 16>> digests(3);
+  for (size_t k : {2, 0, 1}) {
+    OmChecksumChunk chunk;
+    const absl::Span<const uint8_t> part = b.subspan(k * kOmChecksumChunkBytes, kOmChecksumChunkBytes);
+    chunk.Update(part.subspan(0, 1000));
+    chunk.Update(part.subspan(1000));
+    digests[k] = chunk.Digest();
+  }
+  EXPECT_EQ(OmChecksumFromChunks(digests), whole);
+  OmBodyChecksum pieces;
+  pieces.UpdateFile(AsBytes(std::string(kOmHeaderSize, 'h')));  // the header is skipped
+  for (size_t at = 0; at < body.size(); at += 777777) pieces.UpdateFile(b.subspan(at, 777777));
+  EXPECT_EQ(pieces.Digest(), whole);
+  // Not the one-piece hash of version 2, and a flip in any chunk shows.
+  std::swap(digests[0], digests[1]);
+  EXPECT_NE(OmChecksumFromChunks(digests), whole);
+  body[kOmChecksumChunkBytes + 5] ^= 1;
+  EXPECT_NE(OmChecksum(AsBytes(body)), whole);
 }
 
 TEST(OmFileTest, ChecksumCoversEveryByteAndUnusedBytesMustBeZero) {

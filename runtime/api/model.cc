@@ -1,11 +1,13 @@
 // runtime/api/model.cc
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cstring>
 #include <memory>
 #include <string>
 #include <thread>
 #include <utility>
+#include <vector>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/match.h"
@@ -106,15 +108,14 @@ void DescribeValuesFromGraph(const ComputeGraph& graph, std::vector<ModelIoDesc>
 // Files of at least this many bytes are checksummed beside the load.
 constexpr size_t kDeferredChecksumBytes = size_t{4} << 20;
 
-// OmBodyChecksum of the file, read with pread in kChunk pieces into a
-// buffer on the stack of the thread that runs it (no heap growth beside the
-// load's own: a 1 MiB heap buffer, fresh memory first touched under the
-// allocator's page-heap lock, stalled the loading thread by ~9 ms on the
-// build VM). Each fresh stack page costs a fault, each piece a syscall:
-// 128 KiB suits a large file on its own thread, 32 KiB a small one read
-// inline (medians of 8: resnet50 20.1 vs 25.1 ms, ladder 10k 7.5 vs 6.9).
-template <size_t kChunk>
+// OmBodyChecksum of a small file, read with pread in 32 KiB pieces into a
+// buffer on the stack (no heap growth beside the load's own: a 1 MiB heap
+// buffer, fresh memory first touched under the allocator's page-heap lock,
+// stalled the loading thread by ~9 ms on the build VM; each fresh stack page
+// costs a fault, each piece a syscall: ladder 10k 7.5 ms with 128 KiB
+// pieces, 6.9 with 32 KiB, medians of 8).
 StatusOr<std::array<uint8_t, 32>> ReadBodyChecksum(const MappedFile& f) {
+  constexpr size_t kChunk = size_t{32} << 10;
   alignas(64) uint8_t buffer[kChunk];
   OmBodyChecksum sum;
   const uint64_t size = f.bytes().size();
@@ -125,6 +126,44 @@ StatusOr<std::array<uint8_t, 32>> ReadBodyChecksum(const MappedFile& f) {
   }
   return sum.Digest();
 }
+
+// A large file's body checksum, chunk by chunk (the OM checksum is over its
+// 4 MiB chunks' digests): every thread that calls Work claims chunks until
+// none is left, reading each with pread in 128 KiB stack pieces. The
+// loading thread calls it after its own work, beside the helper that
+// started with the load (resnet50: the 100 MB hash was most of the load).
+class ParallelBodyChecksum {
+ public:
+  explicit ParallelBodyChecksum(const MappedFile& f)
+      : file_(f),
+        body_(f.bytes().size() > kOmHeaderSize ? f.bytes().size() - kOmHeaderSize : 0),
+        digests_(static_cast<size_t>((body_ + kOmChecksumChunkBytes - 1) / kOmChecksumChunkBytes)) {}
+
+  Status Work() {
+    constexpr size_t kPiece = size_t{128} << 10;
+    alignas(64) uint8_t buffer[kPiece];
+    for (size_t k = next_.fetch_add(1); k < digests_.size(); k = next_.fetch_add(1)) {
+      const uint64_t begin = k * kOmChecksumChunkBytes;
+      const uint64_t end = std::min<uint64_t>(begin + kOmChecksumChunkBytes, body_);
+      OmChecksumChunk chunk;
+      for (uint64_t at = begin; at < end; at += kPiece) {
+        const size_t n = static_cast<size_t>(std::min<uint64_t>(kPiece, end - at));
+        RETURN_IF_ERROR(file_.ReadAt(kOmHeaderSize + at, absl::MakeSpan(buffer, n)));
+        chunk.Update(absl::MakeConstSpan(buffer, n));
+      }
+      digests_[k] = chunk.Digest();
+    }
+    return OkStatus();
+  }
+  // After every Work has returned OK.
+  std::array<uint8_t, 32> Digest() const { return OmChecksumFromChunks(digests_); }
+
+ private:
+  const MappedFile& file_;
+  const uint64_t body_;
+  std::vector<std::array<uint8_t, 16>> digests_;
+  std::atomic<size_t> next_{0};
+};
 
 // A static root is loaded without its graph (LoadOmForRuntime): the static
 // executor reads its launch plan (or, for TaskDef files, the root's op
@@ -193,8 +232,9 @@ StatusOr<Model> Model::LoadFromFile(const std::string& path, const ModelLoadOpti
   ASSIGN_OR_RETURN(std::shared_ptr<const MappedFile> file, MappedFile::Open(path));
   absl::Span<const uint8_t> bytes = file->bytes();
   // A large file's checksum is computed on a second thread while this one
-  // loads and prepares the model, and is checked before the model is
-  // returned (a mismatch wins over any load error). It reads the file with
+  // loads and prepares the model, then by both threads (chunk by chunk), and
+  // is checked before the model is returned (a mismatch wins over any load
+  // error). It reads the file with
   // pread instead of through the mapping. Measured on the build VM
   // (resnet50, 100 MB): a first touch of the mapping's 4 KiB pages costs
   // ~35-45 ms, pread plus the hash ~18 ms. The weights stay mapped and are
@@ -202,22 +242,27 @@ StatusOr<Model> Model::LoadFromFile(const std::string& path, const ModelLoadOpti
   // as with any mmap).
   OmLoadOptions om_options;
   std::thread sum_thread;
+  std::unique_ptr<ParallelBodyChecksum> parallel;
+  Status helper_status;
   StatusOr<std::array<uint8_t, 32>> sum = Internal("checksum not computed");
   if (bytes.size() >= kDeferredChecksumBytes) {
     om_options.defer_checksum = true;
-    sum_thread = std::thread([&sum, f = file.get()]() { sum = ReadBodyChecksum<size_t{128} << 10>(*f); });
+    parallel = std::make_unique<ParallelBodyChecksum>(*file);
+    sum_thread = std::thread([&helper_status, p = parallel.get()]() { helper_status = p->Work(); });
   } else {
     // A small file's checksum is read the same way, on this thread (a
     // second one costs more than it saves here): the load then touches
     // only the mapped pages it parses (ladder 10k: TASK_INFO 0.56 of 2.1 MB).
-    sum = ReadBodyChecksum<size_t{32} << 10>(*file);
+    sum = ReadBodyChecksum(*file);
     if (!sum.ok()) return Annotate(sum.status(), "model file '", path, "': ");
     om_options.body_checksum = &*sum;
   }
   StatusOr<Model> m = LoadFromOmBytes(bytes, file, options, om_options);
   if (sum_thread.joinable()) {
+    Status st = parallel->Work();  // the chunks the helper has not claimed yet
     sum_thread.join();
-    Status st = sum.ok() ? VerifyOmBodyChecksum(bytes, *sum) : sum.status();
+    if (st.ok()) st = helper_status;
+    if (st.ok()) st = VerifyOmBodyChecksum(bytes, parallel->Digest());
     if (!st.ok()) return Annotate(st, "model file '", path, "': ");
   }
   if (!m.ok()) return Annotate(m.status(), "model file '", path, "': ");

@@ -2,7 +2,7 @@
 //
 // load_phases: times the phases of loading an OM file, each alone, best of
 // N repetitions (a development tool for the OM load speed work):
-//   checksum      XXH3-128 over the body
+//   checksum      the body checksum (XXH3-128 over the 4 MiB chunks' digests)
 //   task_info     ModelTaskDef parse of the root's TASK_INFO (heap / Arena)
 //   model_def     DecodeModelOpDescs (static path) and DeserializeModel (full)
 //   load          Model::LoadFromFile (everything, threads included)
