@@ -353,11 +353,13 @@ constexpr size_t kMaxVerdictEntries = 1 << 16;
 
 namespace {
 
-// Per plan op: its last verify / infer verdict (an InferVerdictCache index)
-// and the context it was for.
+// Per plan op: its last kernel task's kind, kernel, IR slice and verify /
+// infer verdict (an InferVerdictCache index), and the inputs it was for.
 struct PlanVerdictMemo {
   int32_t entry = -1;
-  const OpRegistrationData* reg = nullptr;
+  uint32_t kind = 0;  // the task's kind id (registration and kernel)
+  size_t n_in = 0;
+  KernelFn fn = nullptr;
   uint32_t ir_begin = 0;
   uint16_t ir_count = 0;
   bool valued = false;  // the verdict read input values: weight locations are keyed
@@ -891,220 +893,230 @@ Status StaticExecutor::Prepare(const StaticExecutorOptions& options) {
     // The node name the kernel sees: a plan's op is shared by equal nodes.
     const absl::string_view node_name =
         plan != nullptr ? f.node_name : absl::string_view(op.GetName());
-    RegEntry* re = nullptr;
-    if (last_reg != nullptr && last_key == kernel_key) {
-      re = last_reg;
-    } else {
-      auto it = regs.find(kernel_key);
-      if (it == regs.end()) {
-        it = regs.try_emplace(kernel_keys.emplace_back(kernel_key)).first;
-        it->second.reg = registry.Find(kernel_key);
-        if (it->second.reg == nullptr) {
-          StatusOr<const OpRegistrationData*> r = registry.Get(kernel_key);
-          return Annotate(r.ok() ? NotFound("op type ", kernel_key, " is not registered") : r.status(),
-                          head());
-        }
-      }
-      re = &it->second;
-      last_key = it->first;
-      last_reg = re;
-    }
-    const OpRegistrationData* reg = re->reg;
-    const OpKernelDef* kernel = re->kernel;
-    if (kernel == nullptr || re->kernel_engine != f.engine) {
-      kernel = reg->FindKernel(f.engine);
-      re->kernel = kernel;
-      re->kernel_engine.assign(f.engine.data(), f.engine.size());
-    }
-    if (kernel == nullptr || kernel->fn == nullptr) {
-      std::vector<std::string> engines;
-      for (const OpKernelDef& k : reg->kernels) engines.push_back(k.engine);
-      return NotSupported(head(), "op ", kernel_key, " has no kernel for engine '", f.engine,
-                          "' (kernels: ", engines.empty() ? "none" : absl::StrJoin(engines, ", "),
-                          ")");
-    }
-    task.fn = kernel->fn;
-
-    // IR mapping (reused while the op, or its input names, and the slot
-    // count repeat) and input data types.
-    const size_t slots = task.in_count;
-    if (!re->has_ir || re->ir_slots != slots ||
-        (re->ir_op != &op && !SameInputNames(op, re->ir_names))) {
-      StatusOr<std::vector<gert::IrInstance>> mapped = MapInputSlotsToIr(op, *reg, slots);
-      if (!mapped.ok()) return Annotate(mapped.status(), head());
-      re->ir = std::move(mapped).value();
-      re->ir_slots = slots;
-      re->ir_names.clear();
-      for (size_t i = 0; i < op.GetAllInputsSize(); ++i) {
-        const std::string* n = op.GetInputNamePtr(static_cast<uint32_t>(i));
-        re->ir_names.push_back(n == nullptr ? absl::string_view() : absl::string_view(*n));
-      }
-      re->has_ir = true;
-    }
-    re->ir_op = &op;
-    s_ir.assign(re->ir.begin(), re->ir.end());
-    std::vector<gert::IrInstance>& ir = s_ir;
-    for (size_t k = 0; k < reg->inputs.size(); ++k) {
-      const OpIoDef& io = reg->inputs[k];
-      if (io.kind == IoKind::kOptional && ir[k].count == 1 && ins[ir[k].start] == nullptr) {
-        ir[k].count = 0;
-      }
-      for (size_t s = ir[k].start; s < ir[k].start + ir[k].count; ++s) {
-        if (ins[s] != nullptr && io.types.Contains(ins[s]->GetDataType())) continue;
-        const std::string in_name = absl::StrCat("input ", s, " ('", io.name, "')");
-        if (ins[s] == nullptr) return GraphInvalid(head(), in_name, " is absent but required");
-        if (Status st = io.types.Check(in_name, ins[s]->GetDataType()); !st.ok()) {
-          return Annotate(st, head());
-        }
-      }
-    }
-    // ir_ holds each registration's last mapping once (tasks of a kernel
-    // key mostly map alike, whatever runs between them).
-    const bool same_ir = re->has_slice && re->slice_count == ir.size() &&
-                         std::equal(ir.begin(), ir.end(), ir_.begin() + re->slice_begin,
-                                    [](const gert::IrInstance& a, const gert::IrInstance& b) {
-                                      return a.start == b.start && a.count == b.count;
-                                    });
-    if (!same_ir) {
-      re->slice_begin = static_cast<uint32_t>(ir_.size());
-      re->slice_count = static_cast<uint32_t>(ir.size());
-      ir_.insert(ir_.end(), ir.begin(), ir.end());
-      re->has_slice = true;
-    }
-    task.ir_begin = re->slice_begin;
-    task.ir_count = static_cast<uint16_t>(re->slice_count);  // one per input slot
-
-    // Verify / infer: the declared outputs are exactly what the op produces.
     const size_t n_outs = task.out_count;
-    s_in_shapes.resize(slots);
-    s_in_dtypes.resize(slots);
-    s_in_values.resize(slots);
-    for (size_t s = 0; s < slots; ++s) {
-      const gert::Tensor* t = ins[s];
-      s_in_shapes[s] = t == nullptr ? nullptr : &t->GetShape();
-      s_in_dtypes[s] = t == nullptr ? DT_UNDEFINED : t->GetDataType();
-      // Weight inputs' values are known (data-dependent shapes: Reshape, ...).
-      s_in_values[s] = t != nullptr && s_in_kinds[s] == proto::MEM_WEIGHTS ? t : nullptr;
-    }
-    if (s_out_shapes.size() < n_outs) {
-      s_out_shapes.resize(n_outs);
-      s_out_dtypes.resize(n_outs);
-      s_out_dtypes_initial.resize(n_outs);
-      s_out_shape_ptrs.resize(n_outs);
-      s_out_dtype_ptrs.resize(n_outs);
-    }
-    for (size_t i = 0; i < n_outs; ++i) {
-      const GeTensorDesc* desc = op.GetOutputDescBarePtr(static_cast<uint32_t>(i));
-      s_out_dtypes_initial[i] = desc != nullptr ? desc->GetDataType() : DT_UNDEFINED;
-    }
-    const absl::Span<const gert::Shape* const> in_shapes(s_in_shapes.data(), slots);
-    const absl::Span<const DataType> in_dtypes(s_in_dtypes.data(), slots);
-    const absl::Span<const DataType> out_initial(s_out_dtypes_initial.data(), n_outs);
-    const AttrStore& attrs = op.GetAttrStore();
-    // A verdict that did not read input values is keyed without them (no
-    // weight locations); one that did, on where its weight inputs lie.
-    s_no_weights.assign(slots, InferVerdictCache::WeightLoc());
-    const absl::Span<const InferVerdictCache::WeightLoc> no_weights(s_no_weights.data(), slots);
-    const absl::Span<const InferVerdictCache::WeightLoc> in_weights(s_in_weights.data(), slots);
-    const bool has_weights =
-        std::any_of(in_weights.begin(), in_weights.end(),
-                    [](const InferVerdictCache::WeightLoc& w) { return w.size != 0 || w.offset != ~uint64_t{0}; });
-    auto hash_plain = [&]() {
-      return InferVerdictCache::Hash(reg, ir, in_shapes, in_dtypes, no_weights, out_initial, attrs.size());
-    };
-    // Plan: the op's last verdict, when this task's context is the same
-    // (the op fixes the attributes and initial output types; the
-    // registration, IR slice, and per input presence, data type, shape id
-    // and, for a verdict that read values, the weight location must match).
-    PlanVerdictMemo* memo = plan != nullptr ? &memos[ptask.op] : nullptr;
-    int32_t memo_hit = -1;
-    if (memo != nullptr && memo->entry >= 0 && memo->reg == reg && memo->ir_begin == task.ir_begin &&
-        memo->ir_count == task.ir_count) {
-      PlanSignature(*plan, ptask, memo->valued, &s_sig);
-      if (s_sig == memo->sig) memo_hit = memo->entry;
-    }
-    int32_t cached = memo_hit;
-    if (cached < 0) {
-      cached = verdicts.Find(hash_plain(), reg, attrs, ir, in_shapes, in_dtypes, no_weights, out_initial);
-    }
-    const uint64_t hash_valued =
-        has_weights && cached < 0
-            ? InferVerdictCache::Hash(reg, ir, in_shapes, in_dtypes, in_weights, out_initial, attrs.size())
-            : 0;
-    if (has_weights && cached < 0) {
-      cached = verdicts.Find(hash_valued, reg, attrs, ir, in_shapes, in_dtypes, in_weights, out_initial);
-    }
     const gert::Shape* inferred_shapes = nullptr;
     const DataType* inferred_dtypes = nullptr;
-    if (cached >= 0) {
-      inferred_shapes = verdicts.at(cached).out_shapes.data();
-      inferred_dtypes = verdicts.at(cached).out_dtypes.data();
+    // Plan: a task of the op's last kind whose inputs match that task's (the
+    // op fixes names, attributes and initial output types; the kind fixes the
+    // registration and kernel; presence, data types and shape ids, and for a
+    // verdict that read values the weight locations, fix the IR mapping, the
+    // type checks and the verify / infer verdict) takes that task's kernel,
+    // IR slice and verdict. Its declared outputs are still checked below.
+    PlanVerdictMemo* memo = plan != nullptr ? &memos[ptask.op] : nullptr;
+    bool same_as_last = false;
+    if (memo != nullptr && memo->entry >= 0 && memo->kind == ptask.kind && memo->n_in == f.n_in) {
+      PlanSignature(*plan, ptask, memo->valued, &s_sig);
+      same_as_last = s_sig == memo->sig;
+    }
+    if (same_as_last) {
+      task.fn = memo->fn;
+      task.ir_begin = memo->ir_begin;
+      task.ir_count = memo->ir_count;
+      inferred_shapes = verdicts.at(memo->entry).out_shapes.data();
+      inferred_dtypes = verdicts.at(memo->entry).out_dtypes.data();
     } else {
+      RegEntry* re = nullptr;
+      if (last_reg != nullptr && last_key == kernel_key) {
+        re = last_reg;
+      } else {
+        auto it = regs.find(kernel_key);
+        if (it == regs.end()) {
+          it = regs.try_emplace(kernel_keys.emplace_back(kernel_key)).first;
+          it->second.reg = registry.Find(kernel_key);
+          if (it->second.reg == nullptr) {
+            StatusOr<const OpRegistrationData*> r = registry.Get(kernel_key);
+            return Annotate(r.ok() ? NotFound("op type ", kernel_key, " is not registered") : r.status(),
+                            head());
+          }
+        }
+        re = &it->second;
+        last_key = it->first;
+        last_reg = re;
+      }
+      const OpRegistrationData* reg = re->reg;
+      const OpKernelDef* kernel = re->kernel;
+      if (kernel == nullptr || re->kernel_engine != f.engine) {
+        kernel = reg->FindKernel(f.engine);
+        re->kernel = kernel;
+        re->kernel_engine.assign(f.engine.data(), f.engine.size());
+      }
+      if (kernel == nullptr || kernel->fn == nullptr) {
+        std::vector<std::string> engines;
+        for (const OpKernelDef& k : reg->kernels) engines.push_back(k.engine);
+        return NotSupported(head(), "op ", kernel_key, " has no kernel for engine '", f.engine,
+                            "' (kernels: ", engines.empty() ? "none" : absl::StrJoin(engines, ", "),
+                            ")");
+      }
+      task.fn = kernel->fn;
+
+      // IR mapping (reused while the op, or its input names, and the slot
+      // count repeat) and input data types.
+      const size_t slots = task.in_count;
+      if (!re->has_ir || re->ir_slots != slots ||
+          (re->ir_op != &op && !SameInputNames(op, re->ir_names))) {
+        StatusOr<std::vector<gert::IrInstance>> mapped = MapInputSlotsToIr(op, *reg, slots);
+        if (!mapped.ok()) return Annotate(mapped.status(), head());
+        re->ir = std::move(mapped).value();
+        re->ir_slots = slots;
+        re->ir_names.clear();
+        for (size_t i = 0; i < op.GetAllInputsSize(); ++i) {
+          const std::string* n = op.GetInputNamePtr(static_cast<uint32_t>(i));
+          re->ir_names.push_back(n == nullptr ? absl::string_view() : absl::string_view(*n));
+        }
+        re->has_ir = true;
+      }
+      re->ir_op = &op;
+      s_ir.assign(re->ir.begin(), re->ir.end());
+      std::vector<gert::IrInstance>& ir = s_ir;
+      for (size_t k = 0; k < reg->inputs.size(); ++k) {
+        const OpIoDef& io = reg->inputs[k];
+        if (io.kind == IoKind::kOptional && ir[k].count == 1 && ins[ir[k].start] == nullptr) {
+          ir[k].count = 0;
+        }
+        for (size_t s = ir[k].start; s < ir[k].start + ir[k].count; ++s) {
+          if (ins[s] != nullptr && io.types.Contains(ins[s]->GetDataType())) continue;
+          const std::string in_name = absl::StrCat("input ", s, " ('", io.name, "')");
+          if (ins[s] == nullptr) return GraphInvalid(head(), in_name, " is absent but required");
+          if (Status st = io.types.Check(in_name, ins[s]->GetDataType()); !st.ok()) {
+            return Annotate(st, head());
+          }
+        }
+      }
+      // ir_ holds each registration's last mapping once (tasks of a kernel
+      // key mostly map alike, whatever runs between them).
+      const bool same_ir = re->has_slice && re->slice_count == ir.size() &&
+                           std::equal(ir.begin(), ir.end(), ir_.begin() + re->slice_begin,
+                                      [](const gert::IrInstance& a, const gert::IrInstance& b) {
+                                        return a.start == b.start && a.count == b.count;
+                                      });
+      if (!same_ir) {
+        re->slice_begin = static_cast<uint32_t>(ir_.size());
+        re->slice_count = static_cast<uint32_t>(ir.size());
+        ir_.insert(ir_.end(), ir.begin(), ir.end());
+        re->has_slice = true;
+      }
+      task.ir_begin = re->slice_begin;
+      task.ir_count = static_cast<uint16_t>(re->slice_count);  // one per input slot
+
+      // Verify / infer: the declared outputs are exactly what the op produces.
+      s_in_shapes.resize(slots);
+      s_in_dtypes.resize(slots);
+      s_in_values.resize(slots);
+      for (size_t s = 0; s < slots; ++s) {
+        const gert::Tensor* t = ins[s];
+        s_in_shapes[s] = t == nullptr ? nullptr : &t->GetShape();
+        s_in_dtypes[s] = t == nullptr ? DT_UNDEFINED : t->GetDataType();
+        // Weight inputs' values are known (data-dependent shapes: Reshape, ...).
+        s_in_values[s] = t != nullptr && s_in_kinds[s] == proto::MEM_WEIGHTS ? t : nullptr;
+      }
+      if (s_out_shapes.size() < n_outs) {
+        s_out_shapes.resize(n_outs);
+        s_out_dtypes.resize(n_outs);
+        s_out_dtypes_initial.resize(n_outs);
+        s_out_shape_ptrs.resize(n_outs);
+        s_out_dtype_ptrs.resize(n_outs);
+      }
       for (size_t i = 0; i < n_outs; ++i) {
-        s_out_shapes[i] = unknown_rank;
-        s_out_dtypes[i] = s_out_dtypes_initial[i];
-        s_out_shape_ptrs[i] = &s_out_shapes[i];
-        s_out_dtype_ptrs[i] = &s_out_dtypes[i];
+        const GeTensorDesc* desc = op.GetOutputDescBarePtr(static_cast<uint32_t>(i));
+        s_out_dtypes_initial[i] = desc != nullptr ? desc->GetDataType() : DT_UNDEFINED;
       }
-      gert::InferShapeContext ictx;
-      ictx.SetNode(node_name, op.GetType());
-      ictx.SetAttrHolder(&op);
-      ictx.SetInputs(in_shapes, in_dtypes, absl::MakeConstSpan(s_in_values.data(), slots));
-      ictx.SetOutputs(absl::MakeConstSpan(s_out_shape_ptrs.data(), n_outs),
-                      absl::MakeConstSpan(s_out_dtype_ptrs.data(), n_outs));
-      ictx.SetIrInputs(ir);
-      // (Messages are built on failure only.)
-      if (reg->verify != nullptr) {
-        if (Status st = reg->verify(ictx); !st.ok()) return Annotate(st, head(), "verify: ");
+      const absl::Span<const gert::Shape* const> in_shapes(s_in_shapes.data(), slots);
+      const absl::Span<const DataType> in_dtypes(s_in_dtypes.data(), slots);
+      const absl::Span<const DataType> out_initial(s_out_dtypes_initial.data(), n_outs);
+      const AttrStore& attrs = op.GetAttrStore();
+      // A verdict that did not read input values is keyed without them (no
+      // weight locations); one that did, on where its weight inputs lie.
+      s_no_weights.assign(slots, InferVerdictCache::WeightLoc());
+      const absl::Span<const InferVerdictCache::WeightLoc> no_weights(s_no_weights.data(), slots);
+      const absl::Span<const InferVerdictCache::WeightLoc> in_weights(s_in_weights.data(), slots);
+      const bool has_weights =
+          std::any_of(in_weights.begin(), in_weights.end(), [](const InferVerdictCache::WeightLoc& w) {
+            return w.size != 0 || w.offset != ~uint64_t{0};
+          });
+      auto hash_plain = [&]() {
+        return InferVerdictCache::Hash(reg, ir, in_shapes, in_dtypes, no_weights, out_initial, attrs.size());
+      };
+      int32_t cached =
+          verdicts.Find(hash_plain(), reg, attrs, ir, in_shapes, in_dtypes, no_weights, out_initial);
+      const uint64_t hash_valued =
+          has_weights && cached < 0
+              ? InferVerdictCache::Hash(reg, ir, in_shapes, in_dtypes, in_weights, out_initial, attrs.size())
+              : 0;
+      if (has_weights && cached < 0) {
+        cached = verdicts.Find(hash_valued, reg, attrs, ir, in_shapes, in_dtypes, in_weights, out_initial);
       }
-      if (reg->infer_data_type != nullptr) {
-        if (Status st = reg->infer_data_type(ictx); !st.ok()) {
-          return Annotate(st, head(), "infer data type: ");
+      if (cached >= 0) {
+        inferred_shapes = verdicts.at(cached).out_shapes.data();
+        inferred_dtypes = verdicts.at(cached).out_dtypes.data();
+      } else {
+        for (size_t i = 0; i < n_outs; ++i) {
+          s_out_shapes[i] = unknown_rank;
+          s_out_dtypes[i] = s_out_dtypes_initial[i];
+          s_out_shape_ptrs[i] = &s_out_shapes[i];
+          s_out_dtype_ptrs[i] = &s_out_dtypes[i];
         }
-      } else if (ictx.GetInputShape(0) != nullptr) {
-        for (size_t i = 0; i < n_outs; ++i) ictx.SetOutputDataType(i, ictx.GetInputDataType(0));
-      }
-      if (reg->infer_shape == nullptr) {
-        return NotSupported(head(), "op ", reg->type,
-                            " has no infer shape function; its outputs cannot be checked");
-      }
-      if (Status st = reg->infer_shape(ictx); !st.ok()) return Annotate(st, head(), "infer shape: ");
-      inferred_shapes = s_out_shapes.data();
-      inferred_dtypes = s_out_dtypes.data();
-      const bool valued = has_weights && ictx.InputValuesRead();
-      if (verdicts.size() < kMaxVerdictEntries) {
-        InferVerdictCache::Entry e;
-        e.reg = reg;
-        e.attrs = &attrs;
-        e.ir = ir;
-        e.in_shapes.resize(slots);
-        e.in_present.resize(slots);
-        for (size_t s = 0; s < slots; ++s) {
-          e.in_present[s] = in_shapes[s] != nullptr ? 1 : 0;
-          if (in_shapes[s] != nullptr) e.in_shapes[s] = *in_shapes[s];
+        gert::InferShapeContext ictx;
+        ictx.SetNode(node_name, op.GetType());
+        ictx.SetAttrHolder(&op);
+        ictx.SetInputs(in_shapes, in_dtypes, absl::MakeConstSpan(s_in_values.data(), slots));
+        ictx.SetOutputs(absl::MakeConstSpan(s_out_shape_ptrs.data(), n_outs),
+                        absl::MakeConstSpan(s_out_dtype_ptrs.data(), n_outs));
+        ictx.SetIrInputs(ir);
+        // (Messages are built on failure only.)
+        if (reg->verify != nullptr) {
+          if (Status st = reg->verify(ictx); !st.ok()) return Annotate(st, head(), "verify: ");
         }
-        e.in_dtypes.assign(in_dtypes.begin(), in_dtypes.end());
-        const absl::Span<const InferVerdictCache::WeightLoc> key = valued ? in_weights : no_weights;
-        e.in_weights.assign(key.begin(), key.end());
-        e.out_dtypes_initial.assign(out_initial.begin(), out_initial.end());
-        e.out_shapes.assign(s_out_shapes.begin(), s_out_shapes.begin() + n_outs);
-        e.out_dtypes.assign(s_out_dtypes.begin(), s_out_dtypes.begin() + n_outs);
-        verdicts.Add(valued ? hash_valued : hash_plain(), std::move(e));
-        cached = static_cast<int32_t>(verdicts.size() - 1);
+        if (reg->infer_data_type != nullptr) {
+          if (Status st = reg->infer_data_type(ictx); !st.ok()) {
+            return Annotate(st, head(), "infer data type: ");
+          }
+        } else if (ictx.GetInputShape(0) != nullptr) {
+          for (size_t i = 0; i < n_outs; ++i) ictx.SetOutputDataType(i, ictx.GetInputDataType(0));
+        }
+        if (reg->infer_shape == nullptr) {
+          return NotSupported(head(), "op ", reg->type,
+                              " has no infer shape function; its outputs cannot be checked");
+        }
+        if (Status st = reg->infer_shape(ictx); !st.ok()) return Annotate(st, head(), "infer shape: ");
+        inferred_shapes = s_out_shapes.data();
+        inferred_dtypes = s_out_dtypes.data();
+        const bool valued = has_weights && ictx.InputValuesRead();
+        if (verdicts.size() < kMaxVerdictEntries) {
+          InferVerdictCache::Entry e;
+          e.reg = reg;
+          e.attrs = &attrs;
+          e.ir = ir;
+          e.in_shapes.resize(slots);
+          e.in_present.resize(slots);
+          for (size_t s = 0; s < slots; ++s) {
+            e.in_present[s] = in_shapes[s] != nullptr ? 1 : 0;
+            if (in_shapes[s] != nullptr) e.in_shapes[s] = *in_shapes[s];
+          }
+          e.in_dtypes.assign(in_dtypes.begin(), in_dtypes.end());
+          const absl::Span<const InferVerdictCache::WeightLoc> key = valued ? in_weights : no_weights;
+          e.in_weights.assign(key.begin(), key.end());
+          e.out_dtypes_initial.assign(out_initial.begin(), out_initial.end());
+          e.out_shapes.assign(s_out_shapes.begin(), s_out_shapes.begin() + n_outs);
+          e.out_dtypes.assign(s_out_dtypes.begin(), s_out_dtypes.begin() + n_outs);
+          verdicts.Add(valued ? hash_valued : hash_plain(), std::move(e));
+          cached = static_cast<int32_t>(verdicts.size() - 1);
+        }
       }
-    }
-    if (memo != nullptr && cached >= 0 && cached != memo_hit) {
-      // Remember this verdict for the op's next task (keyed as it was).
-      const std::vector<InferVerdictCache::WeightLoc>& w = verdicts.at(cached).in_weights;
-      memo->entry = cached;
-      memo->reg = reg;
-      memo->ir_begin = task.ir_begin;
-      memo->ir_count = task.ir_count;
-      memo->valued = std::any_of(w.begin(), w.end(), [](const InferVerdictCache::WeightLoc& l) {
-        return l.size != 0 || l.offset != ~uint64_t{0};
-      });
-      PlanSignature(*plan, ptask, memo->valued, &memo->sig);
-    }
+      if (memo != nullptr && cached >= 0) {
+        // Remember this task for the op's next one (the verdict keyed as it was).
+        const std::vector<InferVerdictCache::WeightLoc>& w = verdicts.at(cached).in_weights;
+        memo->entry = cached;
+        memo->kind = ptask.kind;
+        memo->n_in = f.n_in;
+        memo->fn = task.fn;
+        memo->ir_begin = task.ir_begin;
+        memo->ir_count = task.ir_count;
+        memo->valued = std::any_of(w.begin(), w.end(), [](const InferVerdictCache::WeightLoc& l) {
+          return l.size != 0 || l.offset != ~uint64_t{0};
+        });
+        PlanSignature(*plan, ptask, memo->valued, &memo->sig);
+      }
+    }  // !same_as_last
     for (size_t i = 0; i < n_outs; ++i) {
       const gert::Tensor* t = outs[i];
       if (t == nullptr) continue;  // MEM_ABSENT
