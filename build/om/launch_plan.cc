@@ -421,6 +421,34 @@ bool LaunchPlanFields::ReadInPlace(absl::Span<const uint8_t> bytes, LaunchPlanFi
 
 // ---------------------------------------------------------------- view
 
+namespace {
+
+// `ends` (the plan field `field`) are exclusive end offsets into data of
+// `size` units: nondecreasing, within the data, the last one its end. The
+// messages name the field and index; `beyond` / `total_*` word them.
+Status CheckEnds(absl::Span<const uint32_t> ends, size_t size, absl::string_view field,
+                 absl::string_view beyond, absl::string_view items_end_at,
+                 absl::string_view total_head, absl::string_view total_tail) {
+  uint32_t prev = 0;
+  for (size_t k = 0; k < ends.size(); ++k) {
+    const uint32_t end = ends[k];
+    if (end < prev) {
+      return ParseFailed("launch plan: ", field, "[", k, "] = ", end, " is below ", field, "[", k - 1,
+                         "] = ", prev);
+    }
+    if (end > size) {
+      return OutOfRange("launch plan: ", field, "[", k, "] = ", end, " is beyond the ", size, beyond);
+    }
+    prev = end;
+  }
+  if (prev != size) {
+    return ParseFailed("launch plan: ", items_end_at, prev, " but ", total_head, size, total_tail);
+  }
+  return OkStatus();
+}
+
+}  // namespace
+
 StatusOr<LaunchPlanView> LaunchPlanView::Create(const proto::LaunchPlan& plan, size_t num_ops) {
   return Create(LaunchPlanFields::Of(plan), num_ops);
 }
@@ -437,23 +465,8 @@ StatusOr<LaunchPlanView> LaunchPlanView::Create(LaunchPlanFields fields, size_t 
                        f.kind_kernel_name.size());
   }
   // Shapes.
-  uint32_t prev = 0;
-  for (size_t k = 0; k < f.shape_end.size(); ++k) {
-    const uint32_t end = f.shape_end[k];
-    if (end < prev) {
-      return ParseFailed("launch plan: shape_end[", k, "] = ", end, " is below shape_end[", k - 1,
-                         "] = ", prev);
-    }
-    if (end > f.shape_dims.size()) {
-      return OutOfRange("launch plan: shape_end[", k, "] = ", end, " is beyond the ", f.shape_dims.size(),
-                        " shape_dims");
-    }
-    prev = end;
-  }
-  if (prev != f.shape_dims.size()) {
-    return ParseFailed("launch plan: shapes end at ", prev, " but there are ", f.shape_dims.size(),
-                       " shape_dims");
-  }
+  RETURN_IF_ERROR(CheckEnds(f.shape_end, f.shape_dims.size(), "shape_end", " shape_dims",
+                            "shapes end at ", "there are ", " shape_dims"));
   // Tensors.
   if (f.tensor.size() % kLaunchTensorWords != 0) {
     return ParseFailed("launch plan: tensor has ", f.tensor.size(), " words, not a multiple of ",
@@ -527,22 +540,8 @@ StatusOr<LaunchPlanView> LaunchPlanView::Create(LaunchPlanFields fields, size_t 
   if (f.name_end.size() != num_tasks) {
     return ParseFailed("launch plan: ", f.name_end.size(), " name_end entries for ", num_tasks, " tasks");
   }
-  prev = 0;
-  for (size_t t = 0; t < num_tasks; ++t) {
-    const uint32_t end = f.name_end[t];
-    if (end < prev) {
-      return ParseFailed("launch plan: name_end[", t, "] = ", end, " is below name_end[", t - 1,
-                         "] = ", prev);
-    }
-    if (end > f.names.size()) {
-      return OutOfRange("launch plan: name_end[", t, "] = ", end, " is beyond the ", f.names.size(),
-                        " bytes of names");
-    }
-    prev = end;
-  }
-  if (prev != f.names.size()) {
-    return ParseFailed("launch plan: names end at ", prev, " but names has ", f.names.size(), " bytes");
-  }
+  RETURN_IF_ERROR(CheckEnds(f.name_end, f.names.size(), "name_end", " bytes of names", "names end at ",
+                            "names has ", " bytes"));
   return view;
 }
 
