@@ -108,39 +108,25 @@ void DescribeValuesFromGraph(const ComputeGraph& graph, std::vector<ModelIoDesc>
 // Files of at least this many bytes are checksummed beside the load.
 constexpr size_t kDeferredChecksumBytes = size_t{4} << 20;
 
-// OmBodyChecksum of a small file, read with pread in 32 KiB pieces into a
-// buffer on the stack (no heap growth beside the load's own: a 1 MiB heap
-// buffer, fresh memory first touched under the allocator's page-heap lock,
-// stalled the loading thread by ~9 ms on the build VM; each fresh stack page
-// costs a fault, each piece a syscall: ladder 10k 7.5 ms with 128 KiB
-// pieces, 6.9 with 32 KiB, medians of 8).
-StatusOr<std::array<uint8_t, 32>> ReadBodyChecksum(const MappedFile& f) {
-  constexpr size_t kChunk = size_t{32} << 10;
-  alignas(64) uint8_t buffer[kChunk];
-  OmBodyChecksum sum;
-  const uint64_t size = f.bytes().size();
-  for (uint64_t at = 0; at < size; at += kChunk) {
-    const size_t n = static_cast<size_t>(std::min<uint64_t>(kChunk, size - at));
-    RETURN_IF_ERROR(f.ReadAt(at, absl::MakeSpan(buffer, n)));
-    sum.UpdateFile(absl::MakeConstSpan(buffer, n));
-  }
-  return sum.Digest();
-}
-
-// A large file's body checksum, chunk by chunk (the OM checksum is over its
+// A file's body checksum, chunk by chunk (the OM checksum is over its
 // 4 MiB chunks' digests): every thread that calls Work claims chunks until
-// none is left, reading each with pread in 128 KiB stack pieces. The
-// loading thread calls it after its own work, beside the helper that
-// started with the load (resnet50: the 100 MB hash was most of the load).
-class ParallelBodyChecksum {
+// none is left, reading each with pread in kPiece pieces into a buffer on
+// its stack (no heap growth beside the load's own: a 1 MiB heap buffer,
+// fresh memory first touched under the allocator's page-heap lock, stalled
+// the loading thread by ~9 ms on the build VM). Each fresh stack page costs
+// a fault and each piece a syscall: 128 KiB pieces suit a large file (its
+// helper thread, then the loading thread after its own work; resnet50's
+// 100 MB hash was most of its load), 32 KiB a small file read before the
+// decode (ladder 10k 7.5 ms with 128 KiB, 6.9 with 32 KiB, medians of 8).
+class BodyChecksumReader {
  public:
-  explicit ParallelBodyChecksum(const MappedFile& f)
+  explicit BodyChecksumReader(const MappedFile& f)
       : file_(f),
         body_(f.bytes().size() > kOmHeaderSize ? f.bytes().size() - kOmHeaderSize : 0),
         digests_(static_cast<size_t>((body_ + kOmChecksumChunkBytes - 1) / kOmChecksumChunkBytes)) {}
 
+  template <size_t kPiece>
   Status Work() {
-    constexpr size_t kPiece = size_t{128} << 10;
     alignas(64) uint8_t buffer[kPiece];
     for (size_t k = next_.fetch_add(1); k < digests_.size(); k = next_.fetch_add(1)) {
       const uint64_t begin = k * kOmChecksumChunkBytes;
@@ -241,28 +227,30 @@ StatusOr<Model> Model::LoadFromFile(const std::string& path, const ModelLoadOpti
   // first touched by the first run that reads them (a lazily mapped model,
   // as with any mmap).
   OmLoadOptions om_options;
+  constexpr size_t kLargePiece = size_t{128} << 10, kSmallPiece = size_t{32} << 10;
+  BodyChecksumReader checksum(*file);
   std::thread sum_thread;
-  std::unique_ptr<ParallelBodyChecksum> parallel;
   Status helper_status;
-  StatusOr<std::array<uint8_t, 32>> sum = Internal("checksum not computed");
+  std::array<uint8_t, 32> small_sum;
   if (bytes.size() >= kDeferredChecksumBytes) {
     om_options.defer_checksum = true;
-    parallel = std::make_unique<ParallelBodyChecksum>(*file);
-    sum_thread = std::thread([&helper_status, p = parallel.get()]() { helper_status = p->Work(); });
+    sum_thread = std::thread([&helper_status, &checksum]() { helper_status = checksum.Work<kLargePiece>(); });
   } else {
-    // A small file's checksum is read the same way, on this thread (a
-    // second one costs more than it saves here): the load then touches
-    // only the mapped pages it parses (ladder 10k: TASK_INFO 0.56 of 2.1 MB).
-    sum = ReadBodyChecksum(*file);
-    if (!sum.ok()) return Annotate(sum.status(), "model file '", path, "': ");
-    om_options.body_checksum = &*sum;
+    // A small file's checksum is read first, on this thread (a second one
+    // costs more than it saves here): the load then touches only the
+    // mapped pages it parses (ladder 10k: TASK_INFO 0.56 of 2.1 MB).
+    if (Status st = checksum.Work<kSmallPiece>(); !st.ok()) {
+      return Annotate(st, "model file '", path, "': ");
+    }
+    small_sum = checksum.Digest();
+    om_options.body_checksum = &small_sum;
   }
   StatusOr<Model> m = LoadFromOmBytes(bytes, file, options, om_options);
   if (sum_thread.joinable()) {
-    Status st = parallel->Work();  // the chunks the helper has not claimed yet
+    Status st = checksum.Work<kLargePiece>();  // the chunks the helper has not claimed yet
     sum_thread.join();
     if (st.ok()) st = helper_status;
-    if (st.ok()) st = VerifyOmBodyChecksum(bytes, parallel->Digest());
+    if (st.ok()) st = VerifyOmBodyChecksum(bytes, checksum.Digest());
     if (!st.ok()) return Annotate(st, "model file '", path, "': ");
   }
   if (!m.ok()) return Annotate(m.status(), "model file '", path, "': ");
