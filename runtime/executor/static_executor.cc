@@ -356,6 +356,8 @@ namespace {
 // Per plan op: its last kernel task's kind, kernel, IR slice and verify /
 // infer verdict (an InferVerdictCache index), and the inputs it was for.
 struct PlanVerdictMemo {
+  // The op's last PlanEntry (StaticExecutor::kNoPlanEntry before its first).
+  uint32_t plan_entry = 0xFFFFFFFFu;
   int32_t entry = -1;
   uint32_t kind = 0;  // the task's kind id (registration and kernel)
   size_t n_in = 0;
@@ -580,9 +582,8 @@ Status StaticExecutor::Prepare(const StaticExecutorOptions& options) {
   const LaunchPlanView* const plan = parts_.plan;
   std::vector<gert::Tensor*>& plan_views = plan_views_;
   if (plan != nullptr) plan_views.assign(plan->num_tensors(), nullptr);
-  // Plan: the last entry made for each op id (tasks of one op mostly
-  // share theirs).
-  std::vector<uint32_t> entry_of_op(plan != nullptr ? plan->num_ops() : 0, kNoPlanEntry);
+  // Plan: per op id, its last task's PlanEntry, kind, kernel, IR slice and
+  // verdict (tasks of one op mostly share them).
   std::vector<PlanVerdictMemo> memos(plan != nullptr ? plan->num_ops() : 0);
   // Plan: per tensor id, the kind of the ref its view (plan_views) was made
   // for, MEM_ABSENT for an absent one, kKindUnknown before its first use.
@@ -1137,7 +1138,7 @@ Status StaticExecutor::Prepare(const StaticExecutorOptions& options) {
     if (plan != nullptr && !rebinds_outputs) {
       // Every slot is plan_views_[id] and every workspace arena + offset:
       // the plan's words and an entry describe the task; the record goes.
-      uint32_t& entry = entry_of_op[ptask.op];
+      uint32_t& entry = memos[ptask.op].plan_entry;
       if (entry == kNoPlanEntry || !plan_entries_[entry].Matches(task)) {
         entry = static_cast<uint32_t>(plan_entries_.size());
         plan_entries_.push_back(PlanEntry{task.fn, task.op, task.ir_begin, task.ir_count});
