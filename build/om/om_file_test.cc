@@ -55,6 +55,11 @@ std::shared_ptr<AlignedBuffer> Aligned(const std::string& bytes) {
   return std::make_shared<AlignedBuffer>(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
 }
 
+// LoadOmForRuntime over an aligned buffer, which owns the bytes.
+StatusOr<OmRuntimeModel> LoadAligned(const std::shared_ptr<AlignedBuffer>& buf) {
+  return LoadOmForRuntime(absl::Span<const uint8_t>(buf->data(), buf->size()), buf);
+}
+
 // Flips one byte at `parts` places spread over the body of `om` and expects
 // `load(bytes, owner)` to report the checksum, whatever the decoders would
 // make of the bytes.
@@ -721,7 +726,7 @@ TEST(OmRuntimeLoadTest, DynamicRootIsFullyDecoded) {
   auto om = SaveOm(*Build(DynamicReluGraph()));
   ASSERT_TRUE(om.ok());
   auto buf = Aligned(*om);
-  auto rt = LoadOmForRuntime(absl::Span<const uint8_t>(buf->data(), buf->size()), buf);
+  auto rt = LoadAligned(buf);
   ASSERT_TRUE(rt.ok()) << rt.status();
   EXPECT_TRUE(rt->dynamic);
   ASSERT_NE(rt->root, nullptr);
@@ -737,7 +742,7 @@ TEST(OmRuntimeLoadTest, SubmodelsOfAStaticRootAreCheckedNotKept) {
   auto om = SaveOm(*model, TaskDefForm());
   ASSERT_TRUE(om.ok()) << om.status();
   auto buf = Aligned(*om);
-  auto rt = LoadOmForRuntime(absl::Span<const uint8_t>(buf->data(), buf->size()), buf);
+  auto rt = LoadAligned(buf);
   ASSERT_TRUE(rt.ok()) << rt.status();
   EXPECT_EQ(rt->name, "root");
   EXPECT_EQ(rt->ops.size(), 5u);
@@ -776,7 +781,7 @@ TEST(OmRuntimeLoadTest, HostileBytesGiveTheSameStatusAsTheFullLoader) {
   const int rejected = ForEachHostileVariant(*om, [](const std::string& s, const std::string& what) {
     ExpectSameOutcome(s, what);
     auto buf = Aligned(s);
-    return LoadOmForRuntime(absl::Span<const uint8_t>(buf->data(), buf->size()), buf).ok();
+    return LoadAligned(buf).ok();
   });
   EXPECT_GT(rejected, static_cast<int>(om->size()) / 2);
   // A task naming an op beyond the MODEL_DEF: the op_index error.
@@ -785,7 +790,7 @@ TEST(OmRuntimeLoadTest, HostileBytesGiveTheSameStatusAsTheFullLoader) {
   auto bad_om = SaveOm(*bad, TaskDefForm());
   ASSERT_TRUE(bad_om.ok());
   auto b = Aligned(*bad_om);
-  auto r = LoadOmForRuntime(absl::Span<const uint8_t>(b->data(), b->size()), b);
+  auto r = LoadAligned(b);
   EXPECT_EQ(GetErrorCode(r.status()), ErrorCode::kOutOfRange) << r.status();
   EXPECT_NE(std::string(r.status().message()).find("op_index 99 but MODEL_DEF has 5 ops"),
             std::string::npos)
@@ -799,7 +804,7 @@ TEST(OmRuntimeLoadTest, LargeFileUsesHelperThreadsAndKeepsErrorOrder) {
   auto om = SaveOm(*model, TaskDefForm());
   ASSERT_TRUE(om.ok()) << om.status();
   auto buf = Aligned(*om);
-  auto rt = LoadOmForRuntime(absl::Span<const uint8_t>(buf->data(), buf->size()), buf);
+  auto rt = LoadAligned(buf);
   ASSERT_TRUE(rt.ok()) << rt.status();
   EXPECT_EQ(rt->task_bytes.size(), static_cast<size_t>(model->root->task_def.task_size()));
   EXPECT_EQ(rt->ops.size(), model->root->graph->GetDirectNodesSize());
@@ -858,7 +863,7 @@ TEST(OmLaunchPlanTest, PlanFileLoadsBothWays) {
   auto dyn = SaveOm(*Build(DynamicReluGraph()));
   ASSERT_TRUE(dyn.ok());
   auto dbuf = Aligned(*dyn);
-  auto drt = LoadOmForRuntime(absl::Span<const uint8_t>(dbuf->data(), dbuf->size()), dbuf);
+  auto drt = LoadAligned(dbuf);
   ASSERT_TRUE(drt.ok()) << drt.status();
   EXPECT_TRUE(drt->dynamic);
   EXPECT_EQ(drt->plan, nullptr);
@@ -901,7 +906,7 @@ TEST(OmRuntimeLoadTest, UnusualTopLevelFieldsAreParsedWhole) {
     auto om = SaveOm(*model, TaskDefForm());
     ASSERT_TRUE(om.ok()) << om.status();
     auto buf = Aligned(*om);
-    auto rt = LoadOmForRuntime(absl::Span<const uint8_t>(buf->data(), buf->size()), buf);
+    auto rt = LoadAligned(buf);
     ASSERT_TRUE(rt.ok()) << rt.status();
     EXPECT_EQ(rt->task_bytes.size(), 3u);
     EXPECT_EQ(rt->task_def->task_size(), 0);
@@ -914,7 +919,7 @@ TEST(OmRuntimeLoadTest, UnusualTopLevelFieldsAreParsedWhole) {
     auto om = SaveOm(*model, TaskDefForm());
     ASSERT_TRUE(om.ok()) << om.status();
     auto buf = Aligned(*om);
-    auto rt = LoadOmForRuntime(absl::Span<const uint8_t>(buf->data(), buf->size()), buf);
+    auto rt = LoadAligned(buf);
     ASSERT_TRUE(rt.ok()) << rt.status();
     EXPECT_TRUE(rt->task_bytes.empty());
     EXPECT_EQ(rt->task_def->task_size(), 3);
