@@ -355,9 +355,11 @@ namespace {
 
 // Per plan op: its last kernel task's kind, kernel, IR slice and verify /
 // infer verdict (an InferVerdictCache index), and the inputs it was for.
+// No PlanEntry yet.
+constexpr uint32_t kNoPlanEntry = 0xFFFFFFFFu;
+
 struct PlanVerdictMemo {
-  // The op's last PlanEntry (StaticExecutor::kNoPlanEntry before its first).
-  uint32_t plan_entry = 0xFFFFFFFFu;
+  uint32_t plan_entry = kNoPlanEntry;  // the op's last PlanEntry
   int32_t entry = -1;
   uint32_t kind = 0;  // the task's kind id (registration and kernel)
   size_t n_in = 0;

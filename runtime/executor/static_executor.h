@@ -158,7 +158,6 @@ class StaticExecutor {
   // plan_code_: the task's record in tasks_ (this bit | index), else its
   // PlanEntry index.
   static constexpr uint32_t kPlanRecord = 0x80000000u;
-  static constexpr uint32_t kNoPlanEntry = 0xFFFFFFFFu;
   explicit StaticExecutor(StaticModelParts parts);
   Status Prepare(const StaticExecutorOptions& options);
   gert::Tensor* NewView();
