@@ -8,8 +8,8 @@
 // Concurrency: OpReceiver appends to a mutex-guarded queue. Commits are
 // serialised by a mutex and are the only writers of the type map; lookups
 // read the map without a lock (the header's contract: no commit runs
-// concurrently with lookups). Replaced entries are retired, never freed, so
-// pointers handed out stay valid.
+// concurrently with lookups). Registrations live in their commit's batch,
+// never freed, so pointers handed out stay valid after a replacement.
 #include "metadef/register/inc/register/op_registry.h"
 
 #include <algorithm>
@@ -18,7 +18,6 @@
 #include <cstdio>
 #include <map>
 #include <memory>
-#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -64,6 +63,10 @@ PendingQueue& Pending() {
 void Enqueue(OpRegistrationData&& data) {
   PendingQueue& q = Pending();
   absl::MutexLock lock(&q.mu);
+  // The builtin ops register at static initialisation: one block for all
+  // of them instead of a vector regrown (and its entries moved) ~9 times.
+  static bool first = true;
+  if (std::exchange(first, false)) q.items.reserve(512);
   q.items.push_back(std::move(data));
   q.count.store(q.items.size(), std::memory_order_release);
 }
@@ -80,26 +83,33 @@ GeTensorDesc AbsentOptionalDesc() { return GeTensorDesc(GeShape(), FORMAT_RESERV
 // (duplicate names are chain errors), no empty names, distinct subgraph
 // names and one kernel per engine; then BuildPrototype succeeds.
 Status ValidateRegistration(const OpRegistrationData& d) {
-  const std::string where = absl::StrCat("op type '", d.type, "' from ", SourceOf(d), ": ");
-  if (!d.decl_error.empty()) return ParamInvalid(where, d.decl_error);
+  // The message head is built only for a failure: a commit validates every
+  // registration of the process (~300 builtin ones on the first lookup of
+  // an OM load), so the passing path allocates nothing.
+  auto where = [&d]() { return absl::StrCat("op type '", d.type, "' from ", SourceOf(d), ": "); };
+  if (!d.decl_error.empty()) return ParamInvalid(where(), d.decl_error);
   for (const OpIoDef& in : d.inputs) {
-    if (in.name.empty()) return ParamInvalid(where, "an input has an empty name");
+    if (in.name.empty()) return ParamInvalid(where(), "an input has an empty name");
   }
   for (const OpIoDef& out : d.outputs) {
-    if (out.name.empty()) return ParamInvalid(where, "an output has an empty name");
+    if (out.name.empty()) return ParamInvalid(where(), "an output has an empty name");
   }
   for (const OpAttrDef& a : d.attrs) {
-    if (a.name.empty()) return ParamInvalid(where, "an attribute has an empty name");
+    if (a.name.empty()) return ParamInvalid(where(), "an attribute has an empty name");
   }
-  std::set<absl::string_view> subgraphs;
-  for (const OpSubgraphDef& g : d.subgraphs) {
-    if (g.name.empty()) return ParamInvalid(where, "a subgraph has an empty name");
-    if (!subgraphs.insert(g.name).second) return ParamInvalid(where, "two subgraphs named '", g.name, "'");
+  // Subgraph and kernel lists are a handful of entries: pairwise checks.
+  for (size_t i = 0; i < d.subgraphs.size(); ++i) {
+    const std::string& name = d.subgraphs[i].name;
+    if (name.empty()) return ParamInvalid(where(), "a subgraph has an empty name");
+    for (size_t j = 0; j < i; ++j) {
+      if (d.subgraphs[j].name == name) return ParamInvalid(where(), "two subgraphs named '", name, "'");
+    }
   }
-  std::set<absl::string_view> engines;
-  for (const OpKernelDef& k : d.kernels) {
-    if (!engines.insert(k.engine).second) {
-      return ParamInvalid(where, "two kernels for engine '", k.engine, "'");
+  for (size_t i = 0; i < d.kernels.size(); ++i) {
+    for (size_t j = 0; j < i; ++j) {
+      if (d.kernels[j].engine == d.kernels[i].engine) {
+        return ParamInvalid(where(), "two kernels for engine '", d.kernels[i].engine, "'");
+      }
     }
   }
   return OkStatus();
@@ -354,15 +364,24 @@ struct OpRegistry::Impl {
     absl::once_flag once;
     std::shared_ptr<OpDesc> op;  // null when building failed (logged)
   };
+  // One commit's registrations, kept where the pending queue left them
+  // (moving ~300 registrations to one heap block each was most of a
+  // commit: fresh memory on the first lookup of every OM load).
+  struct Batch {
+    std::vector<OpRegistrationData> items;
+    std::unique_ptr<Prototype[]> prototypes;  // one per item
+  };
   struct Entry {
-    std::unique_ptr<OpRegistrationData> data;
-    std::unique_ptr<Prototype> prototype;
+    const OpRegistrationData* data;
+    Prototype* prototype;
   };
 
   absl::Mutex commit_mu;  // serialises writers (commits, test hooks)
   // Written only under commit_mu; read without a lock (see the header).
-  absl::flat_hash_map<std::string, Entry> ops;
-  std::vector<Entry> retired ABSL_GUARDED_BY(commit_mu);
+  // Keys view the entries' `type`. Batches are never freed, so replaced
+  // and unregistered entries (and pointers handed out) stay valid.
+  absl::flat_hash_map<absl::string_view, Entry> ops;
+  std::vector<std::unique_ptr<Batch>> batches ABSL_GUARDED_BY(commit_mu);
   std::atomic<bool> overridable{false};
 
   mutable absl::Mutex log_mu;
@@ -374,7 +393,8 @@ struct OpRegistry::Impl {
     log.push_back(std::move(line));
   }
 
-  Status CommitOne(OpRegistrationData&& d) ABSL_EXCLUSIVE_LOCKS_REQUIRED(commit_mu);
+  Status CommitOne(const OpRegistrationData& d, Prototype* prototype)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(commit_mu);
 };
 
 OpRegistry::Impl* OpRegistry::impl() {
@@ -393,20 +413,15 @@ OpRegistry& OpRegistry::Instance() {
   return *r;
 }
 
-Status OpRegistry::Impl::CommitOne(OpRegistrationData&& d) {
-  const std::string source = SourceOf(d);
-  if (Status valid = ValidateRegistration(d); !valid.ok()) {
+Status OpRegistry::Impl::CommitOne(const OpRegistrationData& n, Prototype* prototype) {
+  if (Status valid = ValidateRegistration(n); !valid.ok()) {
     Log(absl::StrCat("rejected registration: ", valid.message()));
     return valid;
   }
-  Entry entry{std::make_unique<OpRegistrationData>(std::move(d)), std::make_unique<Prototype>()};
-  const OpRegistrationData& n = *entry.data;
-  auto it = ops.find(n.type);
-  if (it == ops.end()) {
-    std::string type = n.type;
-    ops.emplace(std::move(type), std::move(entry));
-    return OkStatus();
-  }
+  const Entry entry{&n, prototype};
+  auto [it, inserted] = ops.try_emplace(absl::string_view(n.type), entry);
+  if (inserted) return OkStatus();
+  const std::string source = SourceOf(n);
   const OpRegistrationData& e = *it->second.data;
   const std::string old_source = SourceOf(e);
   const std::string head = absl::StrCat("op type '", n.type, "': ");
@@ -434,36 +449,38 @@ Status OpRegistry::Impl::CommitOne(OpRegistrationData&& d) {
                            old_source,
                            " (give one a higher Priority() or load it with overriding allowed)");
   }
-  if (replace) {
-    retired.push_back(std::move(it->second));
-    it->second = std::move(entry);
-  }
+  if (replace) it->second = entry;
   return result;
 }
 
 Status OpRegistry::CommitPending(absl::string_view source) {
   Impl* im = impl();
   absl::MutexLock commit(&im->commit_mu);
-  std::vector<OpRegistrationData> batch;
+  auto batch = std::make_unique<Impl::Batch>();
   {
     PendingQueue& q = Pending();
     absl::MutexLock lock(&q.mu);
-    batch.swap(q.items);
+    batch->items.swap(q.items);
     q.count.store(0, std::memory_order_release);
   }
+  if (batch->items.empty()) return OkStatus();
+  batch->prototypes = std::make_unique<Impl::Prototype[]>(batch->items.size());
+  im->ops.reserve(im->ops.size() + batch->items.size());
   Status first = OkStatus();
-  for (OpRegistrationData& d : batch) {
+  for (size_t i = 0; i < batch->items.size(); ++i) {
+    OpRegistrationData& d = batch->items[i];
     if (d.source.empty()) d.source = std::string(source.empty() ? kBuiltinSource : source);
-    Status st = im->CommitOne(std::move(d));
+    Status st = im->CommitOne(d, &batch->prototypes[i]);
     if (!st.ok() && first.ok()) first = std::move(st);
   }
+  im->batches.push_back(std::move(batch));
   return first;
 }
 
 const OpRegistrationData* OpRegistry::Find(absl::string_view type) const {
   const Impl* im = impl();
   auto it = im->ops.find(type);
-  return it == im->ops.end() ? nullptr : it->second.data.get();
+  return it == im->ops.end() ? nullptr : it->second.data;
 }
 
 const OpDesc* OpRegistry::FindPrototype(absl::string_view type) const {
@@ -497,7 +514,7 @@ StatusOr<const OpRegistrationData*> OpRegistry::Get(absl::string_view type) cons
 std::vector<std::string> OpRegistry::GetAllTypes() const {
   std::vector<std::string> types;
   types.reserve(impl()->ops.size());
-  for (const auto& kv : impl()->ops) types.push_back(kv.first);
+  for (const auto& kv : impl()->ops) types.emplace_back(kv.first);
   std::sort(types.begin(), types.end());
   return types;
 }
@@ -523,8 +540,7 @@ bool OpRegistry::UnregisterForTest(absl::string_view type) {
   absl::MutexLock commit(&im->commit_mu);
   auto it = im->ops.find(type);
   if (it == im->ops.end()) return false;
-  im->retired.push_back(std::move(it->second));
-  im->ops.erase(it);
+  im->ops.erase(it);  // its batch keeps the registration alive
   return true;
 }
 
