@@ -1378,6 +1378,11 @@ class GraphWriter {
     // which consumers' output orders read, OpDescs and bodies) are
     // prefetched, two steps deep, so the misses overlap.
     const NodeList& list = graph_.DirectNodes();
+    // After the first kSizeSample nodes of a large graph, the bytes they took
+    // size the rest (EncodeModel's up-front guess is per node, not per graph).
+    constexpr uint32_t kSizeSample = 4096;
+    const size_t ops_start = w.size();
+    const size_t num_nodes = graph_.GetDirectNodesSize();
     constexpr int kFar = 8, kNear = 4;
     NodeList::const_iterator far = list.begin(), near = list.begin();
     for (int k = 0; k < kFar && far != list.end(); ++k) ++far;
@@ -1413,6 +1418,10 @@ class GraphWriter {
       }
       w.EndMessage(m);
       ++i;
+      if (i == kSizeSample && num_nodes >= 2 * kSizeSample) {
+        const size_t per_node = (w.size() - ops_start) / kSizeSample;
+        w.ReserveTotal(w.size() + per_node * (num_nodes - i) / 8 * 9 + (size_t{64} << 10));
+      }
     }
     const auto [a, b] =
         FindDuplicateName(hashes_, [this](size_t k) -> const std::string& { return nodes_[k]->GetName(); });

@@ -100,6 +100,12 @@ class WireWriter {
     return &(*out_)[len_];
   }
   void Commit(size_t n) { len_ += n; }
+  // Capacity for `total` bytes in all (a writer that can estimate its final
+  // size grows once, early, instead of doubling late: a doubling copies and
+  // keeps both buffers for a moment).
+  void ReserveTotal(size_t total) {
+    if (total > out_->capacity()) Grow(total);
+  }
   void Append(const char* data, size_t n) {
     if (n == 0) return;
     std::memcpy(Reserve(n), data, n);
@@ -229,20 +235,13 @@ class WireWriter {
  private:
   // Moves the written bytes into a buffer of `capacity` bytes advised as
   // huge pages before the copy first touches it (std::string::reserve would
-  // copy first, faulting the new buffer in 4 KiB pages).
+  // copy first, faulting the new buffer in 4 KiB pages). The capacity is
+  // exposed in bounded steps: resize zeroes what it exposes, so exposing a
+  // doubled buffer at once would touch twice the memory the bytes need.
   __attribute__((noinline)) void ReserveSlow(size_t n) {
-    size_t want = std::max(len_ + n, out_->size() * 2 + 256);
-    if (want > out_->capacity()) {
-      if (len_ + n <= out_->capacity()) {
-        // Use up the reserved capacity (in bounded steps: resize zeroes
-        // what it exposes) before reallocating.
-        constexpr size_t kStep = size_t{4} << 20;
-        want = std::min(out_->capacity(), std::max(len_ + n, out_->size() + kStep));
-      } else {
-        Grow(want);
-      }
-    }
-    out_->resize(want);
+    constexpr size_t kStep = size_t{4} << 20;
+    if (len_ + n > out_->capacity()) Grow(std::max(len_ + n, out_->capacity() * 2 + 256));
+    out_->resize(std::min(out_->capacity(), std::max(len_ + n, out_->size() + kStep)));
   }
 
   void Grow(size_t capacity) {
