@@ -12,6 +12,7 @@
 #include <string>
 #include <utility>
 
+#include "absl/base/attributes.h"
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -476,682 +477,830 @@ StatusOr<std::unique_ptr<StaticExecutor>> StaticExecutor::Create(
   return exec;
 }
 
-Status StaticExecutor::Prepare(const StaticExecutorOptions& options) {
-  const proto::ModelTaskDef& td = *td_;
-  for (int i = 0; i < td.input_size(); ++i) {
-    RETURN_IF_ERROR(CheckIoDef(td.input(i), "input", static_cast<size_t>(i), false));
-  }
-  for (int i = 0; i < td.output_size(); ++i) {
-    RETURN_IF_ERROR(CheckIoDef(td.output(i), "output", static_cast<size_t>(i), false));
-  }
+// One Prepare: the validated task walk that builds the run-time records. The
+// walk's lookups (ops by id, registrations, views by ref, verify / infer
+// verdicts) and the scratch reused by every task live here, one method per
+// step of a task; the records go to the executor. The steps every task
+// takes are forced inline into the walk (as calls they made the 100k-task
+// ladder's load ~25% slower); the rare ones (a new view, registration,
+// IR mapping or verdict) stay out of line.
+class StaticExecutor::Preparer {
+ public:
+  explicit Preparer(StaticExecutor& exec)
+      : x_(exec), td_(*exec.td_), w_(*exec.parts_.weights), plan_(exec.parts_.plan) {}
 
-  // The arena.
-  const uint64_t limit = options.max_arena_bytes != 0 ? options.max_arena_bytes
-                                                      : PhysicalMemoryBytes();
-  if (td.memory_size() > limit) {
-    return MemoryAllocFailed("memory_size ", td.memory_size(), " bytes exceeds the limit of ",
-                             limit, " bytes");
-  }
-  arena_size_ = td.memory_size();
-  if (arena_size_ > 0) {
-    const uint64_t rounded = (arena_size_ + kMemAlign - 1) / kMemAlign * kMemAlign;
-    // Zero pages from the kernel: no memset, and pages are faulted in by the
-    // first Run instead of at load (page aligned, so kMemAlign aligned).
-    void* p = ::mmap(nullptr, rounded, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (p == MAP_FAILED) {
-      return MemoryAllocFailed("cannot allocate the arena of ", arena_size_, " bytes");
-    }
-    arena_ = static_cast<uint8_t*>(p);
-    arena_mapped_bytes_ = rounded;
-  }
-  const WeightBuffer& w = *parts_.weights;
+  Status Run(const StaticExecutorOptions& options);
 
-  // Op lookup by OpDesc id (root graph): ids are the node positions in a
-  // built model, so a dense table; other ids (hand-made graphs) go to a map.
-  // A null entry with `shared` set marks an id used by several ops.
-  const std::vector<const OpDesc*>& graph_ops = parts_.ops;
+ private:
+  // The task being prepared: its fields, and its plan entry or TaskDef.
+  struct Cursor {
+    size_t pos = 0;
+    TaskFields f;
+    LaunchPlanView::Task ptask;
+    const proto::TaskDef* def = nullptr;
+  };
+  // Op lookup by OpDesc id; a null op with `shared` set marks an id used by
+  // several ops.
   struct IdEntry {
     const OpDesc* op = nullptr;
     bool shared = false;
   };
-  std::vector<IdEntry> dense(graph_ops.size());
-  absl::flat_hash_map<int64_t, IdEntry> sparse;
-  for (const OpDesc* op : graph_ops) {
-    if (op == nullptr) continue;
-    const int64_t id = op->GetId();
-    IdEntry& e = id >= 0 && static_cast<uint64_t>(id) < dense.size() ? dense[static_cast<size_t>(id)]
-                                                                     : sparse[id];
-    if (e.op != nullptr) e.shared = true;
-    e.op = op;
-  }
-  auto find_id = [&](int64_t id) -> const IdEntry* {
-    if (id >= 0 && static_cast<uint64_t>(id) < dense.size()) {
-      const IdEntry& e = dense[static_cast<size_t>(id)];
-      return e.op == nullptr ? nullptr : &e;
-    }
-    auto it = sparse.find(id);
-    return it == sparse.end() ? nullptr : &it->second;
-  };
+  // Per plan tensor id: the kind of the ref its view was made for,
+  // MEM_ABSENT for an absent one, kKindUnknown before its first use.
+  static constexpr uint8_t kKindUnknown = 0xFF;
 
+  Status CheckIoAndMapArena(const StaticExecutorOptions& options);
+  void IndexOps();
+  const IdEntry* FindId(int64_t id) const;
+  ABSL_ATTRIBUTE_ALWAYS_INLINE Status PrepareTask(size_t pos);
+
+  // Message prefixes are built only on failure (no per-task strings).
+  static std::string Head(const Cursor& c) { return TaskHead(c.f, c.pos); }
+  // Role 0: input, 1: output, 2: workspace.
+  ABSL_ATTRIBUTE_ALWAYS_INLINE RefFields RefAt(const Cursor& c, int role, size_t i) const;
+  StatusOr<gert::Tensor*> MakeView(const Cursor& c, const RefFields& ref, const char* role, size_t i,
+                                   bool writable);
+  StatusOr<gert::Tensor*> SlotView(const Cursor& c, int role, size_t i, const RefFields& ref, bool own);
+  ABSL_ATTRIBUTE_ALWAYS_INLINE Status BindInputs(const Cursor& c, Task& task);
+  ABSL_ATTRIBUTE_ALWAYS_INLINE Status BindOutputs(const Cursor& c, Task& task, bool rebinds_outputs);
+  ABSL_ATTRIBUTE_ALWAYS_INLINE Status BindWorkspaces(const Cursor& c, Task& task);
+  // Checks a non-kernel task; false for a kernel task (checked by the rest).
+  ABSL_ATTRIBUTE_ALWAYS_INLINE StatusOr<bool> CheckOtherTask(const Cursor& c, Task& task);
+
+  ABSL_ATTRIBUTE_ALWAYS_INLINE StatusOr<const OpDesc*> FindOp(const Cursor& c) const;
+  StatusOr<RegEntry*> Registration(const Cursor& c, absl::string_view kernel_key);
+  Status SetKernel(const Cursor& c, absl::string_view kernel_key, RegEntry& re, Task& task);
+  // The IR mapping of the task's input slots (in s_ir_), their data types
+  // checked, and the task's slice of ir_.
+  Status MapInputs(const Cursor& c, RegEntry& re, const OpDesc& op, Task& task);
+  // The verify / infer verdict of the task's inputs: an InferVerdictCache
+  // index (-1 when the cache is full; `shapes` / `dtypes` then point into
+  // the scratch).
+  StatusOr<int32_t> InferOutputs(const Cursor& c, const OpRegistrationData& reg, const OpDesc& op,
+                                 const Task& task, const gert::Shape** shapes, const DataType** dtypes);
+  ABSL_ATTRIBUTE_ALWAYS_INLINE void Remember(const Cursor& c, int32_t verdict, const Task& task);
+  ABSL_ATTRIBUTE_ALWAYS_INLINE Status CheckOutputs(const Cursor& c, const Task& task,
+                                                  const gert::Shape* inferred_shapes,
+                                                  const DataType* inferred_dtypes) const;
+  // A plain kernel task of a plan leaves no record: a PlanEntry names it.
+  ABSL_ATTRIBUTE_ALWAYS_INLINE void ToPlanEntry(const Cursor& c, Task& task);
+
+  StaticExecutor& x_;
+  const proto::ModelTaskDef& td_;
+  const WeightBuffer& w_;
+  const LaunchPlanView* const plan_;
+
+  // Root graph ops by id: ids are the node positions in a built model, so a
+  // dense table; other ids (hand-made graphs) go to a map.
+  std::vector<IdEntry> dense_;
+  absl::flat_hash_map<int64_t, IdEntry> sparse_;
+
+  proto::TaskDef scratch_def_;  // the current task when the tasks are bytes
+  std::deque<std::string> kernel_keys_;  // stable keys of `regs_`
+  // One registry lookup per distinct kernel key; consecutive tasks mostly
+  // share theirs.
+  OpRegistry* registry_ = nullptr;
+  absl::flat_hash_map<absl::string_view, RegEntry> regs_;
+  absl::string_view last_key_;
+  RegEntry* last_reg_ = nullptr;
+
+  // Views shared by equal refs: inputs among inputs (read-only to kernels),
+  // outputs among outputs (kernels write the data, never rebind the view).
+  absl::flat_hash_map<InputRefKey, gert::Tensor*> shared_inputs_;
+  absl::flat_hash_map<InputRefKey, gert::Tensor*> shared_outputs_;
+  // Plan: per op id, its last task's PlanEntry, kind, kernel, IR slice and
+  // verdict (tasks of one op mostly share them); per tensor id, its kind.
+  std::vector<PlanVerdictMemo> memos_;
+  std::vector<uint8_t> plan_kinds_;
+
+  // Scratch reused by every task (no per-task allocation once it has grown
+  // to the widest task).
+  InferVerdictCache verdicts_;
+  std::vector<const gert::Shape*> s_in_shapes_;
+  std::vector<DataType> s_in_dtypes_;
+  std::vector<const gert::Tensor*> s_in_values_;
+  std::vector<gert::Shape> s_out_shapes_;
+  std::vector<DataType> s_out_dtypes_;
+  std::vector<DataType> s_out_dtypes_initial_;
+  std::vector<gert::Shape*> s_out_shape_ptrs_;
+  std::vector<DataType*> s_out_dtype_ptrs_;
+  std::vector<gert::IrInstance> s_ir_;
+  std::vector<uint64_t> s_sig_;
+  std::vector<proto::MemKind> s_in_kinds_;
+  std::vector<InferVerdictCache::WeightLoc> s_in_weights_;
+  std::vector<InferVerdictCache::WeightLoc> s_no_weights_;
+  gert::Shape unknown_rank_;
+};
+
+Status StaticExecutor::Prepare(const StaticExecutorOptions& options) {
+  Preparer preparer(*this);
+  return preparer.Run(options);
+}
+
+Status StaticExecutor::Preparer::Run(const StaticExecutorOptions& options) {
+  RETURN_IF_ERROR(CheckIoAndMapArena(options));
+  IndexOps();
   // The flat arrays grow with the task list (the contexts' spans are wired
   // once they are final; views live in chunks that never move).
-  const size_t n_tasks = parts_.plan != nullptr         ? parts_.plan->num_tasks()
-                         : parts_.task_bytes.empty() ? static_cast<size_t>(td.task_size())
-                                                     : parts_.task_bytes.size();
+  const size_t n_tasks = plan_ != nullptr                ? plan_->num_tasks()
+                         : x_.parts_.task_bytes.empty() ? static_cast<size_t>(td_.task_size())
+                                                        : x_.parts_.task_bytes.size();
   if (n_tasks > std::numeric_limits<uint32_t>::max() / 8) {
     return OutOfRange("the task list has ", n_tasks, " tasks (limit ",
                       std::numeric_limits<uint32_t>::max() / 8, ")");
   }
-  if (parts_.plan == nullptr) {
-    tasks_.reserve(n_tasks);
-    slots_.reserve(n_tasks * 3);
+  if (plan_ == nullptr) {
+    x_.tasks_.reserve(n_tasks);
+    x_.slots_.reserve(n_tasks * 3);
   } else {
-    plan_code_.resize(n_tasks);
+    x_.plan_code_.resize(n_tasks);
+    // Plan: one view per tensor id, for inputs and outputs alike (a tensor
+    // id is one tensor; kernels write through output views and never rebind
+    // them, so a reader can share the writer's view).
+    x_.plan_views_.assign(plan_->num_tensors(), nullptr);
+    memos_.resize(plan_->num_ops());
+    plan_kinds_.assign(plan_->num_tensors(), kKindUnknown);
   }
-  proto::TaskDef scratch_def;  // the current task when the tasks are bytes
-  std::deque<std::string> kernel_keys;  // stable keys of `regs`
+  registry_ = &OpRegistry::Instance();
+  unknown_rank_.AppendDim(UNKNOWN_RANK);
+  for (size_t pos = 0; pos < n_tasks; ++pos) RETURN_IF_ERROR(PrepareTask(pos));
+  return OkStatus();
+}
 
-  // Scratch of the output check, reused by every task (no per-task
-  // allocation once it has grown to the widest task).
-  std::vector<const gert::Shape*> s_in_shapes;
-  std::vector<DataType> s_in_dtypes;
-  std::vector<const gert::Tensor*> s_in_values;
-  std::vector<gert::Shape> s_out_shapes;
-  std::vector<DataType> s_out_dtypes;
-  std::vector<DataType> s_out_dtypes_initial;
-  std::vector<gert::Shape*> s_out_shape_ptrs;
-  std::vector<DataType*> s_out_dtype_ptrs;
-  std::vector<gert::IrInstance> s_ir;
-  gert::Shape unknown_rank;
-  unknown_rank.AppendDim(UNKNOWN_RANK);
-  InferVerdictCache verdicts;
-
-  // Views shared by equal refs: inputs among inputs (read-only to kernels),
-  // outputs among outputs (kernels write the data, never rebind the view).
-  absl::flat_hash_map<InputRefKey, gert::Tensor*> shared_inputs;
-  absl::flat_hash_map<InputRefKey, gert::Tensor*> shared_outputs;
-  // Patched views already listed (a shared MODEL_* view is patched once).
-  OpRegistry& registry = OpRegistry::Instance();
-  // One registry lookup per distinct kernel key; consecutive tasks mostly
-  // share theirs.
-  absl::flat_hash_map<absl::string_view, RegEntry> regs;
-  absl::string_view last_key;
-  RegEntry* last_reg = nullptr;
-
-  // Plan: one view per tensor id, for inputs and outputs alike (a tensor id
-  // is one tensor; kernels write through output views and never rebind
-  // them, so a reader can share the writer's view).
-  const LaunchPlanView* const plan = parts_.plan;
-  std::vector<gert::Tensor*>& plan_views = plan_views_;
-  if (plan != nullptr) plan_views.assign(plan->num_tensors(), nullptr);
-  // Plan: per op id, its last task's PlanEntry, kind, kernel, IR slice and
-  // verdict (tasks of one op mostly share them).
-  std::vector<PlanVerdictMemo> memos(plan != nullptr ? plan->num_ops() : 0);
-  // Plan: per tensor id, the kind of the ref its view (plan_views) was made
-  // for, MEM_ABSENT for an absent one, kKindUnknown before its first use.
-  constexpr uint8_t kKindUnknown = 0xFF;
-  std::vector<uint8_t> plan_kinds(plan != nullptr ? plan->num_tensors() : 0, kKindUnknown);
-  std::vector<uint64_t> s_sig;
-  std::vector<proto::MemKind> s_in_kinds;
-  std::vector<InferVerdictCache::WeightLoc> s_in_weights;
-  std::vector<InferVerdictCache::WeightLoc> s_no_weights;
-
-  for (size_t pos = 0; pos < n_tasks; ++pos) {
-    const proto::TaskDef* def = nullptr;
-    LaunchPlanView::Task ptask;
-    TaskFields f;
-    if (plan != nullptr) {
-      ptask = plan->task(pos);
-      f = FieldsOf(*plan, ptask);
-    } else {
-      def = TaskDefAt(pos, &scratch_def);
-      if (def == nullptr) return ParseFailed("task ", pos, ": not a valid TaskDef");
-      f = FieldsOf(*def);
+Status StaticExecutor::Preparer::CheckIoAndMapArena(const StaticExecutorOptions& options) {
+  for (int i = 0; i < td_.input_size(); ++i) {
+    RETURN_IF_ERROR(CheckIoDef(td_.input(i), "input", static_cast<size_t>(i), false));
+  }
+  for (int i = 0; i < td_.output_size(); ++i) {
+    RETURN_IF_ERROR(CheckIoDef(td_.output(i), "output", static_cast<size_t>(i), false));
+  }
+  const uint64_t limit = options.max_arena_bytes != 0 ? options.max_arena_bytes
+                                                      : PhysicalMemoryBytes();
+  if (td_.memory_size() > limit) {
+    return MemoryAllocFailed("memory_size ", td_.memory_size(), " bytes exceeds the limit of ",
+                             limit, " bytes");
+  }
+  x_.arena_size_ = td_.memory_size();
+  if (x_.arena_size_ > 0) {
+    const uint64_t rounded = (x_.arena_size_ + kMemAlign - 1) / kMemAlign * kMemAlign;
+    // Zero pages from the kernel: no memset, and pages are faulted in by the
+    // first Run instead of at load (page aligned, so kMemAlign aligned).
+    void* p = ::mmap(nullptr, rounded, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) {
+      return MemoryAllocFailed("cannot allocate the arena of ", x_.arena_size_, " bytes");
     }
-    if (slots_.size() + f.n_in + f.n_out > std::numeric_limits<uint32_t>::max() ||
-        workspaces_.size() + f.n_ws > std::numeric_limits<uint32_t>::max()) {
-      return OutOfRange("the task list has more than ", std::numeric_limits<uint32_t>::max(),
-                        " tensor refs or workspaces");
-    }
-    if (f.n_in > kMaxTaskRefs || f.n_out > kMaxTaskRefs || f.n_ws > kMaxTaskRefs) {
-      return OutOfRange(TaskHead(f, pos), f.n_in, " inputs, ", f.n_out, " outputs and ", f.n_ws,
-                        " workspaces: a task has at most ", kMaxTaskRefs, " of each");
-    }
-    // Message prefixes are built only on failure (no per-task strings).
-    auto head = [&f, pos]() { return TaskHead(f, pos); };
-    Task& task = tasks_.emplace_back();
-    task.type = f.type;
-    if (plan != nullptr) plan_code_[pos] = kPlanRecord | static_cast<uint32_t>(tasks_.size() - 1);
-    if (f.stream_id != 0 && f.stream_id >= td.stream_num()) {
-      return OutOfRange(head(), "stream_id ", f.stream_id, " >= stream_num ", td.stream_num());
-    }
-    // Role 0: input, 1: output, 2: workspace.
-    auto ref_at = [&](int role, size_t i) -> RefFields {
-      if (plan != nullptr) {
-        const LaunchPlanView::Ids& ids =
-            role == 0 ? ptask.inputs : role == 1 ? ptask.outputs : ptask.workspaces;
-        return FieldsOf(*plan, ids[i]);
-      }
-      const int k = static_cast<int>(i);
-      return FieldsOf(role == 0 ? def->input(k) : role == 1 ? def->output(k) : def->workspace(k));
-    };
+    x_.arena_ = static_cast<uint8_t*>(p);
+    x_.arena_mapped_bytes_ = rounded;
+  }
+  return OkStatus();
+}
 
-    // A view of `ref` (kind MEM_ABSENT excluded), appended to views_.
-    auto make_view = [&](const RefFields& ref, const char* role, size_t i,
-                         bool writable) -> StatusOr<gert::Tensor*> {
-      auto where = [&]() { return absl::StrCat(head(), role, " ", i, " (", KindName(ref.kind), "): "); };
-      if (!proto::MemKind_IsValid(ref.kind)) {
-        return ParamInvalid(where(), "invalid memory kind ", static_cast<int>(ref.kind));
+void StaticExecutor::Preparer::IndexOps() {
+  const std::vector<const OpDesc*>& graph_ops = x_.parts_.ops;
+  dense_.resize(graph_ops.size());
+  for (const OpDesc* op : graph_ops) {
+    if (op == nullptr) continue;
+    const int64_t id = op->GetId();
+    IdEntry& e = id >= 0 && static_cast<uint64_t>(id) < dense_.size()
+                     ? dense_[static_cast<size_t>(id)]
+                     : sparse_[id];
+    if (e.op != nullptr) e.shared = true;
+    e.op = op;
+  }
+}
+
+const StaticExecutor::Preparer::IdEntry* StaticExecutor::Preparer::FindId(int64_t id) const {
+  if (id >= 0 && static_cast<uint64_t>(id) < dense_.size()) {
+    const IdEntry& e = dense_[static_cast<size_t>(id)];
+    return e.op == nullptr ? nullptr : &e;
+  }
+  auto it = sparse_.find(id);
+  return it == sparse_.end() ? nullptr : &it->second;
+}
+
+inline Status StaticExecutor::Preparer::PrepareTask(size_t pos) {
+  Cursor c;
+  c.pos = pos;
+  if (plan_ != nullptr) {
+    c.ptask = plan_->task(pos);
+    c.f = FieldsOf(*plan_, c.ptask);
+  } else {
+    c.def = x_.TaskDefAt(pos, &scratch_def_);
+    if (c.def == nullptr) return ParseFailed("task ", pos, ": not a valid TaskDef");
+    c.f = FieldsOf(*c.def);
+  }
+  const TaskFields& f = c.f;
+  if (x_.slots_.size() + f.n_in + f.n_out > std::numeric_limits<uint32_t>::max() ||
+      x_.workspaces_.size() + f.n_ws > std::numeric_limits<uint32_t>::max()) {
+    return OutOfRange("the task list has more than ", std::numeric_limits<uint32_t>::max(),
+                      " tensor refs or workspaces");
+  }
+  if (f.n_in > kMaxTaskRefs || f.n_out > kMaxTaskRefs || f.n_ws > kMaxTaskRefs) {
+    return OutOfRange(TaskHead(f, pos), f.n_in, " inputs, ", f.n_out, " outputs and ", f.n_ws,
+                      " workspaces: a task has at most ", kMaxTaskRefs, " of each");
+  }
+  // `task` stays valid until the next emplace (or ToPlanEntry's pop).
+  Task& task = x_.tasks_.emplace_back();
+  task.type = f.type;
+  if (plan_ != nullptr) {
+    x_.plan_code_[pos] = kPlanRecord | static_cast<uint32_t>(x_.tasks_.size() - 1);
+  }
+  if (f.stream_id != 0 && f.stream_id >= td_.stream_num()) {
+    return OutOfRange(Head(c), "stream_id ", f.stream_id, " >= stream_num ", td_.stream_num());
+  }
+  RETURN_IF_ERROR(BindInputs(c, task));
+  const absl::string_view kernel_key = f.kernel_name.empty() ? f.op_type : f.kernel_name;
+  // Switch's kernel rebinds its dead output (SetData(nullptr, 0)): its
+  // outputs get views of their own.
+  const bool rebinds_outputs = kernel_key == kRebindingKernel;
+  RETURN_IF_ERROR(BindOutputs(c, task, rebinds_outputs));
+  RETURN_IF_ERROR(BindWorkspaces(c, task));
+  ASSIGN_OR_RETURN(const bool other, CheckOtherTask(c, task));
+  if (other) return OkStatus();
+
+  // TASK_KERNEL: the op, the registration, the kernel.
+  ASSIGN_OR_RETURN(const OpDesc* op_ptr, FindOp(c));
+  const OpDesc& op = *op_ptr;
+  const gert::Shape* inferred_shapes = nullptr;
+  const DataType* inferred_dtypes = nullptr;
+  // Plan: a task of the op's last kind whose inputs match that task's (the
+  // op fixes names, attributes and initial output types; the kind fixes the
+  // registration and kernel; presence, data types and shape ids, and for a
+  // verdict that read values the weight locations, fix the IR mapping, the
+  // type checks and the verify / infer verdict) takes that task's kernel,
+  // IR slice and verdict. Its declared outputs are still checked below.
+  PlanVerdictMemo* memo = plan_ != nullptr ? &memos_[c.ptask.op] : nullptr;
+  bool same_as_last = false;
+  if (memo != nullptr && memo->entry >= 0 && memo->kind == c.ptask.kind && memo->n_in == f.n_in) {
+    PlanSignature(*plan_, c.ptask, memo->valued, &s_sig_);
+    same_as_last = s_sig_ == memo->sig;
+  }
+  if (same_as_last) {
+    task.fn = memo->fn;
+    task.ir_begin = memo->ir_begin;
+    task.ir_count = memo->ir_count;
+    inferred_shapes = verdicts_.at(memo->entry).out_shapes.data();
+    inferred_dtypes = verdicts_.at(memo->entry).out_dtypes.data();
+  } else {
+    ASSIGN_OR_RETURN(RegEntry * re, Registration(c, kernel_key));
+    RETURN_IF_ERROR(SetKernel(c, kernel_key, *re, task));
+    RETURN_IF_ERROR(MapInputs(c, *re, op, task));
+    ASSIGN_OR_RETURN(const int32_t verdict,
+                     InferOutputs(c, *re->reg, op, task, &inferred_shapes, &inferred_dtypes));
+    if (memo != nullptr && verdict >= 0) Remember(c, verdict, task);
+  }
+  RETURN_IF_ERROR(CheckOutputs(c, task, inferred_shapes, inferred_dtypes));
+
+  // What the kernel context is made of at run time.
+  task.op = &op;
+  ++x_.kernel_tasks_;
+  if (plan_ != nullptr && !rebinds_outputs) ToPlanEntry(c, task);
+  return OkStatus();
+}
+
+inline RefFields StaticExecutor::Preparer::RefAt(const Cursor& c, int role, size_t i) const {
+  if (plan_ != nullptr) {
+    const LaunchPlanView::Ids& ids =
+        role == 0 ? c.ptask.inputs : role == 1 ? c.ptask.outputs : c.ptask.workspaces;
+    return FieldsOf(*plan_, ids[i]);
+  }
+  const int k = static_cast<int>(i);
+  return FieldsOf(role == 0 ? c.def->input(k) : role == 1 ? c.def->output(k) : c.def->workspace(k));
+}
+
+// A view of `ref` (kind MEM_ABSENT excluded), appended to the views.
+StatusOr<gert::Tensor*> StaticExecutor::Preparer::MakeView(const Cursor& c, const RefFields& ref,
+                                                           const char* role, size_t i,
+                                                           bool writable) {
+  auto where = [&]() { return absl::StrCat(Head(c), role, " ", i, " (", KindName(ref.kind), "): "); };
+  if (!proto::MemKind_IsValid(ref.kind)) {
+    return ParamInvalid(where(), "invalid memory kind ", static_cast<int>(ref.kind));
+  }
+  if (!TypeUtils::IsDataTypeValid(ref.data_type)) {
+    return ParamInvalid(where(), "invalid data type ", ref.data_type);
+  }
+  const DataType dt = static_cast<DataType>(ref.data_type);
+  if (dt == DT_UNDEFINED || dt == DT_STRING || dt == DT_VARIANT || dt == DT_RESOURCE ||
+      dt == DT_STRING_REF) {
+    return NotSupported(where(), "data type ", DtName(dt), " cannot live in a static model");
+  }
+  if (ref.dims.size() > gert::kMaxDimNum) {
+    return ParamInvalid(where(), ref.dims.size(), " dims exceed the limit of ", gert::kMaxDimNum);
+  }
+  gert::Shape shape;
+  for (int64_t d : ref.dims) shape.AppendDim(d);
+  if (shape.IsUnknownShape()) {
+    return ParamInvalid(where(), "dims ", shape.ToString(), " are not static");
+  }
+  const int64_t count = shape.GetShapeSize();
+  if (count < 0) return Overflow(where(), "element count of ", shape.ToString(), " overflows");
+  StatusOr<size_t> need = gert::HostStorageBytes(dt, count);
+  if (!need.ok()) return Annotate(need.status(), where());
+  if (ref.size < *need) {
+    return ParamInvalid(where(), "size ", ref.size, " is smaller than the ", *need, " bytes of ",
+                        shape.ToString(), " ", DtName(dt));
+  }
+  void* data = nullptr;
+  bool patch = false;
+  switch (ref.kind) {
+    case proto::MEM_ARENA:
+      if (!FitsIn(ref.offset, ref.size, x_.arena_size_)) {
+        return OutOfRange(where(), "[", ref.offset, ", +", ref.size, ") exceeds memory_size ",
+                          x_.arena_size_);
       }
-      if (!TypeUtils::IsDataTypeValid(ref.data_type)) {
-        return ParamInvalid(where(), "invalid data type ", ref.data_type);
+      if (ref.offset % kMemAlign != 0) {
+        return ParamInvalid(where(), "offset ", ref.offset, " is not ", kMemAlign, "-byte aligned");
       }
-      const DataType dt = static_cast<DataType>(ref.data_type);
-      if (dt == DT_UNDEFINED || dt == DT_STRING || dt == DT_VARIANT || dt == DT_RESOURCE ||
-          dt == DT_STRING_REF) {
-        return NotSupported(where(), "data type ", DtName(dt), " cannot live in a static model");
+      data = x_.arena_ == nullptr ? nullptr : x_.arena_ + ref.offset;
+      break;
+    case proto::MEM_WEIGHTS:
+      if (writable) return ParamInvalid(where(), "weights are read-only");
+      if (!FitsIn(ref.offset, ref.size, w_.size)) {
+        return OutOfRange(where(), "[", ref.offset, ", +", ref.size, ") exceeds the weights (",
+                          w_.size, " bytes)");
       }
-      if (ref.dims.size() > gert::kMaxDimNum) {
-        return ParamInvalid(where(), ref.dims.size(), " dims exceed the limit of ",
-                            gert::kMaxDimNum);
-      }
-      gert::Shape shape;
-      for (int64_t d : ref.dims) shape.AppendDim(d);
-      if (shape.IsUnknownShape()) {
-        return ParamInvalid(where(), "dims ", shape.ToString(), " are not static");
-      }
-      const int64_t count = shape.GetShapeSize();
-      if (count < 0) return Overflow(where(), "element count of ", shape.ToString(), " overflows");
-      StatusOr<size_t> need = gert::HostStorageBytes(dt, count);
-      if (!need.ok()) return Annotate(need.status(), where());
-      if (ref.size < *need) {
-        return ParamInvalid(where(), "size ", ref.size, " is smaller than the ", *need,
-                            " bytes of ", shape.ToString(), " ", DtName(dt));
-      }
-      void* data = nullptr;
-      bool patch = false;
-      switch (ref.kind) {
-        case proto::MEM_ARENA:
-          if (!FitsIn(ref.offset, ref.size, arena_size_)) {
-            return OutOfRange(where(), "[", ref.offset, ", +", ref.size,
-                              ") exceeds memory_size ", arena_size_);
-          }
-          if (ref.offset % kMemAlign != 0) {
-            return ParamInvalid(where(), "offset ", ref.offset, " is not ", kMemAlign,
-                                "-byte aligned");
-          }
-          data = arena_ == nullptr ? nullptr : arena_ + ref.offset;
-          break;
-        case proto::MEM_WEIGHTS:
-          if (writable) return ParamInvalid(where(), "weights are read-only");
-          if (!FitsIn(ref.offset, ref.size, w.size)) {
-            return OutOfRange(where(), "[", ref.offset, ", +", ref.size,
-                              ") exceeds the weights (", w.size, " bytes)");
-          }
-          if (ref.size > 0) {
-            // A fresh build's weights are pieces (the constants in place); a
-            // ref across pieces or into a zero gap reads a contiguous copy.
-            const uint8_t* p = weights_copy_.data != nullptr ? nullptr : w.Find(ref.offset, ref.size);
-            if (p == nullptr) {
-              if (weights_copy_.data == nullptr) {
-                weights_copy_ = MakeContiguousWeights(w);
-                if (weights_copy_.data == nullptr || weights_copy_.size != w.size) {
-                  return MemoryAllocFailed(where(), "cannot copy the ", w.size, " weight bytes");
-                }
-              }
-              p = weights_copy_.data + ref.offset;
+      if (ref.size > 0) {
+        // A fresh build's weights are pieces (the constants in place); a
+        // ref across pieces or into a zero gap reads a contiguous copy.
+        WeightBuffer& copy = x_.weights_copy_;
+        const uint8_t* p = copy.data != nullptr ? nullptr : w_.Find(ref.offset, ref.size);
+        if (p == nullptr) {
+          if (copy.data == nullptr) {
+            copy = MakeContiguousWeights(w_);
+            if (copy.data == nullptr || copy.size != w_.size) {
+              return MemoryAllocFailed(where(), "cannot copy the ", w_.size, " weight bytes");
             }
-            data = const_cast<uint8_t*>(p);
           }
-          break;
-        case proto::MEM_MODEL_INPUT:
-        case proto::MEM_MODEL_OUTPUT: {
-          const bool out = ref.kind == proto::MEM_MODEL_OUTPUT;
-          if (!out && writable) return ParamInvalid(where(), "model inputs are read-only");
-          const int n = out ? td.output_size() : td.input_size();
-          if (ref.index >= static_cast<uint32_t>(n)) {
-            return OutOfRange(where(), "index ", ref.index, " but the model has ", n,
-                              out ? " outputs" : " inputs");
-          }
-          const proto::ModelIoDef& io = out ? td.output(static_cast<int>(ref.index))
-                                            : td.input(static_cast<int>(ref.index));
-          if (!FitsIn(ref.offset, ref.size, io.size())) {
-            return OutOfRange(where(), "[", ref.offset, ", +", ref.size, ") exceeds the ",
-                              io.size(), " bytes of model ", out ? "output " : "input ",
-                              ref.index);
-          }
-          patch = true;
-          break;
+          p = copy.data + ref.offset;
         }
-        default:
-          return ParamInvalid(where(), "invalid memory kind ", static_cast<int>(ref.kind));
+        data = const_cast<uint8_t*>(p);
       }
-      gert::Tensor* view = NewView();
-      view->SetShape(shape);
-      view->SetDataType(dt);
-      view->SetData(data, static_cast<size_t>(ref.size));
-      if (patch) {
-        Patch p;
-        p.tensor = view;
-        p.is_output = ref.kind == proto::MEM_MODEL_OUTPUT;
-        p.index = ref.index;
-        p.offset = ref.offset;
-        p.size = ref.size;
-        patches_.push_back(p);
+      break;
+    case proto::MEM_MODEL_INPUT:
+    case proto::MEM_MODEL_OUTPUT: {
+      const bool out = ref.kind == proto::MEM_MODEL_OUTPUT;
+      if (!out && writable) return ParamInvalid(where(), "model inputs are read-only");
+      const int n = out ? td_.output_size() : td_.input_size();
+      if (ref.index >= static_cast<uint32_t>(n)) {
+        return OutOfRange(where(), "index ", ref.index, " but the model has ", n,
+                          out ? " outputs" : " inputs");
       }
-      return view;
-    };
-
-    // The view of slot i of `role` (its ref `ref`; null for MEM_ABSENT), shared by equal
-    // refs unless `own`: by tensor id in a plan, else through a map whose
-    // keys' dims point into the view's own shape (the TaskDef may be a
-    // reused message).
-    using ViewMap = absl::flat_hash_map<InputRefKey, gert::Tensor*>;
-    auto slot_view = [&](int role, size_t i, const RefFields& ref,
-                         bool own) -> StatusOr<gert::Tensor*> {
-      // An unconnected optional input / an unused optional output.
-      if (ref.kind == proto::MEM_ABSENT) return static_cast<gert::Tensor*>(nullptr);
-      const bool writable = role != 0;
-      const char* role_name = role == 0 ? "input" : "output";
-      if (own) return make_view(ref, role_name, i, writable);
-      if (plan != nullptr) {
-        const uint32_t id = (role == 0 ? ptask.inputs : ptask.outputs)[i];
-        gert::Tensor*& view = plan_views[id];
-        // A view made for a reader passed every check but the read-only
-        // ones: a writer of a read-only kind gets make_view's error.
-        if (view == nullptr || (writable && (ref.kind == proto::MEM_WEIGHTS ||
-                                             ref.kind == proto::MEM_MODEL_INPUT))) {
-          ASSIGN_OR_RETURN(view, make_view(ref, role_name, i, writable));
-        }
-        return view;
+      const proto::ModelIoDef& io = out ? td_.output(static_cast<int>(ref.index))
+                                        : td_.input(static_cast<int>(ref.index));
+      if (!FitsIn(ref.offset, ref.size, io.size())) {
+        return OutOfRange(where(), "[", ref.offset, ", +", ref.size, ") exceeds the ", io.size(),
+                          " bytes of model ", out ? "output " : "input ", ref.index);
       }
-      ViewMap* map = role == 0 ? &shared_inputs : &shared_outputs;
-      const InputRefKey probe(ref);
-      auto it = map->find(probe);
-      if (it != map->end()) return it->second;
-      ASSIGN_OR_RETURN(gert::Tensor * view, make_view(ref, role_name, i, writable));
-      InputRefKey stable = probe;
-      stable.dims = view->GetShape().GetDims();
-      map->emplace(stable, view);
-      return view;
-    };
-
-    task.in_begin = static_cast<uint32_t>(slots_.size());
-    task.in_count = static_cast<uint16_t>(f.n_in);
-    s_in_kinds.resize(f.n_in);
-    s_in_weights.assign(f.n_in, InferVerdictCache::WeightLoc());
-    for (size_t i = 0; i < f.n_in; ++i) {
-      if (plan != nullptr) {
-        // A tensor id seen before: its view (or absence) and kind are known.
-        const uint32_t id = ptask.inputs[i];
-        const uint8_t kind = plan_kinds[id];
-        if (kind != kKindUnknown) {
-          s_in_kinds[i] = static_cast<proto::MemKind>(kind);
-          if (kind == proto::MEM_WEIGHTS) {
-            const LaunchPlanView::Tensor t = plan->tensor(id);
-            s_in_weights[i] = {t.offset, t.size};
-          }
-          slots_.push_back(plan_views[id]);
-          continue;
-        }
-      }
-      const RefFields ref = ref_at(0, i);
-      ASSIGN_OR_RETURN(gert::Tensor * view, slot_view(0, i, ref, false));
-      s_in_kinds[i] = view == nullptr ? proto::MEM_ABSENT : ref.kind;
-      if (s_in_kinds[i] == proto::MEM_WEIGHTS) s_in_weights[i] = {ref.offset, ref.size};
-      if (plan != nullptr) plan_kinds[ptask.inputs[i]] = static_cast<uint8_t>(s_in_kinds[i]);
-      slots_.push_back(view);
+      patch = true;
+      break;
     }
-    task.out_count = static_cast<uint16_t>(f.n_out);
-    const absl::string_view kernel_key = f.kernel_name.empty() ? f.op_type : f.kernel_name;
-    // Equal refs passed every check of make_view but the read-only ones,
-    // which depend on the kind alone (always writable here). Switch's
-    // kernel rebinds its dead output (SetData(nullptr, 0)): its outputs get
-    // views of their own.
-    const bool rebinds_outputs = kernel_key == kRebindingKernel;
-    for (size_t i = 0; i < f.n_out; ++i) {
-      if (plan != nullptr && !rebinds_outputs) {
-        // Known and writable (a read-only kind gets make_view's error).
-        const uint32_t id = ptask.outputs[i];
-        const uint8_t kind = plan_kinds[id];
-        if (kind != kKindUnknown && kind != proto::MEM_WEIGHTS && kind != proto::MEM_MODEL_INPUT) {
-          slots_.push_back(plan_views[id]);
-          continue;
-        }
-      }
-      const RefFields ref = ref_at(1, i);
-      ASSIGN_OR_RETURN(gert::Tensor * view, slot_view(1, i, ref, rebinds_outputs));
-      if (plan != nullptr && !rebinds_outputs) {
-        plan_kinds[ptask.outputs[i]] = static_cast<uint8_t>(view == nullptr ? proto::MEM_ABSENT : ref.kind);
-      }
-      slots_.push_back(view);
-    }
-    task.ws_begin = static_cast<uint32_t>(workspaces_.size());
-    task.ws_count = static_cast<uint16_t>(f.n_ws);
-    for (size_t i = 0; i < f.n_ws; ++i) {
-      const RefFields ref = ref_at(2, i);
-      if (ref.kind != proto::MEM_ARENA || !FitsIn(ref.offset, ref.size, arena_size_)) {
-        return ParamInvalid(head(), "workspace ", i, " must be an ARENA ref within memory_size ",
-                            arena_size_);
-      }
-      workspaces_.push_back(arena_ == nullptr ? nullptr : arena_ + ref.offset);
-    }
-    const gert::Tensor* const* ins = slots_.data() + task.in_begin;
-    gert::Tensor* const* outs = slots_.data() + task.in_begin + task.in_count;
+    default:
+      return ParamInvalid(where(), "invalid memory kind ", static_cast<int>(ref.kind));
+  }
+  gert::Tensor* view = x_.NewView();
+  view->SetShape(shape);
+  view->SetDataType(dt);
+  view->SetData(data, static_cast<size_t>(ref.size));
+  if (patch) {
+    Patch p;
+    p.tensor = view;
+    p.is_output = ref.kind == proto::MEM_MODEL_OUTPUT;
+    p.index = ref.index;
+    p.offset = ref.offset;
+    p.size = ref.size;
+    x_.patches_.push_back(p);
+  }
+  return view;
+}
 
-    switch (f.type) {
-      case proto::TASK_KERNEL:
-        break;
-      case proto::TASK_MEMCPY: {
-        if (f.n_in != 1 || f.n_out != 1 || ins[0] == nullptr || outs[0] == nullptr) {
-          return ParamInvalid(head(), "a memcpy needs one input and one output, got ", f.n_in,
-                              " and ", f.n_out);
+// The view of slot i of `role` (its ref `ref`; null for MEM_ABSENT), shared
+// by equal refs unless `own`: by tensor id in a plan, else through a map
+// whose keys' dims point into the view's own shape (the TaskDef may be a
+// reused message).
+StatusOr<gert::Tensor*> StaticExecutor::Preparer::SlotView(const Cursor& c, int role, size_t i,
+                                                           const RefFields& ref, bool own) {
+  // An unconnected optional input / an unused optional output.
+  if (ref.kind == proto::MEM_ABSENT) return static_cast<gert::Tensor*>(nullptr);
+  const bool writable = role != 0;
+  const char* role_name = role == 0 ? "input" : "output";
+  if (own) return MakeView(c, ref, role_name, i, writable);
+  if (plan_ != nullptr) {
+    const uint32_t id = (role == 0 ? c.ptask.inputs : c.ptask.outputs)[i];
+    gert::Tensor*& view = x_.plan_views_[id];
+    // A view made for a reader passed every check but the read-only ones: a
+    // writer of a read-only kind gets MakeView's error.
+    if (view == nullptr ||
+        (writable && (ref.kind == proto::MEM_WEIGHTS || ref.kind == proto::MEM_MODEL_INPUT))) {
+      ASSIGN_OR_RETURN(view, MakeView(c, ref, role_name, i, writable));
+    }
+    return view;
+  }
+  absl::flat_hash_map<InputRefKey, gert::Tensor*>& map = role == 0 ? shared_inputs_ : shared_outputs_;
+  const InputRefKey probe(ref);
+  auto it = map.find(probe);
+  if (it != map.end()) return it->second;
+  ASSIGN_OR_RETURN(gert::Tensor * view, MakeView(c, ref, role_name, i, writable));
+  InputRefKey stable = probe;
+  stable.dims = view->GetShape().GetDims();
+  map.emplace(stable, view);
+  return view;
+}
+
+inline Status StaticExecutor::Preparer::BindInputs(const Cursor& c, Task& task) {
+  const size_t n_in = c.f.n_in;
+  task.in_begin = static_cast<uint32_t>(x_.slots_.size());
+  task.in_count = static_cast<uint16_t>(n_in);
+  s_in_kinds_.resize(n_in);
+  s_in_weights_.assign(n_in, InferVerdictCache::WeightLoc());
+  for (size_t i = 0; i < n_in; ++i) {
+    if (plan_ != nullptr) {
+      // A tensor id seen before: its view (or absence) and kind are known.
+      const uint32_t id = c.ptask.inputs[i];
+      const uint8_t kind = plan_kinds_[id];
+      if (kind != kKindUnknown) {
+        s_in_kinds_[i] = static_cast<proto::MemKind>(kind);
+        if (kind == proto::MEM_WEIGHTS) {
+          const LaunchPlanView::Tensor t = plan_->tensor(id);
+          s_in_weights_[i] = {t.offset, t.size};
         }
-        const uint64_t in_size = ref_at(0, 0).size;
-        const uint64_t out_size = ref_at(1, 0).size;
-        if (out_size < in_size) {
-          return ParamInvalid(head(), "output of ", out_size, " bytes cannot hold the input of ",
-                              in_size);
-        }
-        task.copy_bytes = static_cast<size_t>(in_size);
+        x_.slots_.push_back(x_.plan_views_[id]);
         continue;
       }
-      case proto::TASK_EVENT_RECORD:
-      case proto::TASK_EVENT_WAIT:
-        if (f.event_id >= td.event_num()) {
-          return OutOfRange(head(), "event_id ", f.event_id, " >= event_num ", td.event_num());
-        }
+    }
+    const RefFields ref = RefAt(c, 0, i);
+    ASSIGN_OR_RETURN(gert::Tensor * view, SlotView(c, 0, i, ref, false));
+    s_in_kinds_[i] = view == nullptr ? proto::MEM_ABSENT : ref.kind;
+    if (s_in_kinds_[i] == proto::MEM_WEIGHTS) s_in_weights_[i] = {ref.offset, ref.size};
+    if (plan_ != nullptr) plan_kinds_[c.ptask.inputs[i]] = static_cast<uint8_t>(s_in_kinds_[i]);
+    x_.slots_.push_back(view);
+  }
+  return OkStatus();
+}
+
+inline Status StaticExecutor::Preparer::BindOutputs(const Cursor& c, Task& task, bool rebinds_outputs) {
+  task.out_count = static_cast<uint16_t>(c.f.n_out);
+  // Equal refs passed every check of MakeView but the read-only ones, which
+  // depend on the kind alone (always writable here).
+  for (size_t i = 0; i < c.f.n_out; ++i) {
+    if (plan_ != nullptr && !rebinds_outputs) {
+      // Known and writable (a read-only kind gets MakeView's error).
+      const uint32_t id = c.ptask.outputs[i];
+      const uint8_t kind = plan_kinds_[id];
+      if (kind != kKindUnknown && kind != proto::MEM_WEIGHTS && kind != proto::MEM_MODEL_INPUT) {
+        x_.slots_.push_back(x_.plan_views_[id]);
         continue;
-      default:
-        return NotSupported(head(), "task type ", static_cast<int>(f.type),
-                            " is not supported by the static executor");
+      }
     }
+    const RefFields ref = RefAt(c, 1, i);
+    ASSIGN_OR_RETURN(gert::Tensor * view, SlotView(c, 1, i, ref, rebinds_outputs));
+    if (plan_ != nullptr && !rebinds_outputs) {
+      plan_kinds_[c.ptask.outputs[i]] =
+          static_cast<uint8_t>(view == nullptr ? proto::MEM_ABSENT : ref.kind);
+    }
+    x_.slots_.push_back(view);
+  }
+  return OkStatus();
+}
 
-    // TASK_KERNEL: the op, the registration, the kernel.
-    const OpDesc* op_ptr = nullptr;
-    if (plan != nullptr) {
-      if (ptask.op >= parts_.plan_ops.size() || parts_.plan_ops[ptask.op] == nullptr) {
-        return NotFound(head(), "op ", ptask.op, " is not an op of the launch plan (",
-                        parts_.plan_ops.size(), " ops)");
-      }
-      op_ptr = parts_.plan_ops[ptask.op];
-    } else {
-      const IdEntry* entry = find_id(f.op_index);
-      if (entry == nullptr) {
-        return NotFound(head(), "op_index ", f.op_index, " is not a node of graph '",
-                        parts_.graph_name, "'");
-      }
-      if (entry->shared) {
-        return GraphInvalid(head(), "op_index ", f.op_index, " is shared by several nodes");
-      }
-      op_ptr = entry->op;
+inline Status StaticExecutor::Preparer::BindWorkspaces(const Cursor& c, Task& task) {
+  task.ws_begin = static_cast<uint32_t>(x_.workspaces_.size());
+  task.ws_count = static_cast<uint16_t>(c.f.n_ws);
+  for (size_t i = 0; i < c.f.n_ws; ++i) {
+    const RefFields ref = RefAt(c, 2, i);
+    if (ref.kind != proto::MEM_ARENA || !FitsIn(ref.offset, ref.size, x_.arena_size_)) {
+      return ParamInvalid(Head(c), "workspace ", i, " must be an ARENA ref within memory_size ",
+                          x_.arena_size_);
     }
-    const OpDesc& op = *op_ptr;
-    if (op.GetType() != f.op_type) {
-      return GraphInvalid(head(), plan != nullptr ? "op " : "op_index ",
-                          plan != nullptr ? static_cast<int64_t>(ptask.op) : f.op_index,
-                          " is node '", op.GetName(), "' of type ", op.GetType(), ", not ",
-                          f.op_type);
-    }
-    // The node name the kernel sees: a plan's op is shared by equal nodes.
-    const absl::string_view node_name =
-        plan != nullptr ? f.node_name : absl::string_view(op.GetName());
-    const size_t n_outs = task.out_count;
-    const gert::Shape* inferred_shapes = nullptr;
-    const DataType* inferred_dtypes = nullptr;
-    // Plan: a task of the op's last kind whose inputs match that task's (the
-    // op fixes names, attributes and initial output types; the kind fixes the
-    // registration and kernel; presence, data types and shape ids, and for a
-    // verdict that read values the weight locations, fix the IR mapping, the
-    // type checks and the verify / infer verdict) takes that task's kernel,
-    // IR slice and verdict. Its declared outputs are still checked below.
-    PlanVerdictMemo* memo = plan != nullptr ? &memos[ptask.op] : nullptr;
-    bool same_as_last = false;
-    if (memo != nullptr && memo->entry >= 0 && memo->kind == ptask.kind && memo->n_in == f.n_in) {
-      PlanSignature(*plan, ptask, memo->valued, &s_sig);
-      same_as_last = s_sig == memo->sig;
-    }
-    if (same_as_last) {
-      task.fn = memo->fn;
-      task.ir_begin = memo->ir_begin;
-      task.ir_count = memo->ir_count;
-      inferred_shapes = verdicts.at(memo->entry).out_shapes.data();
-      inferred_dtypes = verdicts.at(memo->entry).out_dtypes.data();
-    } else {
-      RegEntry* re = nullptr;
-      if (last_reg != nullptr && last_key == kernel_key) {
-        re = last_reg;
-      } else {
-        auto it = regs.find(kernel_key);
-        if (it == regs.end()) {
-          it = regs.try_emplace(kernel_keys.emplace_back(kernel_key)).first;
-          it->second.reg = registry.Find(kernel_key);
-          if (it->second.reg == nullptr) {
-            StatusOr<const OpRegistrationData*> r = registry.Get(kernel_key);
-            return Annotate(r.ok() ? NotFound("op type ", kernel_key, " is not registered") : r.status(),
-                            head());
-          }
-        }
-        re = &it->second;
-        last_key = it->first;
-        last_reg = re;
-      }
-      const OpRegistrationData* reg = re->reg;
-      const OpKernelDef* kernel = re->kernel;
-      if (kernel == nullptr || re->kernel_engine != f.engine) {
-        kernel = reg->FindKernel(f.engine);
-        re->kernel = kernel;
-        re->kernel_engine.assign(f.engine.data(), f.engine.size());
-      }
-      if (kernel == nullptr || kernel->fn == nullptr) {
-        std::vector<std::string> engines;
-        for (const OpKernelDef& k : reg->kernels) engines.push_back(k.engine);
-        return NotSupported(head(), "op ", kernel_key, " has no kernel for engine '", f.engine,
-                            "' (kernels: ", engines.empty() ? "none" : absl::StrJoin(engines, ", "),
-                            ")");
-      }
-      task.fn = kernel->fn;
+    x_.workspaces_.push_back(x_.arena_ == nullptr ? nullptr : x_.arena_ + ref.offset);
+  }
+  return OkStatus();
+}
 
-      // IR mapping (reused while the op, or its input names, and the slot
-      // count repeat) and input data types.
-      const size_t slots = task.in_count;
-      if (!re->has_ir || re->ir_slots != slots ||
-          (re->ir_op != &op && !SameInputNames(op, re->ir_names))) {
-        StatusOr<std::vector<gert::IrInstance>> mapped = MapInputSlotsToIr(op, *reg, slots);
-        if (!mapped.ok()) return Annotate(mapped.status(), head());
-        re->ir = std::move(mapped).value();
-        re->ir_slots = slots;
-        re->ir_names.clear();
-        for (size_t i = 0; i < op.GetAllInputsSize(); ++i) {
-          const std::string* n = op.GetInputNamePtr(static_cast<uint32_t>(i));
-          re->ir_names.push_back(n == nullptr ? absl::string_view() : absl::string_view(*n));
-        }
-        re->has_ir = true;
+inline StatusOr<bool> StaticExecutor::Preparer::CheckOtherTask(const Cursor& c, Task& task) {
+  const TaskFields& f = c.f;
+  switch (f.type) {
+    case proto::TASK_KERNEL:
+      return false;
+    case proto::TASK_MEMCPY: {
+      if (f.n_in != 1 || f.n_out != 1 || x_.slots_[task.in_begin] == nullptr ||
+          x_.slots_[task.in_begin + 1] == nullptr) {
+        return ParamInvalid(Head(c), "a memcpy needs one input and one output, got ", f.n_in,
+                            " and ", f.n_out);
       }
-      re->ir_op = &op;
-      s_ir.assign(re->ir.begin(), re->ir.end());
-      std::vector<gert::IrInstance>& ir = s_ir;
-      for (size_t k = 0; k < reg->inputs.size(); ++k) {
-        const OpIoDef& io = reg->inputs[k];
-        if (io.kind == IoKind::kOptional && ir[k].count == 1 && ins[ir[k].start] == nullptr) {
-          ir[k].count = 0;
-        }
-        for (size_t s = ir[k].start; s < ir[k].start + ir[k].count; ++s) {
-          if (ins[s] != nullptr && io.types.Contains(ins[s]->GetDataType())) continue;
-          const std::string in_name = absl::StrCat("input ", s, " ('", io.name, "')");
-          if (ins[s] == nullptr) return GraphInvalid(head(), in_name, " is absent but required");
-          if (Status st = io.types.Check(in_name, ins[s]->GetDataType()); !st.ok()) {
-            return Annotate(st, head());
-          }
-        }
+      const uint64_t in_size = RefAt(c, 0, 0).size;
+      const uint64_t out_size = RefAt(c, 1, 0).size;
+      if (out_size < in_size) {
+        return ParamInvalid(Head(c), "output of ", out_size, " bytes cannot hold the input of ",
+                            in_size);
       }
-      // ir_ holds each registration's last mapping once (tasks of a kernel
-      // key mostly map alike, whatever runs between them).
-      const bool same_ir = re->has_slice && re->slice_count == ir.size() &&
-                           std::equal(ir.begin(), ir.end(), ir_.begin() + re->slice_begin,
-                                      [](const gert::IrInstance& a, const gert::IrInstance& b) {
-                                        return a.start == b.start && a.count == b.count;
-                                      });
-      if (!same_ir) {
-        re->slice_begin = static_cast<uint32_t>(ir_.size());
-        re->slice_count = static_cast<uint32_t>(ir.size());
-        ir_.insert(ir_.end(), ir.begin(), ir.end());
-        re->has_slice = true;
+      task.copy_bytes = static_cast<size_t>(in_size);
+      return true;
+    }
+    case proto::TASK_EVENT_RECORD:
+    case proto::TASK_EVENT_WAIT:
+      if (f.event_id >= td_.event_num()) {
+        return OutOfRange(Head(c), "event_id ", f.event_id, " >= event_num ", td_.event_num());
       }
-      task.ir_begin = re->slice_begin;
-      task.ir_count = static_cast<uint16_t>(re->slice_count);  // one per input slot
+      return true;
+    default:
+      return NotSupported(Head(c), "task type ", static_cast<int>(f.type),
+                          " is not supported by the static executor");
+  }
+}
 
-      // Verify / infer: the declared outputs are exactly what the op produces.
-      s_in_shapes.resize(slots);
-      s_in_dtypes.resize(slots);
-      s_in_values.resize(slots);
-      for (size_t s = 0; s < slots; ++s) {
-        const gert::Tensor* t = ins[s];
-        s_in_shapes[s] = t == nullptr ? nullptr : &t->GetShape();
-        s_in_dtypes[s] = t == nullptr ? DT_UNDEFINED : t->GetDataType();
-        // Weight inputs' values are known (data-dependent shapes: Reshape, ...).
-        s_in_values[s] = t != nullptr && s_in_kinds[s] == proto::MEM_WEIGHTS ? t : nullptr;
-      }
-      if (s_out_shapes.size() < n_outs) {
-        s_out_shapes.resize(n_outs);
-        s_out_dtypes.resize(n_outs);
-        s_out_dtypes_initial.resize(n_outs);
-        s_out_shape_ptrs.resize(n_outs);
-        s_out_dtype_ptrs.resize(n_outs);
-      }
-      for (size_t i = 0; i < n_outs; ++i) {
-        const GeTensorDesc* desc = op.GetOutputDescBarePtr(static_cast<uint32_t>(i));
-        s_out_dtypes_initial[i] = desc != nullptr ? desc->GetDataType() : DT_UNDEFINED;
-      }
-      const absl::Span<const gert::Shape* const> in_shapes(s_in_shapes.data(), slots);
-      const absl::Span<const DataType> in_dtypes(s_in_dtypes.data(), slots);
-      const absl::Span<const DataType> out_initial(s_out_dtypes_initial.data(), n_outs);
-      const AttrStore& attrs = op.GetAttrStore();
-      // A verdict that did not read input values is keyed without them (no
-      // weight locations); one that did, on where its weight inputs lie.
-      s_no_weights.assign(slots, InferVerdictCache::WeightLoc());
-      const absl::Span<const InferVerdictCache::WeightLoc> no_weights(s_no_weights.data(), slots);
-      const absl::Span<const InferVerdictCache::WeightLoc> in_weights(s_in_weights.data(), slots);
-      const bool has_weights =
-          std::any_of(in_weights.begin(), in_weights.end(), [](const InferVerdictCache::WeightLoc& w) {
-            return w.size != 0 || w.offset != ~uint64_t{0};
-          });
-      auto hash_plain = [&]() {
-        return InferVerdictCache::Hash(reg, ir, in_shapes, in_dtypes, no_weights, out_initial, attrs.size());
-      };
-      int32_t cached =
-          verdicts.Find(hash_plain(), reg, attrs, ir, in_shapes, in_dtypes, no_weights, out_initial);
-      const uint64_t hash_valued =
-          has_weights && cached < 0
-              ? InferVerdictCache::Hash(reg, ir, in_shapes, in_dtypes, in_weights, out_initial, attrs.size())
-              : 0;
-      if (has_weights && cached < 0) {
-        cached = verdicts.Find(hash_valued, reg, attrs, ir, in_shapes, in_dtypes, in_weights, out_initial);
-      }
-      if (cached >= 0) {
-        inferred_shapes = verdicts.at(cached).out_shapes.data();
-        inferred_dtypes = verdicts.at(cached).out_dtypes.data();
-      } else {
-        for (size_t i = 0; i < n_outs; ++i) {
-          s_out_shapes[i] = unknown_rank;
-          s_out_dtypes[i] = s_out_dtypes_initial[i];
-          s_out_shape_ptrs[i] = &s_out_shapes[i];
-          s_out_dtype_ptrs[i] = &s_out_dtypes[i];
-        }
-        gert::InferShapeContext ictx;
-        ictx.SetNode(node_name, op.GetType());
-        ictx.SetAttrHolder(&op);
-        ictx.SetInputs(in_shapes, in_dtypes, absl::MakeConstSpan(s_in_values.data(), slots));
-        ictx.SetOutputs(absl::MakeConstSpan(s_out_shape_ptrs.data(), n_outs),
-                        absl::MakeConstSpan(s_out_dtype_ptrs.data(), n_outs));
-        ictx.SetIrInputs(ir);
-        // (Messages are built on failure only.)
-        if (reg->verify != nullptr) {
-          if (Status st = reg->verify(ictx); !st.ok()) return Annotate(st, head(), "verify: ");
-        }
-        if (reg->infer_data_type != nullptr) {
-          if (Status st = reg->infer_data_type(ictx); !st.ok()) {
-            return Annotate(st, head(), "infer data type: ");
-          }
-        } else if (ictx.GetInputShape(0) != nullptr) {
-          for (size_t i = 0; i < n_outs; ++i) ictx.SetOutputDataType(i, ictx.GetInputDataType(0));
-        }
-        if (reg->infer_shape == nullptr) {
-          return NotSupported(head(), "op ", reg->type,
-                              " has no infer shape function; its outputs cannot be checked");
-        }
-        if (Status st = reg->infer_shape(ictx); !st.ok()) return Annotate(st, head(), "infer shape: ");
-        inferred_shapes = s_out_shapes.data();
-        inferred_dtypes = s_out_dtypes.data();
-        const bool valued = has_weights && ictx.InputValuesRead();
-        if (verdicts.size() < kMaxVerdictEntries) {
-          InferVerdictCache::Entry e;
-          e.reg = reg;
-          e.attrs = &attrs;
-          e.ir = ir;
-          e.in_shapes.resize(slots);
-          e.in_present.resize(slots);
-          for (size_t s = 0; s < slots; ++s) {
-            e.in_present[s] = in_shapes[s] != nullptr ? 1 : 0;
-            if (in_shapes[s] != nullptr) e.in_shapes[s] = *in_shapes[s];
-          }
-          e.in_dtypes.assign(in_dtypes.begin(), in_dtypes.end());
-          const absl::Span<const InferVerdictCache::WeightLoc> key = valued ? in_weights : no_weights;
-          e.in_weights.assign(key.begin(), key.end());
-          e.out_dtypes_initial.assign(out_initial.begin(), out_initial.end());
-          e.out_shapes.assign(s_out_shapes.begin(), s_out_shapes.begin() + n_outs);
-          e.out_dtypes.assign(s_out_dtypes.begin(), s_out_dtypes.begin() + n_outs);
-          verdicts.Add(valued ? hash_valued : hash_plain(), std::move(e));
-          cached = static_cast<int32_t>(verdicts.size() - 1);
-        }
-      }
-      if (memo != nullptr && cached >= 0) {
-        // Remember this task for the op's next one (the verdict keyed as it was).
-        const std::vector<InferVerdictCache::WeightLoc>& w = verdicts.at(cached).in_weights;
-        memo->entry = cached;
-        memo->kind = ptask.kind;
-        memo->n_in = f.n_in;
-        memo->fn = task.fn;
-        memo->ir_begin = task.ir_begin;
-        memo->ir_count = task.ir_count;
-        memo->valued = std::any_of(w.begin(), w.end(), [](const InferVerdictCache::WeightLoc& l) {
-          return l.size != 0 || l.offset != ~uint64_t{0};
-        });
-        PlanSignature(*plan, ptask, memo->valued, &memo->sig);
-      }
-    }  // !same_as_last
-    for (size_t i = 0; i < n_outs; ++i) {
-      const gert::Tensor* t = outs[i];
-      if (t == nullptr) continue;  // MEM_ABSENT
-      const gert::Shape& inferred = inferred_shapes[i];
-      if (inferred != t->GetShape()) {
-        return ParamInvalid(head(), "output ", i, " is declared ", t->GetShape().ToString(),
-                            " but the op infers ", inferred.ToString());
-      }
-      if (inferred_dtypes[i] != t->GetDataType()) {
-        return ParamInvalid(head(), "output ", i, " is declared ", DtName(t->GetDataType()),
-                            " but the op infers ", DtName(inferred_dtypes[i]));
+inline StatusOr<const OpDesc*> StaticExecutor::Preparer::FindOp(const Cursor& c) const {
+  const TaskFields& f = c.f;
+  const OpDesc* op = nullptr;
+  if (plan_ != nullptr) {
+    const std::vector<const OpDesc*>& plan_ops = x_.parts_.plan_ops;
+    if (c.ptask.op >= plan_ops.size() || plan_ops[c.ptask.op] == nullptr) {
+      return NotFound(Head(c), "op ", c.ptask.op, " is not an op of the launch plan (",
+                      plan_ops.size(), " ops)");
+    }
+    op = plan_ops[c.ptask.op];
+  } else {
+    const IdEntry* entry = FindId(f.op_index);
+    if (entry == nullptr) {
+      return NotFound(Head(c), "op_index ", f.op_index, " is not a node of graph '",
+                      x_.parts_.graph_name, "'");
+    }
+    if (entry->shared) {
+      return GraphInvalid(Head(c), "op_index ", f.op_index, " is shared by several nodes");
+    }
+    op = entry->op;
+  }
+  if (op->GetType() != f.op_type) {
+    return GraphInvalid(Head(c), plan_ != nullptr ? "op " : "op_index ",
+                        plan_ != nullptr ? static_cast<int64_t>(c.ptask.op) : f.op_index,
+                        " is node '", op->GetName(), "' of type ", op->GetType(), ", not ",
+                        f.op_type);
+  }
+  return op;
+}
+
+StatusOr<RegEntry*> StaticExecutor::Preparer::Registration(const Cursor& c,
+                                                           absl::string_view kernel_key) {
+  if (last_reg_ != nullptr && last_key_ == kernel_key) return last_reg_;
+  auto it = regs_.find(kernel_key);
+  if (it == regs_.end()) {
+    it = regs_.try_emplace(kernel_keys_.emplace_back(kernel_key)).first;
+    it->second.reg = registry_->Find(kernel_key);
+    if (it->second.reg == nullptr) {
+      StatusOr<const OpRegistrationData*> r = registry_->Get(kernel_key);
+      return Annotate(r.ok() ? NotFound("op type ", kernel_key, " is not registered") : r.status(),
+                      Head(c));
+    }
+  }
+  last_key_ = it->first;
+  last_reg_ = &it->second;
+  return last_reg_;
+}
+
+Status StaticExecutor::Preparer::SetKernel(const Cursor& c, absl::string_view kernel_key,
+                                           RegEntry& re, Task& task) {
+  const absl::string_view engine = c.f.engine;
+  const OpKernelDef* kernel = re.kernel;
+  if (kernel == nullptr || re.kernel_engine != engine) {
+    kernel = re.reg->FindKernel(engine);
+    re.kernel = kernel;
+    re.kernel_engine.assign(engine.data(), engine.size());
+  }
+  if (kernel == nullptr || kernel->fn == nullptr) {
+    std::vector<std::string> engines;
+    for (const OpKernelDef& k : re.reg->kernels) engines.push_back(k.engine);
+    return NotSupported(Head(c), "op ", kernel_key, " has no kernel for engine '", engine,
+                        "' (kernels: ", engines.empty() ? "none" : absl::StrJoin(engines, ", "),
+                        ")");
+  }
+  task.fn = kernel->fn;
+  return OkStatus();
+}
+
+Status StaticExecutor::Preparer::MapInputs(const Cursor& c, RegEntry& re, const OpDesc& op,
+                                           Task& task) {
+  const OpRegistrationData* reg = re.reg;
+  const gert::Tensor* const* ins = x_.slots_.data() + task.in_begin;
+  // The mapping is reused while the op, or its input names, and the slot
+  // count repeat.
+  const size_t slots = task.in_count;
+  if (!re.has_ir || re.ir_slots != slots ||
+      (re.ir_op != &op && !SameInputNames(op, re.ir_names))) {
+    StatusOr<std::vector<gert::IrInstance>> mapped = MapInputSlotsToIr(op, *reg, slots);
+    if (!mapped.ok()) return Annotate(mapped.status(), Head(c));
+    re.ir = std::move(mapped).value();
+    re.ir_slots = slots;
+    re.ir_names.clear();
+    for (size_t i = 0; i < op.GetAllInputsSize(); ++i) {
+      const std::string* n = op.GetInputNamePtr(static_cast<uint32_t>(i));
+      re.ir_names.push_back(n == nullptr ? absl::string_view() : absl::string_view(*n));
+    }
+    re.has_ir = true;
+  }
+  re.ir_op = &op;
+  s_ir_.assign(re.ir.begin(), re.ir.end());
+  std::vector<gert::IrInstance>& ir = s_ir_;
+  for (size_t k = 0; k < reg->inputs.size(); ++k) {
+    const OpIoDef& io = reg->inputs[k];
+    if (io.kind == IoKind::kOptional && ir[k].count == 1 && ins[ir[k].start] == nullptr) {
+      ir[k].count = 0;
+    }
+    for (size_t s = ir[k].start; s < ir[k].start + ir[k].count; ++s) {
+      if (ins[s] != nullptr && io.types.Contains(ins[s]->GetDataType())) continue;
+      const std::string in_name = absl::StrCat("input ", s, " ('", io.name, "')");
+      if (ins[s] == nullptr) return GraphInvalid(Head(c), in_name, " is absent but required");
+      if (Status st = io.types.Check(in_name, ins[s]->GetDataType()); !st.ok()) {
+        return Annotate(st, Head(c));
       }
     }
+  }
+  // ir_ holds each registration's last mapping once (tasks of a kernel key
+  // mostly map alike, whatever runs between them).
+  std::vector<gert::IrInstance>& all_ir = x_.ir_;
+  const bool same_ir = re.has_slice && re.slice_count == ir.size() &&
+                       std::equal(ir.begin(), ir.end(), all_ir.begin() + re.slice_begin,
+                                  [](const gert::IrInstance& a, const gert::IrInstance& b) {
+                                    return a.start == b.start && a.count == b.count;
+                                  });
+  if (!same_ir) {
+    re.slice_begin = static_cast<uint32_t>(all_ir.size());
+    re.slice_count = static_cast<uint32_t>(ir.size());
+    all_ir.insert(all_ir.end(), ir.begin(), ir.end());
+    re.has_slice = true;
+  }
+  task.ir_begin = re.slice_begin;
+  task.ir_count = static_cast<uint16_t>(re.slice_count);  // one per input slot
+  return OkStatus();
+}
 
-    // What the kernel context is made of at run time.
-    task.op = &op;
-    ++kernel_tasks_;
-    if (plan != nullptr && !rebinds_outputs) {
-      // Every slot is plan_views_[id] and every workspace arena + offset:
-      // the plan's words and an entry describe the task; the record goes.
-      uint32_t& entry = memos[ptask.op].plan_entry;
-      if (entry == kNoPlanEntry || !plan_entries_[entry].Matches(task)) {
-        entry = static_cast<uint32_t>(plan_entries_.size());
-        plan_entries_.push_back(PlanEntry{task.fn, task.op, task.ir_begin, task.ir_count});
-      }
-      plan_code_[pos] = entry;
-      slots_.resize(task.in_begin);
-      workspaces_.resize(task.ws_begin);
-      tasks_.pop_back();  // `task` dangles from here
+// Verify / infer: the declared outputs are exactly what the op produces.
+StatusOr<int32_t> StaticExecutor::Preparer::InferOutputs(const Cursor& c,
+                                                         const OpRegistrationData& reg,
+                                                         const OpDesc& op, const Task& task,
+                                                         const gert::Shape** shapes,
+                                                         const DataType** dtypes) {
+  const gert::Tensor* const* ins = x_.slots_.data() + task.in_begin;
+  const size_t slots = task.in_count;
+  const size_t n_outs = task.out_count;
+  const absl::Span<const gert::IrInstance> ir(s_ir_);
+  s_in_shapes_.resize(slots);
+  s_in_dtypes_.resize(slots);
+  s_in_values_.resize(slots);
+  for (size_t s = 0; s < slots; ++s) {
+    const gert::Tensor* t = ins[s];
+    s_in_shapes_[s] = t == nullptr ? nullptr : &t->GetShape();
+    s_in_dtypes_[s] = t == nullptr ? DT_UNDEFINED : t->GetDataType();
+    // Weight inputs' values are known (data-dependent shapes: Reshape, ...).
+    s_in_values_[s] = t != nullptr && s_in_kinds_[s] == proto::MEM_WEIGHTS ? t : nullptr;
+  }
+  if (s_out_shapes_.size() < n_outs) {
+    s_out_shapes_.resize(n_outs);
+    s_out_dtypes_.resize(n_outs);
+    s_out_dtypes_initial_.resize(n_outs);
+    s_out_shape_ptrs_.resize(n_outs);
+    s_out_dtype_ptrs_.resize(n_outs);
+  }
+  for (size_t i = 0; i < n_outs; ++i) {
+    const GeTensorDesc* desc = op.GetOutputDescBarePtr(static_cast<uint32_t>(i));
+    s_out_dtypes_initial_[i] = desc != nullptr ? desc->GetDataType() : DT_UNDEFINED;
+  }
+  const absl::Span<const gert::Shape* const> in_shapes(s_in_shapes_.data(), slots);
+  const absl::Span<const DataType> in_dtypes(s_in_dtypes_.data(), slots);
+  const absl::Span<const DataType> out_initial(s_out_dtypes_initial_.data(), n_outs);
+  const AttrStore& attrs = op.GetAttrStore();
+  // A verdict that did not read input values is keyed without them (no
+  // weight locations); one that did, on where its weight inputs lie.
+  using WeightLoc = InferVerdictCache::WeightLoc;
+  s_no_weights_.assign(slots, WeightLoc());
+  const absl::Span<const WeightLoc> no_weights(s_no_weights_.data(), slots);
+  const absl::Span<const WeightLoc> in_weights(s_in_weights_.data(), slots);
+  const bool has_weights = std::any_of(in_weights.begin(), in_weights.end(), [](const WeightLoc& w) {
+    return w.size != 0 || w.offset != ~uint64_t{0};
+  });
+  auto hash_plain = [&]() {
+    return InferVerdictCache::Hash(&reg, ir, in_shapes, in_dtypes, no_weights, out_initial,
+                                   attrs.size());
+  };
+  int32_t cached =
+      verdicts_.Find(hash_plain(), &reg, attrs, ir, in_shapes, in_dtypes, no_weights, out_initial);
+  const uint64_t hash_valued =
+      has_weights && cached < 0
+          ? InferVerdictCache::Hash(&reg, ir, in_shapes, in_dtypes, in_weights, out_initial,
+                                    attrs.size())
+          : 0;
+  if (has_weights && cached < 0) {
+    cached = verdicts_.Find(hash_valued, &reg, attrs, ir, in_shapes, in_dtypes, in_weights,
+                            out_initial);
+  }
+  if (cached >= 0) {
+    *shapes = verdicts_.at(cached).out_shapes.data();
+    *dtypes = verdicts_.at(cached).out_dtypes.data();
+    return cached;
+  }
+  for (size_t i = 0; i < n_outs; ++i) {
+    s_out_shapes_[i] = unknown_rank_;
+    s_out_dtypes_[i] = s_out_dtypes_initial_[i];
+    s_out_shape_ptrs_[i] = &s_out_shapes_[i];
+    s_out_dtype_ptrs_[i] = &s_out_dtypes_[i];
+  }
+  // The node name the kernel sees: a plan's op is shared by equal nodes.
+  const absl::string_view node_name =
+      plan_ != nullptr ? c.f.node_name : absl::string_view(op.GetName());
+  gert::InferShapeContext ictx;
+  ictx.SetNode(node_name, op.GetType());
+  ictx.SetAttrHolder(&op);
+  ictx.SetInputs(in_shapes, in_dtypes, absl::MakeConstSpan(s_in_values_.data(), slots));
+  ictx.SetOutputs(absl::MakeConstSpan(s_out_shape_ptrs_.data(), n_outs),
+                  absl::MakeConstSpan(s_out_dtype_ptrs_.data(), n_outs));
+  ictx.SetIrInputs(ir);
+  // (Messages are built on failure only.)
+  if (reg.verify != nullptr) {
+    if (Status st = reg.verify(ictx); !st.ok()) return Annotate(st, Head(c), "verify: ");
+  }
+  if (reg.infer_data_type != nullptr) {
+    if (Status st = reg.infer_data_type(ictx); !st.ok()) {
+      return Annotate(st, Head(c), "infer data type: ");
+    }
+  } else if (ictx.GetInputShape(0) != nullptr) {
+    for (size_t i = 0; i < n_outs; ++i) ictx.SetOutputDataType(i, ictx.GetInputDataType(0));
+  }
+  if (reg.infer_shape == nullptr) {
+    return NotSupported(Head(c), "op ", reg.type,
+                        " has no infer shape function; its outputs cannot be checked");
+  }
+  if (Status st = reg.infer_shape(ictx); !st.ok()) return Annotate(st, Head(c), "infer shape: ");
+  *shapes = s_out_shapes_.data();
+  *dtypes = s_out_dtypes_.data();
+  if (verdicts_.size() >= kMaxVerdictEntries) return -1;
+  const bool valued = has_weights && ictx.InputValuesRead();
+  InferVerdictCache::Entry e;
+  e.reg = &reg;
+  e.attrs = &attrs;
+  e.ir.assign(ir.begin(), ir.end());
+  e.in_shapes.resize(slots);
+  e.in_present.resize(slots);
+  for (size_t s = 0; s < slots; ++s) {
+    e.in_present[s] = in_shapes[s] != nullptr ? 1 : 0;
+    if (in_shapes[s] != nullptr) e.in_shapes[s] = *in_shapes[s];
+  }
+  e.in_dtypes.assign(in_dtypes.begin(), in_dtypes.end());
+  const absl::Span<const WeightLoc> key = valued ? in_weights : no_weights;
+  e.in_weights.assign(key.begin(), key.end());
+  e.out_dtypes_initial.assign(out_initial.begin(), out_initial.end());
+  e.out_shapes.assign(s_out_shapes_.begin(), s_out_shapes_.begin() + n_outs);
+  e.out_dtypes.assign(s_out_dtypes_.begin(), s_out_dtypes_.begin() + n_outs);
+  verdicts_.Add(valued ? hash_valued : hash_plain(), std::move(e));
+  return static_cast<int32_t>(verdicts_.size() - 1);
+}
+
+// Remembers this task for the op's next one (the verdict keyed as it was).
+inline void StaticExecutor::Preparer::Remember(const Cursor& c, int32_t verdict, const Task& task) {
+  PlanVerdictMemo& memo = memos_[c.ptask.op];
+  const std::vector<InferVerdictCache::WeightLoc>& w = verdicts_.at(verdict).in_weights;
+  memo.entry = verdict;
+  memo.kind = c.ptask.kind;
+  memo.n_in = c.f.n_in;
+  memo.fn = task.fn;
+  memo.ir_begin = task.ir_begin;
+  memo.ir_count = task.ir_count;
+  memo.valued = std::any_of(w.begin(), w.end(), [](const InferVerdictCache::WeightLoc& l) {
+    return l.size != 0 || l.offset != ~uint64_t{0};
+  });
+  PlanSignature(*plan_, c.ptask, memo.valued, &memo.sig);
+}
+
+inline Status StaticExecutor::Preparer::CheckOutputs(const Cursor& c, const Task& task,
+                                              const gert::Shape* inferred_shapes,
+                                              const DataType* inferred_dtypes) const {
+  const gert::Tensor* const* outs = x_.slots_.data() + task.in_begin + task.in_count;
+  for (size_t i = 0; i < task.out_count; ++i) {
+    const gert::Tensor* t = outs[i];
+    if (t == nullptr) continue;  // MEM_ABSENT
+    const gert::Shape& inferred = inferred_shapes[i];
+    if (inferred != t->GetShape()) {
+      return ParamInvalid(Head(c), "output ", i, " is declared ", t->GetShape().ToString(),
+                          " but the op infers ", inferred.ToString());
+    }
+    if (inferred_dtypes[i] != t->GetDataType()) {
+      return ParamInvalid(Head(c), "output ", i, " is declared ", DtName(t->GetDataType()),
+                          " but the op infers ", DtName(inferred_dtypes[i]));
     }
   }
   return OkStatus();
+}
+
+// Every slot is plan_views_[id] and every workspace arena + offset: the
+// plan's words and an entry describe the task; the record goes (`task`
+// dangles afterwards).
+inline void StaticExecutor::Preparer::ToPlanEntry(const Cursor& c, Task& task) {
+  uint32_t& entry = memos_[c.ptask.op].plan_entry;
+  if (entry == kNoPlanEntry || !x_.plan_entries_[entry].Matches(task)) {
+    entry = static_cast<uint32_t>(x_.plan_entries_.size());
+    x_.plan_entries_.push_back(PlanEntry{task.fn, task.op, task.ir_begin, task.ir_count});
+  }
+  x_.plan_code_[c.pos] = entry;
+  x_.slots_.resize(task.in_begin);
+  x_.workspaces_.resize(task.ws_begin);
+  x_.tasks_.pop_back();
 }
 
 Status StaticExecutor::Run(absl::Span<const gert::Tensor> inputs,

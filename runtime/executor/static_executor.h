@@ -155,6 +155,7 @@ class StaticExecutor {
   struct Task;
   struct Patch;
   struct PlanEntry;
+  class Preparer;  // the task walk of Prepare (static_executor.cc)
   // plan_code_: the task's record in tasks_ (this bit | index), else its
   // PlanEntry index.
   static constexpr uint32_t kPlanRecord = 0x80000000u;
