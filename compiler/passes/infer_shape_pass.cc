@@ -446,36 +446,6 @@ bool MapIr(const OpDesc& op, const OpRegistrationData& reg, InferScratch* scratc
   return true;
 }
 
-// The registration checks of InferShapeAndTypeForOpDesc (input data types,
-// required attributes, attribute types) without building any message.
-bool PassesRegistrationChecks(const OpDesc& op, const OpRegistrationData& reg,
-                              absl::Span<const gert::IrInstance> ir, ErrorCode* code) {
-  *code = ErrorCode::kParamInvalid;
-  for (size_t k = 0; k < reg.inputs.size(); ++k) {
-    const OpIoDef& io = reg.inputs[k];
-    for (size_t s = ir[k].start; s < ir[k].start + ir[k].count; ++s) {
-      const GeTensorDesc* desc = op.PeekInputDesc(static_cast<uint32_t>(s));
-      if (desc == nullptr || !desc->IsValid()) {
-        if (io.kind == IoKind::kOptional) continue;
-        return false;
-      }
-      if (!io.types.Contains(desc->GetDataType())) return false;
-    }
-  }
-  for (const OpAttrDef& def : reg.attrs) {
-    const AttrValue* v = op.GetAttr(def.name);
-    if (v == nullptr) {
-      if (def.required) return false;
-      continue;
-    }
-    if (!AttrTypeCompatible(def, *v)) {
-      *code = ErrorCode::kTypeMismatch;
-      return false;
-    }
-  }
-  return true;
-}
-
 template <typename T>
 void GrowTo(std::vector<T>* v, size_t n) {
   if (v->size() < n) v->resize(n);
@@ -504,7 +474,12 @@ FastResult FastInfer(OpDesc& op, const OpRegistrationData& reg,
     *code = ErrorCode::kParamInvalid;  // as MapInputsToIr reports it
     return FastResult::kFailed;
   }
-  if (!PassesRegistrationChecks(op, reg, scratch->ir, code)) return FastResult::kFailed;
+  // The registration checks of InferShapeAndTypeForOpDesc, no message built.
+  if (const RegistrationCheckFailure f = FindRegistrationCheckFailure(op, reg, scratch->ir);
+      f.kind != RegistrationCheckFailure::Kind::kNone) {
+    *code = f.code();
+    return FastResult::kFailed;
+  }
   if (reg.infer_shape == nullptr) {
     *code = ErrorCode::kNotSupported;
     return FastResult::kFailed;

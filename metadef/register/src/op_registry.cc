@@ -734,36 +734,30 @@ StatusOr<std::vector<gert::IrInstance>> MapInputsToIr(const OpDesc& op,
 
 Status CheckAgainst(const OpDesc& op, const OpRegistrationData& reg,
                     const std::vector<gert::IrInstance>& ir) {
-  for (size_t k = 0; k < reg.inputs.size(); ++k) {
-    const OpIoDef& io = reg.inputs[k];
-    for (size_t s = ir[k].start; s < ir[k].start + ir[k].count; ++s) {
-      const GeTensorDesc* desc = op.GetInputDescBarePtr(static_cast<uint32_t>(s));
-      if (desc == nullptr || !desc->IsValid()) {
-        if (io.kind == IoKind::kOptional) continue;
-        return ParamInvalid(NodeHead(op), "input '", op.GetInputNameByIndex(static_cast<uint32_t>(s)),
-                            "' (index ", s, ") has no valid tensor description");
-      }
-      const std::string in_name = absl::StrCat("'", op.GetInputNameByIndex(static_cast<uint32_t>(s)),
-                                               "' (index ", s, ")");
-      RETURN_IF_ERROR(Annotate(io.types.Check(in_name, desc->GetDataType()), NodeHead(op)));
+  const RegistrationCheckFailure f = FindRegistrationCheckFailure(op, reg, ir);
+  using Kind = RegistrationCheckFailure::Kind;
+  const uint32_t slot = static_cast<uint32_t>(f.slot);
+  switch (f.kind) {
+    case Kind::kNone:
+      return OkStatus();
+    case Kind::kInputDesc:
+      return ParamInvalid(NodeHead(op), "input '", op.GetInputNameByIndex(slot), "' (index ",
+                          f.slot, ") has no valid tensor description");
+    case Kind::kInputType: {
+      const std::string in_name =
+          absl::StrCat("'", op.GetInputNameByIndex(slot), "' (index ", f.slot, ")");
+      return Annotate(f.input->types.Check(in_name, op.PeekInputDesc(slot)->GetDataType()),
+                      NodeHead(op));
     }
+    case Kind::kMissingAttr:
+      return ParamInvalid(NodeHead(op), "required attribute '", f.attr->name, "' (",
+                          AttrValue::ValueTypeName(f.attr->type), ") is missing");
+    case Kind::kAttrType:
+      return TypeMismatch(NodeHead(op), "attribute '", f.attr->name, "' is ",
+                          AttrValue::ValueTypeName(f.value->GetValueType()), ", expected ",
+                          AttrValue::ValueTypeName(f.attr->type));
   }
-  for (const OpAttrDef& def : reg.attrs) {
-    const AttrValue* v = op.GetAttr(def.name);
-    if (v == nullptr) {
-      if (def.required) {
-        return ParamInvalid(NodeHead(op), "required attribute '", def.name, "' (",
-                            AttrValue::ValueTypeName(def.type), ") is missing");
-      }
-      continue;
-    }
-    if (!AttrTypeCompatible(def, *v)) {
-      return TypeMismatch(NodeHead(op), "attribute '", def.name, "' is ",
-                          AttrValue::ValueTypeName(v->GetValueType()), ", expected ",
-                          AttrValue::ValueTypeName(def.type));
-    }
-  }
-  return OkStatus();
+  return Internal(NodeHead(op), "unknown registration check failure");
 }
 
 StatusOr<const OpRegistrationData*> LookUp(const OpDesc& op) {
@@ -894,6 +888,52 @@ Status InferShapeAndTypeForOpDesc(OpDesc& op,
     }
   }
   return OkStatus();
+}
+
+ErrorCode RegistrationCheckFailure::code() const {
+  switch (kind) {
+    case Kind::kNone: return ErrorCode::kSuccess;
+    case Kind::kAttrType: return ErrorCode::kTypeMismatch;
+    default: return ErrorCode::kParamInvalid;
+  }
+}
+
+RegistrationCheckFailure FindRegistrationCheckFailure(const OpDesc& op,
+                                                      const OpRegistrationData& reg,
+                                                      absl::Span<const gert::IrInstance> ir) {
+  RegistrationCheckFailure f;
+  for (size_t k = 0; k < reg.inputs.size(); ++k) {
+    const OpIoDef& io = reg.inputs[k];
+    for (size_t s = ir[k].start; s < ir[k].start + ir[k].count; ++s) {
+      const GeTensorDesc* desc = op.PeekInputDesc(static_cast<uint32_t>(s));
+      if (desc == nullptr || !desc->IsValid()) {
+        if (io.kind == IoKind::kOptional) continue;
+        f.kind = RegistrationCheckFailure::Kind::kInputDesc;
+      } else if (!io.types.Contains(desc->GetDataType())) {
+        f.kind = RegistrationCheckFailure::Kind::kInputType;
+      } else {
+        continue;
+      }
+      f.slot = s;
+      f.input = &io;
+      return f;
+    }
+  }
+  for (const OpAttrDef& def : reg.attrs) {
+    const AttrValue* v = op.GetAttr(def.name);
+    if (v == nullptr) {
+      if (!def.required) continue;
+      f.kind = RegistrationCheckFailure::Kind::kMissingAttr;
+    } else if (!AttrTypeCompatible(def, *v)) {
+      f.kind = RegistrationCheckFailure::Kind::kAttrType;
+      f.value = v;
+    } else {
+      continue;
+    }
+    f.attr = &def;
+    return f;
+  }
+  return f;
 }
 
 bool AttrTypeCompatible(const OpAttrDef& def, const AttrValue& v) {

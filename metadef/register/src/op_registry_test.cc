@@ -634,6 +634,57 @@ TEST(InferShapeAndTypeTest, DtypeNotAllowedNamesNodeInputAndType) {
   EXPECT_FALSE((*op)->CallVerifyFunc().ok());
 }
 
+// The walk behind CheckOpDescAgainstRegistration and the compiler's fast
+// inference path: the first failing check, where it is, and the code the
+// described check reports for it.
+TEST(InferShapeAndTypeTest, RegistrationCheckFailureIsTheDescribedChecksFirstFailure) {
+  using Kind = RegistrationCheckFailure::Kind;
+  auto first = [](const OpDesc& op) {
+    const OpRegistrationData* reg = OpRegistry::Instance().Find(op.GetType());
+    EXPECT_NE(reg, nullptr);
+    StatusOr<std::vector<gert::IrInstance>> ir = MapInputSlotsToIr(op, *reg, op.GetAllInputsSize());
+    EXPECT_TRUE(ir.ok()) << ir.status();
+    const RegistrationCheckFailure f = FindRegistrationCheckFailure(op, *reg, *ir);
+    EXPECT_EQ(f.code(), GetErrorCode(CheckOpDescAgainstRegistration(op)));
+    return f;
+  };
+  // Inputs: a required one without a valid desc, then a type outside its
+  // TensorType.
+  StatusOr<OpDescPtr> add = OperatorFactory::CreateOpDesc("add", "RegTestAdd");
+  ASSERT_TRUE(add.ok());
+  ASSERT_TRUE((*add)->UpdateInputDesc(0, Desc({2}, DT_FLOAT)).ok());
+  ASSERT_TRUE((*add)->UpdateInputDesc(1, GeTensorDesc(GeShape(), FORMAT_RESERVED, DT_UNDEFINED)).ok());
+  RegistrationCheckFailure f = first(**add);
+  EXPECT_EQ(f.kind, Kind::kInputDesc);
+  EXPECT_EQ(f.slot, 1u);
+  ASSERT_NE(f.input, nullptr);
+  EXPECT_EQ(f.input->name, "x2");
+  ASSERT_TRUE((*add)->UpdateInputDesc(1, Desc({2}, DT_INT8)).ok());
+  f = first(**add);
+  EXPECT_EQ(f.kind, Kind::kInputType);
+  EXPECT_EQ(f.slot, 1u);
+  EXPECT_EQ(f.code(), ErrorCode::kParamInvalid);
+  ASSERT_TRUE((*add)->UpdateInputDesc(1, Desc({2}, DT_FLOAT16)).ok());
+  EXPECT_EQ(first(**add).kind, Kind::kNone);
+
+  // Attributes: the required one, then its type.
+  StatusOr<OpDescPtr> cat = OperatorFactory::CreateOpDesc("cat", "RegTestConcat", {{"x", 2}});
+  ASSERT_TRUE(cat.ok());
+  for (uint32_t i = 0; i < 2; ++i) ASSERT_TRUE((*cat)->UpdateInputDesc(i, Desc({2, 1}, DT_INT8)).ok());
+  f = first(**cat);
+  EXPECT_EQ(f.kind, Kind::kMissingAttr);
+  ASSERT_NE(f.attr, nullptr);
+  EXPECT_EQ(f.attr->name, "axis");
+  ASSERT_TRUE((*cat)->SetAttr("axis", AttrValue::CreateFrom<std::string>("1")).ok());
+  f = first(**cat);
+  EXPECT_EQ(f.kind, Kind::kAttrType);
+  EXPECT_EQ(f.code(), ErrorCode::kTypeMismatch);
+  ASSERT_NE(f.value, nullptr);
+  EXPECT_EQ(f.value->GetValueType(), AttrValue::VT_STRING);
+  ASSERT_TRUE((*cat)->SetAttr("axis", AttrValue::CreateFrom<int64_t>(1)).ok());
+  EXPECT_EQ(first(**cat).kind, Kind::kNone);
+}
+
 TEST(InferShapeAndTypeTest, ConstInputsRangesAndCustomDtype) {
   StatusOr<OpDescPtr> op = OperatorFactory::CreateOpDesc("fill", "RegTestFill");
   ASSERT_TRUE(op.ok());

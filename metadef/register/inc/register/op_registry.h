@@ -58,6 +58,7 @@
 #include <vector>
 
 #include "absl/strings/string_view.h"
+#include "absl/types/span.h"
 #include "graph/inc/graph/attr_value.h"
 #include "graph/inc/graph/op_desc.h"
 #include "metadef/inc/external/base/status.h"
@@ -255,6 +256,32 @@ StatusOr<std::vector<gert::IrInstance>> MapInputSlotsToIr(const OpDesc& op,
 // int 0 or 1 passes for a bool). The one rule of the registry checks and the
 // compiler's fast inference path.
 bool AttrTypeCompatible(const OpAttrDef& def, const AttrValue& v);
+
+// Where `op` first fails the registration checks of
+// CheckOpDescAgainstRegistration for its IR mapping `ir` (kind kNone: it
+// passes). FindRegistrationCheckFailure walks the checks without building
+// any message (the compiler's fast inference path runs them on every node);
+// CheckOpDescAgainstRegistration describes what it finds.
+struct RegistrationCheckFailure {
+  enum class Kind {
+    kNone,
+    kInputDesc,    // a required input slot has no valid desc
+    kInputType,    // an input's data type is not in its TensorType
+    kMissingAttr,  // a required attribute is absent
+    kAttrType,     // an attribute has another type than declared
+  };
+  Kind kind = Kind::kNone;
+  size_t slot = 0;                  // kInputDesc / kInputType
+  const OpIoDef* input = nullptr;   // kInputDesc / kInputType: the IR input
+  const OpAttrDef* attr = nullptr;  // kMissingAttr / kAttrType
+  const AttrValue* value = nullptr;  // kAttrType: the value present
+
+  // kSuccess, kParamInvalid, or kTypeMismatch for an attribute's type.
+  ErrorCode code() const;
+};
+RegistrationCheckFailure FindRegistrationCheckFailure(const OpDesc& op,
+                                                      const OpRegistrationData& reg,
+                                                      absl::Span<const gert::IrInstance> ir);
 
 // Checks `op` against its registration without calling any op function:
 // every present input's data type is in its IR input's TensorType, every
