@@ -43,6 +43,21 @@ TEST(TensorSerializeUtilsTest, DataTypeTableIsABijection) {
   GE_EXPECT_CODE(GeTensorSerializeUtils::DataTypeFromProto(-1).status(), ErrorCode::kParseFailed);
 }
 
+// IsSerializableFormat answers "yes" for every plain format without its
+// tables: each one's layout string must print and parse back to it.
+TEST(TensorSerializeUtilsTest, PlainFormatsRoundTrip) {
+  for (int32_t f = 0; f < FORMAT_END; ++f) {
+    StatusOr<std::string> layout = GeTensorSerializeUtils::FormatToLayout(f);
+    ASSERT_TRUE(layout.ok()) << f << ": " << layout.status();
+    StatusOr<Format> back = GeTensorSerializeUtils::LayoutToFormat(*layout);
+    ASSERT_TRUE(back.ok()) << *layout << ": " << back.status();
+    EXPECT_EQ(*back, f) << *layout;
+    EXPECT_TRUE(GeTensorSerializeUtils::IsSerializableFormat(f)) << *layout;
+  }
+  EXPECT_FALSE(GeTensorSerializeUtils::IsSerializableFormat(-1));
+  EXPECT_FALSE(GeTensorSerializeUtils::IsSerializableFormat(0x7fffffff));
+}
+
 TEST(TensorSerializeUtilsTest, FormatsIncludingPackedOnes) {
   EXPECT_EQ(*GeTensorSerializeUtils::FormatToLayout(FORMAT_NCHW), "NCHW");
   const int32_t packed = GetFormatFromSubAndC0(FORMAT_FRACTAL_Z, 3, 6);
