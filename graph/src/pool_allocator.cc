@@ -2,7 +2,8 @@
 //
 // Size-class pool: 128 classes of 8..1024 bytes. Each thread has a free list
 // per class and a bump region (a 2 MiB chunk); chunks come from 64 MiB
-// reservations aligned to 2 MiB and advised MADV_HUGEPAGE. Free lists of
+// reservations aligned to 2 MiB and advised MADV_HUGEPAGE (but for the
+// process's first chunk, see NewChunkLocked). Free lists of
 // exiting threads go to a mutex-protected depot that refills the others.
 #include "graph/inc/graph/pool_allocator.h"
 
@@ -83,7 +84,15 @@ char* NewChunkLocked(Global& g) {
   if (g.reserve_cur == nullptr || g.reserve_cur + kChunkBytes > g.reserve_end) {
     void* aligned = MapAligned(kReserveBytes, kChunkBytes, PROT_READ | PROT_WRITE, 0);
     if (aligned == nullptr) throw std::bad_alloc();
-    if (UseHugePages()) (void)madvise(aligned, kReserveBytes, MADV_HUGEPAGE);
+    if (UseHugePages()) {
+      // The process's first chunk stays on small pages: a process that
+      // builds a few op descs (an OM load) would otherwise fault in, and
+      // zero, a whole 2 MiB page for them; a large graph's later chunks
+      // are huge pages.
+      const bool first = g.reserved.load(std::memory_order_relaxed) == 0;
+      char* from = static_cast<char*>(aligned) + (first ? kChunkBytes : 0);
+      (void)madvise(from, static_cast<char*>(aligned) + kReserveBytes - from, MADV_HUGEPAGE);
+    }
     g.reserve_cur = static_cast<char*>(aligned);
     g.reserve_end = g.reserve_cur + kReserveBytes;
     g.reserved.fetch_add(kReserveBytes, std::memory_order_relaxed);

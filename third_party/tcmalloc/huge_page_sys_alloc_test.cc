@@ -9,41 +9,13 @@
 #include <cstring>
 #include <fstream>
 #include <memory>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "testing/vm_flags.h"
 
 namespace {
-
-// The VmFlags line of the mapping that contains `addr`, or "" if none does.
-std::string VmFlagsOf(const void* addr) {
-  const uintptr_t a = reinterpret_cast<uintptr_t>(addr);
-  std::ifstream smaps("/proc/self/smaps");
-  std::string line;
-  bool inside = false;
-  while (std::getline(smaps, line)) {
-    uintptr_t lo = 0, hi = 0;
-    char dash = 0;
-    std::istringstream head(line);
-    if (head >> std::hex >> lo >> dash >> hi && dash == '-') {
-      inside = lo <= a && a < hi;
-      continue;
-    }
-    if (inside && line.rfind("VmFlags:", 0) == 0) return line;
-  }
-  return "";
-}
-
-bool HasFlag(const std::string& vm_flags, const std::string& flag) {
-  std::istringstream in(vm_flags);
-  std::string word;
-  while (in >> word) {
-    if (word == flag) return true;
-  }
-  return false;
-}
 
 TEST(HugePageSysAllocatorTest, HeapObjectsLiveInHugePageAdvisedRegions) {
 #ifdef GE_SYSTEM_MALLOC
@@ -57,12 +29,12 @@ TEST(HugePageSysAllocatorTest, HeapObjectsLiveInHugePageAdvisedRegions) {
     objects.emplace_back(new char[96]);
     std::memset(objects.back().get(), i & 0xff, 96);
   }
-  const std::string flags = VmFlagsOf(objects.back().get());
+  const std::string flags = ge::testing::VmFlagsOf(objects.back().get());
   ASSERT_FALSE(flags.empty()) << "no mapping holds a heap object";
 #ifdef GE_EXPECT_SMALL_PAGES
-  EXPECT_FALSE(HasFlag(flags, "hg")) << flags;
+  EXPECT_FALSE(ge::testing::HasVmFlag(objects.back().get(), "hg")) << flags;
 #else
-  EXPECT_TRUE(HasFlag(flags, "hg")) << flags;
+  EXPECT_TRUE(ge::testing::HasVmFlag(objects.back().get(), "hg")) << flags;
 #endif
   for (int i = 0; i < 200000; i += 4999) {
     EXPECT_EQ(static_cast<unsigned char>(objects[i][95]), static_cast<unsigned char>(i & 0xff));

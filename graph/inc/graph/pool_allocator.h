@@ -22,8 +22,8 @@
 //   * Freed memory is reused by later allocations but never returned to the
 //     operating system.
 //   * GE_GRAPH_POOL_THP=0 in the environment turns the huge page advice off
-//     (it is on by default; the kernel honours it when THP is "madvise" or
-//     "always").
+//     (it is on by default, from the process's second 2 MiB chunk on; the
+//     kernel honours it when THP is "madvise" or "always").
 //   * Built with AddressSanitizer (or with GE_GRAPH_NO_POOL defined) every
 //     call goes to ::operator new / delete, so ASan / LeakSanitizer see each
 //     object.
