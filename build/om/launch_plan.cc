@@ -21,6 +21,7 @@
 #include "graph/inc/graph/node.h"
 #include "graph/inc/graph/op_desc.h"
 #include "graph/serialization/inc/model_serialize.h"
+#include "metadef/inc/base/prefault.h"
 
 namespace ge {
 namespace {
@@ -330,8 +331,9 @@ namespace {
 template <typename T>
 bool DecodeVarints(absl::string_view data, std::vector<T>* out) {
   // One varint per byte with the high bit clear (when well formed).
-  out->reserve(static_cast<size_t>(
-      std::count_if(data.begin(), data.end(), [](char c) { return (static_cast<uint8_t>(c) & 0x80) == 0; })));
+  ReservePrefaulted(out, static_cast<size_t>(std::count_if(
+                             data.begin(), data.end(),
+                             [](char c) { return (static_cast<uint8_t>(c) & 0x80) == 0; })));
   google::protobuf::io::CodedInputStream in(reinterpret_cast<const uint8_t*>(data.data()),
                                             static_cast<int>(data.size()));
   while (in.CurrentPosition() < static_cast<int>(data.size())) {
@@ -495,7 +497,7 @@ StatusOr<LaunchPlanView> LaunchPlanView::Create(LaunchPlanFields fields, size_t 
   if (size > static_cast<size_t>(kMaxU32)) {
     return OutOfRange("launch plan: ", size, " task words (limit ", kMaxU32, ")");
   }
-  view.task_start_.reserve(size / kLaunchTaskWords);
+  ReservePrefaulted(&view.task_start_, size / kLaunchTaskWords);
   for (size_t pos = 0, t = 0; pos < size; ++t) {
     if (size - pos < kLaunchTaskWords) {
       return ParseFailed("launch plan: task ", t, " is truncated: ", size - pos, " words left of ",

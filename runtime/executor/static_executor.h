@@ -182,7 +182,11 @@ class StaticExecutor {
   std::vector<Task> tasks_;
   // One view per distinct ref (equal refs share), in fixed-size chunks so
   // that their addresses stay put while more are made.
-  std::vector<std::unique_ptr<gert::Tensor[]>> view_chunks_;
+  // Chunks of views, populated before they are constructed (see NewView).
+  struct ViewChunkDeleter {
+    void operator()(gert::Tensor* chunk) const;
+  };
+  std::vector<std::unique_ptr<gert::Tensor, ViewChunkDeleter>> view_chunks_;
   size_t views_in_last_chunk_ = 0;
   std::vector<gert::Tensor*> slots_;            // per task, its inputs then its outputs
   // A plan: per task, its record or entry (kPlanRecord); records are kept
