@@ -181,8 +181,8 @@ class StaticExecutor {
   // contexts' spans and the patches point into it.
   std::vector<Task> tasks_;
   // One view per distinct ref (equal refs share), in fixed-size chunks so
-  // that their addresses stay put while more are made.
-  // Chunks of views, populated before they are constructed (see NewView).
+  // that their addresses stay put while more are made; a chunk's pages are
+  // populated before its views are constructed (see NewView).
   struct ViewChunkDeleter {
     void operator()(gert::Tensor* chunk) const;
   };
