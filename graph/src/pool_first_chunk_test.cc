@@ -11,7 +11,7 @@
 
 #include "graph/inc/graph/pool_allocator.h"
 #include "gtest/gtest.h"
-#include "testing/vm_flags.h"
+#include "testing/proc_mappings.h"
 
 namespace ge {
 namespace internal {

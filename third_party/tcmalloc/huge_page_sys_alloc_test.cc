@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
-#include "testing/vm_flags.h"
+#include "testing/proc_mappings.h"
 
 namespace {
 

@@ -6,28 +6,14 @@
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
-#include <fstream>
-#include <sstream>
-#include <string>
 
 #include "gtest/gtest.h"
+#include "testing/proc_mappings.h"
 
 namespace ge {
 namespace {
 
-// The [lo, hi) of the /proc/self/maps line holding addr, or {0, 0}.
-std::pair<uintptr_t, uintptr_t> MappingOf(const void* addr) {
-  const uintptr_t a = reinterpret_cast<uintptr_t>(addr);
-  std::ifstream maps("/proc/self/maps");
-  std::string line;
-  while (std::getline(maps, line)) {
-    uintptr_t lo = 0, hi = 0;
-    char dash = 0;
-    std::istringstream in(line);
-    if (in >> std::hex >> lo >> dash >> hi && lo <= a && a < hi) return {lo, hi};
-  }
-  return {0, 0};
-}
+using ::ge::testing::MappingOf;
 
 TEST(MapAlignedTest, AlignedExactlySizedAndWritable) {
   constexpr size_t kAlign = size_t{2} << 20;
