@@ -230,8 +230,7 @@ void ComputeGraph::EraseFromList(Node* node) {
 void ComputeGraph::ApplyOrder(const std::vector<Node*>& nodes,
                               const std::vector<uint32_t>& order) {
   constexpr size_t kPrefetchNode = 16;
-  constexpr size_t kPrefetchOp = 10;
-  constexpr size_t kPrefetchBody = 6;
+  constexpr size_t kPrefetchBody = 8;
   const size_t n = order.size();
   // Written in place (no fresh multi-MB buffer per sort) unless `nodes` is
   // the cache itself.
@@ -241,14 +240,13 @@ void ComputeGraph::ApplyOrder(const std::vector<Node*>& nodes,
   Node* prev = nullptr;
   for (size_t k = 0; k < n; ++k) {
     if (k + kPrefetchNode < n) {
-      // Both lines of the node header are written (links, scratch index).
-      const char* ahead = reinterpret_cast<const char*>(nodes[order[k + kPrefetchNode]]);
-      __builtin_prefetch(ahead, 1);
-      __builtin_prefetch(ahead + 64, 1);
+      // The scratch index and the list links are written.
+      const Node* ahead = nodes[order[k + kPrefetchNode]];
+      __builtin_prefetch(&ahead->list_prev_, 1);
+      __builtin_prefetch(&ahead->scratch_index_, 1);
     }
-    if (k + kPrefetchOp < n) __builtin_prefetch(nodes[order[k + kPrefetchOp]]->op_.get());
-    // SetId writes the OpDesc's pooled body.
-    if (k + kPrefetchBody < n) __builtin_prefetch(nodes[order[k + kPrefetchBody]]->op_->b_, 1);
+    // The id is written in the OpDesc's pooled body (first there).
+    if (k + kPrefetchBody < n) __builtin_prefetch(nodes[order[k + kPrefetchBody]]->op_body_, 1);
     Node* node = nodes[order[k]];
     new_order[k] = node;
     node->scratch_index_ = static_cast<uint32_t>(k);
@@ -258,7 +256,7 @@ void ComputeGraph::ApplyOrder(const std::vector<Node*>& nodes,
     } else {
       nodes_.head_ = node;
     }
-    node->op_->SetId(static_cast<int64_t>(k));
+    node->op_body_->id_ = static_cast<int64_t>(k);
     prev = node;
   }
   if (prev != nullptr) prev->list_next_ = nullptr;

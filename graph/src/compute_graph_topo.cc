@@ -183,31 +183,41 @@ Status ComputeGraph::SortThisGraph(const TopoSortOptions& options) {
   const std::string* const refdata_type = internal::InternString(REFDATA);
   const std::string* const aippdata_type = internal::InternString(AIPPDATA);
   constexpr uint32_t kPrefetchNode = 16;
-  constexpr uint32_t kPrefetchOp = 10;
-  constexpr uint32_t kPrefetchBody = 7;
+  constexpr uint32_t kPrefetchBody = 8;
+  constexpr uint32_t kPrefetchOp = 6;
   constexpr uint32_t kPrefetchPorts = 4;
   constexpr uint32_t kPrefetchDesc = 2;
   // Every OpDesc id already equals its position (read beside the type).
   bool ids_match = true;
   for (uint32_t v = 0; v < n; ++v) {
     if (v + kPrefetchNode < n) {
-      // The node's header, its second line (scratch index, anchor counts:
-      // read through every consumer's peer anchor) and its anchors.
-      const char* ahead = reinterpret_cast<const char*>(nodes[v + kPrefetchNode]);
-      __builtin_prefetch(ahead);
-      __builtin_prefetch(ahead + 64);
-      __builtin_prefetch(ahead + 128);
-      __builtin_prefetch(ahead + 192);
+      // The node's sort fields (list graph, body, anchor block and counts,
+      // scratch index: also read through every consumer's peer anchor) and
+      // its anchors behind it.
+      const Node* ahead = nodes[v + kPrefetchNode];
+      __builtin_prefetch(&ahead->list_graph_);
+      __builtin_prefetch(&ahead->cap_out_);
+      __builtin_prefetch(ahead + 1);
+      __builtin_prefetch(reinterpret_cast<const char*>(ahead + 1) + 63);
     }
-    if (v + kPrefetchOp < n) __builtin_prefetch(nodes[v + kPrefetchOp]->op_.get());
-    // The type (read for every node) lives in the OpDesc's pooled body.
-    if (v + kPrefetchBody < n) __builtin_prefetch(nodes[v + kPrefetchBody]->op_->b_);
+    // The type and the id, first in the OpDesc's pooled body.
+    if (v + kPrefetchBody < n) {
+      const Node* mid = nodes[v + kPrefetchBody];
+      const OpDesc::Body* body = mid->op_body_;
+      __builtin_prefetch(&body->type_);
+      __builtin_prefetch(&body->attached_to_node_);
+      // A node with several inputs has its out anchors on a later line.
+      if (mid->cap_in_ > 1) __builtin_prefetch(mid->OutBlock());
+    }
+    // The memory-priority sorts read output sizes and names through the
+    // OpDesc object.
+    if (need_sizes && v + kPrefetchOp < n) __builtin_prefetch(nodes[v + kPrefetchOp]->op_.get());
     if (need_sizes) {
       if (v + kPrefetchPorts < n) {
-        __builtin_prefetch(nodes[v + kPrefetchPorts]->op_->b_->ports_.data());
+        __builtin_prefetch(nodes[v + kPrefetchPorts]->op_body_->ports_.data());
       }
       if (v + kPrefetchDesc < n) {
-        const OpDesc::Body& ahead = *nodes[v + kPrefetchDesc]->op_->b_;
+        const OpDesc::Body& ahead = *nodes[v + kPrefetchDesc]->op_body_;
         if (ahead.ports_.size() > ahead.num_inputs_) {
           __builtin_prefetch(ahead.ports_[ahead.num_inputs_].block);
         }
@@ -227,9 +237,9 @@ Status ComputeGraph::SortThisGraph(const TopoSortOptions& options) {
       const Node* dst = peer->GetOwnerNodeBarePtr();
       if (dst->list_graph_ == this) succ.targets.push_back(dst->scratch_index_);
     }
-    const OpDesc& op = *node->op_;
-    const std::string* type = op.GetInternedType();
-    ids_match = ids_match && op.GetId() == static_cast<int64_t>(v);
+    const OpDesc::Body& body = *node->op_body_;
+    const std::string* type = body.type_;
+    ids_match = ids_match && body.id_ == static_cast<int64_t>(v);
     if (kahn) is_data[v] = (type == data_type || type == refdata_type || type == aippdata_type);
     if (delay) {
       data_pred.offsets[v] = static_cast<uint32_t>(data_pred.targets.size());
@@ -245,8 +255,8 @@ Status ComputeGraph::SortThisGraph(const TopoSortOptions& options) {
     if (need_sizes) {
       out_bytes[v] = OutputBytes(*node);
       out_data_nodes[v] = data_consumers;
-      names[v] = &op.GetName();
-      topo::NameKey(op.GetName(), &name_keys[2 * size_t{v}], &name_keys[2 * size_t{v} + 1]);
+      names[v] = &body.name_;
+      topo::NameKey(body.name_, &name_keys[2 * size_t{v}], &name_keys[2 * size_t{v} + 1]);
     }
   }
   succ.offsets[n] = static_cast<uint32_t>(succ.targets.size());

@@ -81,8 +81,8 @@ StatusOr<NodePtr> Node::Create(const OpDescPtr& op_desc) {
   return node;
 }
 
-Node::Node(Passkey, OpDescPtr op_desc) : op_(std::move(op_desc)) {
-  op_->b_->attached_to_node_ = true;
+Node::Node(Passkey, OpDescPtr op_desc) : op_body_(op_desc->b_), op_(std::move(op_desc)) {
+  op_body_->attached_to_node_ = true;
   const size_t nin = op_->GetAllInputsSize();
   const size_t nout = op_->GetAllOutputsDescSize();
   const TrailingBlock block = t_trailing_block;
@@ -153,11 +153,9 @@ void Node::UnlinkAllAnchors() {
   }
 }
 
-InDataAnchor* Node::InAt(size_t i) const {
-  return i < cap_in_ ? &in_block_[i] : overflow_->in[i - cap_in_].get();
-}
-OutDataAnchor* Node::OutAt(size_t i) const {
-  return i < cap_out_ ? &OutBlock()[i] : overflow_->out[i - cap_out_].get();
+InDataAnchor* Node::InOverflowAt(size_t i) const { return overflow_->in[i - cap_in_].get(); }
+OutDataAnchor* Node::OutOverflowAt(size_t i) const {
+  return overflow_->out[i - cap_out_].get();
 }
 
 const std::string& Node::GetName() const { return op_->GetName(); }
@@ -172,6 +170,7 @@ Status Node::UpdateOpDesc(const OpDescPtr& op_desc) {
   }
   op_desc->b_->attached_to_node_ = true;
   op_ = op_desc;
+  op_body_ = op_desc->b_;
   BumpOpDescRenameEpoch();
   return OkStatus();
 }

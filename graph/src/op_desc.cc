@@ -139,8 +139,8 @@ struct OpDesc::Ext {
 };
 
 OpDesc::Body::Body(const std::string& name, const std::string* type)
-    : name_(name),
-      type_(type),
+    : type_(type),
+      name_(name),
       engine_name_(internal::EmptyInternedString()),
       kernel_lib_name_(internal::EmptyInternedString()) {}
 OpDesc::Body::~Body() {

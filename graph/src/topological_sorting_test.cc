@@ -93,6 +93,31 @@ TEST(TopologicalSortingTest, DataSourcesComeFirst) {
   EXPECT_EQ(NodeNames(*b.graph()), (Strings{"d", "dc", "k", "kc", "x", "xc"}));
 }
 
+// The sort reads a node's type and writes its id through a copy of the
+// OpDesc's body pointer that the node keeps: after UpdateOpDesc both must be
+// the new OpDesc's.
+TEST(TopologicalSortingTest, ReadsAndRenumbersTheNodesCurrentOpDesc) {
+  GraphBuilder b("g");
+  NodePtr x = b.AddNode("x", "T", 0, 1);
+  NodePtr d = b.AddNode("d", "T", 0, 1);
+  NodePtr xc = b.AddNode("xc", "T", 1, 0);
+  NodePtr dc = b.AddNode("dc", "T", 1, 0);
+  b.AddDataEdge(x, 0, xc, 0);
+  b.AddDataEdge(d, 0, dc, 0);
+  GE_ASSERT_OK(Sort(b.graph(), TopoSortingMode::kBFS));
+  EXPECT_EQ(NodeNames(*b.graph()), (Strings{"x", "d", "xc", "dc"}));
+
+  OpDescPtr old_op = d->GetOpDesc();
+  OpDescPtr data_op = MakeOp("d", DATA, 0, 1);
+  data_op->SetId(7);
+  GE_ASSERT_OK(d->UpdateOpDesc(data_op));
+  GE_ASSERT_OK(Sort(b.graph(), TopoSortingMode::kBFS));
+  EXPECT_EQ(NodeNames(*b.graph()), (Strings{"d", "x", "dc", "xc"}));
+  EXPECT_EQ(data_op->GetId(), 0);
+  EXPECT_EQ(old_op->GetId(), 1);  // untouched since the first sort
+  ExpectIdsArePositions(*b.graph());
+}
+
 // d(Data) -> big[1000] / small[1] / mid[100] -> s (inputs 0, 1, 2).
 ComputeGraphPtr SizedFanIn() {
   GraphBuilder b("sized");
