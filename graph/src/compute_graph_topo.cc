@@ -182,8 +182,8 @@ Status ComputeGraph::SortThisGraph(const TopoSortOptions& options) {
   const std::string* const data_type = internal::InternString(DATA);
   const std::string* const refdata_type = internal::InternString(REFDATA);
   const std::string* const aippdata_type = internal::InternString(AIPPDATA);
-  constexpr uint32_t kPrefetchNode = 16;
-  constexpr uint32_t kPrefetchBody = 8;
+  constexpr uint32_t kPrefetchNode = 32;
+  constexpr uint32_t kPrefetchBody = 12;
   constexpr uint32_t kPrefetchOp = 6;
   constexpr uint32_t kPrefetchPorts = 4;
   constexpr uint32_t kPrefetchDesc = 2;
