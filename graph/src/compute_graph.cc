@@ -229,8 +229,8 @@ void ComputeGraph::EraseFromList(Node* node) {
 
 void ComputeGraph::ApplyOrder(const std::vector<Node*>& nodes,
                               const std::vector<uint32_t>& order) {
-  constexpr size_t kPrefetchNode = 16;
-  constexpr size_t kPrefetchBody = 8;
+  constexpr size_t kPrefetchNode = 64;
+  constexpr size_t kPrefetchBody = 20;
   const size_t n = order.size();
   // Written in place (no fresh multi-MB buffer per sort) unless `nodes` is
   // the cache itself.
