@@ -37,16 +37,21 @@ topo::Algo ToAlgo(TopoSortingMode mode) {
   return topo::Algo::kDFS;
 }
 
-int64_t OutputBytes(const Node& node) {
+}  // namespace
+
+// Reads the node's cached OpDesc body (see Node::op_body_).
+int64_t ComputeGraph::OutputBytes(const Node& node) {
   int64_t total = 0;
-  const OpDesc& op = *node.GetOpDescBarePtr();
-  for (uint32_t i = 0; i < op.GetAllOutputsDescSize(); ++i) {
-    auto size = TensorUtils::CalcTensorMemSize(*op.PeekOutputDesc(i));
+  const OpDesc::Body& body = *node.op_body_;
+  for (size_t i = body.num_inputs_; i < body.ports_.size(); ++i) {
+    auto size = TensorUtils::CalcTensorMemSize(OpDesc::BodyDescAt(body, i));
     if (!size.ok()) continue;  // unknown shapes count as 0
     if (__builtin_add_overflow(total, *size, &total)) return std::numeric_limits<int64_t>::max();
   }
   return total;
 }
+
+namespace {
 
 constexpr size_t kMaxCycleNamesInMessage = 64;
 
@@ -184,7 +189,6 @@ Status ComputeGraph::SortThisGraph(const TopoSortOptions& options) {
   const std::string* const aippdata_type = internal::InternString(AIPPDATA);
   constexpr uint32_t kPrefetchNode = 32;
   constexpr uint32_t kPrefetchBody = 12;
-  constexpr uint32_t kPrefetchOp = 6;
   constexpr uint32_t kPrefetchPorts = 4;
   constexpr uint32_t kPrefetchDesc = 2;
   // Every OpDesc id already equals its position (read beside the type).
@@ -209,9 +213,6 @@ Status ComputeGraph::SortThisGraph(const TopoSortOptions& options) {
       // A node with several inputs has its out anchors on a later line.
       if (mid->cap_in_ > 1) __builtin_prefetch(mid->OutBlock());
     }
-    // The memory-priority sorts read output sizes and names through the
-    // OpDesc object.
-    if (need_sizes && v + kPrefetchOp < n) __builtin_prefetch(nodes[v + kPrefetchOp]->op_.get());
     if (need_sizes) {
       if (v + kPrefetchPorts < n) {
         __builtin_prefetch(nodes[v + kPrefetchPorts]->op_body_->ports_.data());

@@ -260,8 +260,9 @@ std::string OpDesc::DebugString() const { return absl::StrCat(b_->name_, "(", *b
 
 // -------------------------------------------------------------------- ports
 
-const GeTensorDesc& OpDesc::DescAt(size_t pos) const {
-  return __atomic_load_n(&b_->ports_[pos].block, __ATOMIC_ACQUIRE)->desc;
+const GeTensorDesc& OpDesc::DescAt(size_t pos) const { return BodyDescAt(*b_, pos); }
+const GeTensorDesc& OpDesc::BodyDescAt(const Body& body, size_t pos) {
+  return __atomic_load_n(&body.ports_[pos].block, __ATOMIC_ACQUIRE)->desc;
 }
 
 GeTensorDesc* OpDesc::OwnDescAt(size_t pos) const {

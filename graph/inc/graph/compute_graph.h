@@ -250,6 +250,8 @@ class ComputeGraph : public std::enable_shared_from_this<ComputeGraph>, public A
   void OnReordered() const;
   Status RemoveConstInputs(const NodePtr& node);
   Status SortThisGraph(const TopoSortOptions& options);
+  // Sum of the node's output tensor sizes (memory-priority sort keys).
+  static int64_t OutputBytes(const Node& node);
   std::vector<ComputeGraphPtr> CollectAllNodes(std::vector<NodePtr>* nodes) const;
 
   std::string name_;
