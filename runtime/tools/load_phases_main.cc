@@ -9,6 +9,8 @@
 //
 //   bazel build -c opt //runtime:load_phases
 //   bazel-out/k8-opt/bin/runtime/load_phases /tmp/m.om [reps] [only-phases-containing]
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -52,7 +54,8 @@ double RssMb() {
   long size = 0, resident = 0;  // NOLINT(runtime/int)
   const int n = std::fscanf(f, "%ld %ld", &size, &resident);
   std::fclose(f);
-  return n == 2 ? static_cast<double>(resident) * 4096.0 / (1 << 20) : 0;
+  const double page = static_cast<double>(::sysconf(_SC_PAGESIZE));
+  return n == 2 ? static_cast<double>(resident) * page / (1 << 20) : 0;
 }
 
 // Runs `make` once, keeping its result alive, and prints the RSS growth.

@@ -2,7 +2,7 @@
 //
 // MapAligned: an anonymous private mapping that starts on a power-of-two
 // boundary (e.g. 2 MiB, so that transparent huge pages can back it from its
-// first byte). mmap gives 4 KiB alignment only; this maps `bytes + align`,
+// first byte). mmap gives page alignment only; this maps `bytes + align`,
 // then returns the unaligned head and the tail beyond `bytes` to the
 // system, so exactly [result, result + bytes) stays mapped.
 //
@@ -20,8 +20,12 @@
 
 namespace ge {
 
-// `bytes` is rounded up to whole 4 KiB pages; `align` must be a power of
-// two of at least 4 KiB (else nullptr with errno EINVAL). `extra_flags` are
+// The system's page size (sysconf; 4 KiB on x86-64, up to 64 KiB on
+// arm64).
+size_t SystemPageSize();
+
+// `bytes` is rounded up to whole pages; `align` must be a power of two of at
+// least the page size (else nullptr with errno EINVAL). `extra_flags` are
 // or-ed into MAP_PRIVATE | MAP_ANONYMOUS (e.g. MAP_NORESERVE). nullptr with
 // errno from mmap when the mapping fails, or EOVERFLOW when bytes + align
 // overflows.

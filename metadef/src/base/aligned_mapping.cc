@@ -2,14 +2,20 @@
 #include "metadef/inc/base/aligned_mapping.h"
 
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <cstdint>
 
 namespace ge {
 
+size_t SystemPageSize() {
+  static const size_t kPage = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
+  return kPage;
+}
+
 void* MapAligned(size_t bytes, size_t align, int prot, int extra_flags) {
-  constexpr size_t kPage = size_t{4} << 10;
+  const size_t kPage = SystemPageSize();
   if (align < kPage || (align & (align - 1)) != 0) {
     errno = EINVAL;
     return nullptr;

@@ -2,6 +2,7 @@
 #include "metadef/inc/base/aligned_mapping.h"
 
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <cstdint>
@@ -33,6 +34,20 @@ TEST(MapAlignedTest, AlignedExactlySizedAndWritable) {
     ASSERT_EQ(::munmap(p, rounded), 0);
     EXPECT_EQ(MappingOf(p).first == reinterpret_cast<uintptr_t>(p), false);
   }
+}
+
+TEST(MapAlignedTest, PagesAreTheSystems) {
+  const size_t page = SystemPageSize();
+  EXPECT_EQ(page, static_cast<size_t>(::getpagesize()));
+  errno = 0;
+  EXPECT_EQ(MapAligned(1, page / 2, PROT_READ, 0), nullptr);
+  EXPECT_EQ(errno, EINVAL);
+  // One byte takes one page, aligned to a page.
+  void* p = MapAligned(1, page, PROT_READ | PROT_WRITE, 0);
+  ASSERT_NE(p, nullptr);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(p) % page, 0u);
+  static_cast<char*>(p)[page - 1] = 1;  // the whole page is there
+  ASSERT_EQ(::munmap(p, page), 0);
 }
 
 TEST(MapAlignedTest, ReservationsAndBadArguments) {

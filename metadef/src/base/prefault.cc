@@ -2,9 +2,10 @@
 #include "metadef/inc/base/prefault.h"
 
 #include <sys/mman.h>
-#include <unistd.h>
 
 #include <cstdint>
+
+#include "metadef/inc/base/aligned_mapping.h"
 
 #ifndef MADV_POPULATE_WRITE
 #define MADV_POPULATE_WRITE 23  // Linux 5.14
@@ -20,7 +21,7 @@ constexpr size_t kMinBytes = size_t{16} << 10;
 
 bool PrefaultForWrite(void* data, size_t bytes) {
   if (data == nullptr || bytes < kMinBytes) return false;
-  static const uintptr_t page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
+  const uintptr_t page = SystemPageSize();
   const uintptr_t begin = reinterpret_cast<uintptr_t>(data) & ~(page - 1);
   const uintptr_t end = (reinterpret_cast<uintptr_t>(data) + bytes + page - 1) & ~(page - 1);
   return ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_POPULATE_WRITE) == 0;
