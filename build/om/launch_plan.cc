@@ -497,7 +497,9 @@ StatusOr<LaunchPlanView> LaunchPlanView::Create(LaunchPlanFields fields, size_t 
   if (size > static_cast<size_t>(kMaxU32)) {
     return OutOfRange("launch plan: ", size, " task words (limit ", kMaxU32, ")");
   }
-  ReservePrefaulted(&view.task_start_, size / kLaunchTaskWords);
+  // A valid plan has one name_end entry per task (checked below); the words
+  // bound a hostile count.
+  ReservePrefaulted(&view.task_start_, std::min(size / kLaunchTaskWords, f.name_end.size()));
   for (size_t pos = 0, t = 0; pos < size; ++t) {
     if (size - pos < kLaunchTaskWords) {
       return ParseFailed("launch plan: task ", t, " is truncated: ", size - pos, " words left of ",
