@@ -193,8 +193,9 @@ class Node : public std::enable_shared_from_this<Node> {
   }
   ControlAnchors& MakeCtrl() const;
 
-  // What a topological sort reads of every node, together (one cache line
-  // when the block allows): a 1M-node sort is bound by the lines it touches.
+  // What a topological sort reads or writes of every node, together (68
+  // bytes, two cache lines at most): a 1M-node sort is bound by the lines it
+  // touches.
   // Membership in a graph's NodeList (see compute_graph.h).
   ComputeGraph* list_graph_ = nullptr;
   // op_->b_, cached: an OpDesc's body never moves, and reading it through

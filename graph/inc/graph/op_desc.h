@@ -335,10 +335,6 @@ class OpDesc : public AttrHolder, public std::enable_shared_from_this<OpDesc> {
   GeTensorDescPtr DescPtr(GeTensorDesc* desc) const;
   // The description of ports_[pos] for reading (never unshares).
   const GeTensorDesc& DescAt(size_t pos) const;
-  struct Body;
-  // The same from a body alone (the topological sort reads bodies through
-  // Node's cached pointer, without the OpDesc object's cache line).
-  static const GeTensorDesc& BodyDescAt(const Body& body, size_t pos);
   // The port's own description: unshares it if shared, pins it.
   GeTensorDesc* OwnDescAt(size_t pos) const;
   // Drops the port's reference (keeping pinned descriptions alive in Ext).
@@ -375,6 +371,10 @@ class OpDesc : public AttrHolder, public std::enable_shared_from_this<OpDesc> {
     std::shared_ptr<Ext> ext_;         // lazily allocated; copy-on-write
   };
   Body* b_;  // never null; owned
+
+  // DescAt from a body alone (the topological sort reads bodies through
+  // Node's cached pointer, without the OpDesc object's cache line).
+  static const GeTensorDesc& BodyDescAt(const Body& body, size_t pos);
 };
 
 // Increments whenever an OpDesc that belongs to a node is renamed (or a node
