@@ -9,8 +9,6 @@
 //
 //   bazel build -c opt //runtime:load_phases
 //   bazel-out/k8-opt/bin/runtime/load_phases /tmp/m.om [reps] [only-phases-containing]
-#include <unistd.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -22,6 +20,7 @@
 #include "build/om/om_file.h"
 #include "graph/serialization/inc/model_op_descs.h"
 #include "graph/serialization/inc/model_serialize.h"
+#include "metadef/inc/base/aligned_mapping.h"
 #include "runtime/inc/runtime/model.h"
 
 namespace {
@@ -54,7 +53,7 @@ double RssMb() {
   long size = 0, resident = 0;  // NOLINT(runtime/int)
   const int n = std::fscanf(f, "%ld %ld", &size, &resident);
   std::fclose(f);
-  const double page = static_cast<double>(::sysconf(_SC_PAGESIZE));
+  const double page = static_cast<double>(ge::SystemPageSize());
   return n == 2 ? static_cast<double>(resident) * page / (1 << 20) : 0;
 }
 
