@@ -367,37 +367,42 @@ BENCHMARK(BM_SortMemoryPriorityBFS)->Arg(10000)->Arg(1000000)->Unit(benchmark::k
 void BM_RoundTrip(benchmark::State& state) {
   const int64_t n = state.range(0);
   const ComputeGraphPtr& graph = GraphFor(n);
+  // One round trip: returns its CPU seconds and leaves the bytes and the
+  // copy to the caller (freed untimed).
+  auto round_trip = [&graph](std::string* bytes, ComputeGraphPtr* copy) {
+    const double t0 = ThreadCpuSeconds();
+    StatusOr<std::string> serialized = ModelSerialize::SerializeModel(*graph);
+    Check(serialized.status());
+    *bytes = *std::move(serialized);
+    StatusOr<ComputeGraphPtr> decoded = ModelSerialize::DeserializeModel(*bytes);
+    const double cpu = ThreadCpuSeconds() - t0;
+    Check(decoded.status());
+    *copy = *std::move(decoded);
+    return cpu;
+  };
+  std::string bytes;
+  ComputeGraphPtr copy;
   // The first round trip, untimed by the library: its copy takes fresh
   // memory from the OS (reported apart: on a VM that memory can cost more
   // than the round trip itself). The timed ones reuse it, as every
   // iteration at 10k nodes does.
-  double first_cpu = 0;
-  double fresh_pool_bytes = 0;  // pool memory the first copy took from the OS
-  {
-    const uint64_t carved0 = internal::GetPoolStats().carved_bytes;
-    const double t0 = ThreadCpuSeconds();
-    StatusOr<std::string> bytes = ModelSerialize::SerializeModel(*graph);
-    Check(bytes.status());
-    StatusOr<ComputeGraphPtr> copy = ModelSerialize::DeserializeModel(*bytes);
-    first_cpu = ThreadCpuSeconds() - t0;
-    fresh_pool_bytes = static_cast<double>(internal::GetPoolStats().carved_bytes - carved0);
-    Check(copy.status());
-  }
+  const uint64_t carved0 = internal::GetPoolStats().carved_bytes;
+  const double first_cpu = round_trip(&bytes, &copy);
+  // Pool memory the first copy took from the OS.
+  const double fresh_pool_bytes =
+      static_cast<double>(internal::GetPoolStats().carved_bytes - carved0);
+  copy = ComputeGraphPtr();
+  bytes = std::string();
   double cpu = 0;
   double serialized_bytes = 0;
   for (auto _ : state) {
-    const double t0 = ThreadCpuSeconds();
-    StatusOr<std::string> bytes = ModelSerialize::SerializeModel(*graph);
-    Check(bytes.status());
-    StatusOr<ComputeGraphPtr> copy = ModelSerialize::DeserializeModel(*bytes);
-    cpu += ThreadCpuSeconds() - t0;
-    Check(copy.status());
-    if ((*copy)->GetDirectNodesSize() != static_cast<size_t>(n)) {
+    cpu += round_trip(&bytes, &copy);
+    if (copy->GetDirectNodesSize() != static_cast<size_t>(n)) {
       state.SkipWithError("round trip lost nodes");
       return;
     }
     state.PauseTiming();
-    serialized_bytes = static_cast<double>(bytes->size());
+    serialized_bytes = static_cast<double>(bytes.size());
     copy = ComputeGraphPtr();
     bytes = std::string();
     state.ResumeTiming();
