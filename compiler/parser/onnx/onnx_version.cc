@@ -1,6 +1,7 @@
 // compiler/parser/onnx/onnx_version.cc
 #include "compiler/parser/onnx/onnx_version.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -14,6 +15,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
+#include "onnx/defs/schema.h"
 #include "onnx/shape_inference/implementation.h"
 #include "onnx/version_converter/convert.h"
 
@@ -625,6 +627,37 @@ Status BuiltinAdapter::AdaptNode(NodeProto n, GraphProto* g, std::vector<NodePro
 // kAuto upgrades models of this opset or newer with the builtin adapters.
 constexpr int64_t kFirstCompatibleOpset = 13;
 
+// ONNX's adapters take every node as its schema at `from` describes it
+// (input counts, attributes): a node that breaks it crashes them (e.g. a
+// one-input Add segfaults the broadcast adapter). "" when every node of `g`
+// and its subgraphs matches; else which does not (the builtin path and the
+// parser then report the node).
+std::string ConverterSchemaGap(const GraphProto& g, int64_t from) {
+  for (const NodeProto& n : g.node()) {
+    if (IsDefaultDomain(n.domain())) {
+      const onnx::OpSchema* schema =
+          onnx::OpSchemaRegistry::Schema(n.op_type(), static_cast<int>(from), onnx::ONNX_DOMAIN);
+      if (schema == nullptr) {
+        return absl::StrCat(n.op_type(), " (node '", n.name(), "') has no opset ", from, " schema");
+      }
+      try {
+        schema->Verify(n);
+      } catch (const std::exception& e) {
+        std::string why = e.what();
+        why.resize(std::min(why.find('\n'), why.size()));
+        return absl::StrCat(n.op_type(), " (node '", n.name(), "') does not match its opset ", from,
+                            " schema: ", why);
+      }
+    }
+    for (const AttributeProto& a : n.attribute()) {
+      std::string gap = a.has_g() ? ConverterSchemaGap(a.g(), from) : std::string();
+      for (int k = 0; gap.empty() && k < a.graphs_size(); ++k) gap = ConverterSchemaGap(a.graphs(k), from);
+      if (!gap.empty()) return gap;
+    }
+  }
+  return "";
+}
+
 std::string OnnxConverterGap(const GraphProto& g, int64_t from) {
   for (const NodeProto& n : g.node()) {
     if (IsDefaultDomain(n.domain())) {
@@ -730,6 +763,7 @@ StatusOr<OpsetConversion> NormalizeOpset(ModelProto* model, int64_t target,
     return NotSupported("model opset ", c.from_opset, " is newer than the supported opset ",
                         target);
   }
+  if (c.from_opset < 0) return ParamInvalid("model opset ", c.from_opset, " is negative");
   if (c.from_opset == 0 || c.from_opset == target) return c;
 
   // From opset 13 on, every change up to 17 is backward compatible (new
@@ -745,7 +779,14 @@ StatusOr<OpsetConversion> NormalizeOpset(ModelProto* model, int64_t target,
     return c;
   }
   std::string gap;
-  if (kind == OnnxVersionConverter::kAuto) gap = OnnxConverterGap(model->graph(), c.from_opset);
+  if (kind != OnnxVersionConverter::kBuiltin) {
+    gap = ConverterSchemaGap(model->graph(), c.from_opset);
+    if (!gap.empty() && kind == OnnxVersionConverter::kOnnx) {
+      return NotSupported("ONNX version converter cannot convert from opset ", c.from_opset,
+                          ": ", gap);
+    }
+  }
+  if (gap.empty() && kind == OnnxVersionConverter::kAuto) gap = OnnxConverterGap(model->graph(), c.from_opset);
   if (!gap.empty()) {
     c.onnx_error = absl::StrCat("not used: ", gap);
   } else if (kind != OnnxVersionConverter::kBuiltin) {

@@ -521,5 +521,37 @@ TEST(OnnxVersionTest, UnconvertibleOpsAreErrors) {
   EXPECT_NE(r.status.message().find("ONNX version converter:"), std::string::npos) << r.status;
 }
 
+// ONNX's adapters assume each node matches its schema: a one-input Add at
+// opset 6 segfaulted the broadcast adapter (found by
+// //testing/fuzz:onnx_mutation_fuzz). Such a model never reaches them.
+TEST(OnnxVersionTest, NodesBreakingTheirSchemaNeverReachOnnxsConverter) {
+  onnx::ModelProto m = OneNode(MakeNode("Add", {"x"}, {"y"}, "lone_add"), 6, {{"x", {2}}}, {"y"});
+  onnx::ModelProto forced = m;
+  StatusOr<onnx_parser::OpsetConversion> c =
+      onnx_parser::NormalizeOpset(&forced, 17, OnnxVersionConverter::kOnnx);
+  ASSERT_FALSE(c.ok());
+  EXPECT_EQ(GetErrorCode(c.status()), ErrorCode::kNotSupported);
+  EXPECT_NE(c.status().message().find("Add (node 'lone_add') does not match its opset 6 schema"),
+            std::string::npos)
+      << c.status();
+
+  // kAuto skips it; the parser then names the node and its arity.
+  RunResult r = ParseAndRun(m, OnnxVersionConverter::kAuto, Inputs(FloatHost({2}, {1, 2})));
+  ASSERT_FALSE(r.status.ok());
+  EXPECT_NE(r.status.message().find("lone_add"), std::string::npos) << r.status;
+
+  // An op with no schema at the model's opset, and a negative opset.
+  onnx::ModelProto unknown =
+      OneNode(MakeNode("NoSuchOp", {"x"}, {"y"}, "n"), 6, {{"x", {2}}}, {"y"});
+  c = onnx_parser::NormalizeOpset(&unknown, 17, OnnxVersionConverter::kOnnx);
+  ASSERT_FALSE(c.ok());
+  EXPECT_NE(c.status().message().find("NoSuchOp (node 'n') has no opset 6 schema"), std::string::npos)
+      << c.status();
+  onnx::ModelProto negative = OneNode(MakeNode("Relu", {"x"}, {"y"}), -1, {{"x", {2}}}, {"y"});
+  c = onnx_parser::NormalizeOpset(&negative, 17, OnnxVersionConverter::kAuto);
+  ASSERT_FALSE(c.ok());
+  EXPECT_EQ(std::string(c.status().message()), "model opset -1 is negative");
+}
+
 }  // namespace
 }  // namespace ge
