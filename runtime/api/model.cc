@@ -289,6 +289,13 @@ StatusOr<std::vector<gert::HostTensor>> Model::Run(const std::vector<gert::HostT
     return impl_->dynamic_exec->Run(views);
   }
   const proto::ModelTaskDef& td = *impl_->task_def;
+  // The inputs are checked before the outputs are allocated: a model whose
+  // outputs are huge must not allocate (and zero) them for inputs it
+  // rejects.
+  RETURN_IF_ERROR(CheckUserTensorCount(static_cast<size_t>(td.input_size()), inputs.size(), "input"));
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    RETURN_IF_ERROR(CheckUserTensor(td.input(static_cast<int>(i)), inputs[i].tensor(), "input", i));
+  }
   std::vector<gert::HostTensor> outs(static_cast<size_t>(td.output_size()));
   std::vector<gert::Tensor> out_views(outs.size());
   for (size_t i = 0; i < outs.size(); ++i) {

@@ -150,6 +150,24 @@ TEST(ModelTest, WrongInputsAreParamInvalidNamingTheInput) {
   EXPECT_EQ(GetErrorCode(model->Run(moved_from).status()), ErrorCode::kParamInvalid);
 }
 
+// Wrong inputs are rejected before the outputs are allocated: this model's
+// output is 4 TiB, so allocating it first answered RESOURCE_EXHAUSTED (or,
+// at 16 GiB, spent minutes zeroing it) instead of naming the input.
+TEST(ModelTest, WrongInputsAreRejectedBeforeHugeOutputsAreAllocated) {
+  onnx::GraphProto g;
+  g.set_name("huge");
+  *g.add_node() = onnx_test::MakeNode("Relu", {"x"}, {"y"});
+  *g.add_input() = onnx_test::TensorValueInfo("x", onnx::TensorProto::FLOAT, {1 << 20, 1 << 20});
+  *g.add_output() = onnx_test::TensorValueInfo("y", onnx::TensorProto::FLOAT, {1 << 20, 1 << 20});
+  StatusOr<std::string> om = rttest::CompileOnnxToOm(onnx_test::MakeModel(g, 17));
+  ASSERT_TRUE(om.ok()) << om.status();
+  StatusOr<Model> model = Model::LoadFromBytes(*om);
+  ASSERT_TRUE(model.ok()) << model.status();
+  StatusOr<std::vector<gert::HostTensor>> r = model->Run(One(rttest::PatternF32({2})));
+  EXPECT_EQ(GetErrorCode(r.status()), ErrorCode::kParamInvalid) << r.status();
+  EXPECT_NE(r.status().message().find("input 0 'x': shape is [2]"), std::string::npos) << r.status();
+}
+
 TEST(ModelTest, DynamicBatchModel) {
   const onnx::ModelProto onnx = rttest::DynamicBatch();
   const std::string path = WriteOm(onnx, "dyn.om");
