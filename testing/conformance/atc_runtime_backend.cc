@@ -35,7 +35,13 @@ class AtcRuntimeBackend : public Backend {
   }
   StatusOr<std::unique_ptr<CompiledModel>> Compile(const ModelSource& model) override {
     atc::AtcOptions opts;
-    opts.model_path = model.path;
+    // From the file when there is one (external data is found beside it),
+    // else from the bytes (e.g. a model made in memory by a fuzzer).
+    if (model.path.empty()) {
+      opts.model_bytes = model.bytes;
+    } else {
+      opts.model_path = model.path;
+    }
     StatusOr<atc::AtcResult> converted = atc::ConvertOnnx(opts);
     if (!converted.ok()) return Annotate(converted.status(), "atc: ");
     if (converted->om_bytes.empty()) return Internal("atc: no OM bytes");

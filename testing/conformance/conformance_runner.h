@@ -67,7 +67,8 @@ class CompiledModel {
   virtual StatusOr<std::vector<gert::HostTensor>> Run(std::vector<gert::HostTensor> inputs) = 0;
 };
 
-// What is given to a backend: the model file and its bytes (already read).
+// What is given to a backend: the model file and its bytes (already read);
+// a model made in memory has an empty path.
 struct ModelSource {
   std::string path;
   std::string bytes;

@@ -1,0 +1,509 @@
+// testing/fuzz/onnx_mutation_fuzz.cc
+//
+// onnx_mutation_fuzz: structured mutation fuzzing of the whole product path
+// (ONNX parse -> compiler -> OM bytes -> runtime load -> run), the way a
+// user's broken or hostile model reaches it. Each iteration takes the
+// model of an ONNX backend conformance case, applies 1-3 semantic
+// mutations to the ModelProto (attribute values at their edges, tensor
+// dims and types, value-info shapes, node inputs and op types, initializer
+// bytes, opset versions), compiles it with the atc library and runs it on
+// the case's first test data set, in a forked child with a time limit.
+// Any Status (OK or an error) is a pass; a signal (crash, abort, sanitizer
+// report), a non-zero exit or a timeout is a finding, printed with the
+// case, the seed and the mutations, and the model saved for replay.
+//
+//   bazel build --config=asan //testing/fuzz:onnx_mutation_fuzz
+//   bazel-bin/testing/fuzz/onnx_mutation_fuzz --iterations=20 --seed=1
+//       [--filter=test_conv] [--out=/tmp/findings] [--timeout_ms=20000]
+//   bazel-bin/testing/fuzz/onnx_mutation_fuzz --replay=/tmp/findings/x.onnx
+//       --case=node/test_conv   (runs one saved model in this process)
+//
+// Deterministic: the same flags give the same mutations. Exit status 1
+// when there was a finding.
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <limits>
+#include <memory>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "compiler/parser/onnx/onnx_test_util.h"
+#include "onnx/onnx_pb.h"
+#include "testing/conformance/atc_runtime_backend.h"
+#include "testing/conformance/conformance_runner.h"
+
+namespace ge {
+namespace fuzz {
+namespace {
+
+using conformance::Backend;
+using conformance::CaseSpec;
+
+struct Flags {
+  int64_t iterations = 10;  // per case
+  uint64_t seed = 1;
+  std::vector<std::string> filter;
+  std::string out;
+  int64_t timeout_ms = 20000;
+  std::string replay;
+  std::string replay_case;
+};
+
+class Mutator {
+ public:
+  explicit Mutator(uint64_t seed) : rng_(seed) {}
+
+  // Applies 1-3 mutations; returns their descriptions ("; "-joined).
+  std::string Mutate(onnx::ModelProto* model) {
+    std::string what;
+    const int n = 1 + static_cast<int>(Below(3));
+    for (int i = 0; i < n; ++i) {
+      std::string one = MutateOnce(model);
+      if (one.empty()) continue;
+      absl::StrAppend(&what, what.empty() ? "" : "; ", one);
+    }
+    return what.empty() ? "none" : what;
+  }
+
+ private:
+  uint64_t Below(uint64_t n) { return n == 0 ? 0 : rng_() % n; }
+
+  int64_t EdgeInt(int64_t v) {
+    static const int64_t kEdges[] = {-1,
+                                     0,
+                                     1,
+                                     2,
+                                     3,
+                                     -2,
+                                     -100,
+                                     100,
+                                     int64_t{1} << 20,
+                                     int64_t{1} << 31,
+                                     int64_t{1} << 40,
+                                     std::numeric_limits<int64_t>::max(),
+                                     std::numeric_limits<int64_t>::min(),
+                                     std::numeric_limits<int32_t>::max(),
+                                     std::numeric_limits<int32_t>::min()};
+    switch (Below(3)) {
+      case 0: return v + 1;
+      case 1: return v - 1;
+      default: return kEdges[Below(sizeof(kEdges) / sizeof(kEdges[0]))];
+    }
+  }
+  float EdgeFloat() {
+    static const float kEdges[] = {0.0f,
+                                   -1.0f,
+                                   1e30f,
+                                   -1e30f,
+                                   std::numeric_limits<float>::quiet_NaN(),
+                                   std::numeric_limits<float>::infinity(),
+                                   -std::numeric_limits<float>::infinity(),
+                                   1e-40f};
+    return kEdges[Below(sizeof(kEdges) / sizeof(kEdges[0]))];
+  }
+  int32_t SomeDataType() {
+    // Every TensorProto::DataType value and two outside the enum.
+    static const int32_t kTypes[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 99, -1};
+    return kTypes[Below(sizeof(kTypes) / sizeof(kTypes[0]))];
+  }
+
+  // Every value name of the graph (inputs, initializers, node outputs).
+  std::vector<std::string> ValueNames(const onnx::GraphProto& g) {
+    std::vector<std::string> names;
+    for (const auto& vi : g.input()) names.push_back(vi.name());
+    for (const auto& t : g.initializer()) names.push_back(t.name());
+    for (const auto& n : g.node()) {
+      for (const auto& o : n.output()) names.push_back(o);
+    }
+    return names;
+  }
+
+  void MutateDims(google::protobuf::RepeatedField<int64_t>* dims) {
+    switch (Below(4)) {
+      case 0:
+        if (!dims->empty()) dims->Set(static_cast<int>(Below(dims->size())), EdgeInt(dims->Get(0)));
+        break;
+      case 1: dims->Add(EdgeInt(1)); break;
+      case 2:
+        if (!dims->empty()) dims->RemoveLast();
+        break;
+      default: dims->Clear(); break;
+    }
+  }
+
+  std::string MutateAttribute(onnx::NodeProto* node) {
+    if (node->attribute_size() == 0) {
+      // Add an attribute the op may or may not know.
+      static const char* const kNames[] = {"axis", "axes", "perm", "pads", "strides", "group", "keepdims", "to", "mode"};
+      onnx::AttributeProto* a = node->add_attribute();
+      a->set_name(kNames[Below(sizeof(kNames) / sizeof(kNames[0]))]);
+      if (Below(2) == 0) {
+        a->set_type(onnx::AttributeProto::INT);
+        a->set_i(EdgeInt(0));
+      } else {
+        a->set_type(onnx::AttributeProto::INTS);
+        for (uint64_t k = Below(5); k > 0; --k) a->add_ints(EdgeInt(1));
+      }
+      return absl::StrCat("node '", node->name(), "' (", node->op_type(), "): new attribute ", a->name());
+    }
+    onnx::AttributeProto* a = node->mutable_attribute(static_cast<int>(Below(node->attribute_size())));
+    const std::string where = absl::StrCat("node '", node->name(), "' (", node->op_type(), ") attribute ", a->name());
+    switch (Below(8)) {
+      case 0: a->set_i(EdgeInt(a->i())); return where + ": i";
+      case 1: a->set_f(EdgeFloat()); return where + ": f";
+      case 2:
+        if (a->ints_size() > 0) {
+          a->set_ints(static_cast<int>(Below(a->ints_size())), EdgeInt(a->ints(0)));
+        } else {
+          a->add_ints(EdgeInt(0));
+        }
+        return where + ": ints element";
+      case 3:
+        if (a->ints_size() > 0) {
+          a->mutable_ints()->RemoveLast();
+        } else {
+          a->add_ints(EdgeInt(1));
+          a->add_ints(EdgeInt(1));
+        }
+        return where + ": ints count";
+      case 4: {
+        static const onnx::AttributeProto::AttributeType kTypes[] = {
+            onnx::AttributeProto::INT, onnx::AttributeProto::FLOAT, onnx::AttributeProto::INTS,
+            onnx::AttributeProto::STRING, onnx::AttributeProto::TENSOR, onnx::AttributeProto::GRAPH,
+            onnx::AttributeProto::FLOATS, onnx::AttributeProto::UNDEFINED};
+        a->set_type(kTypes[Below(sizeof(kTypes) / sizeof(kTypes[0]))]);
+        return where + ": type";
+      }
+      case 5: a->set_s(Below(2) == 0 ? std::string() : std::string("\xff\x00zz", 4)); return where + ": s";
+      case 6:
+        if (a->has_t()) {
+          if (Below(2) == 0) {
+            MutateDims(a->mutable_t()->mutable_dims());
+          } else {
+            a->mutable_t()->set_data_type(SomeDataType());
+          }
+          return where + ": tensor";
+        }
+        if (a->floats_size() > 0) {
+          a->set_floats(static_cast<int>(Below(a->floats_size())), EdgeFloat());
+          return where + ": floats element";
+        }
+        a->set_i(EdgeInt(a->i()));
+        return where + ": i";
+      default:
+        a->set_name(Below(2) == 0 ? std::string() : a->name() + "_x");
+        return where + ": renamed";
+    }
+  }
+
+  std::string MutateOnce(onnx::ModelProto* model) {
+    onnx::GraphProto* g = model->mutable_graph();
+    const uint64_t kind = Below(10);
+    if (kind <= 2 && g->node_size() > 0) {
+      return MutateAttribute(g->mutable_node(static_cast<int>(Below(g->node_size()))));
+    }
+    if (kind == 3 && g->node_size() > 0) {
+      onnx::NodeProto* n = g->mutable_node(static_cast<int>(Below(g->node_size())));
+      const std::vector<std::string> names = ValueNames(*g);
+      switch (Below(4)) {
+        case 0:
+          if (n->input_size() > 0) {
+            n->set_input(static_cast<int>(Below(n->input_size())), names[Below(names.size())]);
+            return absl::StrCat("node '", n->name(), "' (", n->op_type(), "): input rewired");
+          }
+          break;
+        case 1:
+          if (n->input_size() > 0) {
+            n->mutable_input()->RemoveLast();
+            return absl::StrCat("node '", n->name(), "' (", n->op_type(), "): last input dropped");
+          }
+          break;
+        case 2:
+          n->add_input(Below(3) == 0 ? std::string() : names[Below(names.size())]);
+          return absl::StrCat("node '", n->name(), "' (", n->op_type(), "): input added");
+        default:
+          if (n->input_size() > 0) {
+            n->set_input(static_cast<int>(Below(n->input_size())), std::string());
+            return absl::StrCat("node '", n->name(), "' (", n->op_type(), "): input made absent");
+          }
+          break;
+      }
+      return std::string();
+    }
+    if (kind == 4 && g->node_size() > 0) {
+      onnx::NodeProto* n = g->mutable_node(static_cast<int>(Below(g->node_size())));
+      static const char* const kOps[] = {"Add",     "Relu",   "Reshape", "Transpose", "Concat", "Gather",
+                                         "Slice",   "MatMul", "Conv",    "Cast",      "Split",  "Squeeze",
+                                         "Resize",  "Pad",    "Expand",  "ReduceSum", "Tile",   "TopK",
+                                         "Where",   "If",     "Loop",    "NonZero",   "Softmax", "Identity"};
+      const std::string old = n->op_type();
+      n->set_op_type(kOps[Below(sizeof(kOps) / sizeof(kOps[0]))]);
+      return absl::StrCat("node '", n->name(), "': op ", old, " -> ", n->op_type());
+    }
+    if (kind == 5 && g->initializer_size() > 0) {
+      onnx::TensorProto* t = g->mutable_initializer(static_cast<int>(Below(g->initializer_size())));
+      switch (Below(4)) {
+        case 0: MutateDims(t->mutable_dims()); return absl::StrCat("initializer '", t->name(), "': dims");
+        case 1: t->set_data_type(SomeDataType()); return absl::StrCat("initializer '", t->name(), "': type");
+        case 2:
+          if (!t->raw_data().empty()) {
+            t->mutable_raw_data()->resize(Below(t->raw_data().size()));
+          } else {
+            t->set_raw_data(std::string(static_cast<size_t>(Below(9)), '\x7f'));
+          }
+          return absl::StrCat("initializer '", t->name(), "': raw_data size");
+        default:
+          for (char& c : *t->mutable_raw_data()) c = static_cast<char>(Below(256));
+          return absl::StrCat("initializer '", t->name(), "': raw_data bytes");
+      }
+    }
+    if (kind == 6 && g->input_size() > 0) {
+      onnx::ValueInfoProto* vi = g->mutable_input(static_cast<int>(Below(g->input_size())));
+      onnx::TypeProto_Tensor* tt = vi->mutable_type()->mutable_tensor_type();
+      onnx::TensorShapeProto* shape = tt->mutable_shape();
+      switch (Below(4)) {
+        case 0:
+          if (shape->dim_size() > 0) {
+            shape->mutable_dim(static_cast<int>(Below(shape->dim_size())))->set_dim_value(EdgeInt(1));
+          }
+          break;
+        case 1:
+          if (shape->dim_size() > 0) {
+            shape->mutable_dim(static_cast<int>(Below(shape->dim_size())))->set_dim_param("N");
+          }
+          break;
+        case 2: shape->add_dim()->set_dim_value(EdgeInt(1)); break;
+        default: tt->set_elem_type(SomeDataType()); break;
+      }
+      return absl::StrCat("graph input '", vi->name(), "': type / shape");
+    }
+    if (kind == 7 && g->output_size() > 0) {
+      onnx::ValueInfoProto* vi = g->mutable_output(static_cast<int>(Below(g->output_size())));
+      const std::vector<std::string> names = ValueNames(*g);
+      if (Below(2) == 0) {
+        vi->set_name(names[Below(names.size())]);
+      } else {
+        vi->mutable_type()->mutable_tensor_type()->set_elem_type(SomeDataType());
+      }
+      return absl::StrCat("graph output '", vi->name(), "' changed");
+    }
+    if (kind == 8 && model->opset_import_size() > 0) {
+      onnx::OperatorSetIdProto* op = model->mutable_opset_import(0);
+      static const int64_t kVersions[] = {1, 6, 7, 9, 11, 13, 17, 21, 22, 30, 0, -1};
+      op->set_version(kVersions[Below(sizeof(kVersions) / sizeof(kVersions[0]))]);
+      return absl::StrCat("opset ", op->domain(), " -> ", op->version());
+    }
+    if (g->node_size() > 1) {
+      // Duplicate a node's output name onto another node, or swap two nodes.
+      const int a = static_cast<int>(Below(g->node_size()));
+      const int b = static_cast<int>(Below(g->node_size()));
+      if (Below(2) == 0 && g->node(a).output_size() > 0 && g->node(b).output_size() > 0) {
+        g->mutable_node(b)->set_output(0, g->node(a).output(0));
+        return absl::StrCat("node ", b, " output 0 renamed to node ", a, "'s");
+      }
+      g->mutable_node()->SwapElements(a, b);
+      return absl::StrCat("nodes ", a, " and ", b, " swapped");
+    }
+    return std::string();
+  }
+
+  std::mt19937_64 rng_;
+};
+
+// Inputs of the case's first test data set, typed by the original model.
+StatusOr<std::vector<gert::HostTensor>> CaseInputs(const CaseSpec& spec, const onnx::ModelProto& model) {
+  std::vector<const onnx::TypeProto*> in_types;
+  for (const auto& vi : model.graph().input()) {
+    bool init = false;
+    for (const auto& t : model.graph().initializer()) init = init || t.name() == vi.name();
+    if (!init) in_types.push_back(&vi.type());
+  }
+  std::vector<gert::HostTensor> inputs;
+  const std::string set = spec.dir + "/test_data_set_0";
+  const onnx::TypeProto no_type;
+  for (size_t i = 0;; ++i) {
+    const std::string path = absl::StrCat(set, "/input_", i, ".pb");
+    if (::access(path.c_str(), R_OK) != 0) break;
+    ASSIGN_OR_RETURN(std::string b, onnx_test::ReadFileBytes(path));
+    ASSIGN_OR_RETURN(gert::HostTensor t, onnx_test::HostValueFromOnnxBytes(
+                                              i < in_types.size() ? *in_types[i] : no_type, b));
+    inputs.push_back(std::move(t));
+  }
+  return inputs;
+}
+
+// How far a mutated model got (the child's exit status).
+enum Outcome { kCompileError = 10, kRunError = 11, kRan = 12 };
+
+// Compile and run in this process; any Status is fine.
+Outcome CompileAndRun(Backend& backend, const std::string& bytes, std::vector<gert::HostTensor> inputs,
+                      bool verbose) {
+  conformance::ModelSource source{std::string(), bytes};
+  auto compiled = backend.Compile(source);
+  if (!compiled.ok() || *compiled == nullptr) {
+    if (verbose && !compiled.ok()) std::printf("compile: %s\n", compiled.status().ToString().c_str());
+    return kCompileError;
+  }
+  auto outs = (*compiled)->Run(std::move(inputs));
+  if (verbose && !outs.ok()) std::printf("run: %s\n", outs.status().ToString().c_str());
+  return outs.ok() ? kRan : kRunError;
+}
+
+// "" when the child finished in time (its outcome in *outcome); otherwise
+// what went wrong.
+std::string RunInChild(Backend& backend, const std::string& bytes, std::vector<gert::HostTensor> inputs,
+                       int64_t timeout_ms, int* outcome) {
+  const pid_t pid = fork();
+  if (pid < 0) return "fork failed";
+  if (pid == 0) {
+    const Outcome o = CompileAndRun(backend, bytes, std::move(inputs), false);
+    std::fflush(nullptr);
+    _exit(o);
+  }
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+  int status = 0;
+  for (;;) {
+    const pid_t r = waitpid(pid, &status, WNOHANG);
+    if (r == pid) break;
+    if (std::chrono::steady_clock::now() > deadline) {
+      kill(pid, SIGKILL);
+      waitpid(pid, &status, 0);
+      return absl::StrCat("timed out after ", timeout_ms, " ms");
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  if (WIFSIGNALED(status)) return absl::StrCat("killed by signal ", WTERMSIG(status));
+  const int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  if (code < kCompileError || code > kRan) return absl::StrCat("exit status ", code);
+  *outcome = code;
+  return std::string();
+}
+
+bool ParseFlags(int argc, char** argv, Flags* f) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    const size_t eq = arg.find('=');
+    const std::string key = arg.substr(0, eq);
+    const std::string value = eq == std::string::npos ? std::string() : arg.substr(eq + 1);
+    bool ok = true;
+    if (key == "--iterations") {
+      ok = absl::SimpleAtoi(value, &f->iterations);
+    } else if (key == "--seed") {
+      ok = absl::SimpleAtoi(value, &f->seed);
+    } else if (key == "--filter") {
+      f->filter = absl::StrSplit(value, ',', absl::SkipEmpty());
+    } else if (key == "--out") {
+      f->out = value;
+    } else if (key == "--timeout_ms") {
+      ok = absl::SimpleAtoi(value, &f->timeout_ms);
+    } else if (key == "--replay") {
+      f->replay = value;
+    } else if (key == "--case") {
+      f->replay_case = value;
+    } else {
+      ok = false;
+    }
+    if (!ok) {
+      std::fprintf(stderr, "onnx_mutation_fuzz: bad flag '%s'\n", arg.c_str());
+      return false;
+    }
+  }
+  return true;
+}
+
+int Main(int argc, char** argv) {
+  Flags flags;
+  if (!ParseFlags(argc, argv, &flags)) return 2;
+  std::unique_ptr<Backend> backend = conformance::MakeAtcRuntimeBackend();
+  backend->WarmUp();
+  conformance::RunOptions options;
+  options.filter = flags.filter;
+  if (!flags.replay_case.empty()) options.filter = {flags.replay_case};
+  const std::vector<CaseSpec> cases = conformance::DiscoverCases(options);
+  if (!flags.replay.empty()) {
+    StatusOr<std::string> bytes = onnx_test::ReadFileBytes(flags.replay);
+    if (!bytes.ok()) {
+      std::fprintf(stderr, "%s\n", bytes.status().ToString().c_str());
+      return 2;
+    }
+    std::vector<gert::HostTensor> inputs;
+    for (const CaseSpec& spec : cases) {
+      if (spec.Id() != flags.replay_case) continue;
+      onnx::ModelProto model;
+      StatusOr<std::string> orig = onnx_test::ReadFileBytes(spec.dir + "/model.onnx");
+      if (orig.ok() && model.ParseFromString(*orig)) {
+        StatusOr<std::vector<gert::HostTensor>> in = CaseInputs(spec, model);
+        if (in.ok()) inputs = std::move(in).value();
+      }
+    }
+    const Outcome o = CompileAndRun(*backend, *bytes, std::move(inputs), true);
+    std::printf("replay finished without a crash (%s)\n",
+                o == kRan ? "ran" : o == kRunError ? "run error" : "compile error");
+    return 0;
+  }
+  int64_t runs = 0, findings = 0, compiled = 0, ran = 0;
+  const auto t0 = std::chrono::steady_clock::now();
+  for (size_t c = 0; c < cases.size(); ++c) {
+    const CaseSpec& spec = cases[c];
+    StatusOr<std::string> orig = onnx_test::ReadFileBytes(spec.dir + "/model.onnx");
+    onnx::ModelProto model;
+    if (!orig.ok() || !model.ParseFromString(*orig)) continue;
+    StatusOr<std::vector<gert::HostTensor>> inputs = CaseInputs(spec, model);
+    if (!inputs.ok()) continue;
+    for (int64_t it = 0; it < flags.iterations; ++it) {
+      const uint64_t seed = flags.seed * 1000003u + c * 7919u + static_cast<uint64_t>(it);
+      onnx::ModelProto mutated = model;
+      Mutator mutator(seed);
+      const std::string what = mutator.Mutate(&mutated);
+      std::string bytes;
+      if (!mutated.SerializeToString(&bytes)) continue;
+      std::vector<gert::HostTensor> copy;
+      for (const gert::HostTensor& t : *inputs) {
+        StatusOr<gert::HostTensor> dup = t.Clone();
+        if (dup.ok()) copy.push_back(std::move(dup).value());
+      }
+      ++runs;
+      int outcome = 0;
+      const std::string verdict = RunInChild(*backend, bytes, std::move(copy), flags.timeout_ms, &outcome);
+      if (verdict.empty()) {
+        compiled += outcome != kCompileError ? 1 : 0;
+        ran += outcome == kRan ? 1 : 0;
+        continue;
+      }
+      ++findings;
+      std::string saved;
+      if (!flags.out.empty()) {
+        saved = absl::StrCat(flags.out, "/", spec.suite, "_", spec.name, "_", seed, ".onnx");
+        std::ofstream(saved, std::ios::binary) << bytes;
+      }
+      std::printf("FINDING %s seed %llu: %s [%s]%s%s\n", spec.Id().c_str(),
+                  static_cast<unsigned long long>(seed), verdict.c_str(), what.c_str(),
+                  saved.empty() ? "" : " saved ", saved.c_str());
+      std::fflush(stdout);
+    }
+  }
+  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::printf("%lld mutated models over %zu cases in %.1f s (%lld compiled, %lld ran): %lld findings\n",
+              static_cast<long long>(runs), cases.size(), secs, static_cast<long long>(compiled),
+              static_cast<long long>(ran), static_cast<long long>(findings));
+  return findings == 0 ? 0 : 1;
+}
+
+}  // namespace
+}  // namespace fuzz
+}  // namespace ge
+
+int main(int argc, char** argv) { return ge::fuzz::Main(argc, argv); }
