@@ -1854,7 +1854,10 @@ class PhaseTimer {
 // descs; no copy of the model). Best effort: per-node failures are skipped
 // (strict mode off); an error that stops inference keeps what was inferred
 // before it (every entry added is a valid inference).
-void InferShapesBestEffort(ModelProto* model) {
+// False when it did not run: a node libonnx's inference would crash on
+// (OnnxShapeInferenceHazard) is reported by the build instead.
+bool InferShapesBestEffort(ModelProto* model) {
+  if (!onnx_parser::OnnxShapeInferenceHazard(*model).empty()) return false;
   try {
     onnx::ShapeInferenceOptions opts(/*check_type_val=*/false, /*strict_mode_val=*/0,
                                      /*data_prop_val=*/false);
@@ -1862,6 +1865,7 @@ void InferShapesBestEffort(ModelProto* model) {
   } catch (const std::exception&) {
     // The descs stay as the model (and inference so far) gives them.
   }
+  return true;
 }
 
 // Whether ONNX shape inference can add anything to the graph that the
@@ -1976,11 +1980,11 @@ StatusOr<ComputeGraphPtr> ParseModel(absl::string_view bytes, int fd,
   timer.Mark("convert");
   OpResolver converted_ops(OpsetMap(model));
   std::vector<OpLookup> root_ops;  // by root node index, when known here
-  const bool infer =
+  bool infer =
       options.infer_shapes &&
       (options.always_infer_shapes || NeedsOnnxShapeInference(model, &converted_ops, &root_ops));
   if (infer) root_ops.clear();
-  if (infer) InferShapesBestEffort(&model);
+  if (infer) infer = InferShapesBestEffort(&model);
   if (options.info != nullptr) options.info->shapes_inferred = infer;
   timer.Mark("infer_shapes");
 

@@ -106,7 +106,8 @@ struct OnnxParseInfo {
   std::string converter;             // "none", "onnx", "builtin"
   std::string onnx_converter_error;  // set when kAuto fell back to the builtin adapters
   int64_t inlined_functions = 0;     // calls replaced by their function bodies
-  bool shapes_inferred = false;      // ONNX shape inference ran (see ParseOptions)
+  bool shapes_inferred = false;      // ONNX shape inference ran (see ParseOptions; not
+                                     // when a node would crash it)
   // Wall time of each parse phase in order ("read", "decode", "validate",
   // "convert", "infer_shapes", "inline", "build"), in milliseconds.
   std::vector<std::pair<std::string, double>> phase_ms;

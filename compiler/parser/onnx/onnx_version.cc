@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstring>
 #include <exception>
+#include <limits>
 #include <string>
 #include <utility>
 #include <vector>
@@ -95,8 +96,14 @@ void CollectTypes(const GraphProto& g, TypeMap* m) {
   }
 }
 
-// Best-effort types: ONNX shape inference on a copy (failures ignored).
+// Best-effort types: ONNX shape inference on a copy (failures ignored;
+// skipped when a node would crash it, see OnnxShapeInferenceHazard).
 TypeMap InferTypes(const ModelProto& model) {
+  if (!OnnxShapeInferenceHazard(model).empty()) {
+    TypeMap declared;
+    CollectTypes(model.graph(), &declared);
+    return declared;
+  }
   ModelProto copy = model;
   try {
     onnx::ShapeInferenceOptions opts(/*check_type_val=*/false, /*strict_mode_val=*/0,
@@ -627,36 +634,89 @@ Status BuiltinAdapter::AdaptNode(NodeProto n, GraphProto* g, std::vector<NodePro
 // kAuto upgrades models of this opset or newer with the builtin adapters.
 constexpr int64_t kFirstCompatibleOpset = 13;
 
-// ONNX's adapters take every node as its schema at `from` describes it
-// (input counts, attributes): a node that breaks it crashes them (e.g. a
-// one-input Add segfaults the broadcast adapter). "" when every node of `g`
-// and its subgraphs matches; else which does not (the builtin path and the
-// parser then report the node).
-std::string ConverterSchemaGap(const GraphProto& g, int64_t from) {
-  for (const NodeProto& n : g.node()) {
-    if (IsDefaultDomain(n.domain())) {
-      const onnx::OpSchema* schema =
-          onnx::OpSchemaRegistry::Schema(n.op_type(), static_cast<int>(from), onnx::ONNX_DOMAIN);
-      if (schema == nullptr) {
-        return absl::StrCat(n.op_type(), " (node '", n.name(), "') has no opset ", from, " schema");
+// The opset each domain of `model` imports ("" for the default domain).
+absl::flat_hash_map<std::string, int64_t> ImportedOpsets(const ModelProto& model) {
+  absl::flat_hash_map<std::string, int64_t> opsets;
+  for (const onnx::OperatorSetIdProto& o : model.opset_import()) {
+    opsets[IsDefaultDomain(o.domain()) ? std::string() : o.domain()] = o.version();
+  }
+  return opsets;
+}
+
+// libonnx's shape inference functions and version adapters take every node
+// as its schema describes it (required attributes, input counts, no absent
+// single input): a node that breaks it crashes them (a one-input Add
+// segfaults the broadcast adapter, an EyeLike without its input
+// propagateShape, a Scan without num_scan_inputs its inference). Some
+// inference functions also index dims by an attribute they do not
+// range-check (LayerNormalization's axis). "" when every node of `g` and its
+// subgraphs is safe; else the first that is not (the parser then reports it
+// properly). `ranks` holds the declared ranks of values (-1: unknown).
+class SchemaChecker {
+ public:
+  SchemaChecker(const ModelProto& model, const TypeMap* ranks)
+      : opsets_(ImportedOpsets(model)), ranks_(ranks) {}
+
+  std::string Check(const GraphProto& g) {
+    for (const NodeProto& n : g.node()) {
+      std::string gap = CheckNode(n);
+      for (int k = 0; gap.empty() && k < n.attribute_size(); ++k) {
+        const AttributeProto& a = n.attribute(k);
+        if (a.has_g()) gap = Check(a.g());
+        for (int j = 0; gap.empty() && j < a.graphs_size(); ++j) gap = Check(a.graphs(j));
       }
-      try {
-        schema->Verify(n);
-      } catch (const std::exception& e) {
-        std::string why = e.what();
-        why.resize(std::min(why.find('\n'), why.size()));
-        return absl::StrCat(n.op_type(), " (node '", n.name(), "') does not match its opset ", from,
-                            " schema: ", why);
-      }
-    }
-    for (const AttributeProto& a : n.attribute()) {
-      std::string gap = a.has_g() ? ConverterSchemaGap(a.g(), from) : std::string();
-      for (int k = 0; gap.empty() && k < a.graphs_size(); ++k) gap = ConverterSchemaGap(a.graphs(k), from);
       if (!gap.empty()) return gap;
     }
+    return "";
   }
-  return "";
-}
+
+ private:
+  std::string CheckNode(const NodeProto& n) {
+    const bool default_domain = IsDefaultDomain(n.domain());
+    const std::string domain = default_domain ? std::string() : n.domain();
+    auto it = opsets_.find(domain);
+    const int64_t version = it == opsets_.end() ? 0 : it->second;
+    const onnx::OpSchema* schema = nullptr;
+    if (version > 0 && version <= std::numeric_limits<int>::max()) {
+      schema = onnx::OpSchemaRegistry::Schema(n.op_type(), static_cast<int>(version),
+                                              default_domain ? onnx::ONNX_DOMAIN : domain);
+    }
+    if (schema == nullptr) {
+      // Ops of other domains that libonnx does not know are skipped by it.
+      if (!default_domain) return "";
+      return absl::StrCat(n.op_type(), " (node '", n.name(), "') has no opset ", version, " schema");
+    }
+    try {
+      schema->Verify(n);
+    } catch (const std::exception& e) {
+      std::string why = e.what();
+      why.resize(std::min(why.find('\n'), why.size()));
+      return absl::StrCat(n.op_type(), " (node '", n.name(), "') does not match its opset ", version,
+                          " schema: ", why);
+    }
+    if (default_domain && n.op_type() == "LayerNormalization" && n.input_size() > 0) {
+      const AttributeProto* axis = FindAttr(n, "axis");
+      if (axis != nullptr) {
+        int64_t rank = -1;
+        if (ranks_ != nullptr) {
+          auto r = ranks_->find(n.input(0));
+          if (r != ranks_->end()) rank = r->second.rank;
+        }
+        // An unknown rank is at least 1.
+        const int64_t lowest = rank >= 0 ? -rank : -1;
+        if (axis->i() < lowest || axis->i() > std::numeric_limits<int32_t>::max()) {
+          return absl::StrCat(n.op_type(), " (node '", n.name(), "'): axis ", axis->i(),
+                              " is out of range for its input",
+                              rank >= 0 ? absl::StrCat(" of rank ", rank) : std::string());
+        }
+      }
+    }
+    return "";
+  }
+
+  absl::flat_hash_map<std::string, int64_t> opsets_;
+  const TypeMap* ranks_;
+};
 
 std::string OnnxConverterGap(const GraphProto& g, int64_t from) {
   for (const NodeProto& n : g.node()) {
@@ -713,6 +773,12 @@ int64_t DefaultDomainOpset(const ModelProto& model) {
     if (IsDefaultDomain(o.domain())) return o.version();
   }
   return 0;
+}
+
+std::string OnnxShapeInferenceHazard(const ModelProto& model) {
+  TypeMap ranks;
+  CollectTypes(model.graph(), &ranks);
+  return SchemaChecker(model, &ranks).Check(model.graph());
 }
 
 // Whether any node of g (or its subgraphs) may be rewritten by
@@ -780,7 +846,7 @@ StatusOr<OpsetConversion> NormalizeOpset(ModelProto* model, int64_t target,
   }
   std::string gap;
   if (kind != OnnxVersionConverter::kBuiltin) {
-    gap = ConverterSchemaGap(model->graph(), c.from_opset);
+    gap = SchemaChecker(*model, nullptr).Check(model->graph());
     if (!gap.empty() && kind == OnnxVersionConverter::kOnnx) {
       return NotSupported("ONNX version converter cannot convert from opset ", c.from_opset,
                           ": ", gap);

@@ -87,6 +87,14 @@ struct OpsetConversion {
 // The default-domain ("" / "ai.onnx") opset the model imports; 0 when none.
 int64_t DefaultDomainOpset(const onnx::ModelProto& model);
 
+// Whether libonnx's shape inference may run on `model`: "" when it may;
+// else the first node that would crash it (one that breaks its schema at
+// the model's opset: a missing required attribute, an absent single input,
+// a wrong input count; or a LayerNormalization axis out of its input's
+// range). Callers skip the (best-effort) inference then; the parser reports
+// the node.
+std::string OnnxShapeInferenceHazard(const onnx::ModelProto& model);
+
 // Converts `model` in place (see the file comment). A model already at
 // `target` is left alone ("none"); a newer one is NotSupported.
 StatusOr<OpsetConversion> NormalizeOpset(onnx::ModelProto* model, int64_t target,

@@ -14,6 +14,7 @@
 
 #include "compiler/parser/onnx/onnx_parser.h"
 #include "compiler/parser/onnx/onnx_test_util.h"
+#include "absl/strings/str_cat.h"
 #include "graph/inc/graph/node.h"
 #include "gtest/gtest.h"
 #include "runtime/reference/reference_interpreter.h"
@@ -551,6 +552,64 @@ TEST(OnnxVersionTest, NodesBreakingTheirSchemaNeverReachOnnxsConverter) {
   c = onnx_parser::NormalizeOpset(&negative, 17, OnnxVersionConverter::kAuto);
   ASSERT_FALSE(c.ok());
   EXPECT_EQ(std::string(c.status().message()), "model opset -1 is negative");
+}
+
+// libonnx's shape inference functions crash on nodes that break their
+// schema or index dims by an unchecked attribute (found by
+// //testing/fuzz:onnx_mutation_fuzz); such models skip it and the parser
+// names the node.
+TEST(OnnxVersionTest, ShapeInferenceHazardsAreFoundAndSkipped) {
+  // A dim_param makes the parser want ONNX shape inference.
+  onnx::ValueInfoProto x = TensorValueInfo("x", TensorProto::FLOAT, {2, 3});
+  x.mutable_type()->mutable_tensor_type()->mutable_shape()->mutable_dim(0)->set_dim_param("N");
+
+  onnx::ModelProto fine = OneNode(MakeNode("Relu", {"x"}, {"y"}), 17, {}, {"y"});
+  *fine.mutable_graph()->add_input() = x;
+  EXPECT_EQ(onnx_parser::OnnxShapeInferenceHazard(fine), "");
+
+  // An absent single input (EyeLike's propagateShape read a null type).
+  onnx::ModelProto eye = OneNode(MakeNode("EyeLike", {""}, {"y"}, "eye"), 17, {}, {"y"});
+  *eye.mutable_graph()->add_input() = x;
+  EXPECT_NE(onnx_parser::OnnxShapeInferenceHazard(eye).find("EyeLike (node 'eye') does not match"),
+            std::string::npos);
+
+  // A missing required attribute (Scan's num_scan_inputs).
+  onnx::NodeProto scan = MakeNode("Scan", {"x"}, {"y"}, "scan");
+  onnx::GraphProto body;
+  body.set_name("body");
+  scan.add_attribute()->set_name("body");
+  scan.mutable_attribute(0)->set_type(onnx::AttributeProto::GRAPH);
+  *scan.mutable_attribute(0)->mutable_g() = body;
+  onnx::ModelProto scan_model = OneNode(scan, 17, {}, {"y"});
+  *scan_model.mutable_graph()->add_input() = x;
+  EXPECT_NE(onnx_parser::OnnxShapeInferenceHazard(scan_model).find("Scan (node 'scan') does not match"),
+            std::string::npos);
+
+  // LayerNormalization's axis below -rank (or past int32) is indexed unchecked.
+  for (int64_t axis : {int64_t{-3}, int64_t{1} << 31}) {
+    onnx::NodeProto ln = MakeNode("LayerNormalization", {"x", "s"}, {"y"}, "ln");
+    AddIntAttr(&ln, "axis", axis);
+    onnx::ModelProto m = OneNode(ln, 17, {{"s", {3}}}, {"y"});
+    *m.mutable_graph()->add_input() = x;
+    EXPECT_EQ(onnx_parser::OnnxShapeInferenceHazard(m),
+              absl::StrCat("LayerNormalization (node 'ln'): axis ", axis,
+                           " is out of range for its input of rank 2"));
+    RunResult r = ParseAndRun(m, OnnxVersionConverter::kAuto, {});
+    EXPECT_FALSE(r.status.ok());
+    EXPECT_FALSE(r.info.shapes_inferred);
+  }
+  onnx::NodeProto ln = MakeNode("LayerNormalization", {"x", "s"}, {"y"}, "ln");
+  AddIntAttr(&ln, "axis", -2);
+  onnx::ModelProto ok = OneNode(ln, 17, {{"s", {3}}}, {"y"});
+  *ok.mutable_graph()->add_input() = x;
+  EXPECT_EQ(onnx_parser::OnnxShapeInferenceHazard(ok), "");
+
+  // Every hazard parses to an error naming the node, without a crash.
+  for (const onnx::ModelProto* m : {&eye, &scan_model}) {
+    RunResult r = ParseAndRun(*m, OnnxVersionConverter::kAuto, {});
+    ASSERT_FALSE(r.status.ok());
+    EXPECT_FALSE(r.info.shapes_inferred);
+  }
 }
 
 }  // namespace
