@@ -92,7 +92,11 @@ StatusOr<std::vector<uint8_t>> TypedFieldBytes(const TensorProto& t, DataType dt
                                                absl::Span<const int64_t> dims,
                                                absl::string_view what) {
   const int64_t esize = ElementBytes(dt);
-  std::vector<uint8_t> out(static_cast<size_t>(count * esize));
+  // Every case below checks its field's count before writing: a shape its
+  // fields cannot fill (a hostile one of 2^40 elements) allocates nothing.
+  const int64_t present = int64_t{t.float_data_size()} + t.double_data_size() + t.int32_data_size() +
+                          t.int64_data_size() + t.uint64_data_size();
+  std::vector<uint8_t> out(count <= present ? static_cast<size_t>(count * esize) : 0);
   uint8_t* dst = out.data();
   switch (dt) {
     case DT_FLOAT:

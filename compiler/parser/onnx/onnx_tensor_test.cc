@@ -210,6 +210,17 @@ TEST(OnnxTensorTest, CountAndShapeErrorsNameTheTensor) {
   ASSERT_FALSE(g.ok());
   EXPECT_EQ(GetErrorCode(g.status()), ErrorCode::kOverflow);
 
+  // A shape of 2^41 floats with one value: the count check, not an 8 TiB
+  // allocation (std::bad_alloc; found by //testing/fuzz:onnx_mutation_fuzz).
+  for (auto type : {TensorProto::FLOAT, TensorProto::INT64, TensorProto::BOOL}) {
+    TensorProto huge = Make(type, {1LL << 41});
+    huge.add_float_data(1.0f);
+    g = TensorFromOnnx(huge, kNoDir, "attribute 'value'");
+    ASSERT_FALSE(g.ok());
+    EXPECT_EQ(GetErrorCode(g.status()), ErrorCode::kParseFailed) << g.status();
+    EXPECT_NE(g.status().message().find("needs 2199023255552"), std::string::npos) << g.status();
+  }
+
   TensorProto none = Make(TensorProto::UNDEFINED, {1});
   EXPECT_FALSE(TensorFromOnnx(none, kNoDir, "u").ok());
 
