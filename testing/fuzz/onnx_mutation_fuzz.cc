@@ -209,8 +209,23 @@ class Mutator {
     }
   }
 
+  // The root graph and every subgraph (If / Loop / Scan bodies), nested.
+  static void CollectGraphs(onnx::GraphProto* g, std::vector<onnx::GraphProto*>* out) {
+    out->push_back(g);
+    for (onnx::NodeProto& n : *g->mutable_node()) {
+      for (onnx::AttributeProto& a : *n.mutable_attribute()) {
+        if (a.has_g()) CollectGraphs(a.mutable_g(), out);
+        for (onnx::GraphProto& sub : *a.mutable_graphs()) CollectGraphs(&sub, out);
+      }
+    }
+  }
+
   std::string MutateOnce(onnx::ModelProto* model) {
-    onnx::GraphProto* g = model->mutable_graph();
+    std::vector<onnx::GraphProto*> graphs;
+    CollectGraphs(model->mutable_graph(), &graphs);
+    // Half of the mutations of a model with subgraphs go into one of them.
+    onnx::GraphProto* g = graphs.size() > 1 && Below(2) == 0 ? graphs[1 + Below(graphs.size() - 1)]
+                                                             : model->mutable_graph();
     const uint64_t kind = Below(10);
     if (kind <= 2 && g->node_size() > 0) {
       return MutateAttribute(g->mutable_node(static_cast<int>(Below(g->node_size()))));
