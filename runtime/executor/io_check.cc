@@ -1,6 +1,7 @@
 // runtime/executor/io_check.cc
 #include "runtime/executor/io_check.h"
 
+#include <algorithm>
 #include <string>
 
 #include "absl/strings/str_cat.h"
@@ -98,10 +99,15 @@ Status CheckUserTensor(const proto::ModelIoDef& def, const gert::Tensor& tensor,
   if (!bytes.ok()) {
     return Annotate(bytes.status(), what, " ", index, " '", def.name(), "': ");
   }
-  if (tensor.GetSize() < *bytes || (*bytes > 0 && tensor.GetAddr() == nullptr)) {
+  // The model's tasks address up to def.size() bytes of the buffer (the
+  // loader bounds their references by it; it is at least the shape's bytes
+  // for a static model and 0 for a dynamic one).
+  const size_t need = std::max<size_t>(*bytes, static_cast<size_t>(def.size()));
+  if (tensor.GetSize() < need || (need > 0 && tensor.GetAddr() == nullptr)) {
     return ParamInvalid(what, " ", index, " '", def.name(), "': buffer of ", tensor.GetSize(),
                         " bytes", tensor.GetAddr() == nullptr ? " (null)" : "", " does not hold ",
-                        shape.ToString(), " ", DtName(dt), " (", *bytes, " bytes)");
+                        shape.ToString(), " ", DtName(dt), " (", need, " bytes",
+                        need > *bytes ? " the model addresses" : "", ")");
   }
   return OkStatus();
 }

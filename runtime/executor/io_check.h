@@ -16,8 +16,9 @@
 //         a DT_VARIANT tensor of gert::HostTensor elements, shape [n]).
 //   * CheckUserTensor: the tensor has the description's data type (any but
 //     DT_UNDEFINED when the description says DT_UNDEFINED), its rank and
-//     every known dim (any shape for [-2]); its data covers its shape
-//     (GetSize() >= bytes of the shape; null data only for zero bytes).
+//     every known dim (any shape for [-2]); its data covers its shape and
+//     the description's `size` (the bytes the model's tasks may address;
+//     null data only for zero bytes).
 //     Errors are ParamInvalid and name the tensor ("input 1 'x'") and the
 //     mismatch.
 //   * Nothing here allocates on success.

@@ -79,6 +79,18 @@ TEST(IoCheckTest, UserTensors) {
   EXPECT_EQ(GetErrorCode(CheckUserTensorCount(2, 1, "input")), ErrorCode::kParamInvalid);
   EXPECT_FALSE(IsUnknownRankIoDef(dyn));
   EXPECT_TRUE(CheckUserTensorCount(2, 2, "input").ok());
+
+  // A description whose size exceeds its shape's bytes (a hostile OM: the
+  // loader bounds the tasks' references by the size, not by the shape):
+  // the buffer must hold the size, or the kernels write past it (found by
+  // //testing/fuzz:onnx_mutation_fuzz --target=om).
+  const proto::ModelIoDef wide = Def({1}, 24);
+  st = CheckUserTensor(wide, gert::Tensor(gert::Shape{1}, DT_FLOAT, buf, 4), "output", 0);
+  EXPECT_EQ(GetErrorCode(st), ErrorCode::kParamInvalid);
+  EXPECT_NE(st.message().find("buffer of 4 bytes does not hold [1] DT_FLOAT (24 bytes the model addresses)"),
+            std::string::npos)
+      << st;
+  EXPECT_TRUE(CheckUserTensor(wide, gert::Tensor(gert::Shape{1}, DT_FLOAT, buf, 24), "output", 0).ok());
 }
 
 TEST(IoCheckTest, UnknownRankAcceptsAnyShapeButNotABadBuffer) {
