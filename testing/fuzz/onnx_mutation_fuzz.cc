@@ -17,6 +17,10 @@
 //       [--filter=test_conv] [--out=/tmp/findings] [--timeout_ms=20000]
 //   bazel-bin/testing/fuzz/onnx_mutation_fuzz --replay=/tmp/findings/x.onnx
 //       --case=node/test_conv   (runs one saved model in this process)
+//   bazel-bin/testing/fuzz/onnx_mutation_fuzz --target=om ...  (mutates the
+//       built model instead and goes through an OM file)
+//   ... --filter=node/test_exp --only_seed=2821377 --in_process  (a
+//       finding's mutations again, in this process: debugger, ASan report)
 //
 // Deterministic: the same flags give the same mutations. Exit status 1
 // when there was a finding.
@@ -29,6 +33,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <functional>
 #include <limits>
 #include <memory>
 #include <random>
@@ -40,7 +45,14 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "build/om/om_file.h"
 #include "compiler/parser/onnx/onnx_test_util.h"
+#include "graph/inc/graph/attr_utils.h"
+#include "graph/inc/graph/compute_graph.h"
+#include "graph/inc/graph/node.h"
+#include "graph/inc/graph/op_desc.h"
+#include "runtime/inc/runtime/model.h"
+#include "tools/atc/atc_lib.h"
 #include "onnx/onnx_pb.h"
 #include "testing/conformance/atc_runtime_backend.h"
 #include "testing/conformance/conformance_runner.h"
@@ -60,6 +72,16 @@ struct Flags {
   int64_t timeout_ms = 20000;
   std::string replay;
   std::string replay_case;
+  // "onnx": mutate the ONNX model; "om": compile it as given, then mutate
+  // the built model (task list, io descriptions, op attributes and tensor
+  // descs) and write it as an OM file, which the runtime loads and runs.
+  std::string target = "onnx";
+  // Runs each iteration in this process (no fork, no time limit): for a
+  // debugger or a sanitizer's report of a finding found with the same
+  // --filter / --seed / --iterations.
+  bool in_process = false;
+  // One iteration per case with exactly this seed (a finding's "seed N").
+  uint64_t only_seed = 0;
 };
 
 class Mutator {
@@ -338,6 +360,179 @@ class Mutator {
   std::mt19937_64 rng_;
 };
 
+// How far a mutated model got (the child's exit status).
+enum Outcome { kCompileError = 10, kRunError = 11, kRan = 12 };
+
+// Mutations of a built model before it is written as an OM file: what a
+// corrupt or hostile OM with a valid checksum can say.
+class OmMutator {
+ public:
+  explicit OmMutator(uint64_t seed) : rng_(seed) {}
+
+  std::string Mutate(GeRootModel* root) {
+    std::string what;
+    const int n = 1 + static_cast<int>(Below(3));
+    for (int i = 0; i < n; ++i) {
+      std::string one = MutateOnce(root->root.get());
+      if (one.empty()) continue;
+      absl::StrAppend(&what, what.empty() ? "" : "; ", one);
+    }
+    return what.empty() ? "none" : what;
+  }
+
+ private:
+  uint64_t Below(uint64_t n) { return n == 0 ? 0 : rng_() % n; }
+  int64_t Edge(int64_t v) {
+    static const int64_t kEdges[] = {-1, 0, 1, 2, 7, 4096, int64_t{1} << 31, int64_t{1} << 40,
+                                     std::numeric_limits<int64_t>::max(), std::numeric_limits<int64_t>::min()};
+    switch (Below(3)) {
+      case 0: return v + 1;
+      case 1: return v - 1;
+      default: return kEdges[Below(sizeof(kEdges) / sizeof(kEdges[0]))];
+    }
+  }
+
+  std::string MutateRef(proto::TensorRef* r, const std::string& where) {
+    switch (Below(6)) {
+      case 0: r->set_offset(static_cast<uint64_t>(Edge(static_cast<int64_t>(r->offset())))); return where + " offset";
+      case 1: r->set_size(static_cast<uint64_t>(Edge(static_cast<int64_t>(r->size())))); return where + " size";
+      case 2: r->set_data_type(static_cast<int32_t>(Edge(r->data_type()))); return where + " data_type";
+      case 3: r->set_kind(static_cast<proto::MemKind>(Below(8))); return where + " kind";
+      case 4: r->set_index(static_cast<uint32_t>(Edge(r->index()))); return where + " index";
+      default:
+        if (r->dims_size() > 0 && Below(2) == 0) {
+          r->set_dims(static_cast<int>(Below(r->dims_size())), Edge(r->dims(0)));
+        } else if (r->dims_size() > 0) {
+          r->mutable_dims()->RemoveLast();
+        } else {
+          r->add_dims(Edge(1));
+        }
+        return where + " dims";
+    }
+  }
+
+  std::string MutateOnce(GeModel* m) {
+    if (m == nullptr) return std::string();
+    proto::ModelTaskDef& td = m->task_def;
+    const uint64_t kind = Below(8);
+    if (kind <= 2 && td.task_size() > 0) {
+      const int t = static_cast<int>(Below(td.task_size()));
+      proto::TaskDef* task = td.mutable_task(t);
+      const std::string where = absl::StrCat("task ", t, " (", task->op_type(), ")");
+      switch (Below(8)) {
+        case 0: task->set_op_index(Edge(task->op_index())); return where + " op_index";
+        case 1: task->set_type(static_cast<proto::TaskType>(Below(10))); return where + " type";
+        case 2: task->set_kernel_name(Below(2) == 0 ? std::string() : "NoSuchKernel"); return where + " kernel_name";
+        case 3:
+          if (task->input_size() > 0) {
+            task->mutable_input()->RemoveLast();
+            return where + " input dropped";
+          }
+          *task->add_input() = proto::TensorRef();
+          return where + " input added";
+        case 4:
+          if (task->output_size() > 0) {
+            task->mutable_output()->RemoveLast();
+            return where + " output dropped";
+          }
+          return std::string();
+        default: {
+          const int n_in = task->input_size(), n_out = task->output_size();
+          if (n_in + n_out == 0) return std::string();
+          const int k = static_cast<int>(Below(n_in + n_out));
+          return MutateRef(k < n_in ? task->mutable_input(k) : task->mutable_output(k - n_in),
+                           absl::StrCat(where, k < n_in ? " input " : " output ", k < n_in ? k : k - n_in));
+        }
+      }
+    }
+    if (kind == 3) {
+      td.set_memory_size(static_cast<uint64_t>(Edge(static_cast<int64_t>(td.memory_size()))));
+      return "memory_size";
+    }
+    if (kind == 4 && td.input_size() + td.output_size() > 0) {
+      const int k = static_cast<int>(Below(td.input_size() + td.output_size()));
+      proto::ModelIoDef* io = k < td.input_size() ? td.mutable_input(k) : td.mutable_output(k - td.input_size());
+      switch (Below(3)) {
+        case 0:
+          if (io->dims_size() > 0) io->set_dims(static_cast<int>(Below(io->dims_size())), Edge(io->dims(0)));
+          break;
+        case 1: io->set_size(static_cast<uint64_t>(Edge(static_cast<int64_t>(io->size())))); break;
+        default: io->set_data_type(static_cast<int32_t>(Edge(io->data_type()))); break;
+      }
+      return absl::StrCat("io description ", k);
+    }
+    if (m->graph == nullptr || m->graph->GetDirectNodesSize() == 0) return std::string();
+    std::vector<Node*> nodes;
+    for (const NodePtr& n : m->graph->GetDirectNode()) nodes.push_back(n.get());
+    OpDesc* op = nodes[Below(nodes.size())]->GetOpDescBarePtr();
+    const std::string where = absl::StrCat("op '", op->GetName(), "' (", op->GetType(), ")");
+    if (kind == 5 && op->GetAllOutputsDescSize() + op->GetAllInputsSize() > 0) {
+      const bool out = op->GetAllOutputsDescSize() > 0 && (op->GetAllInputsSize() == 0 || Below(2) == 0);
+      const uint32_t k = static_cast<uint32_t>(Below(out ? op->GetAllOutputsDescSize() : op->GetAllInputsSize()));
+      GeTensorDescPtr d = out ? op->MutableOutputDesc(k) : op->MutableInputDesc(k);
+      if (d == nullptr) return std::string();
+      if (Below(2) == 0) {
+        std::vector<int64_t> dims = d->GetShape().GetDims();
+        if (!dims.empty()) {
+          dims[Below(dims.size())] = Edge(dims[0]);
+        } else {
+          dims.push_back(Edge(1));
+        }
+        d->SetShape(GeShape(dims));
+      } else {
+        d->SetDataType(static_cast<DataType>(Below(30)));
+      }
+      return absl::StrCat(where, out ? " output " : " input ", k, " desc");
+    }
+    StatusOr<std::vector<std::string>> names = AttrUtils::GetAllAttrNames(op);
+    if (!names.ok() || names->empty()) return std::string();
+    const std::string& name = (*names)[Below(names->size())];
+    if (StatusOr<int64_t> v = AttrUtils::GetInt(op, name); v.ok()) {
+      (void)AttrUtils::SetInt(op, name, Edge(*v));
+      return absl::StrCat(where, " attribute ", name);
+    }
+    if (StatusOr<std::vector<int64_t>> v = AttrUtils::Get<std::vector<int64_t>>(op, name); v.ok()) {
+      std::vector<int64_t> list = *v;
+      if (!list.empty() && Below(3) != 0) {
+        list[Below(list.size())] = Edge(list[0]);
+      } else if (!list.empty()) {
+        list.pop_back();
+      } else {
+        list.push_back(Edge(0));
+      }
+      (void)AttrUtils::SetListInt(op, name, list);
+      return absl::StrCat(where, " attribute ", name);
+    }
+    return std::string();
+  }
+
+  std::mt19937_64 rng_;
+};
+
+// Compiles the case's model with the atc library (no OM yet).
+StatusOr<atc::AtcResult> Build(const std::string& bytes) {
+  atc::AtcOptions opts;
+  opts.model_bytes = bytes;
+  return atc::ConvertOnnxToModel(opts);
+}
+
+// Writes the mutated model as an OM, loads and runs it; any Status is fine.
+Outcome SaveLoadAndRun(const GeRootModel& root, std::vector<gert::HostTensor> inputs, bool verbose) {
+  StatusOr<std::string> om = SaveOm(root);
+  if (!om.ok()) {
+    if (verbose) std::printf("save: %s\n", om.status().ToString().c_str());
+    return kCompileError;
+  }
+  StatusOr<Model> model = Model::LoadFromBytes(*om);
+  if (!model.ok()) {
+    if (verbose) std::printf("load: %s\n", model.status().ToString().c_str());
+    return kCompileError;
+  }
+  StatusOr<std::vector<gert::HostTensor>> outs = model->Run(inputs);
+  if (verbose && !outs.ok()) std::printf("run: %s\n", outs.status().ToString().c_str());
+  return outs.ok() ? kRan : kRunError;
+}
+
 // Inputs of the case's first test data set, typed by the original model.
 StatusOr<std::vector<gert::HostTensor>> CaseInputs(const CaseSpec& spec, const onnx::ModelProto& model) {
   std::vector<const onnx::TypeProto*> in_types;
@@ -360,9 +555,6 @@ StatusOr<std::vector<gert::HostTensor>> CaseInputs(const CaseSpec& spec, const o
   return inputs;
 }
 
-// How far a mutated model got (the child's exit status).
-enum Outcome { kCompileError = 10, kRunError = 11, kRan = 12 };
-
 // Compile and run in this process; any Status is fine.
 Outcome CompileAndRun(Backend& backend, const std::string& bytes, std::vector<gert::HostTensor> inputs,
                       bool verbose) {
@@ -377,29 +569,40 @@ Outcome CompileAndRun(Backend& backend, const std::string& bytes, std::vector<ge
   return outs.ok() ? kRan : kRunError;
 }
 
-// "" when the child finished in time (its outcome in *outcome); otherwise
-// what went wrong.
-std::string RunInChild(Backend& backend, const std::string& bytes, std::vector<gert::HostTensor> inputs,
-                       int64_t timeout_ms, int* outcome) {
+// Runs `body` in a forked child. "" when it finished in time (its outcome
+// in *outcome); otherwise what went wrong. What the child writes to the
+// note pipe (its mutations, when only the child knows them) lands in *note.
+std::string RunInChild(const std::function<Outcome(int note_fd)>& body, int64_t timeout_ms, int* outcome,
+                       std::string* note) {
+  int fds[2];
+  if (pipe(fds) != 0) return "pipe failed";
   const pid_t pid = fork();
   if (pid < 0) return "fork failed";
   if (pid == 0) {
-    const Outcome o = CompileAndRun(backend, bytes, std::move(inputs), false);
+    close(fds[0]);
+    const Outcome o = body(fds[1]);
     std::fflush(nullptr);
     _exit(o);
   }
+  close(fds[1]);
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
   int status = 0;
+  std::string verdict;
   for (;;) {
     const pid_t r = waitpid(pid, &status, WNOHANG);
     if (r == pid) break;
     if (std::chrono::steady_clock::now() > deadline) {
       kill(pid, SIGKILL);
       waitpid(pid, &status, 0);
-      return absl::StrCat("timed out after ", timeout_ms, " ms");
+      verdict = absl::StrCat("timed out after ", timeout_ms, " ms");
+      break;
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(2));
   }
+  char buf[4096];
+  for (ssize_t k; (k = read(fds[0], buf, sizeof(buf))) > 0;) note->append(buf, static_cast<size_t>(k));
+  close(fds[0]);
+  if (!verdict.empty()) return verdict;
   if (WIFSIGNALED(status)) return absl::StrCat("killed by signal ", WTERMSIG(status));
   const int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   if (code < kCompileError || code > kRan) return absl::StrCat("exit status ", code);
@@ -426,6 +629,13 @@ bool ParseFlags(int argc, char** argv, Flags* f) {
       ok = absl::SimpleAtoi(value, &f->timeout_ms);
     } else if (key == "--replay") {
       f->replay = value;
+    } else if (key == "--only_seed") {
+      ok = absl::SimpleAtoi(value, &f->only_seed);
+    } else if (key == "--in_process") {
+      f->in_process = true;
+    } else if (key == "--target") {
+      f->target = value;
+      ok = value == "onnx" || value == "om";
     } else if (key == "--case") {
       f->replay_case = value;
     } else {
@@ -478,13 +688,26 @@ int Main(int argc, char** argv) {
     if (!orig.ok() || !model.ParseFromString(*orig)) continue;
     StatusOr<std::vector<gert::HostTensor>> inputs = CaseInputs(spec, model);
     if (!inputs.ok()) continue;
-    for (int64_t it = 0; it < flags.iterations; ++it) {
-      const uint64_t seed = flags.seed * 1000003u + c * 7919u + static_cast<uint64_t>(it);
-      onnx::ModelProto mutated = model;
-      Mutator mutator(seed);
-      const std::string what = mutator.Mutate(&mutated);
+    // --target=om: the model as given, built once; each child mutates its
+    // own copy of the result (fork).
+    GeRootModelPtr built;
+    if (flags.target == "om") {
+      StatusOr<atc::AtcResult> r = Build(*orig);
+      if (!r.ok() || r->root_model == nullptr) continue;
+      built = r->root_model;
+    }
+    const int64_t iterations = flags.only_seed != 0 ? 1 : flags.iterations;
+    for (int64_t it = 0; it < iterations; ++it) {
+      const uint64_t seed = flags.only_seed != 0 ? flags.only_seed
+                                                 : flags.seed * 1000003u + c * 7919u + static_cast<uint64_t>(it);
+      std::string what;
       std::string bytes;
-      if (!mutated.SerializeToString(&bytes)) continue;
+      if (built == nullptr) {
+        onnx::ModelProto mutated = model;
+        Mutator mutator(seed);
+        what = mutator.Mutate(&mutated);
+        if (!mutated.SerializeToString(&bytes)) continue;
+      }
       std::vector<gert::HostTensor> copy;
       for (const gert::HostTensor& t : *inputs) {
         StatusOr<gert::HostTensor> dup = t.Clone();
@@ -492,7 +715,24 @@ int Main(int argc, char** argv) {
       }
       ++runs;
       int outcome = 0;
-      const std::string verdict = RunInChild(*backend, bytes, std::move(copy), flags.timeout_ms, &outcome);
+      std::function<Outcome(int)> body;
+      if (built == nullptr) {
+        body = [&](int) { return CompileAndRun(*backend, bytes, std::move(copy), false); };
+      } else {
+        body = [&](int note_fd) {
+          const std::string mutations = OmMutator(seed).Mutate(built.get());
+          (void)!write(note_fd, mutations.data(), mutations.size());
+          close(note_fd);
+          return SaveLoadAndRun(*built, std::move(copy), false);
+        };
+      }
+      if (flags.in_process) {
+        std::printf("%s seed %llu\n", spec.Id().c_str(), static_cast<unsigned long long>(seed));
+        std::fflush(stdout);
+        (void)body(-1);
+        continue;
+      }
+      const std::string verdict = RunInChild(body, flags.timeout_ms, &outcome, &what);
       if (verdict.empty()) {
         compiled += outcome != kCompileError ? 1 : 0;
         ran += outcome == kRan ? 1 : 0;
