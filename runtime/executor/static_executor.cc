@@ -737,6 +737,11 @@ inline Status StaticExecutor::Preparer::PrepareTask(size_t pos) {
   // TASK_KERNEL: the op, the registration, the kernel.
   ASSIGN_OR_RETURN(const OpDesc* op_ptr, FindOp(c));
   const OpDesc& op = *op_ptr;
+  // Infer functions and kernels write every output their op declares.
+  if (task.out_count != op.GetAllOutputsDescSize()) {
+    return ParamInvalid(Head(c), task.out_count, " outputs, but op '", op.GetName(), "' (",
+                        op.GetType(), ") has ", op.GetAllOutputsDescSize());
+  }
   const gert::Shape* inferred_shapes = nullptr;
   const DataType* inferred_dtypes = nullptr;
   // Plan: a task of the op's last kind whose inputs match that task's (the

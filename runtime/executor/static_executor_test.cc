@@ -279,6 +279,18 @@ TEST(StaticExecutorTest, MissingNodeOrWrongTypeFailsAtLoad) {
   }
 }
 
+// A kernel task without an output its op declares (the infer function
+// wrote through a null output shape; found by
+// //testing/fuzz:onnx_mutation_fuzz --target=om).
+TEST(StaticExecutorTest, TaskOutputCountMustMatchItsOp) {
+  AddReluModel m;
+  m.task(1)->mutable_output()->RemoveLast();
+  Status st = LoadError(m.model);
+  EXPECT_EQ(GetErrorCode(st), ErrorCode::kParamInvalid) << st;
+  EXPECT_NE(st.message().find("task 1"), std::string::npos) << st;
+  EXPECT_NE(st.message().find("0 outputs, but op 'relu' (Relu) has 1"), std::string::npos) << st;
+}
+
 // A task record counts its refs in 16 bits: more is an error naming the
 // task, not a wrapped count.
 TEST(StaticExecutorTest, TooManyRefsInOneTaskFailAtLoad) {
