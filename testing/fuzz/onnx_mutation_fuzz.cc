@@ -45,6 +45,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "absl/types/span.h"
 #include "build/om/om_file.h"
 #include "compiler/parser/onnx/onnx_test_util.h"
 #include "graph/inc/graph/attr_utils.h"
@@ -84,25 +85,50 @@ struct Flags {
   uint64_t only_seed = 0;
 };
 
-class Mutator {
- public:
-  explicit Mutator(uint64_t seed) : rng_(seed) {}
+// What both mutators share: the random source, edge values and 1-3
+// mutations per model with their descriptions joined.
+class MutatorBase {
+ protected:
+  explicit MutatorBase(uint64_t seed) : rng_(seed) {}
 
-  // Applies 1-3 mutations; returns their descriptions ("; "-joined).
-  std::string Mutate(onnx::ModelProto* model) {
+  uint64_t Below(uint64_t n) { return n == 0 ? 0 : rng_() % n; }
+
+  // v + 1, v - 1 or one of `edges`.
+  int64_t Edge(int64_t v, absl::Span<const int64_t> edges) {
+    switch (Below(3)) {
+      case 0: return v + 1;
+      case 1: return v - 1;
+      default: return edges[Below(edges.size())];
+    }
+  }
+
+  // 1-3 calls of `once`, their descriptions "; "-joined ("none" when every
+  // call changed nothing).
+  template <typename Once>
+  std::string Repeat(Once once) {
     std::string what;
     const int n = 1 + static_cast<int>(Below(3));
     for (int i = 0; i < n; ++i) {
-      std::string one = MutateOnce(model);
+      std::string one = once();
       if (one.empty()) continue;
       absl::StrAppend(&what, what.empty() ? "" : "; ", one);
     }
     return what.empty() ? "none" : what;
   }
 
- private:
-  uint64_t Below(uint64_t n) { return n == 0 ? 0 : rng_() % n; }
+  std::mt19937_64 rng_;
+};
 
+class Mutator : public MutatorBase {
+ public:
+  explicit Mutator(uint64_t seed) : MutatorBase(seed) {}
+
+  // Applies 1-3 mutations; returns their descriptions ("; "-joined).
+  std::string Mutate(onnx::ModelProto* model) {
+    return Repeat([&]() { return MutateOnce(model); });
+  }
+
+ private:
   int64_t EdgeInt(int64_t v) {
     static const int64_t kEdges[] = {-1,
                                      0,
@@ -119,11 +145,7 @@ class Mutator {
                                      std::numeric_limits<int64_t>::min(),
                                      std::numeric_limits<int32_t>::max(),
                                      std::numeric_limits<int32_t>::min()};
-    switch (Below(3)) {
-      case 0: return v + 1;
-      case 1: return v - 1;
-      default: return kEdges[Below(sizeof(kEdges) / sizeof(kEdges[0]))];
-    }
+    return Edge(v, kEdges);
   }
   float EdgeFloat() {
     static const float kEdges[] = {0.0f,
@@ -356,8 +378,6 @@ class Mutator {
     }
     return std::string();
   }
-
-  std::mt19937_64 rng_;
 };
 
 // How far a mutated model got (the child's exit status).
@@ -365,31 +385,19 @@ enum Outcome { kCompileError = 10, kRunError = 11, kRan = 12 };
 
 // Mutations of a built model before it is written as an OM file: what a
 // corrupt or hostile OM with a valid checksum can say.
-class OmMutator {
+class OmMutator : public MutatorBase {
  public:
-  explicit OmMutator(uint64_t seed) : rng_(seed) {}
+  explicit OmMutator(uint64_t seed) : MutatorBase(seed) {}
 
   std::string Mutate(GeRootModel* root) {
-    std::string what;
-    const int n = 1 + static_cast<int>(Below(3));
-    for (int i = 0; i < n; ++i) {
-      std::string one = MutateOnce(root->root.get());
-      if (one.empty()) continue;
-      absl::StrAppend(&what, what.empty() ? "" : "; ", one);
-    }
-    return what.empty() ? "none" : what;
+    return Repeat([&]() { return MutateOnce(root->root.get()); });
   }
 
  private:
-  uint64_t Below(uint64_t n) { return n == 0 ? 0 : rng_() % n; }
   int64_t Edge(int64_t v) {
     static const int64_t kEdges[] = {-1, 0, 1, 2, 7, 4096, int64_t{1} << 31, int64_t{1} << 40,
                                      std::numeric_limits<int64_t>::max(), std::numeric_limits<int64_t>::min()};
-    switch (Below(3)) {
-      case 0: return v + 1;
-      case 1: return v - 1;
-      default: return kEdges[Below(sizeof(kEdges) / sizeof(kEdges[0]))];
-    }
+    return MutatorBase::Edge(v, kEdges);
   }
 
   std::string MutateRef(proto::TensorRef* r, const std::string& where) {
@@ -505,8 +513,6 @@ class OmMutator {
     }
     return std::string();
   }
-
-  std::mt19937_64 rng_;
 };
 
 // Compiles the case's model with the atc library (no OM yet).
