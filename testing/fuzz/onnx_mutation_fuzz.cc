@@ -18,7 +18,8 @@
 //   bazel-bin/testing/fuzz/onnx_mutation_fuzz --replay=/tmp/findings/x.onnx
 //       --case=node/test_conv   (runs one saved model in this process)
 //   bazel-bin/testing/fuzz/onnx_mutation_fuzz --target=om ...  (mutates the
-//       built model instead and goes through an OM file)
+//       built model instead and goes through an OM file; --target=options
+//       mutates atc's options for the model as given)
 //   ... --filter=node/test_exp --only_seed=2821377 --in_process  (a
 //       finding's mutations again, in this process: debugger, ASan report)
 //
@@ -44,6 +45,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/types/span.h"
 #include "build/om/om_file.h"
@@ -75,7 +77,9 @@ struct Flags {
   std::string replay_case;
   // "onnx": mutate the ONNX model; "om": compile it as given, then mutate
   // the built model (task list, io descriptions, op attributes and tensor
-  // descs) and write it as an OM file, which the runtime loads and runs.
+  // descs) and write it as an OM file, which the runtime loads and runs;
+  // "options": the model as given with mutated atc options (input shapes,
+  // out nodes, input format, converter, switches).
   std::string target = "onnx";
   // Runs each iteration in this process (no fork, no time limit): for a
   // debugger or a sanitizer's report of a finding found with the same
@@ -522,14 +526,9 @@ StatusOr<atc::AtcResult> Build(const std::string& bytes) {
   return atc::ConvertOnnxToModel(opts);
 }
 
-// Writes the mutated model as an OM, loads and runs it; any Status is fine.
-Outcome SaveLoadAndRun(const GeRootModel& root, std::vector<gert::HostTensor> inputs, bool verbose) {
-  StatusOr<std::string> om = SaveOm(root);
-  if (!om.ok()) {
-    if (verbose) std::printf("save: %s\n", om.status().ToString().c_str());
-    return kCompileError;
-  }
-  StatusOr<Model> model = Model::LoadFromBytes(*om);
+// Loads OM bytes and runs the model; any Status is fine.
+Outcome LoadAndRun(absl::string_view om, const std::vector<gert::HostTensor>& inputs, bool verbose) {
+  StatusOr<Model> model = Model::LoadFromBytes(om);
   if (!model.ok()) {
     if (verbose) std::printf("load: %s\n", model.status().ToString().c_str());
     return kCompileError;
@@ -537,6 +536,99 @@ Outcome SaveLoadAndRun(const GeRootModel& root, std::vector<gert::HostTensor> in
   StatusOr<std::vector<gert::HostTensor>> outs = model->Run(inputs);
   if (verbose && !outs.ok()) std::printf("run: %s\n", outs.status().ToString().c_str());
   return outs.ok() ? kRan : kRunError;
+}
+
+// Writes the mutated model as an OM, loads and runs it.
+Outcome SaveLoadAndRun(const GeRootModel& root, const std::vector<gert::HostTensor>& inputs, bool verbose) {
+  StatusOr<std::string> om = SaveOm(root);
+  if (!om.ok()) {
+    if (verbose) std::printf("save: %s\n", om.status().ToString().c_str());
+    return kCompileError;
+  }
+  return LoadAndRun(*om, inputs, verbose);
+}
+
+// Mutations of atc's options for an unchanged model: what a user's
+// --input_shape, --out_nodes, --input_format and switches can say.
+class OptionsMutator : public MutatorBase {
+ public:
+  explicit OptionsMutator(uint64_t seed) : MutatorBase(seed) {}
+
+  std::string Mutate(const onnx::ModelProto& model, atc::AtcOptions* opts) {
+    return Repeat([&]() { return MutateOnce(model, opts); });
+  }
+
+ private:
+  int64_t Edge(int64_t v) {
+    static const int64_t kEdges[] = {-2, -1, 0, 1, 3, 1 << 20, int64_t{1} << 31, int64_t{1} << 40,
+                                     std::numeric_limits<int64_t>::max()};
+    return MutatorBase::Edge(v, kEdges);
+  }
+
+  std::string MutateOnce(const onnx::ModelProto& model, atc::AtcOptions* opts) {
+    const onnx::GraphProto& g = model.graph();
+    switch (Below(6)) {
+      case 0:
+      case 1: {
+        // --input_shape for a graph input (or a name the model lacks).
+        std::string name = "no_such_input";
+        std::vector<int64_t> dims;
+        if (g.input_size() > 0 && Below(5) != 0) {
+          const onnx::ValueInfoProto& vi = g.input(static_cast<int>(Below(g.input_size())));
+          name = vi.name();
+          for (const auto& d : vi.type().tensor_type().shape().dim()) dims.push_back(d.dim_value());
+        }
+        if (!dims.empty() && Below(3) != 0) {
+          dims[Below(dims.size())] = Edge(dims[0]);
+        } else {
+          dims.assign(Below(6), 0);
+          for (int64_t& d : dims) d = Edge(1);
+        }
+        opts->input_shapes[name] = dims;
+        return absl::StrCat("input_shape ", name, ":", absl::StrJoin(dims, ","));
+      }
+      case 2: {
+        // --out_nodes: a node output by value name or node:index.
+        std::string out = "no_such_node:0";
+        if (g.node_size() > 0 && Below(5) != 0) {
+          const onnx::NodeProto& n = g.node(static_cast<int>(Below(g.node_size())));
+          if (Below(2) == 0 && n.output_size() > 0) {
+            out = n.output(static_cast<int>(Below(n.output_size())));
+          } else {
+            out = absl::StrCat(n.name(), ":", Edge(0));
+          }
+        }
+        opts->out_nodes.push_back(out);
+        return absl::StrCat("out_nodes ", out);
+      }
+      case 3: {
+        static const char* const kFormats[] = {"NCHW", "NHWC", "ND", "NC1HWC0", "FRACTAL_Z", "bogus", ""};
+        opts->input_format = kFormats[Below(sizeof(kFormats) / sizeof(kFormats[0]))];
+        return absl::StrCat("input_format '", opts->input_format, "'");
+      }
+      case 4: {
+        // 0-3, or below 0 one time in four (valid: 0-2).
+        const int32_t kind = static_cast<int32_t>(Below(4));
+        opts->onnx_converter = Below(4) == 0 ? kind - 5 : kind;
+        return absl::StrCat("onnx_converter ", opts->onnx_converter);
+      }
+      default:
+        opts->disable_reuse_memory = !opts->disable_reuse_memory;
+        opts->enable_single_stream = Below(2) == 0;
+        return "disable_reuse_memory / enable_single_stream";
+    }
+  }
+};
+
+// Compiles the model with `opts`, loads the OM and runs it.
+Outcome ConvertLoadAndRun(const atc::AtcOptions& opts, const std::vector<gert::HostTensor>& inputs,
+                          bool verbose) {
+  StatusOr<atc::AtcResult> r = atc::ConvertOnnx(opts);
+  if (!r.ok()) {
+    if (verbose) std::printf("atc: %s\n", r.status().ToString().c_str());
+    return kCompileError;
+  }
+  return LoadAndRun(r->om_bytes, inputs, verbose);
 }
 
 // Inputs of the case's first test data set, typed by the original model.
@@ -641,7 +733,7 @@ bool ParseFlags(int argc, char** argv, Flags* f) {
       f->in_process = true;
     } else if (key == "--target") {
       f->target = value;
-      ok = value == "onnx" || value == "om";
+      ok = value == "onnx" || value == "om" || value == "options";
     } else if (key == "--case") {
       f->replay_case = value;
     } else {
@@ -708,7 +800,11 @@ int Main(int argc, char** argv) {
                                                  : flags.seed * 1000003u + c * 7919u + static_cast<uint64_t>(it);
       std::string what;
       std::string bytes;
-      if (built == nullptr) {
+      atc::AtcOptions atc_opts;
+      if (flags.target == "options") {
+        atc_opts.model_bytes = *orig;
+        what = OptionsMutator(seed).Mutate(model, &atc_opts);
+      } else if (built == nullptr) {
         onnx::ModelProto mutated = model;
         Mutator mutator(seed);
         what = mutator.Mutate(&mutated);
@@ -722,14 +818,16 @@ int Main(int argc, char** argv) {
       ++runs;
       int outcome = 0;
       std::function<Outcome(int)> body;
-      if (built == nullptr) {
+      if (flags.target == "options") {
+        body = [&](int) { return ConvertLoadAndRun(atc_opts, copy, false); };
+      } else if (built == nullptr) {
         body = [&](int) { return CompileAndRun(*backend, bytes, std::move(copy), false); };
       } else {
         body = [&](int note_fd) {
           const std::string mutations = OmMutator(seed).Mutate(built.get());
           (void)!write(note_fd, mutations.data(), mutations.size());
           close(note_fd);
-          return SaveLoadAndRun(*built, std::move(copy), false);
+          return SaveLoadAndRun(*built, copy, false);
         };
       }
       if (flags.in_process) {
