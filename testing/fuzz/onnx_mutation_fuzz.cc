@@ -23,8 +23,9 @@
 //   ... --filter=node/test_exp --only_seed=2821377 --in_process  (a
 //       finding's mutations again, in this process: debugger, ASan report)
 //
-// Deterministic: the same flags give the same mutations. Exit status 1
-// when there was a finding.
+// Deterministic: the same flags give the same mutations. --max_mutations=N
+// (default 3) applies up to N per model. Exit status 1 when there was a
+// finding.
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -89,8 +90,11 @@ struct Flags {
   uint64_t only_seed = 0;
 };
 
-// What both mutators share: the random source, edge values and 1-3
-// mutations per model with their descriptions joined.
+// Mutations per model: 1 to this many (--max_mutations).
+int g_max_mutations = 3;
+
+// What the mutators share: the random source, edge values and 1 to
+// g_max_mutations mutations per model with their descriptions joined.
 class MutatorBase {
  protected:
   explicit MutatorBase(uint64_t seed) : rng_(seed) {}
@@ -106,12 +110,12 @@ class MutatorBase {
     }
   }
 
-  // 1-3 calls of `once`, their descriptions "; "-joined ("none" when every
-  // call changed nothing).
+  // 1 to g_max_mutations calls of `once`, their descriptions "; "-joined
+  // ("none" when every call changed nothing).
   template <typename Once>
   std::string Repeat(Once once) {
     std::string what;
-    const int n = 1 + static_cast<int>(Below(3));
+    const int n = 1 + static_cast<int>(Below(static_cast<uint64_t>(g_max_mutations)));
     for (int i = 0; i < n; ++i) {
       std::string one = once();
       if (one.empty()) continue;
@@ -727,6 +731,8 @@ bool ParseFlags(int argc, char** argv, Flags* f) {
       ok = absl::SimpleAtoi(value, &f->timeout_ms);
     } else if (key == "--replay") {
       f->replay = value;
+    } else if (key == "--max_mutations") {
+      ok = absl::SimpleAtoi(value, &g_max_mutations) && g_max_mutations >= 1;
     } else if (key == "--only_seed") {
       ok = absl::SimpleAtoi(value, &f->only_seed);
     } else if (key == "--in_process") {

@@ -634,6 +634,13 @@ Status BuiltinAdapter::AdaptNode(NodeProto n, GraphProto* g, std::vector<NodePro
 // kAuto upgrades models of this opset or newer with the builtin adapters.
 constexpr int64_t kFirstCompatibleOpset = 13;
 
+// Ops whose libonnx inference is convPoolShapeInference (or sizes outputs
+// the same way from strides, dilations and kernel shape).
+bool IsConvPoolOp(const std::string& op) {
+  return op == "Conv" || op == "ConvInteger" || op == "QLinearConv" || op == "ConvTranspose" ||
+         op == "MaxPool" || op == "AveragePool" || op == "LpPool" || op == "MaxUnpool";
+}
+
 // The opset each domain of `model` imports ("" for the default domain).
 absl::flat_hash_map<std::string, int64_t> ImportedOpsets(const ModelProto& model) {
   absl::flat_hash_map<std::string, int64_t> opsets;
@@ -648,8 +655,9 @@ absl::flat_hash_map<std::string, int64_t> ImportedOpsets(const ModelProto& model
 // single input): a node that breaks it crashes them (a one-input Add
 // segfaults the broadcast adapter, an EyeLike without its input
 // propagateShape, a Scan without num_scan_inputs its inference). Some
-// inference functions also index dims by an attribute they do not
-// range-check (LayerNormalization's axis). "" when every node of `g` and its
+// inference functions also use attribute values they do not check
+// (LayerNormalization's axis indexes dims; Conv / pooling divide by their
+// strides). "" when every node of `g` and its
 // subgraphs is safe; else the first that is not (the parser then reports it
 // properly). `ranks` holds the declared ranks of values (-1: unknown).
 class SchemaChecker {
@@ -693,6 +701,20 @@ class SchemaChecker {
       why.resize(std::min(why.find('\n'), why.size()));
       return absl::StrCat(n.op_type(), " (node '", n.name(), "') does not match its opset ", version,
                           " schema: ", why);
+    }
+    if (default_domain && IsConvPoolOp(n.op_type())) {
+      // convPoolShapeInference divides by the strides (a zero one raised
+      // SIGFPE) and sizes outputs from kernel shape and dilations.
+      for (const char* name : {"strides", "dilations", "kernel_shape"}) {
+        const AttributeProto* a = FindAttr(n, name);
+        if (a == nullptr) continue;
+        for (int64_t v : a->ints()) {
+          if (v <= 0) {
+            return absl::StrCat(n.op_type(), " (node '", n.name(), "'): ", name, " has ", v,
+                                ", not positive");
+          }
+        }
+      }
     }
     if (default_domain && n.op_type() == "LayerNormalization" && n.input_size() > 0) {
       const AttributeProto* axis = FindAttr(n, "axis");

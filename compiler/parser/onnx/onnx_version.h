@@ -91,7 +91,8 @@ int64_t DefaultDomainOpset(const onnx::ModelProto& model);
 // else the first node that would crash it (one that breaks its schema at
 // the model's opset: a missing required attribute, an absent single input,
 // a wrong input count; or a LayerNormalization axis out of its input's
-// range). Callers skip the (best-effort) inference then; the parser reports
+// range; or a Conv / pooling stride, dilation or kernel dim that is not
+// positive). Callers skip the (best-effort) inference then; the parser reports
 // the node.
 std::string OnnxShapeInferenceHazard(const onnx::ModelProto& model);
 

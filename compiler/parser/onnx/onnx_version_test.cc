@@ -604,6 +604,21 @@ TEST(OnnxVersionTest, ShapeInferenceHazardsAreFoundAndSkipped) {
   *ok.mutable_graph()->add_input() = x;
   EXPECT_EQ(onnx_parser::OnnxShapeInferenceHazard(ok), "");
 
+  // A zero stride made convPoolShapeInference divide by zero (SIGFPE).
+  for (const char* attr : {"strides", "dilations", "kernel_shape"}) {
+    onnx::NodeProto pool = MakeNode("MaxPool", {"x"}, {"y"}, "pool");
+    AddIntsAttr(&pool, "kernel_shape", {1});
+    AddIntsAttr(&pool, attr, {0});
+    if (std::string(attr) == "kernel_shape") pool.mutable_attribute()->erase(pool.mutable_attribute()->begin());
+    onnx::ModelProto m = OneNode(pool, 17, {}, {"y"});
+    *m.mutable_graph()->add_input() = x;
+    EXPECT_EQ(onnx_parser::OnnxShapeInferenceHazard(m),
+              absl::StrCat("MaxPool (node 'pool'): ", attr, " has 0, not positive"));
+    RunResult r = ParseAndRun(m, OnnxVersionConverter::kAuto, {});
+    EXPECT_FALSE(r.status.ok());
+    EXPECT_FALSE(r.info.shapes_inferred);
+  }
+
   // Every hazard parses to an error naming the node, without a crash.
   for (const onnx::ModelProto* m : {&eye, &scan_model}) {
     RunResult r = ParseAndRun(*m, OnnxVersionConverter::kAuto, {});
