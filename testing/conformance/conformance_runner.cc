@@ -151,14 +151,9 @@ std::vector<CaseSpec> DiscoverCases(const RunOptions& options) {
   return shard;
 }
 
-Status RunCase(Backend& backend, const CaseSpec& spec, const RunOptions& options) {
-  ModelSource source;
-  source.path = spec.dir + "/model.onnx";
-  ASSIGN_OR_RETURN(source.bytes, onnx_test::ReadFileBytes(source.path));
-  onnx::ModelProto model;
-  if (!model.ParseFromString(source.bytes)) {
-    return ParseFailed(source.path, " is not an ONNX ModelProto");
-  }
+StatusOr<std::vector<gert::HostTensor>> ReadCaseInputs(const onnx::ModelProto& model,
+                                                       const std::string& case_dir,
+                                                       const std::string& set) {
   // Graph inputs fed by the test data: those that are not initializers.
   std::vector<const onnx::TypeProto*> in_types;
   {
@@ -171,6 +166,27 @@ Status RunCase(Backend& backend, const CaseSpec& spec, const RunOptions& options
       }
     }
   }
+  const onnx::TypeProto no_type;
+  std::vector<gert::HostTensor> inputs;
+  const std::vector<std::string> in_files = Numbered(case_dir + "/" + set, "input_");
+  for (size_t i = 0; i < in_files.size(); ++i) {
+    ASSIGN_OR_RETURN(std::string b, onnx_test::ReadFileBytes(in_files[i]));
+    const onnx::TypeProto& type = i < in_types.size() ? *in_types[i] : no_type;
+    StatusOr<gert::HostTensor> t = onnx_test::HostValueFromOnnxBytes(type, b);
+    if (!t.ok()) return Annotate(t.status(), set, " input ", i, ": ");
+    inputs.push_back(std::move(t).value());
+  }
+  return inputs;
+}
+
+Status RunCase(Backend& backend, const CaseSpec& spec, const RunOptions& options) {
+  ModelSource source;
+  source.path = spec.dir + "/model.onnx";
+  ASSIGN_OR_RETURN(source.bytes, onnx_test::ReadFileBytes(source.path));
+  onnx::ModelProto model;
+  if (!model.ParseFromString(source.bytes)) {
+    return ParseFailed(source.path, " is not an ONNX ModelProto");
+  }
   StatusOr<std::unique_ptr<CompiledModel>> compiled = backend.Compile(source);
   if (!compiled.ok()) return Annotate(compiled.status(), "compile: ");
   if (*compiled == nullptr) return Internal("compile: the backend returned no model");
@@ -180,15 +196,7 @@ Status RunCase(Backend& backend, const CaseSpec& spec, const RunOptions& options
   const onnx::TypeProto no_type;
   for (const std::string& set : sets) {
     const std::string set_dir = spec.dir + "/" + set;
-    std::vector<gert::HostTensor> inputs;
-    const std::vector<std::string> in_files = Numbered(set_dir, "input_");
-    for (size_t i = 0; i < in_files.size(); ++i) {
-      ASSIGN_OR_RETURN(std::string b, onnx_test::ReadFileBytes(in_files[i]));
-      const onnx::TypeProto& type = i < in_types.size() ? *in_types[i] : no_type;
-      StatusOr<gert::HostTensor> t = onnx_test::HostValueFromOnnxBytes(type, b);
-      if (!t.ok()) return Annotate(t.status(), set, " input ", i, ": ");
-      inputs.push_back(std::move(t).value());
-    }
+    ASSIGN_OR_RETURN(std::vector<gert::HostTensor> inputs, ReadCaseInputs(model, spec.dir, set));
     StatusOr<std::vector<gert::HostTensor>> outs = (*compiled)->Run(std::move(inputs));
     if (!outs.ok()) return Annotate(outs.status(), "run (", set, "): ");
     const std::vector<std::string> out_files = Numbered(set_dir, "output_");

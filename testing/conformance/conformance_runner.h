@@ -46,6 +46,10 @@
 #include "metadef/inc/external/base/status.h"
 #include "metadef/register/inc/gert/tensor.h"
 
+namespace onnx {
+class ModelProto;
+}  // namespace onnx
+
 namespace ge {
 namespace conformance {
 
@@ -113,6 +117,13 @@ struct RunOptions {
 // The case directories of every suite, sorted by id, after filter and shard.
 // A missing suite directory yields no cases.
 std::vector<CaseSpec> DiscoverCases(const RunOptions& options);
+
+// The inputs of one test data set of a case (<case_dir>/<set>/input_0.pb,
+// ...), typed by the model's graph inputs that are not initializers; errors
+// name the set and the input ("test_data_set_0 input 1: ...").
+StatusOr<std::vector<gert::HostTensor>> ReadCaseInputs(const onnx::ModelProto& model,
+                                                       const std::string& case_dir,
+                                                       const std::string& set);
 
 // Compiles and runs one case in this process: every test_data_set_* must
 // match. The error says which stage failed ("compile: ...",

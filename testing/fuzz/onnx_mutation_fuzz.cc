@@ -635,28 +635,6 @@ Outcome ConvertLoadAndRun(const atc::AtcOptions& opts, const std::vector<gert::H
   return LoadAndRun(r->om_bytes, inputs, verbose);
 }
 
-// Inputs of the case's first test data set, typed by the original model.
-StatusOr<std::vector<gert::HostTensor>> CaseInputs(const CaseSpec& spec, const onnx::ModelProto& model) {
-  std::vector<const onnx::TypeProto*> in_types;
-  for (const auto& vi : model.graph().input()) {
-    bool init = false;
-    for (const auto& t : model.graph().initializer()) init = init || t.name() == vi.name();
-    if (!init) in_types.push_back(&vi.type());
-  }
-  std::vector<gert::HostTensor> inputs;
-  const std::string set = spec.dir + "/test_data_set_0";
-  const onnx::TypeProto no_type;
-  for (size_t i = 0;; ++i) {
-    const std::string path = absl::StrCat(set, "/input_", i, ".pb");
-    if (::access(path.c_str(), R_OK) != 0) break;
-    ASSIGN_OR_RETURN(std::string b, onnx_test::ReadFileBytes(path));
-    ASSIGN_OR_RETURN(gert::HostTensor t, onnx_test::HostValueFromOnnxBytes(
-                                              i < in_types.size() ? *in_types[i] : no_type, b));
-    inputs.push_back(std::move(t));
-  }
-  return inputs;
-}
-
 // Compile and run in this process; any Status is fine.
 Outcome CompileAndRun(Backend& backend, const std::string& bytes, std::vector<gert::HostTensor> inputs,
                       bool verbose) {
@@ -774,7 +752,8 @@ int Main(int argc, char** argv) {
       onnx::ModelProto model;
       StatusOr<std::string> orig = onnx_test::ReadFileBytes(spec.dir + "/model.onnx");
       if (orig.ok() && model.ParseFromString(*orig)) {
-        StatusOr<std::vector<gert::HostTensor>> in = CaseInputs(spec, model);
+        StatusOr<std::vector<gert::HostTensor>> in =
+            conformance::ReadCaseInputs(model, spec.dir, "test_data_set_0");
         if (in.ok()) inputs = std::move(in).value();
       }
     }
@@ -790,7 +769,8 @@ int Main(int argc, char** argv) {
     StatusOr<std::string> orig = onnx_test::ReadFileBytes(spec.dir + "/model.onnx");
     onnx::ModelProto model;
     if (!orig.ok() || !model.ParseFromString(*orig)) continue;
-    StatusOr<std::vector<gert::HostTensor>> inputs = CaseInputs(spec, model);
+    StatusOr<std::vector<gert::HostTensor>> inputs =
+        conformance::ReadCaseInputs(model, spec.dir, "test_data_set_0");
     if (!inputs.ok()) continue;
     // --target=om: the model as given, built once; each child mutates its
     // own copy of the result (fork).
