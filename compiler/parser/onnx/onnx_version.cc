@@ -96,14 +96,15 @@ void CollectTypes(const GraphProto& g, TypeMap* m) {
   }
 }
 
+// OnnxShapeInferenceHazard with the model's declared types at hand.
+std::string ShapeInferenceHazard(const ModelProto& model, const TypeMap& declared);
+
 // Best-effort types: ONNX shape inference on a copy (failures ignored;
 // skipped when a node would crash it, see OnnxShapeInferenceHazard).
 TypeMap InferTypes(const ModelProto& model) {
-  if (!OnnxShapeInferenceHazard(model).empty()) {
-    TypeMap declared;
-    CollectTypes(model.graph(), &declared);
-    return declared;
-  }
+  TypeMap declared;
+  CollectTypes(model.graph(), &declared);
+  if (!ShapeInferenceHazard(model, declared).empty()) return declared;
   ModelProto copy = model;
   try {
     onnx::ShapeInferenceOptions opts(/*check_type_val=*/false, /*strict_mode_val=*/0,
@@ -657,9 +658,9 @@ absl::flat_hash_map<std::string, int64_t> ImportedOpsets(const ModelProto& model
 // propagateShape, a Scan without num_scan_inputs its inference). Some
 // inference functions also use attribute values they do not check
 // (LayerNormalization's axis indexes dims; Conv / pooling divide by their
-// strides). "" when every node of `g` and its
-// subgraphs is safe; else the first that is not (the parser then reports it
-// properly). `ranks` holds the declared ranks of values (-1: unknown).
+// strides). "" when every node of `g` and its subgraphs is safe; else the
+// first that is not (the parser then reports it properly). `ranks` holds the
+// declared ranks of values (-1: unknown).
 class SchemaChecker {
  public:
   SchemaChecker(const ModelProto& model, const TypeMap* ranks)
@@ -740,6 +741,10 @@ class SchemaChecker {
   const TypeMap* ranks_;
 };
 
+std::string ShapeInferenceHazard(const ModelProto& model, const TypeMap& declared) {
+  return SchemaChecker(model, &declared).Check(model.graph());
+}
+
 std::string OnnxConverterGap(const GraphProto& g, int64_t from) {
   for (const NodeProto& n : g.node()) {
     if (IsDefaultDomain(n.domain())) {
@@ -798,9 +803,9 @@ int64_t DefaultDomainOpset(const ModelProto& model) {
 }
 
 std::string OnnxShapeInferenceHazard(const ModelProto& model) {
-  TypeMap ranks;
-  CollectTypes(model.graph(), &ranks);
-  return SchemaChecker(model, &ranks).Check(model.graph());
+  TypeMap declared;
+  CollectTypes(model.graph(), &declared);
+  return ShapeInferenceHazard(model, declared);
 }
 
 // Whether any node of g (or its subgraphs) may be rewritten by
@@ -874,7 +879,9 @@ StatusOr<OpsetConversion> NormalizeOpset(ModelProto* model, int64_t target,
                           ": ", gap);
     }
   }
-  if (gap.empty() && kind == OnnxVersionConverter::kAuto) gap = OnnxConverterGap(model->graph(), c.from_opset);
+  if (gap.empty() && kind == OnnxVersionConverter::kAuto) {
+    gap = OnnxConverterGap(model->graph(), c.from_opset);
+  }
   if (!gap.empty()) {
     c.onnx_error = absl::StrCat("not used: ", gap);
   } else if (kind != OnnxVersionConverter::kBuiltin) {

@@ -92,8 +92,8 @@ int64_t DefaultDomainOpset(const onnx::ModelProto& model);
 // the model's opset: a missing required attribute, an absent single input,
 // a wrong input count; or a LayerNormalization axis out of its input's
 // range; or a Conv / pooling stride, dilation or kernel dim that is not
-// positive). Callers skip the (best-effort) inference then; the parser reports
-// the node.
+// positive). Callers skip the (best-effort) inference then; the parser
+// reports the node.
 std::string OnnxShapeInferenceHazard(const onnx::ModelProto& model);
 
 // Converts `model` in place (see the file comment). A model already at
