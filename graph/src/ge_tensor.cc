@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/base/call_once.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "graph/inc/graph/attr_value.h"
@@ -367,6 +368,47 @@ std::shared_ptr<AlignedBuffer> AlignedBuffer::View(const uint8_t* data, size_t s
   return view;
 }
 
+struct AlignedBuffer::FileState {
+  FileExtent extent;
+  bool unaligned = false;  // data() needs the aligned copy
+  absl::once_flag once;
+  uint8_t* copy = nullptr;  // kAlignment aligned, made on the first data()
+  ~FileState() {
+    if (copy != nullptr) ::operator delete(copy, std::align_val_t{kAlignment});
+  }
+};
+
+std::shared_ptr<AlignedBuffer> AlignedBuffer::FileView(const uint8_t* data, size_t size,
+                                                       std::shared_ptr<const void> owner,
+                                                       FileExtent extent) {
+  if (owner == nullptr || extent.fd < 0) return nullptr;
+  auto view = std::make_shared<AlignedBuffer>();
+  view->data_ = const_cast<uint8_t*>(data);
+  view->size_ = size;
+  view->owner_ = std::move(owner);
+  view->file_ = std::make_unique<FileState>();
+  view->file_->extent = extent;
+  view->file_->unaligned =
+      size != 0 && reinterpret_cast<uintptr_t>(data) % kMinViewAlignment != 0;
+  return view;
+}
+
+const FileExtent* AlignedBuffer::file_extent() const {
+  return file_ == nullptr ? nullptr : &file_->extent;
+}
+
+bool AlignedBuffer::data_in_place() const { return file_ == nullptr || !file_->unaligned; }
+
+const uint8_t* AlignedBuffer::FileData() const {
+  FileState& f = *file_;
+  if (!f.unaligned) return data_;
+  absl::call_once(f.once, [this, &f] {
+    f.copy = static_cast<uint8_t*>(::operator new(size_, std::align_val_t{kAlignment}));
+    std::memcpy(f.copy, data_, size_);
+  });
+  return f.copy;
+}
+
 std::shared_ptr<AlignedBuffer> AlignedBuffer::Adopt(std::string&& bytes) {
   if (bytes.empty()) return std::make_shared<AlignedBuffer>(size_t{0});
   auto owner = std::make_shared<std::string>(std::move(bytes));
@@ -396,11 +438,16 @@ absl::Span<const uint8_t> GeTensor::GetData() const {
   return absl::Span<const uint8_t>(data_->data(), data_->size());
 }
 
+absl::Span<const uint8_t> GeTensor::GetBytes() const {
+  if (data_ == nullptr) return {};
+  return data_->bytes();
+}
+
 uint8_t* GeTensor::MutableData() {
   if (data_ == nullptr) return nullptr;
   if (data_.use_count() > 1 || data_->is_view()) {
     const AlignedBuffer& from = *data_;
-    data_ = std::make_shared<AlignedBuffer>(from.data(), from.size());
+    data_ = std::make_shared<AlignedBuffer>(from.bytes().data(), from.size());
   }
   return data_->mutable_data();
 }
@@ -415,8 +462,8 @@ void GeTensor::SetData(const uint8_t* data, size_t size) {
 
 bool GeTensor::operator==(const GeTensor& other) const {
   if (!(desc_ == other.desc_)) return false;
-  const auto a = GetData();
-  const auto b = other.GetData();
+  const auto a = GetBytes();
+  const auto b = other.GetBytes();
   if (a.size() != b.size()) return false;
   return a.empty() || std::memcmp(a.data(), b.data(), a.size()) == 0;
 }

@@ -2,6 +2,9 @@
 #include "graph/inc/graph/ge_tensor.h"
 
 #include <cstdint>
+#include <cstring>
+#include <memory>
+#include <thread>
 #include <string>
 #include <vector>
 
@@ -354,6 +357,85 @@ TEST(GeTensorTest, ViewRefusesMisalignedBytesAndKeepsOwnerAlive) {
   EXPECT_EQ(view->data()[0], 3);
   view.reset();
   EXPECT_TRUE(weak.expired());
+}
+
+TEST(GeTensorTest, FileViewCopiesUnalignedBytesOnlyWhenDataIsAskedFor) {
+  auto owner = std::make_shared<std::vector<uint8_t>>(256);
+  for (size_t i = 0; i < owner->size(); ++i) (*owner)[i] = static_cast<uint8_t>(i);
+  std::weak_ptr<std::vector<uint8_t>> weak = owner;
+  const uint8_t* base = owner->data();
+  const size_t skew = (16 - reinterpret_cast<uintptr_t>(base) % 16) % 16;
+  EXPECT_EQ(AlignedBuffer::FileView(base, 8, nullptr, FileExtent{3, 0}), nullptr);
+  EXPECT_EQ(AlignedBuffer::FileView(base, 8, owner, FileExtent{-1, 0}), nullptr);
+
+  // Unaligned: bytes() are the viewed bytes, data() an aligned copy made once.
+  const uint8_t* odd = base + skew + 3;
+  std::shared_ptr<AlignedBuffer> view = AlignedBuffer::FileView(odd, 64, owner, FileExtent{7, 4099});
+  ASSERT_NE(view, nullptr);
+  EXPECT_TRUE(view->is_view());
+  EXPECT_FALSE(view->data_in_place());
+  ASSERT_NE(view->file_extent(), nullptr);
+  EXPECT_EQ(view->file_extent()->fd, 7);
+  EXPECT_EQ(view->file_extent()->offset, 4099u);
+  EXPECT_EQ(view->bytes().data(), odd);
+  EXPECT_EQ(view->bytes().size(), 64u);
+  const uint8_t* aligned = view->data();
+  EXPECT_NE(aligned, odd);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(aligned) % AlignedBuffer::kAlignment, 0u);
+  EXPECT_EQ(std::memcmp(aligned, odd, 64), 0);
+  EXPECT_EQ(view->data(), aligned);  // made once
+  EXPECT_EQ(view->bytes().data(), odd);
+
+  // Aligned: data() is the viewed bytes themselves.
+  std::shared_ptr<AlignedBuffer> in_place =
+      AlignedBuffer::FileView(base + skew, 32, owner, FileExtent{7, 0});
+  ASSERT_NE(in_place, nullptr);
+  EXPECT_TRUE(in_place->data_in_place());
+  EXPECT_EQ(in_place->data(), base + skew);
+  EXPECT_EQ(AlignedBuffer::View(base + skew, 8, owner)->file_extent(), nullptr);
+
+  owner.reset();
+  EXPECT_FALSE(weak.expired());
+  view.reset();
+  in_place.reset();
+  EXPECT_TRUE(weak.expired());
+}
+
+TEST(GeTensorTest, TensorOverAFileViewReadsAlignedDataAndComparesBytes) {
+  auto owner = std::make_shared<std::vector<uint8_t>>(128, 5);
+  const uint8_t* base = owner->data();
+  const size_t skew = (16 - reinterpret_cast<uintptr_t>(base) % 16) % 16;
+  const uint8_t* odd = base + skew + 1;
+  GeTensor a(GeTensorDesc(GeShape({16}), FORMAT_ND, DT_FLOAT));
+  a.SetData(AlignedBuffer::FileView(odd, 64, owner, FileExtent{1, 1}));
+  GeTensor b(GeTensorDesc(GeShape({16}), FORMAT_ND, DT_FLOAT), std::vector<uint8_t>(64, 5));
+  EXPECT_EQ(a.GetBytes().data(), odd);
+  EXPECT_TRUE(a == b);  // byte-wise: no aligned copy needed
+  EXPECT_FALSE(a.GetBuffer()->data_in_place());
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(a.GetData().data()) % AlignedBuffer::kMinViewAlignment, 0u);
+  EXPECT_EQ(a.GetData().size(), 64u);
+  uint8_t* w = a.MutableData();  // a view: an owned copy first
+  ASSERT_NE(w, nullptr);
+  w[0] = 9;
+  EXPECT_EQ(odd[0], 5);
+  EXPECT_EQ(a.GetData()[0], 9);
+  EXPECT_EQ(a.GetBuffer()->file_extent(), nullptr);
+}
+
+TEST(GeTensorTest, FileViewDataIsMadeOnceAcrossThreads) {
+  auto owner = std::make_shared<std::vector<uint8_t>>(1 << 16, 1);
+  const uint8_t* base = owner->data();
+  const size_t skew = (16 - reinterpret_cast<uintptr_t>(base) % 16) % 16;
+  std::shared_ptr<AlignedBuffer> view =
+      AlignedBuffer::FileView(base + skew + 5, 60000, owner, FileExtent{1, 5});
+  std::vector<const uint8_t*> seen(4);
+  std::vector<std::thread> threads;
+  for (size_t t = 0; t < seen.size(); ++t) {
+    threads.emplace_back([&, t] { seen[t] = view->data(); });
+  }
+  for (std::thread& t : threads) t.join();
+  for (const uint8_t* p : seen) EXPECT_EQ(p, seen[0]);
+  EXPECT_EQ(std::memcmp(seen[0], base + skew + 5, 60000), 0);
 }
 
 }  // namespace

@@ -202,11 +202,20 @@ class GeTensorDesc : public AttrHolder {
   std::unique_ptr<Ext> ext_;
 };
 
+// Where a view's bytes come from when they are a file's bytes: [offset,
+// offset + size) of `fd`, kept open by the view's owner. A writer may copy
+// them file to file in the kernel (copy_file_range) without reading them.
+struct FileExtent {
+  int fd = -1;
+  uint64_t offset = 0;
+};
+
 // Immutable-size byte buffer (the data of a GeTensor). Either owned (64-byte
 // aligned, allocated here) or a read-only view of bytes kept alive by an owner
 // (no copy; e.g. the raw_data string of a parsed ONNX initializer or a mapped
-// file). A view is at least kMinViewAlignment aligned (View() refuses less), so
-// kernels may read any fixed-size element type from it.
+// file). data() is at least kMinViewAlignment aligned, so kernels may read any
+// fixed-size element type from it. bytes() are the same bytes at whatever
+// alignment they have, for byte-wise readers (hashing, comparing, writing).
 class AlignedBuffer {
  public:
   static constexpr size_t kAlignment = 64;
@@ -222,20 +231,39 @@ class AlignedBuffer {
   // when `data` is not kMinViewAlignment aligned (the caller then copies).
   static std::shared_ptr<AlignedBuffer> View(const uint8_t* data, size_t size,
                                              std::shared_ptr<const void> owner);
+  // A view of mapped file bytes at any alignment, which are the bytes of
+  // `extent` in the file. When `data` is less than kMinViewAlignment aligned,
+  // the first data() call makes an aligned copy (once; thread-safe) that
+  // later calls return; bytes() and file_extent() never copy. So a compiler
+  // that only hashes, compares and writes the weights never copies them.
+  // nullptr when `owner` is null or `extent.fd` is negative.
+  static std::shared_ptr<AlignedBuffer> FileView(const uint8_t* data, size_t size,
+                                                 std::shared_ptr<const void> owner,
+                                                 FileExtent extent);
   // Takes `bytes` without copying when its storage is suitably aligned (heap
   // strings from malloc are 16-byte aligned); copies otherwise.
   static std::shared_ptr<AlignedBuffer> Adopt(std::string&& bytes);
 
-  const uint8_t* data() const { return data_; }
+  const uint8_t* data() const { return file_ == nullptr ? data_ : FileData(); }
+  absl::Span<const uint8_t> bytes() const { return absl::Span<const uint8_t>(data_, size_); }
   // Writable bytes of an owned buffer; nullptr for a view.
   uint8_t* mutable_data() { return owner_ == nullptr ? data_ : nullptr; }
   size_t size() const { return size_; }
   bool is_view() const { return owner_ != nullptr; }
+  // The file bytes a FileView mirrors; nullptr for other buffers.
+  const FileExtent* file_extent() const;
+  // False for a FileView whose data() would make (or has made) an aligned
+  // copy: its bytes() are not kMinViewAlignment aligned.
+  bool data_in_place() const;
 
  private:
+  struct FileState;  // the extent, and the aligned copy made on first use
+  const uint8_t* FileData() const;
+
   uint8_t* data_ = nullptr;
   size_t size_ = 0;
   std::shared_ptr<const void> owner_;  // non-null: a view, data_ not ours
+  std::unique_ptr<FileState> file_;    // non-null: a FileView
 };
 
 class GeTensor {
@@ -249,7 +277,12 @@ class GeTensor {
   GeTensorDesc& MutableTensorDesc() { return desc_; }
   void SetTensorDesc(const GeTensorDesc& desc) { desc_ = desc; }
 
+  // The data bytes, at least AlignedBuffer::kMinViewAlignment aligned (a
+  // FileView of unaligned file bytes is copied on the first call).
   absl::Span<const uint8_t> GetData() const;
+  // The same bytes at any alignment, never copied: for byte-wise readers
+  // (hashing, comparing, serializing, writing).
+  absl::Span<const uint8_t> GetBytes() const;
   size_t GetDataSize() const { return data_ == nullptr ? 0 : data_->size(); }
   // Writable bytes; unshares them first if another copy shares them.
   // nullptr when the tensor has no data.
