@@ -4,6 +4,7 @@
 // GeTensor (copy-on-write aligned bytes).
 #include "graph/inc/graph/ge_tensor.h"
 
+#include <atomic>
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -373,6 +374,7 @@ struct AlignedBuffer::FileState {
   bool unaligned = false;  // data() needs the aligned copy
   absl::once_flag once;
   uint8_t* copy = nullptr;  // kAlignment aligned, made on the first data()
+  std::atomic<bool> made{false};
   ~FileState() {
     if (copy != nullptr) ::operator delete(copy, std::align_val_t{kAlignment});
   }
@@ -399,12 +401,17 @@ const FileExtent* AlignedBuffer::file_extent() const {
 
 bool AlignedBuffer::data_in_place() const { return file_ == nullptr || !file_->unaligned; }
 
+bool AlignedBuffer::has_copy() const {
+  return file_ != nullptr && file_->made.load(std::memory_order_acquire);
+}
+
 const uint8_t* AlignedBuffer::FileData() const {
   FileState& f = *file_;
   if (!f.unaligned) return data_;
   absl::call_once(f.once, [this, &f] {
     f.copy = static_cast<uint8_t*>(::operator new(size_, std::align_val_t{kAlignment}));
     std::memcpy(f.copy, data_, size_);
+    f.made.store(true, std::memory_order_release);
   });
   return f.copy;
 }

@@ -379,7 +379,9 @@ TEST(GeTensorTest, FileViewCopiesUnalignedBytesOnlyWhenDataIsAskedFor) {
   EXPECT_EQ(view->file_extent()->offset, 4099u);
   EXPECT_EQ(view->bytes().data(), odd);
   EXPECT_EQ(view->bytes().size(), 64u);
+  EXPECT_FALSE(view->has_copy());
   const uint8_t* aligned = view->data();
+  EXPECT_TRUE(view->has_copy());
   EXPECT_NE(aligned, odd);
   EXPECT_EQ(reinterpret_cast<uintptr_t>(aligned) % AlignedBuffer::kAlignment, 0u);
   EXPECT_EQ(std::memcmp(aligned, odd, 64), 0);
@@ -392,6 +394,7 @@ TEST(GeTensorTest, FileViewCopiesUnalignedBytesOnlyWhenDataIsAskedFor) {
   ASSERT_NE(in_place, nullptr);
   EXPECT_TRUE(in_place->data_in_place());
   EXPECT_EQ(in_place->data(), base + skew);
+  EXPECT_FALSE(in_place->has_copy());
   EXPECT_EQ(AlignedBuffer::View(base + skew, 8, owner)->file_extent(), nullptr);
 
   owner.reset();
@@ -412,6 +415,7 @@ TEST(GeTensorTest, TensorOverAFileViewReadsAlignedDataAndComparesBytes) {
   EXPECT_EQ(a.GetBytes().data(), odd);
   EXPECT_TRUE(a == b);  // byte-wise: no aligned copy needed
   EXPECT_FALSE(a.GetBuffer()->data_in_place());
+  EXPECT_FALSE(a.GetBuffer()->has_copy());
   EXPECT_EQ(reinterpret_cast<uintptr_t>(a.GetData().data()) % AlignedBuffer::kMinViewAlignment, 0u);
   EXPECT_EQ(a.GetData().size(), 64u);
   uint8_t* w = a.MutableData();  // a view: an owned copy first

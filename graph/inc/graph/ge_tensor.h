@@ -255,6 +255,8 @@ class AlignedBuffer {
   // False for a FileView whose data() would make (or has made) an aligned
   // copy: its bytes() are not kMinViewAlignment aligned.
   bool data_in_place() const;
+  // True once data() has made a FileView's aligned copy.
+  bool has_copy() const;
 
  private:
   struct FileState;  // the extent, and the aligned copy made on first use
