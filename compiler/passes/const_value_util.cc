@@ -63,7 +63,9 @@ StatusOr<gert::HostTensor> GetConstInputValue(const Node& node, int32_t in_index
   return GetConstNodeValue(*producer);
 }
 
-StatusOr<gert::Tensor> GetConstInputView(const Node& node, int32_t in_index) {
+namespace {
+
+StatusOr<gert::Tensor> ConstInputView(const Node& node, int32_t in_index, bool allow_pending) {
   ASSIGN_OR_RETURN(const Node* producer_ptr, InputProducer(node, in_index));
   const Node& producer = *producer_ptr;
   if (!IsConstNode(producer)) return NotFound("node ", producer.GetName(), " is not a Const");
@@ -86,14 +88,27 @@ StatusOr<gert::Tensor> GetConstInputView(const Node& node, int32_t in_index) {
   }
   StatusOr<size_t> bytes = gert::HostStorageBytes(dtype, shape->GetShapeSize());
   if (!bytes.ok()) return Annotate(bytes.status(), "Const node ", producer.GetName(), ": ");
-  absl::Span<const uint8_t> data = value->GetData();
+  const bool pending = allow_pending && value->GetBuffer() != nullptr &&
+                       !value->GetBuffer()->data_in_place();
+  absl::Span<const uint8_t> data = pending ? value->GetBytes() : value->GetData();
   if (data.size() != *bytes || (data.empty() ? false : data.data() == nullptr)) {
     return ParamInvalid("Const node ", producer.GetName(), ": value of shape ",
                         desc.GetShape().ToString(), " needs ", *bytes, " bytes, holds ",
                         data.size());
   }
   // Readers take it as const gert::Tensor*: the bytes are never written.
-  return gert::Tensor(*shape, dtype, const_cast<uint8_t*>(data.data()), data.size());
+  return gert::Tensor(*shape, dtype, pending ? nullptr : const_cast<uint8_t*>(data.data()),
+                      data.size());
+}
+
+}  // namespace
+
+StatusOr<gert::Tensor> GetConstInputView(const Node& node, int32_t in_index) {
+  return ConstInputView(node, in_index, /*allow_pending=*/false);
+}
+
+StatusOr<gert::Tensor> GetConstInputViewOrPending(const Node& node, int32_t in_index) {
+  return ConstInputView(node, in_index, /*allow_pending=*/true);
 }
 
 GeTensor HostTensorToGeTensor(const gert::HostTensor& t) {

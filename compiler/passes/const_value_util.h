@@ -38,6 +38,13 @@ StatusOr<gert::HostTensor> GetConstInputValue(const Node& node, int32_t in_index
 // (STRING / VARIANT values are NotSupported: they have no raw-byte view).
 StatusOr<gert::Tensor> GetConstInputView(const Node& node, int32_t in_index);
 
+// As GetConstInputView, except that a value whose aligned bytes would first
+// have to be made (a view of unaligned bytes of a mapped model file; see
+// AlignedBuffer::FileView) is returned pending: shape, data type and size
+// set, data null (gert::InputValueLoader then makes it with
+// GetConstInputView only if a function reads it).
+StatusOr<gert::Tensor> GetConstInputViewOrPending(const Node& node, int32_t in_index);
+
 // A GeTensor holding a copy of `t` (ND format).
 GeTensor HostTensorToGeTensor(const gert::HostTensor& t);
 

@@ -29,7 +29,7 @@ bool IsCandidate(const Node& node) {
 
 size_t ContentHash(const Node& node) {
   const GeTensor& w = *ConstWeights(node);
-  absl::Span<const uint8_t> bytes = w.GetData();
+  absl::Span<const uint8_t> bytes = w.GetBytes();  // never the aligned copy of a FileView
   return absl::HashOf(node.GetType(), static_cast<int32_t>(w.GetTensorDesc().GetDataType()),
                       w.GetTensorDesc().GetShape().GetDims(),
                       absl::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
@@ -64,8 +64,8 @@ bool SameConstant(const Node& a, const Node& b) {
       wa.GetTensorDesc().GetShape() != wb.GetTensorDesc().GetShape()) {
     return false;
   }
-  absl::Span<const uint8_t> ba = wa.GetData();
-  absl::Span<const uint8_t> bb = wb.GetData();
+  absl::Span<const uint8_t> ba = wa.GetBytes();
+  absl::Span<const uint8_t> bb = wb.GetBytes();
   if (ba != bb) return false;  // element-wise byte comparison
   return SameOutputDesc(a.GetOpDescBarePtr()->GetOutputDescBarePtr(0),
                         b.GetOpDescBarePtr()->GetOutputDescBarePtr(0)) &&

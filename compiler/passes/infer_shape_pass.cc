@@ -467,9 +467,30 @@ enum class FastResult {
 // whenever the full function might do something else (a rank above
 // gert::kMaxDimNum; an invalid output range, which may leave outputs partly
 // written as the full function does before it reports the same error).
+// Makes a pending Const input value (GetConstInputViewOrPending) when an
+// infer function reads it: a weight in the mapped model file is copied to
+// aligned memory only if a function needs its values, not for its shape.
+class PendingConstLoader : public gert::InputValueLoader {
+ public:
+  PendingConstLoader(const Node& node, std::vector<gert::Tensor>* views)
+      : node_(node), views_(views) {}
+  const gert::Tensor* Load(size_t i) const override {
+    if (i >= views_->size()) return nullptr;
+    StatusOr<gert::Tensor> v = GetConstInputView(node_, static_cast<int32_t>(i));
+    if (!v.ok()) return nullptr;
+    (*views_)[i] = *v;
+    return &(*views_)[i];
+  }
+
+ private:
+  const Node& node_;
+  std::vector<gert::Tensor>* views_;
+};
+
 FastResult FastInfer(OpDesc& op, const OpRegistrationData& reg,
-                     const std::vector<const gert::Tensor*>& const_inputs, InferScratch* scratch,
-                     bool* changed, ErrorCode* code) {
+                     const std::vector<const gert::Tensor*>& const_inputs,
+                     const gert::InputValueLoader* loader, InferScratch* scratch, bool* changed,
+                     ErrorCode* code) {
   if (!MapIr(op, reg, scratch)) {
     *code = ErrorCode::kParamInvalid;  // as MapInputsToIr reports it
     return FastResult::kFailed;
@@ -552,6 +573,7 @@ FastResult FastInfer(OpDesc& op, const OpRegistrationData& reg,
                  absl::MakeSpan(s.out_dtype_ptrs.data(), n_out),
                  absl::MakeSpan(s.out_range_ptrs.data(), n_out));
   ctx.SetIrInputs(s.ir);
+  ctx.SetInputValueLoader(loader);
   auto failed = [code](const Status& st) {
     *code = GetErrorCode(st);
     return FastResult::kFailed;
@@ -643,15 +665,16 @@ StatusOr<bool> InferRegistered(Node& node, InferScratch* scratch, bool* skipped)
     for (uint32_t i = 0; i < n_in; ++i) {
       const Node* p = ProducerNode(node, i);
       if (p == nullptr || !IsConstNode(*p)) continue;
-      StatusOr<gert::Tensor> v = GetConstInputView(node, static_cast<int32_t>(i));
+      StatusOr<gert::Tensor> v = GetConstInputViewOrPending(node, static_cast<int32_t>(i));
       if (!v.ok()) continue;
       views[i] = *v;
       const_inputs[i] = &views[i];
     }
   }
+  const PendingConstLoader loader(node, &views);
   bool changed = false;
   ErrorCode code = ErrorCode::kSuccess;
-  const FastResult fast = FastInfer(op, *reg, const_inputs, scratch, &changed, &code);
+  const FastResult fast = FastInfer(op, *reg, const_inputs, &loader, scratch, &changed, &code);
   if (fast == FastResult::kFailed && LenientSkips(code)) {
     *skipped = true;  // the full function's message is not needed
     return false;
@@ -660,7 +683,8 @@ StatusOr<bool> InferRegistered(Node& node, InferScratch* scratch, bool* skipped)
     // The full function: its messages, and whatever made the fast path
     // give up.
     SnapshotOutputs(op, &scratch->metas);
-    RETURN_IF_ERROR(Annotate(InferShapeAndTypeForOpDesc(op, const_inputs), "InferShapePass: "));
+    RETURN_IF_ERROR(
+        Annotate(InferShapeAndTypeForOpDesc(op, const_inputs, &loader), "InferShapePass: "));
     changed = OutputsChanged(op, scratch->metas);
   }
   if (memo != nullptr && memo->recording()) memo->Record(node.GetOpDesc(), NodeSignature(node));

@@ -844,7 +844,8 @@ Status VerifyOpDesc(const OpDesc& op, const std::vector<const gert::Tensor*>& co
 }
 
 Status InferShapeAndTypeForOpDesc(OpDesc& op,
-                                  const std::vector<const gert::Tensor*>& const_inputs) {
+                                  const std::vector<const gert::Tensor*>& const_inputs,
+                                  const gert::InputValueLoader* loader) {
   ASSIGN_OR_RETURN(const OpRegistrationData* reg, LookUp(op));
   ASSIGN_OR_RETURN(std::vector<gert::IrInstance> ir, MapInputsToIr(op, *reg));
   RETURN_IF_ERROR(CheckAgainst(op, *reg, ir));
@@ -855,6 +856,7 @@ Status InferShapeAndTypeForOpDesc(OpDesc& op,
   OpInferContext c;
   RETURN_IF_ERROR(PrepareContext(op, ir, const_inputs, &c));
   gert::InferShapeContext& ctx = *c.ctx;
+  ctx.SetInputValueLoader(loader);
   if (reg->verify != nullptr) RETURN_IF_ERROR(NameNode(reg->verify(ctx), op, "verify"));
   if (reg->infer_data_type != nullptr) {
     RETURN_IF_ERROR(NameNode(reg->infer_data_type(ctx), op, "infer data type"));

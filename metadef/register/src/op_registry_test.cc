@@ -713,6 +713,36 @@ TEST(InferShapeAndTypeTest, ConstInputsRangesAndCustomDtype) {
   EXPECT_THAT(st.message(), HasSubstr("3 constant input values given for 2 inputs"));
 }
 
+TEST(InferShapeAndTypeTest, PendingValuesAreLoadedWhenAFunctionReadsThem) {
+  StatusOr<OpDescPtr> op = OperatorFactory::CreateOpDesc("fill", "RegTestFill");
+  ASSERT_TRUE(op.ok());
+  ASSERT_TRUE((*op)->UpdateInputDesc(0, Desc({}, DT_FLOAT)).ok());
+  ASSERT_TRUE((*op)->UpdateInputDesc(1, Desc({2}, DT_INT64)).ok());
+  ASSERT_TRUE((*op)->SetAttr("dtype", AttrValue::CreateFrom<DataType>(DT_INT32)).ok());
+  std::vector<int64_t> dims{4, 7};
+  class Loader : public gert::InputValueLoader {
+   public:
+    explicit Loader(std::vector<int64_t>* dims) : tensor_(gert::Shape{2}, DT_INT64, dims->data(), 16) {}
+    const gert::Tensor* Load(size_t i) const override {
+      loaded.push_back(i);
+      return &tensor_;
+    }
+    mutable std::vector<size_t> loaded;
+
+   private:
+    gert::Tensor tensor_;
+  };
+  const gert::Tensor pending(gert::Shape{2}, DT_INT64, nullptr, 16);  // no data yet
+  // Without a loader a pending value is unknown.
+  ASSERT_TRUE(InferShapeAndTypeForOpDesc(**op, {nullptr, &pending}).ok());
+  EXPECT_EQ((*op)->GetOutputDesc(0).GetShape(), GeShape({-1, -1}));
+  // With one, the read loads it.
+  Loader loader(&dims);
+  ASSERT_TRUE(InferShapeAndTypeForOpDesc(**op, {nullptr, &pending}, &loader).ok());
+  EXPECT_EQ((*op)->GetOutputDesc(0).GetShape(), GeShape({4, 7}));
+  EXPECT_THAT(loader.loaded, ElementsAre(1u));
+}
+
 TEST(InferShapeAndTypeTest, InputRangesReachTheContext) {
   StatusOr<OpDescPtr> op = OperatorFactory::CreateOpDesc("topk", "RegTestTopK");
   ASSERT_TRUE(op.ok());

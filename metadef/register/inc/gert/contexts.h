@@ -111,6 +111,17 @@ struct IrInstance {
   size_t count = 0;  // number of instances (0 for an absent optional)
 };
 
+// Makes input values on first read, for values too costly to make for every
+// call (e.g. a constant in a mapped model file that needs an aligned copy).
+// An input whose tensor is pending (GetAddr() null, GetSize() non-zero) is
+// given to Load by InferShapeContext::GetInputTensor.
+class InputValueLoader {
+ public:
+  virtual ~InputValueLoader() = default;
+  // Input i's tensor with its data, or nullptr when it cannot be made.
+  virtual const Tensor* Load(size_t i) const = 0;
+};
+
 class InferShapeContext : public ContextBase {
  public:
   size_t GetInputNum() const { return input_shapes_.size(); }
@@ -124,8 +135,13 @@ class InferShapeContext : public ContextBase {
   // The input's value when known (a constant at compile time, every input at
   // run time); nullptr otherwise. Data-dependent ops (Reshape, Expand, Tile,
   // Range, ...) produce -1 dims when the value is unknown.
+  // A pending input (see InputValueLoader) is loaded here; without a loader
+  // its value is unknown (nullptr).
   const Tensor* GetInputTensor(size_t i) const {
     const Tensor* t = i < input_tensors_.size() ? input_tensors_[i] : nullptr;
+    if (t != nullptr && t->GetAddr() == nullptr && t->GetSize() != 0) {
+      t = value_loader_ == nullptr ? nullptr : value_loader_->Load(i);
+    }
     if (t != nullptr) input_values_read_ = true;
     return t;
   }
@@ -173,8 +189,11 @@ class InferShapeContext : public ContextBase {
     output_ranges_ = ranges;
   }
   void SetIrInputs(absl::Span<const IrInstance> ir) { ir_inputs_ = ir; }
+  // Loads the pending input tensors (may be null; must outlive the context).
+  void SetInputValueLoader(const InputValueLoader* loader) { value_loader_ = loader; }
 
  private:
+  const InputValueLoader* value_loader_ = nullptr;
   absl::Span<const Shape* const> input_shapes_;
   absl::Span<const ge::DataType> input_dtypes_;
   absl::Span<const Tensor* const> input_tensors_;

@@ -299,9 +299,11 @@ Status VerifyOpDesc(const OpDesc& op, const std::vector<const gert::Tensor*>& co
 // functions, writing the output descs (shape, data type, shape range; origin
 // shape / data type too while the format equals the origin format).
 // `const_inputs[i]` (may be shorter than the input count, entries may be
-// null) gives known input values.
+// null) gives known input values; `loader` (may be null) loads the pending
+// ones among them when a function reads them (gert::InputValueLoader).
 Status InferShapeAndTypeForOpDesc(OpDesc& op,
-                                  const std::vector<const gert::Tensor*>& const_inputs = {});
+                                  const std::vector<const gert::Tensor*>& const_inputs = {},
+                                  const gert::InputValueLoader* loader = nullptr);
 
 }  // namespace ge
 
