@@ -25,6 +25,7 @@ const uint8_t* WeightBuffer::Find(uint64_t offset, uint64_t len) const {
   if (p == nullptr || p->data == nullptr) return nullptr;
   const uint64_t in = offset - p->offset;
   if (in > p->size || len > p->size - in || (len == 0 && in == p->size)) return nullptr;
+  if (p->buffer != nullptr && p->buffer->size() >= p->size) return p->buffer->data() + in;
   return p->data + in;
 }
 

@@ -16,7 +16,9 @@
 // one blob: `weights.data` is null and `weights.pieces` lists where each
 // unique constant sits in the blob and the tensor buffer that holds it (the
 // OM writer streams the pieces; WeightBuffer::Find / MakeContiguousWeights
-// give bytes to readers).
+// give bytes to readers). A piece whose constant views the source model file
+// (AlignedBuffer::FileView) names that file range, so the OM writer copies it
+// file to file in the kernel; its aligned copy is made only if a reader asks.
 #ifndef BUILD_MODEL_GE_MODEL_H_
 #define BUILD_MODEL_GE_MODEL_H_
 
@@ -28,6 +30,7 @@
 #include <vector>
 
 #include "build/proto/model_task.pb.h"
+#include "graph/inc/graph/ge_tensor.h"
 #include "graph/inc/graph/graph_fwd.h"
 
 namespace ge {
@@ -39,9 +42,16 @@ inline constexpr uint64_t kWeightAlign = 64;
 // Bytes [offset, offset + size) of a weight blob held elsewhere.
 struct WeightPiece {
   uint64_t offset = 0;                // inside the blob
-  const uint8_t* data = nullptr;
+  const uint8_t* data = nullptr;      // at any alignment (see `buffer`)
   uint64_t size = 0;
   std::shared_ptr<const void> owner;  // keeps `data` alive
+  // A constant's piece: the buffer `data` is the bytes() of. Readers take
+  // its data() (aligned; a FileView of unaligned file bytes copies them on
+  // first use), writers `data`.
+  std::shared_ptr<const AlignedBuffer> buffer;
+  // fd >= 0: `data` are the bytes of this range of a file kept open by
+  // `owner` (AlignedBuffer::FileView).
+  FileExtent file;
 };
 
 // The WEIGHTS_DATA blob of `size` bytes: contiguous at `data`, or (data ==
@@ -57,7 +67,8 @@ struct WeightBuffer {
   // Pointer to bytes [offset, offset + len) when they are contiguous in
   // memory (inside `data`, or inside one piece); nullptr otherwise (out of
   // range, across pieces, or in a zero gap). len 0 inside the blob: non-null
-  // when the blob has a contiguous byte at `offset`.
+  // when the blob has a contiguous byte at `offset`. Inside a piece with a
+  // buffer, the pointer is into buffer->data() (as aligned as the offset).
   const uint8_t* Find(uint64_t offset, uint64_t len) const;
   // The owner of the bytes Find returns for `offset`.
   std::shared_ptr<const void> OwnerAt(uint64_t offset) const;

@@ -353,7 +353,7 @@ StatusOr<WeightPlan> MergeWeights(const ComputeGraphPtr& graph, absl::Span<Node*
   };
   auto full_hash = [](Unique& u) {
     if (!u.hashed) {
-      absl::Span<const uint8_t> data = u.tensor->GetData();
+      absl::Span<const uint8_t> data = u.tensor->GetBytes();
       u.full_hash = XXH3_64bits(data.data(), data.size());
       u.hashed = true;
     }
@@ -383,14 +383,16 @@ StatusOr<WeightPlan> MergeWeights(const ComputeGraphPtr& graph, absl::Span<Node*
       return TypeMismatch(NodeHead(*consts[c]), " attribute '", kAttrValue, "' is not a tensor");
     }
     tensors[c] = t;
-    absl::Span<const uint8_t> data = t->GetData();
+    // Bytes at any alignment: hashing and comparing never make the aligned
+    // copy of a FileView.
+    absl::Span<const uint8_t> data = t->GetBytes();
     const GeTensorDesc& d = t->GetTensorDesc();
     auto newest = newest_by_key.try_emplace(SampleKey(data, d), kEndOfChain).first;
     bool found = false;
     Unique candidate{t, 0, false, 0};
     for (uint32_t u = newest->second; u != kEndOfChain; u = same_key[u]) {
       const GeTensor* o = uniques[u].tensor;
-      absl::Span<const uint8_t> od = o->GetData();
+      absl::Span<const uint8_t> od = o->GetBytes();
       if (od.size() != data.size() || o->GetTensorDesc().GetDataType() != d.GetDataType() ||
           o->GetTensorDesc().GetShape() != d.GetShape()) {
         continue;
@@ -419,16 +421,19 @@ StatusOr<WeightPlan> MergeWeights(const ComputeGraphPtr& graph, absl::Span<Node*
   plan.weights.size = plan.size;
   plan.weights.pieces.reserve(uniques.size());
   for (const Unique& u : uniques) {
-    absl::Span<const uint8_t> data = u.tensor->GetData();
+    absl::Span<const uint8_t> data = u.tensor->GetBytes();
     if (data.empty()) continue;
-    plan.weights.pieces.push_back(WeightPiece{u.offset, data.data(), data.size(), u.tensor->GetBuffer()});
+    const std::shared_ptr<AlignedBuffer>& buffer = u.tensor->GetBuffer();
+    const FileExtent* file = buffer->file_extent();
+    plan.weights.pieces.push_back(WeightPiece{u.offset, data.data(), data.size(), buffer, buffer,
+                                              file == nullptr ? FileExtent{} : *file});
   }
   plan.slots.resize(consts.size());
   for (size_t c = 0; c < consts.size(); ++c) {
     TensorSlot& slot = plan.slots[c];
     slot.kind = proto::MEM_WEIGHTS;
     slot.offset = uniques[unique_of[c]].offset;
-    slot.size = tensors[c]->GetData().size();
+    slot.size = tensors[c]->GetDataSize();
   }
   // Replace the value tensors by weight references (tensors[] dies here).
   // dtype / format / dims are recorded only when the value's desc differs

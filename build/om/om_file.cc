@@ -443,14 +443,15 @@ struct OmImage {
   struct Segment {
     const uint8_t* data;  // nullptr: `size` zero bytes
     uint64_t size;
+    FileExtent file;      // fd >= 0: `data` are these bytes of a file
   };
   std::vector<Segment> segments;
   std::deque<std::string> owned;  // storage of the built bytes (stable addresses)
   uint64_t total = kOmHeaderSize;
 
-  void Add(const void* data, uint64_t size) {
+  void Add(const void* data, uint64_t size, FileExtent file = {}) {
     if (size == 0) return;
-    segments.push_back({static_cast<const uint8_t*>(data), size});
+    segments.push_back({static_cast<const uint8_t*>(data), size, file});
     total += size;
   }
   void AddOwned(std::string bytes) {
@@ -490,7 +491,7 @@ Status AddWeights(const WeightBuffer& w, const std::string& name, OmImage* image
                           ") is out of order or outside the ", w.size, "-byte blob");
     }
     image->Zeros(p.offset - at);
-    image->Add(p.data, p.size);
+    image->Add(p.data, p.size, p.file);
     at = p.offset + p.size;
   }
   image->Zeros(w.size - at);
@@ -676,9 +677,28 @@ Status PwriteAll(int fd, const uint8_t* data, uint64_t size, uint64_t offset, co
   return OkStatus();
 }
 
+// Copies `size` bytes at `src_offset` of `src_fd` to `offset` of `fd` in the
+// kernel (no user-space copy, no fresh memory of ours); returns how many it
+// copied, fewer than `size` when the kernel cannot (another file system, an
+// old kernel, an error): the caller writes the rest.
+uint64_t CopyFileRange(int src_fd, uint64_t src_offset, int fd, uint64_t offset, uint64_t size) {
+  uint64_t done = 0;
+  while (done < size) {
+    loff_t in = static_cast<loff_t>(src_offset + done);
+    loff_t out = static_cast<loff_t>(offset + done);
+    const ssize_t n = ::copy_file_range(src_fd, &in, fd, &out, static_cast<size_t>(size - done), 0);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    done += static_cast<uint64_t>(n);
+  }
+  return done;
+}
+
 // Streams the image body to fd at [256, total), hashing as it goes (each
 // chunk is hashed right before it is written, while it is in cache); returns
-// the checksum. Small segments are gathered in a staging buffer.
+// the checksum. Small segments are gathered in a staging buffer. Big
+// segments that are a file's bytes (weights viewing the source model file)
+// are hashed through their mapping and copied file to file.
 StatusOr<std::array<uint8_t, 32>> StreamBody(const OmImage& image, int fd, const std::string& path) {
   constexpr uint64_t kChunk = uint64_t{1} << 20;
   constexpr uint64_t kDirect = uint64_t{64} << 10;
@@ -697,6 +717,16 @@ StatusOr<std::array<uint8_t, 32>> StreamBody(const OmImage& image, int fd, const
   for (const OmImage::Segment& seg : image.segments) {
     if (seg.data != nullptr && seg.size >= kDirect) {
       RETURN_IF_ERROR(flush());
+      if (seg.file.fd >= 0) {
+        sum.Update(seg.data, seg.size);
+        const uint64_t copied = CopyFileRange(seg.file.fd, seg.file.offset, fd, file_pos, seg.size);
+        file_pos += copied;
+        if (copied < seg.size) {  // the rest from the mapped bytes
+          RETURN_IF_ERROR(PwriteAll(fd, seg.data + copied, seg.size - copied, file_pos, path));
+          file_pos += seg.size - copied;
+        }
+        continue;
+      }
       for (uint64_t at = 0; at < seg.size; at += kChunk) {
         const uint64_t n = std::min(kChunk, seg.size - at);
         sum.Update(seg.data + at, n);

@@ -2,6 +2,7 @@
 #include "build/om/om_file.h"
 #include "build/om/launch_plan.h"
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -487,6 +488,90 @@ TEST(OmFileTest, SaveOmToFileStreamsTheSameBytes) {
   std::memcpy(&v100, tb->GetData().data() + 400, 4);
   EXPECT_EQ(v100, 5.0f);
   EXPECT_TRUE(tb->GetBuffer()->is_view());  // shares the file bytes, no copy
+}
+
+// A constant viewing unaligned bytes of a model file (AlignedBuffer::FileView)
+// goes through the build without its aligned copy being made: its piece
+// holds the bytes and names the file range; readers of the built weights
+// (WeightBuffer::Find) get aligned bytes.
+TEST(OmFileTest, BuildKeepsFileBackedConstantsUncopied) {
+  ComputeGraphPtr graph = ManyConstsGraph();
+  NodePtr big = graph->FindNode("big");
+  ASSERT_NE(big, nullptr);
+  GeTensor value = *big->GetOpDescBarePtr()->GetAttr("value")->Get<GeTensor>();
+  const absl::Span<const uint8_t> bytes = value.GetData();
+  auto storage = std::make_shared<std::vector<uint8_t>>(bytes.size() + 32);
+  const uintptr_t base = reinterpret_cast<uintptr_t>(storage->data());
+  uint8_t* odd = storage->data() + (16 - base % 16) % 16 + 3;
+  std::memcpy(odd, bytes.data(), bytes.size());
+  std::shared_ptr<AlignedBuffer> view =
+      AlignedBuffer::FileView(odd, bytes.size(), storage, FileExtent{42, 4099});
+  value.SetData(view);
+  ASSERT_TRUE(big->GetOpDescBarePtr()->SetAttr("value", AttrValue::CreateFrom<GeTensor>(value)).ok());
+  value = GeTensor();
+  GeRootModelPtr model = Build(graph);
+  ASSERT_NE(model, nullptr);
+  EXPECT_FALSE(view->has_copy());
+  const WeightPiece* piece = nullptr;
+  for (const WeightPiece& p : model->root->weights.pieces) {
+    if (p.data == odd) piece = &p;
+  }
+  ASSERT_NE(piece, nullptr);
+  EXPECT_EQ(piece->file.fd, 42);
+  EXPECT_EQ(piece->file.offset, 4099u);
+  const uint8_t* found = model->root->weights.Find(piece->offset, piece->size);
+  ASSERT_NE(found, nullptr);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(found) % AlignedBuffer::kMinViewAlignment, 0u);
+  EXPECT_EQ(std::memcmp(found, odd, static_cast<size_t>(piece->size)), 0);
+  EXPECT_TRUE(view->has_copy());  // made for the reader
+}
+
+// Weights that are a file's bytes (FileViews of the model file) are copied
+// file to file; where the kernel cannot (here: a pipe) they are written from
+// their bytes. Either way the file equals SaveOm's bytes. Writing over an
+// existing OM replaces it and leaves no temporary file.
+TEST(OmFileTest, SaveOmToFileCopiesFileBackedWeightsFromTheirFile) {
+  GeRootModelPtr model = Build(ManyConstsGraph());
+  ASSERT_NE(model, nullptr);
+  auto om = SaveOm(*model);
+  ASSERT_TRUE(om.ok()) << om.status();
+  // The source "model file": every piece at an odd offset.
+  const std::string source = TempDir() + "/source_weights.bin";
+  std::string contents = "x";
+  std::vector<uint64_t> offsets;
+  for (const WeightPiece& p : model->root->weights.pieces) {
+    offsets.push_back(contents.size());
+    contents.append(reinterpret_cast<const char*>(p.data), static_cast<size_t>(p.size));
+    contents.append("yz");
+  }
+  ASSERT_TRUE(WriteFileAtomically(source, contents).ok());
+  const int fd = ::open(source.c_str(), O_RDONLY | O_CLOEXEC);
+  ASSERT_GE(fd, 0);
+  int pipe_fds[2];
+  ASSERT_EQ(::pipe(pipe_fds), 0);
+  int from_file = 0;
+  for (size_t i = 0; i < model->root->weights.pieces.size(); ++i) {
+    WeightPiece& p = model->root->weights.pieces[i];
+    if (p.size >= 3 * 1024 * 1024) {
+      p.file = FileExtent{fd, offsets[i]};
+      ++from_file;
+    } else {
+      p.file = FileExtent{pipe_fds[0], 0};  // copy_file_range refuses a pipe
+    }
+  }
+  ASSERT_EQ(from_file, 1);
+  const std::string path = TempDir() + "/file_backed.om";
+  ASSERT_TRUE(WriteFileAtomically(path, "an older file").ok());
+  auto size = SaveOmToFile(*model, path);
+  ASSERT_TRUE(size.ok()) << size.status();
+  auto file = ReadFileToString(path);
+  ASSERT_TRUE(file.ok());
+  EXPECT_TRUE(*file == *om) << "file-backed weights differ from SaveOm";
+  struct stat st;
+  EXPECT_NE(::stat(absl::StrCat(path, ".tmp.", ::getpid()).c_str(), &st), 0);
+  ::close(fd);
+  ::close(pipe_fds[0]);
+  ::close(pipe_fds[1]);
 }
 
 TEST(OmFileTest, SaveOmToFileFailureLeavesNothing) {

@@ -65,8 +65,8 @@ constexpr char kDefaultGraphName[] = "onnx_graph";
 // Large initializer bytes are held out of the ModelProto: the wire bytes are
 // rewritten without the raw_data of the root graph's big initializers before
 // protobuf parses them, so the weights are never copied by the parse, the
-// version conversion or shape inference (MaterializeHeldWeights puts them in
-// their tensors' memory).
+// version conversion or shape inference (their tensors view the mapped model
+// file, or MaterializeHeldWeights copies them into one arena).
 //   ModelProto.graph = 7, GraphProto.initializer = 5, TensorProto.name = 8,
 //   TensorProto.data_type = 2, TensorProto.raw_data = 9.
 constexpr size_t kHoldOutMinBytes = 4096;  // shape-like tensors stay in the message
@@ -76,6 +76,11 @@ struct HeldWeights {
   // MaterializeHeldWeights inside the arena `owner` keeps alive).
   absl::flat_hash_map<std::string, absl::string_view> raw;
   std::shared_ptr<const void> owner;
+  // When the model bytes are a mapped file that `owner` keeps mapped and
+  // open: its descriptor and the mapping's start (the tensors then view the
+  // file; see AlignedBuffer::FileView).
+  int fd = -1;
+  const char* file_base = nullptr;
 };
 
 class WireReader {
@@ -259,11 +264,9 @@ bool HoldOutWeights(absl::string_view bytes, std::string* out, HeldWeights* held
 
 // Copies the held-out weights into one anonymous arena (64-byte aligned
 // slots, transparent huge pages where the kernel allows: few page faults)
-// that their Const tensors then view. With a file descriptor the bytes are
-// read from the file (a kernel copy from the page cache; the mapped pages of
-// the weights are never touched), else copied from `bytes`.
-Status MaterializeHeldWeights(absl::string_view bytes, int fd, const std::string& source,
-                              HeldWeights* held) {
+// that their Const tensors then view. For model bytes that are not a file
+// (ParseBytes: the caller owns them only for the call).
+Status MaterializeHeldWeights(const std::string& source, HeldWeights* held) {
   constexpr size_t kSlot = AlignedBuffer::kAlignment;
   size_t total = 0;
   for (const auto& [name, raw] : held->raw) total += (raw.size() + kSlot - 1) / kSlot * kSlot;
@@ -280,17 +283,7 @@ Status MaterializeHeldWeights(absl::string_view bytes, int fd, const std::string
   size_t offset = 0;
   for (auto& [name, raw] : held->raw) {
     char* dst = base + offset;
-    const size_t file_offset = static_cast<size_t>(raw.data() - bytes.data());
-    size_t done = 0;
-    if (fd >= 0) {
-      while (done < raw.size()) {
-        const ssize_t n = ::pread(fd, dst + done, raw.size() - done,
-                                  static_cast<off_t>(file_offset + done));
-        if (n <= 0) break;
-        done += static_cast<size_t>(n);
-      }
-    }
-    if (done < raw.size()) std::memcpy(dst + done, raw.data() + done, raw.size() - done);
+    std::memcpy(dst, raw.data(), raw.size());
     raw = absl::string_view(dst, raw.size());
     offset += (raw.size() + kSlot - 1) / kSlot * kSlot;
   }
@@ -1212,8 +1205,11 @@ void GraphBuilder::BuildConsts(Scope* scope, const GraphProto& g) {
         t.data_location() != onnx::TensorProto::EXTERNAL) {
       auto it = held_->raw.find(t.name());
       if (it != held_->raw.end()) {
-        add_const(t.name(),
-                  onnx_parser::TensorFromOnnxWithRawData(t, it->second, held_->owner, what));
+        const FileExtent extent{held_->fd,
+                                static_cast<uint64_t>(it->second.data() - held_->file_base)};
+        add_const(t.name(), onnx_parser::TensorFromOnnxWithRawData(
+                                t, it->second, held_->owner, what,
+                                held_->fd >= 0 ? &extent : nullptr));
         continue;
       }
     }
@@ -1902,9 +1898,12 @@ bool NeedsOnnxShapeInference(const ModelProto& model, OpResolver* ops,
   return false;
 }
 
-// `owner` (may be null) keeps `bytes` alive after the parse: Const tensors
-// then view their weights in them instead of copying.
+// `file` (null for ParseBytes) keeps `bytes`, a mapping of the model file,
+// mapped and `fd` open after the parse: the Const tensors of the held-out
+// weights then view the file (AlignedBuffer::FileView) instead of copying
+// them; otherwise they are copied into one arena.
 StatusOr<ComputeGraphPtr> ParseModel(absl::string_view bytes, int fd,
+                                     std::shared_ptr<const void> file,
                                      const ParseOptions& options, const std::string& file_name,
                                      const std::string& model_dir) {
   if (options.target_opset != onnx_parser::kTargetOpset) {
@@ -2009,7 +2008,13 @@ StatusOr<ComputeGraphPtr> ParseModel(absl::string_view bytes, int fd,
     InferShapesBestEffort(&model);
   }
   timer.Mark("inline");
-  if (holding) RETURN_IF_ERROR(MaterializeHeldWeights(bytes, fd, name, &held));
+  if (holding && file != nullptr && fd >= 0) {
+    held.owner = std::move(file);
+    held.fd = fd;
+    held.file_base = bytes.data();
+  } else if (holding) {
+    RETURN_IF_ERROR(MaterializeHeldWeights(name, &held));
+  }
   GraphBuilder builder(model, options, TensorLoadContext{model_dir}, holding ? &held : nullptr,
                        &converted_ops, &problems, rewritten ? nullptr : &root_index,
                        rewritten ? nullptr : &root_ops);
@@ -2033,8 +2038,9 @@ StatusOr<ComputeGraphPtr> OnnxModelParser::ParseFile(const std::string& path,
     return ParamInvalid("ONNX model file '", path, "' is not a regular file");
   }
   // The file is mapped read-only, not read into a buffer: no copy of the
-  // bytes (page-cache pages are mapped, not zeroed and filled); the weights
-  // go from the page cache straight to their tensors' memory.
+  // bytes (page-cache pages are mapped, not zeroed and filled); the big
+  // weights' tensors view the mapping, and the OM writer copies them from
+  // this file to the OM file in the kernel.
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return NotFound("ONNX model file '", path, "' cannot be opened");
   struct stat st;
@@ -2052,21 +2058,35 @@ StatusOr<ComputeGraphPtr> OnnxModelParser::ParseFile(const std::string& path,
       return IoError("ONNX model file '", path, "': cannot map its ", size, " bytes");
     }
   }
+  // The mapping and the descriptor live as long as a tensor views them.
+  class MappedFile {
+   public:
+    MappedFile(void* addr, size_t size, int fd) : addr_(addr), size_(size), fd_(fd) {}
+    MappedFile(const MappedFile&) = delete;
+    MappedFile& operator=(const MappedFile&) = delete;
+    ~MappedFile() {
+      if (addr_ != nullptr) ::munmap(addr_, size_);
+      ::close(fd_);
+    }
+
+   private:
+    void* addr_;
+    size_t size_;
+    int fd_;
+  };
+  auto file = std::make_shared<const MappedFile>(addr, size, fd);
   const absl::string_view bytes(static_cast<const char*>(addr), size);
   std::string dir = options.model_dir;
   if (dir.empty()) {
     const size_t slash = path.rfind('/');
     dir = slash == std::string::npos ? std::string(".") : path.substr(0, slash == 0 ? 1 : slash);
   }
-  StatusOr<ComputeGraphPtr> graph = ParseModel(bytes, fd, options, path, dir);
-  if (addr != nullptr) ::munmap(addr, size);
-  ::close(fd);
-  return graph;
+  return ParseModel(bytes, fd, std::move(file), options, path, dir);
 }
 
 StatusOr<ComputeGraphPtr> OnnxModelParser::ParseBytes(absl::string_view bytes,
                                                       const ParseOptions& options) const {
-  return ParseModel(bytes, -1, options, "", options.model_dir);
+  return ParseModel(bytes, -1, nullptr, options, "", options.model_dir);
 }
 
 }  // namespace ge

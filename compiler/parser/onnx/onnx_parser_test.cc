@@ -8,6 +8,7 @@
 // of bad models (every problem in one error).
 #include "compiler/parser/onnx/onnx_parser.h"
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -1091,6 +1092,52 @@ TEST(OnnxParserTest, LargeInitializersKeepTheirBytes) {
   EXPECT_NE(std::string(g.status().message()).find("initializer 'w': raw_data has 16384 bytes"),
             std::string::npos)
       << g.status();
+}
+
+// From a file, a held-out initializer's tensor views the mapped file (no copy
+// of its bytes) and names the file range it mirrors; the file stays open
+// while a tensor views it and is closed with the last one.
+TEST(OnnxParserTest, LargeInitializersFromAFileViewTheFile) {
+  constexpr int kN = 3001;  // 12004 bytes: held out
+  std::vector<float> w(kN);
+  for (int i = 0; i < kN; ++i) w[static_cast<size_t>(i)] = static_cast<float>(i) - 100.0f;
+  const std::string w_bytes(reinterpret_cast<const char*>(w.data()), sizeof(float) * kN);
+  onnx::TensorProto raw = onnx_test::FloatTensor("w", {kN}, {});
+  raw.set_raw_data(w_bytes);
+  G m;
+  m.In("x", {kN}).Init(raw).Node(MakeNode("Add", {"x", "w"}, {"y"}, "add")).Out("y");
+  const std::string bytes = m.Bytes();
+  const char* tmp = std::getenv("TEST_TMPDIR");
+  const std::string path = std::string(tmp == nullptr ? "/tmp" : tmp) + "/file_view.onnx";
+  {
+    std::ofstream f(path, std::ios::binary);
+    f << bytes;
+  }
+  OnnxModelParser parser;
+  StatusOr<ComputeGraphPtr> g = parser.ParseFile(path);
+  ASSERT_TRUE(g.ok()) << g.status();
+  StatusOr<GeTensor> value =
+      AttrUtils::GetTensor((*g)->FindNode("w")->GetOpDesc(), ATTR_NAME_WEIGHTS);
+  ASSERT_TRUE(value.ok()) << value.status();
+  const std::shared_ptr<AlignedBuffer>& buffer = value->GetBuffer();
+  ASSERT_NE(buffer, nullptr);
+  const FileExtent* extent = buffer->file_extent();
+  ASSERT_NE(extent, nullptr);
+  EXPECT_EQ(bytes.find(w_bytes), extent->offset);
+  EXPECT_FALSE(buffer->has_copy());
+  const int fd = extent->fd;
+  struct stat st;
+  ASSERT_EQ(::fstat(fd, &st), 0);
+  EXPECT_EQ(static_cast<size_t>(st.st_size), bytes.size());
+  char first[4];
+  ASSERT_EQ(::pread(fd, first, 4, static_cast<off_t>(extent->offset)), 4);
+  EXPECT_EQ(std::memcmp(first, w.data(), 4), 0);
+  EXPECT_EQ(std::memcmp(value->GetBytes().data(), w.data(), w_bytes.size()), 0);
+  EXPECT_EQ(std::memcmp(value->GetData().data(), w.data(), w_bytes.size()), 0);
+  g = ComputeGraphPtr();
+  EXPECT_NE(::fcntl(fd, F_GETFD), -1);  // the tensor still views the file
+  value = GeTensor();
+  EXPECT_EQ(::fcntl(fd, F_GETFD), -1);  // closed with the last view
 }
 
 // Numeric Constant attributes become the node's 'value' tensor (what the

@@ -374,7 +374,8 @@ namespace {
 // (`held`, kept alive by `owner`).
 StatusOr<GeTensor> TensorFromOnnxImpl(const TensorProto& t, const TensorLoadContext& ctx,
                                       absl::string_view what, const absl::string_view* held,
-                                      const std::shared_ptr<const void>& owner) {
+                                      const std::shared_ptr<const void>& owner,
+                                      const FileExtent* extent) {
   if (t.has_segment()) return NotSupported(what, ": segmented tensors are not supported");
   StatusOr<DataType> dt_or = DataTypeFromOnnx(t.data_type());
   if (!dt_or.ok()) return Annotate(dt_or.status(), what, ": ");
@@ -438,7 +439,9 @@ StatusOr<GeTensor> TensorFromOnnxImpl(const TensorProto& t, const TensorLoadCont
     }
     GeTensor out(desc);
     std::shared_ptr<AlignedBuffer> view =
-        owner == nullptr ? nullptr : AlignedBuffer::View(data, raw.size(), owner);
+        owner == nullptr    ? nullptr
+        : extent != nullptr ? AlignedBuffer::FileView(data, raw.size(), owner, *extent)
+                            : AlignedBuffer::View(data, raw.size(), owner);
     if (view != nullptr) {
       out.SetData(std::move(view));  // no copy
     } else {
@@ -454,16 +457,16 @@ StatusOr<GeTensor> TensorFromOnnxImpl(const TensorProto& t, const TensorLoadCont
 
 StatusOr<GeTensor> TensorFromOnnx(const TensorProto& t, const TensorLoadContext& ctx,
                                   absl::string_view what) {
-  return TensorFromOnnxImpl(t, ctx, what, nullptr, nullptr);
+  return TensorFromOnnxImpl(t, ctx, what, nullptr, nullptr, nullptr);
 }
 
 StatusOr<GeTensor> TensorFromOnnxWithRawData(const TensorProto& t, absl::string_view raw_data,
                                              std::shared_ptr<const void> owner,
-                                             absl::string_view what) {
+                                             absl::string_view what, const FileExtent* extent) {
   if (t.data_location() == TensorProto::EXTERNAL) {
     return ParseFailed(what, ": raw data given for a tensor with external data");
   }
-  return TensorFromOnnxImpl(t, TensorLoadContext{}, what, &raw_data, owner);
+  return TensorFromOnnxImpl(t, TensorLoadContext{}, what, &raw_data, owner, extent);
 }
 
 StatusOr<GeTensor> SparseTensorFromOnnx(const onnx::SparseTensorProto& sparse,

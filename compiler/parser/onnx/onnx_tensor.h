@@ -85,12 +85,16 @@ StatusOr<GeTensor> TensorFromOnnx(const onnx::TensorProto& tensor, const TensorL
 // (`raw_data` stands for tensor.raw_data(); e.g. a range of a mapped model
 // file). When `owner` is non-null it keeps the bytes alive and the tensor
 // views them without a copy if they are AlignedBuffer::kMinViewAlignment
-// aligned (BOOL tensors and unaligned bytes are copied). Same checks as
-// TensorFromOnnx; external-data tensors are ParseFailed.
+// aligned; when `extent` is non-null too (the bytes are that range of a file
+// `owner` keeps open) it views them at any alignment (AlignedBuffer::FileView:
+// aligned on first use by a kernel, written file to file by the OM writer).
+// BOOL tensors are copied. Same checks as TensorFromOnnx; external-data
+// tensors are ParseFailed.
 StatusOr<GeTensor> TensorFromOnnxWithRawData(const onnx::TensorProto& tensor,
                                              absl::string_view raw_data,
                                              std::shared_ptr<const void> owner,
-                                             absl::string_view what);
+                                             absl::string_view what,
+                                             const FileExtent* extent);
 // A SparseTensorProto as a dense GeTensor (values scattered into zeros).
 // Indices are [NNZ] linear or [NNZ, rank] coordinates; out-of-range or
 // mismatched indices are ParseFailed.
