@@ -4,8 +4,12 @@
 // rest).
 #include "graph/inc/graph/utils/tensor_utils.h"
 
+#include <algorithm>
 #include <cstdint>
 
+#include "absl/hash/hash.h"
+#include "absl/strings/string_view.h"
+#include "absl/types/span.h"
 #include "graph/inc/graph/ge_tensor.h"
 #include "metadef/inc/external/base/status.h"
 #include "metadef/inc/external/graph/tensor_desc.h"
@@ -104,6 +108,20 @@ StatusOr<int64_t> TensorUtils::GetTensorSizeInBytes(const GeTensorDesc& desc) {
     return bytes;
   }
   return desc.GetDataSize();
+}
+
+size_t TensorUtils::SampledContentHash(const GeTensor& tensor) {
+  constexpr size_t kSample = 64;
+  const absl::Span<const uint8_t> data = tensor.GetBytes();
+  auto part = [&data, kSample](size_t at) {
+    const size_t from = std::min(at, data.size());
+    return absl::string_view(reinterpret_cast<const char*>(data.data()) + from,
+                             std::min(kSample, data.size() - from));
+  };
+  const size_t tail = data.size() > kSample ? data.size() - kSample : 0;
+  const GeTensorDesc& d = tensor.GetTensorDesc();
+  return absl::HashOf(data.size(), part(0), part(data.size() / 2), part(tail),
+                      static_cast<int32_t>(d.GetDataType()), d.GetShape().GetDimsSpan());
 }
 
 }  // namespace ge

@@ -1,7 +1,9 @@
 // graph/src/utils/tensor_utils_test.cc
 #include "graph/inc/graph/utils/tensor_utils.h"
 
+#include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "graph/inc/graph/ge_tensor.h"
@@ -80,6 +82,46 @@ TEST(TensorUtilsTest, MetaAccessors) {
   EXPECT_EQ(TensorUtils::GetWeightSize(d), 8);
   EXPECT_TRUE(TensorUtils::IsInputTensor(d));
   EXPECT_TRUE(TensorUtils::IsOutputTensor(d));
+}
+
+TEST(TensorUtilsTest, SampledContentHashSamplesStartMiddleAndEnd) {
+  const GeTensorDesc desc(GeShape({1024}), FORMAT_ND, DT_FLOAT);
+  std::vector<uint8_t> bytes(4096);
+  for (size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<uint8_t>(i * 7);
+  const GeTensor a(desc, bytes);
+  const size_t key = TensorUtils::SampledContentHash(a);
+  EXPECT_EQ(TensorUtils::SampledContentHash(GeTensor(desc, bytes)), key);
+  // A byte outside the samples (64 at 0, at 2048 and at 4032) keeps the key;
+  // one inside each sample, another dtype or another shape changes it.
+  std::vector<uint8_t> other = bytes;
+  other[1000] ^= 1;
+  EXPECT_EQ(TensorUtils::SampledContentHash(GeTensor(desc, other)), key);
+  for (size_t at : {size_t{3}, size_t{2050}, size_t{4095}}) {
+    other = bytes;
+    other[at] ^= 1;
+    EXPECT_NE(TensorUtils::SampledContentHash(GeTensor(desc, other)), key) << at;
+  }
+  EXPECT_NE(TensorUtils::SampledContentHash(
+                GeTensor(GeTensorDesc(GeShape({1024}), FORMAT_ND, DT_INT32), bytes)),
+            key);
+  EXPECT_NE(TensorUtils::SampledContentHash(
+                GeTensor(GeTensorDesc(GeShape({32, 32}), FORMAT_ND, DT_FLOAT), bytes)),
+            key);
+  // A FileView of unaligned bytes is hashed in place, without its aligned copy.
+  auto storage = std::make_shared<std::vector<uint8_t>>(bytes.size() + 32);
+  const uintptr_t base = reinterpret_cast<uintptr_t>(storage->data());
+  uint8_t* odd = storage->data() + (16 - base % 16) % 16 + 1;
+  std::copy(bytes.begin(), bytes.end(), odd);
+  GeTensor viewed(desc);
+  viewed.SetData(AlignedBuffer::FileView(odd, bytes.size(), storage, FileExtent{0, 1}));
+  EXPECT_EQ(TensorUtils::SampledContentHash(viewed), key);
+  EXPECT_FALSE(viewed.GetBuffer()->has_copy());
+  // Tiny and empty tensors.
+  const GeTensorDesc one(GeShape({1}), FORMAT_ND, DT_UINT8);
+  EXPECT_NE(TensorUtils::SampledContentHash(GeTensor(one, std::vector<uint8_t>{1})),
+            TensorUtils::SampledContentHash(GeTensor(one, std::vector<uint8_t>{2})));
+  EXPECT_EQ(TensorUtils::SampledContentHash(GeTensor(GeTensorDesc(GeShape({0}), FORMAT_ND, DT_FLOAT))),
+            TensorUtils::SampledContentHash(GeTensor(GeTensorDesc(GeShape({0}), FORMAT_ND, DT_FLOAT))));
 }
 
 }  // namespace

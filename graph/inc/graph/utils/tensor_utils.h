@@ -32,6 +32,12 @@ class TensorUtils {
   static StatusOr<int64_t> CalcTensorMemSize(const GeTensorDesc& desc);
   // Unaligned byte size of the data.
   static StatusOr<int64_t> GetTensorSizeInBytes(const GeTensorDesc& desc);
+  // A cheap key of a tensor's content: its byte size, data type, dims and
+  // up to 3 x 64 bytes sampled at its start, middle and end. Equal tensors
+  // have equal keys; callers that dedup compare the bytes of tensors whose
+  // keys agree. Reads GetBytes() (never a FileView's aligned copy), so a
+  // weight in a mapped model file is touched in at most three places.
+  static size_t SampledContentHash(const GeTensor& tensor);
 
   // Extended meta (the `size` field is what memory planning records).
   static int64_t GetSize(const GeTensorDesc& desc) { return desc.GetSizeMeta(); }
