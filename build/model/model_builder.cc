@@ -21,6 +21,7 @@
 #include "graph/inc/graph/ge_tensor.h"
 #include "graph/inc/graph/node.h"
 #include "graph/inc/graph/op_desc.h"
+#include "graph/inc/graph/utils/tensor_utils.h"
 #include "metadef/inc/external/graph/type_utils.h"
 #include "metadef/inc/external/graph/types.h"
 
@@ -320,22 +321,9 @@ void CollectConsts(const ComputeGraph& graph, std::vector<Node*>* out) {
   }
 }
 
-// Cheap dedup key of a constant: size, dtype, dims and up to 3 x 64 sampled
-// bytes (start, middle, end). Candidates with equal keys get a full XXH3 of
-// their bytes (computed once, lazily) before the memcmp, so a model of many
-// same-size constants stays linear.
-size_t SampleKey(absl::Span<const uint8_t> data, const GeTensorDesc& d) {
-  constexpr size_t kSample = 64;
-  auto part = [&](size_t at) {
-    const size_t n = std::min(kSample, data.size() - std::min(at, data.size()));
-    return absl::string_view(reinterpret_cast<const char*>(data.data()) + at, n);
-  };
-  const size_t mid = data.size() / 2;
-  const size_t tail = data.size() > kSample ? data.size() - kSample : 0;
-  return absl::HashOf(data.size(), part(0), part(mid), part(tail), static_cast<int32_t>(d.GetDataType()),
-                      d.GetShape().GetDimsSpan());
-}
-
+// Constants are deduplicated by TensorUtils::SampledContentHash; candidates
+// with equal keys get a full XXH3 of their bytes (computed once, lazily)
+// before the memcmp, so a model of many same-size constants stays linear.
 // `root_consts`: the Const nodes of the root graph in node order.
 StatusOr<WeightPlan> MergeWeights(const ComputeGraphPtr& graph, absl::Span<Node* const> root_consts) {
   WeightPlan plan;
@@ -362,7 +350,7 @@ StatusOr<WeightPlan> MergeWeights(const ComputeGraphPtr& graph, absl::Span<Node*
   std::vector<Unique> uniques;
   uniques.reserve(consts.size());
   std::vector<uint32_t> unique_of(consts.size());
-  // Uniques by SampleKey: the newest one per key, older ones chained through
+  // Uniques by sampled key: the newest one per key, older ones chained through
   // same_key (no allocation per key). At most one unique can match a
   // constant (uniques differ pairwise), so the chain order does not matter.
   constexpr uint32_t kEndOfChain = ~uint32_t{0};
@@ -387,7 +375,8 @@ StatusOr<WeightPlan> MergeWeights(const ComputeGraphPtr& graph, absl::Span<Node*
     // copy of a FileView.
     absl::Span<const uint8_t> data = t->GetBytes();
     const GeTensorDesc& d = t->GetTensorDesc();
-    auto newest = newest_by_key.try_emplace(SampleKey(data, d), kEndOfChain).first;
+    auto newest =
+        newest_by_key.try_emplace(TensorUtils::SampledContentHash(*t), kEndOfChain).first;
     bool found = false;
     Unique candidate{t, 0, false, 0};
     for (uint32_t u = newest->second; u != kEndOfChain; u = same_key[u]) {

@@ -7,6 +7,8 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/hash/hash.h"
+#include "absl/strings/string_view.h"
+#include "absl/types/span.h"
 #include "compiler/passes/pass_framework/graph_rewriter.h"
 #include "compiler/passes/pass_framework/topo_order.h"
 #include "compiler/passes/pass_utils.h"
@@ -14,6 +16,7 @@
 #include "graph/inc/graph/attr_value.h"
 #include "graph/inc/graph/ge_attr_define.h"
 #include "graph/inc/graph/op_desc.h"
+#include "graph/inc/graph/utils/tensor_utils.h"
 
 namespace ge {
 namespace {
@@ -25,14 +28,6 @@ bool IsCandidate(const Node& node) {
     if (node.GetInDataAnchorBarePtr(static_cast<int32_t>(i))->IsLinked()) return false;
   }
   return true;
-}
-
-size_t ContentHash(const Node& node) {
-  const GeTensor& w = *ConstWeights(node);
-  absl::Span<const uint8_t> bytes = w.GetBytes();  // never the aligned copy of a FileView
-  return absl::HashOf(node.GetType(), static_cast<int32_t>(w.GetTensorDesc().GetDataType()),
-                      w.GetTensorDesc().GetShape().GetDims(),
-                      absl::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
 }
 
 bool SameOutputDesc(const GeTensorDesc* a, const GeTensorDesc* b) {
@@ -85,20 +80,40 @@ StatusOr<bool> ConstantFuseSamePass::RunImpl(const ComputeGraphPtr& graph) {
 }
 
 StatusOr<bool> ConstantFuseSamePass::RunOnGraph(const ComputeGraphPtr& graph) {
-  absl::flat_hash_map<size_t, std::vector<NodePtr>> kept;
+  // Kept constants by a sampled key of their content (a weight in a mapped
+  // model file is touched in three places, not read whole); a candidate
+  // whose key matches is compared by a full hash of the bytes (computed
+  // once per constant, only then) and then byte by byte.
+  struct Kept {
+    NodePtr node;
+    bool hashed = false;
+    size_t full_hash = 0;
+  };
+  auto full_hash = [](const Node& node, Kept* k) {
+    if (k->hashed) return k->full_hash;
+    const absl::Span<const uint8_t> bytes = ConstWeights(node)->GetBytes();
+    k->full_hash =
+        absl::HashOf(absl::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
+    k->hashed = true;
+    return k->full_hash;
+  };
+  absl::flat_hash_map<size_t, std::vector<Kept>> kept;
   std::vector<std::pair<NodePtr, NodePtr>> merges;  // (duplicate, kept)
   auto visit = [&](const NodePtr& node) {
     if (!IsCandidate(*node)) return;
-    std::vector<NodePtr>& bucket = kept[ContentHash(*node)];
+    const size_t key = absl::HashOf(node->GetType(),
+                                    TensorUtils::SampledContentHash(*ConstWeights(*node)));
+    std::vector<Kept>& bucket = kept[key];
+    Kept candidate{node};
     NodePtr same;
-    for (const NodePtr& k : bucket) {
-      if (SameConstant(*k, *node)) {
-        same = k;
+    for (Kept& k : bucket) {
+      if (full_hash(*k.node, &k) == full_hash(*node, &candidate) && SameConstant(*k.node, *node)) {
+        same = k.node;
         break;
       }
     }
     if (same == nullptr) {
-      bucket.push_back(node);
+      bucket.push_back(std::move(candidate));
     } else {
       merges.emplace_back(node, same);
     }

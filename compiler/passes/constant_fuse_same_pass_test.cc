@@ -73,6 +73,30 @@ TEST(ConstantFuseSamePassTest, MergesEqualConstants) {
   EXPECT_FALSE(*changed);
 }
 
+// Big constants that agree in the bytes a sampled key looks at (start,
+// middle, end) but differ elsewhere stay apart; equal ones merge.
+TEST(ConstantFuseSamePassTest, BigConstantsDifferingOutsideTheSamplesStaySeparate) {
+  TestGraph g("g");
+  NodePtr x = g.Data("x", 0);
+  std::vector<float> v(4096, 0.5f);
+  std::vector<float> w = v;
+  w[300] = 7.0f;  // byte 1200: outside the 64-byte samples at 0, 8192, 16320
+  NodePtr a = g.Const("a", F32({4096}, v));
+  NodePtr b = g.Const("b", F32({4096}, w));
+  NodePtr c = g.Const("c", F32({4096}, v));
+  NodePtr add = g.Op("add", "Add", {x, a});
+  NodePtr mul = g.Op("mul", "Mul", {add, b});
+  NodePtr sub = g.Op("sub", "Sub", {mul, c});
+  g.NetOutput({sub});
+  auto changed = RunFuse(g.graph());
+  GE_ASSERT_OK(changed);
+  EXPECT_TRUE(*changed);
+  EXPECT_TRUE(g.graph()->HasNode(a));
+  EXPECT_TRUE(g.graph()->HasNode(b));
+  EXPECT_FALSE(g.graph()->HasNode(c));  // merged into a
+  EXPECT_EQ(CountType(*g.graph(), CONSTANT), 2u);
+}
+
 TEST(ConstantFuseSamePassTest, EqualBytesOfAnotherTypeOrShapeStaySeparate) {
   TestGraph g("g");
   // 0.0f and int32 0 have the same bytes; [2] and [1,2] the same elements.
