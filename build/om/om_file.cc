@@ -695,21 +695,24 @@ uint64_t CopyFileRange(int src_fd, uint64_t src_offset, int fd, uint64_t offset,
   return done;
 }
 
-// Streams the image body to fd at [256, total), hashing as it goes (each
-// chunk is hashed right before it is written, while it is in cache); returns
-// the checksum. Small segments are gathered in a staging buffer. Big
-// segments that are a file's bytes (weights viewing the source model file)
-// are hashed through their mapping and copied file to file.
-StatusOr<std::array<uint8_t, 32>> StreamBody(const OmImage& image, int fd, const std::string& path) {
+// The body checksum of the image (its segments in file order).
+std::array<uint8_t, 32> BodyChecksum(const OmImage& image) {
+  Checksum sum;
+  for (const OmImage::Segment& seg : image.segments) sum.Update(seg.data, seg.size);
+  return sum.Digest();
+}
+
+// Writes the image body to fd at [256, total). Small segments are gathered
+// in a staging buffer; big segments that are a file's bytes (weights viewing
+// the source model file) are copied file to file.
+Status WriteBody(const OmImage& image, int fd, const std::string& path) {
   constexpr uint64_t kChunk = uint64_t{1} << 20;
   constexpr uint64_t kDirect = uint64_t{64} << 10;
-  Checksum sum;
   std::unique_ptr<uint8_t[]> staging(new uint8_t[kChunk]);
   uint64_t staged = 0;
   uint64_t file_pos = kOmHeaderSize;
   auto flush = [&]() -> Status {
     if (staged == 0) return OkStatus();
-    sum.Update(staging.get(), staged);
     RETURN_IF_ERROR(PwriteAll(fd, staging.get(), staged, file_pos, path));
     file_pos += staged;
     staged = 0;
@@ -718,22 +721,13 @@ StatusOr<std::array<uint8_t, 32>> StreamBody(const OmImage& image, int fd, const
   for (const OmImage::Segment& seg : image.segments) {
     if (seg.data != nullptr && seg.size >= kDirect) {
       RETURN_IF_ERROR(flush());
+      uint64_t copied = 0;
       if (seg.file.fd >= 0) {
-        sum.Update(seg.data, seg.size);
-        const uint64_t copied = CopyFileRange(seg.file.fd, seg.file.offset, fd, file_pos, seg.size);
-        file_pos += copied;
-        if (copied < seg.size) {  // the rest from the mapped bytes
-          RETURN_IF_ERROR(PwriteAll(fd, seg.data + copied, seg.size - copied, file_pos, path));
-          file_pos += seg.size - copied;
-        }
-        continue;
+        copied = CopyFileRange(seg.file.fd, seg.file.offset, fd, file_pos, seg.size);
       }
-      for (uint64_t at = 0; at < seg.size; at += kChunk) {
-        const uint64_t n = std::min(kChunk, seg.size - at);
-        sum.Update(seg.data + at, n);
-        RETURN_IF_ERROR(PwriteAll(fd, seg.data + at, n, file_pos, path));
-        file_pos += n;
-      }
+      // The rest (all of it for bytes in memory) from the bytes.
+      RETURN_IF_ERROR(PwriteAll(fd, seg.data + copied, seg.size - copied, file_pos + copied, path));
+      file_pos += seg.size;
       continue;
     }
     uint64_t at = 0;
@@ -753,7 +747,25 @@ StatusOr<std::array<uint8_t, 32>> StreamBody(const OmImage& image, int fd, const
   if (file_pos != image.total) {
     return Internal("writing '", path, "': wrote ", file_pos, " bytes, expected ", image.total);
   }
-  return sum.Digest();
+  return OkStatus();
+}
+
+// Writes the body and computes its checksum: for a large image on two
+// threads (the checksum reads the bytes, the writer copies them, mostly in
+// the kernel; neither waits for the other), else one after the other.
+StatusOr<std::array<uint8_t, 32>> StreamBody(const OmImage& image, int fd, const std::string& path) {
+  constexpr uint64_t kParallelBytes = uint64_t{8} << 20;
+  std::array<uint8_t, 32> sum{};
+  if (image.total < kParallelBytes) {
+    sum = BodyChecksum(image);
+    RETURN_IF_ERROR(WriteBody(image, fd, path));
+    return sum;
+  }
+  std::thread hasher([&sum, &image] { sum = BodyChecksum(image); });
+  Status st = WriteBody(image, fd, path);
+  hasher.join();
+  RETURN_IF_ERROR(st);
+  return sum;
 }
 
 // Puts `tmp` at `path` atomically; 0 or the errno of the failure. An

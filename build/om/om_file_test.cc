@@ -574,6 +574,30 @@ TEST(OmFileTest, SaveOmToFileCopiesFileBackedWeightsFromTheirFile) {
   ::close(pipe_fds[1]);
 }
 
+// An OM of 8 MiB or more is written on one thread and checksummed on
+// another: the same bytes as SaveOm.
+TEST(OmFileTest, LargeOmIsWrittenAndChecksummedSideBySide) {
+  GraphMaker g("large");
+  NodePtr x = g.Data("x", 0, {16});
+  std::vector<float> v(3 * 1024 * 1024);
+  for (size_t i = 0; i < v.size(); ++i) v[i] = static_cast<float>(i % 977);
+  NodePtr big = g.ConstF32("big", {static_cast<int64_t>(v.size())}, v);
+  NodePtr small = g.ConstF32("small", {16}, std::vector<float>(16, 2.0f));
+  NodePtr y = g.Binary("y", "Add", x, small);
+  g.NetOutput({{y, 0}, {big, 0}});
+  GeRootModelPtr model = Build(g.graph());
+  ASSERT_NE(model, nullptr);
+  auto om = SaveOm(*model);
+  ASSERT_TRUE(om.ok()) << om.status();
+  ASSERT_GE(om->size(), size_t{8} << 20);
+  const std::string path = TempDir() + "/large.om";
+  auto size = SaveOmToFile(*model, path);
+  ASSERT_TRUE(size.ok()) << size.status();
+  auto file = ReadFileToString(path);
+  ASSERT_TRUE(file.ok());
+  EXPECT_TRUE(*file == *om) << "large streamed file differs from SaveOm";
+}
+
 TEST(OmFileTest, SaveOmToFileFailureLeavesNothing) {
   GeRootModelPtr model = Build(SmallGraph());
   const std::string bad = TempDir() + "/no_such_dir_for_om/m.om";
