@@ -75,7 +75,7 @@ void HashConsts(const ComputeGraph& graph, Hasher& h) {
     absl::Span<const int64_t> dims = t->GetTensorDesc().GetShape().GetDimsSpan();
     h.U64(dims.size());
     for (int64_t d : dims) h.U64(static_cast<uint64_t>(d));
-    absl::Span<const uint8_t> data = t->GetData();
+    absl::Span<const uint8_t> data = t->GetBytes();  // never a FileView's aligned copy
     h.U64(data.size());
     h.Bytes(data.data(), data.size());
   }

@@ -6,6 +6,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <memory>
+#include <vector>
 #include <string>
 
 #include "absl/strings/str_cat.h"
@@ -100,6 +102,29 @@ TEST(ModelCacheTest, KeyIsStableHex) {
   EXPECT_EQ(*k1, *k2);
   EXPECT_EQ(k1->size(), 64u);
   EXPECT_EQ(k1->find_first_not_of("0123456789abcdef"), std::string::npos);
+}
+
+// A constant viewing unaligned bytes of a model file is hashed in place:
+// the same key as owned bytes, and no aligned copy is made.
+TEST(ModelCacheTest, FileBackedConstantsAreHashedWithoutACopy) {
+  ComputeGraphPtr graph = Graph();
+  auto expected = ModelCache::ComputeKey(*Graph(), {});
+  ASSERT_TRUE(expected.ok());
+  OpDesc* w = graph->FindNode("w")->GetOpDescBarePtr();
+  GeTensor value = *w->GetAttr("value")->Get<GeTensor>();
+  const absl::Span<const uint8_t> bytes = value.GetData();
+  auto storage = std::make_shared<std::vector<uint8_t>>(bytes.size() + 32);
+  const uintptr_t base = reinterpret_cast<uintptr_t>(storage->data());
+  uint8_t* odd = storage->data() + (16 - base % 16) % 16 + 1;
+  std::memcpy(odd, bytes.data(), bytes.size());
+  std::shared_ptr<AlignedBuffer> view =
+      AlignedBuffer::FileView(odd, bytes.size(), storage, FileExtent{0, 1});
+  value.SetData(view);
+  ASSERT_TRUE(w->SetAttr("value", AttrValue::CreateFrom<GeTensor>(value)).ok());
+  auto key = ModelCache::ComputeKey(*graph, {});
+  ASSERT_TRUE(key.ok());
+  EXPECT_EQ(*key, *expected);
+  EXPECT_FALSE(view->has_copy());
 }
 
 TEST(ModelCacheTest, CorruptEntryIsAMissAndBadKeysRejected) {

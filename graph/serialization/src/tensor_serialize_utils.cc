@@ -197,7 +197,7 @@ Status GeTensorSerializeUtils::GeTensorAsProto(const GeTensor& tensor, proto::Te
                                                SerializeContext& ctx) {
   RETURN_IF_ERROR(GeTensorDescAsProto(tensor.GetTensorDesc(), def->mutable_desc(), ctx));
   if (!ctx.options.omit_tensor_data) {
-    const absl::Span<const uint8_t> data = tensor.GetData();
+    const absl::Span<const uint8_t> data = tensor.GetBytes();  // byte-wise: no aligned copy
     if (!data.empty()) def->set_data(data.data(), data.size());
   }
   return OkStatus();

@@ -5,6 +5,8 @@
 // only when it differs, explicit real dim count, stale shape ranges).
 #include "graph/serialization/inc/tensor_serialize_utils.h"
 
+#include <algorithm>
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
@@ -183,6 +185,19 @@ TEST(TensorSerializeUtilsTest, ExtendedMetaAndTensorData) {
   GeTensor back;
   GE_ASSERT_OK(GeTensorSerializeUtils::AssembleGeTensorFromProto(def, &back, dctx));
   EXPECT_EQ(back, t);
+
+  // A FileView of unaligned bytes is written as they are, without its
+  // aligned copy.
+  auto storage = std::make_shared<std::vector<uint8_t>>(32);
+  const uintptr_t base = reinterpret_cast<uintptr_t>(storage->data());
+  uint8_t* odd = storage->data() + (16 - base % 16) % 16 + 1;
+  std::copy_n(t.GetData().data(), 4, odd);
+  GeTensor viewed(d);
+  viewed.SetData(AlignedBuffer::FileView(odd, 4, storage, FileExtent{0, 1}));
+  proto::TensorDef viewed_def;
+  GE_ASSERT_OK(GeTensorSerializeUtils::GeTensorAsProto(viewed, &viewed_def, sctx));
+  EXPECT_EQ(viewed_def.data(), def.data());
+  EXPECT_FALSE(viewed.GetBuffer()->has_copy());
 }
 
 }  // namespace
