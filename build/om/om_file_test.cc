@@ -574,9 +574,9 @@ TEST(OmFileTest, SaveOmToFileCopiesFileBackedWeightsFromTheirFile) {
   ::close(pipe_fds[1]);
 }
 
-// An OM of 8 MiB or more is written on one thread and checksummed on
-// another: the same bytes as SaveOm.
-TEST(OmFileTest, LargeOmIsWrittenAndChecksummedSideBySide) {
+// An OM with 8 MiB or more of file-backed weights is checksummed on one
+// thread while the other copies it: the same bytes as SaveOm.
+TEST(OmFileTest, LargeFileBackedOmIsWrittenAndChecksummedSideBySide) {
   GraphMaker g("large");
   NodePtr x = g.Data("x", 0, {16});
   std::vector<float> v(3 * 1024 * 1024);
@@ -590,8 +590,23 @@ TEST(OmFileTest, LargeOmIsWrittenAndChecksummedSideBySide) {
   auto om = SaveOm(*model);
   ASSERT_TRUE(om.ok()) << om.status();
   ASSERT_GE(om->size(), size_t{8} << 20);
+  // The big constant's bytes as a range of a source file.
+  const std::string source = TempDir() + "/large_source.bin";
+  WeightPiece* piece = nullptr;
+  for (WeightPiece& p : model->root->weights.pieces) {
+    if (p.size >= (uint64_t{8} << 20)) piece = &p;
+  }
+  ASSERT_NE(piece, nullptr);
+  ASSERT_TRUE(WriteFileAtomically(
+                  source, "abc" + std::string(reinterpret_cast<const char*>(piece->data),
+                                              static_cast<size_t>(piece->size)))
+                  .ok());
+  const int fd = ::open(source.c_str(), O_RDONLY | O_CLOEXEC);
+  ASSERT_GE(fd, 0);
+  piece->file = FileExtent{fd, 3};
   const std::string path = TempDir() + "/large.om";
   auto size = SaveOmToFile(*model, path);
+  ::close(fd);
   ASSERT_TRUE(size.ok()) << size.status();
   auto file = ReadFileToString(path);
   ASSERT_TRUE(file.ok());
