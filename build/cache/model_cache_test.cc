@@ -7,7 +7,6 @@
 #include <cstring>
 #include <map>
 #include <memory>
-#include <vector>
 #include <string>
 
 #include "absl/strings/str_cat.h"
@@ -18,6 +17,7 @@
 #include "graph/inc/graph/attr_value.h"
 #include "graph/inc/graph/compute_graph.h"
 #include "graph/inc/graph/ge_tensor.h"
+#include "graph/src/testing/file_view_testing.h"
 
 namespace ge {
 namespace {
@@ -110,17 +110,9 @@ TEST(ModelCacheTest, FileBackedConstantsAreHashedWithoutACopy) {
   ComputeGraphPtr graph = Graph();
   auto expected = ModelCache::ComputeKey(*Graph(), {});
   ASSERT_TRUE(expected.ok());
-  OpDesc* w = graph->FindNode("w")->GetOpDescBarePtr();
-  GeTensor value = *w->GetAttr("value")->Get<GeTensor>();
-  const absl::Span<const uint8_t> bytes = value.GetData();
-  auto storage = std::make_shared<std::vector<uint8_t>>(bytes.size() + 32);
-  const uintptr_t base = reinterpret_cast<uintptr_t>(storage->data());
-  uint8_t* odd = storage->data() + (16 - base % 16) % 16 + 1;
-  std::memcpy(odd, bytes.data(), bytes.size());
   std::shared_ptr<AlignedBuffer> view =
-      AlignedBuffer::FileView(odd, bytes.size(), storage, FileExtent{0, 1});
-  value.SetData(view);
-  ASSERT_TRUE(w->SetAttr("value", AttrValue::CreateFrom<GeTensor>(value)).ok());
+      testing::ViewTensorAttrAsUnalignedFile(graph->FindNode("w")->GetOpDescBarePtr(), "value");
+  ASSERT_NE(view, nullptr);
   auto key = ModelCache::ComputeKey(*graph, {});
   ASSERT_TRUE(key.ok());
   EXPECT_EQ(*key, *expected);

@@ -22,6 +22,7 @@
 #include "graph/inc/graph/attr_value.h"
 #include "graph/inc/graph/compute_graph.h"
 #include "graph/inc/graph/ge_tensor.h"
+#include "graph/src/testing/file_view_testing.h"
 #include "graph/inc/graph/node.h"
 #include "graph/inc/graph/op_desc.h"
 #include "google/protobuf/unknown_field_set.h"
@@ -499,13 +500,9 @@ TEST(OmFileTest, BuildKeepsFileBackedConstantsUncopied) {
   NodePtr big = graph->FindNode("big");
   ASSERT_NE(big, nullptr);
   GeTensor value = *big->GetOpDescBarePtr()->GetAttr("value")->Get<GeTensor>();
-  const absl::Span<const uint8_t> bytes = value.GetData();
-  auto storage = std::make_shared<std::vector<uint8_t>>(bytes.size() + 32);
-  const uintptr_t base = reinterpret_cast<uintptr_t>(storage->data());
-  uint8_t* odd = storage->data() + (16 - base % 16) % 16 + 3;
-  std::memcpy(odd, bytes.data(), bytes.size());
   std::shared_ptr<AlignedBuffer> view =
-      AlignedBuffer::FileView(odd, bytes.size(), storage, FileExtent{42, 4099});
+      testing::UnalignedFileView(value.GetData(), 3, FileExtent{42, 4099});
+  const uint8_t* odd = view->bytes().data();
   value.SetData(view);
   ASSERT_TRUE(big->GetOpDescBarePtr()->SetAttr("value", AttrValue::CreateFrom<GeTensor>(value)).ok());
   value = GeTensor();

@@ -7,7 +7,6 @@
 #include "compiler/passes/infer_shape_pass.h"
 
 #include <cstdint>
-#include <cstring>
 #include <memory>
 #include <string>
 #include <vector>
@@ -21,6 +20,7 @@
 #include "graph/inc/graph/ge_attr_define.h"
 #include "graph/inc/graph/op_desc.h"
 #include "graph/inc/graph/op_types.h"
+#include "graph/src/testing/file_view_testing.h"
 #include "graph/src/testing/status_matchers.h"
 #include "gtest/gtest.h"
 #include "runtime/reference/reference_interpreter.h"
@@ -275,24 +275,6 @@ TEST(InferShapePassTest, ConstValuesAreViewedInPlaceAndOrdersSurviveInference) {
   EXPECT_THAT(bad_view.status().message(), HasSubstr("shape"));
 }
 
-// Makes the value of Const `c` a FileView of unaligned bytes (as a weight of
-// a mapped model file), returning its buffer.
-std::shared_ptr<AlignedBuffer> ValueAsUnalignedFileBytes(const NodePtr& c) {
-  GeTensor value = *c->GetOpDescBarePtr()->GetAttr(ATTR_NAME_WEIGHTS)->Get<GeTensor>();
-  const absl::Span<const uint8_t> bytes = value.GetData();
-  auto storage = std::make_shared<std::vector<uint8_t>>(bytes.size() + 32);
-  const uintptr_t base = reinterpret_cast<uintptr_t>(storage->data());
-  uint8_t* odd = storage->data() + (16 - base % 16) % 16 + 1;
-  std::memcpy(odd, bytes.data(), bytes.size());
-  std::shared_ptr<AlignedBuffer> view =
-      AlignedBuffer::FileView(odd, bytes.size(), storage, FileExtent{0, 1});
-  value.SetData(view);
-  EXPECT_TRUE(c->GetOpDescBarePtr()
-                  ->SetAttr(ATTR_NAME_WEIGHTS, AttrValue::CreateFrom<GeTensor>(value))
-                  .ok());
-  return view;
-}
-
 TEST(InferShapePassTest, FileWeightsAreCopiedOnlyWhenAnInferFunctionReadsTheirValues) {
   TestGraph g("g");
   NodePtr x = g.TypedData("x", 0, {2, 3});
@@ -301,8 +283,12 @@ TEST(InferShapePassTest, FileWeightsAreCopiedOnlyWhenAnInferFunctionReadsTheirVa
   NodePtr add = g.Op("add", "Add", {x, w});
   NodePtr reshape = g.Op("reshape", "Reshape", {add, shape});
   g.NetOutput({reshape});
-  std::shared_ptr<AlignedBuffer> w_bytes = ValueAsUnalignedFileBytes(w);
-  std::shared_ptr<AlignedBuffer> shape_bytes = ValueAsUnalignedFileBytes(shape);
+  std::shared_ptr<AlignedBuffer> w_bytes =
+      testing::ViewTensorAttrAsUnalignedFile(w->GetOpDescBarePtr(), ATTR_NAME_WEIGHTS);
+  std::shared_ptr<AlignedBuffer> shape_bytes =
+      testing::ViewTensorAttrAsUnalignedFile(shape->GetOpDescBarePtr(), ATTR_NAME_WEIGHTS);
+  ASSERT_NE(w_bytes, nullptr);
+  ASSERT_NE(shape_bytes, nullptr);
 
   auto pending = GetConstInputViewOrPending(*add, 1);
   GE_ASSERT_OK(pending.status());

@@ -961,6 +961,15 @@ TEST(OnnxParserTest, NestedBodiesCaptureThroughEveryLevel) {
 
 // ------------------------------------------------------------ external data
 
+// Writes `bytes` to `name` in the test's temporary directory; its path.
+std::string WriteTestFile(const std::string& name, const std::string& bytes) {
+  const char* tmp = std::getenv("TEST_TMPDIR");
+  const std::string path = std::string(tmp == nullptr ? "/tmp" : tmp) + "/" + name;
+  std::ofstream f(path, std::ios::binary);
+  f << bytes;
+  return path;
+}
+
 TEST(OnnxParserTest, ExternalDataThroughParseFileAndParseBytes) {
   const char* tmp = std::getenv("TEST_TMPDIR");
   const std::string dir = std::string(tmp == nullptr ? "/tmp" : tmp) + "/parser_ext";
@@ -1055,12 +1064,7 @@ TEST(OnnxParserTest, LargeInitializersKeepTheirBytes) {
       .Out("y")
       .Out("small");
   const std::string bytes = m.Bytes();
-  const char* tmp = std::getenv("TEST_TMPDIR");
-  const std::string path = std::string(tmp == nullptr ? "/tmp" : tmp) + "/large_init.onnx";
-  {
-    std::ofstream f(path, std::ios::binary);
-    f << bytes;
-  }
+  const std::string path = WriteTestFile("large_init.onnx", bytes);
   OnnxModelParser parser;
   for (bool from_file : {true, false}) {
     StatusOr<ComputeGraphPtr> g = from_file ? parser.ParseFile(path) : parser.ParseBytes(bytes);
@@ -1107,12 +1111,7 @@ TEST(OnnxParserTest, LargeInitializersFromAFileViewTheFile) {
   G m;
   m.In("x", {kN}).Init(raw).Node(MakeNode("Add", {"x", "w"}, {"y"}, "add")).Out("y");
   const std::string bytes = m.Bytes();
-  const char* tmp = std::getenv("TEST_TMPDIR");
-  const std::string path = std::string(tmp == nullptr ? "/tmp" : tmp) + "/file_view.onnx";
-  {
-    std::ofstream f(path, std::ios::binary);
-    f << bytes;
-  }
+  const std::string path = WriteTestFile("file_view.onnx", bytes);
   OnnxModelParser parser;
   StatusOr<ComputeGraphPtr> g = parser.ParseFile(path);
   ASSERT_TRUE(g.ok()) << g.status();

@@ -5,14 +5,13 @@
 // only when it differs, explicit real dim count, stale shape ranges).
 #include "graph/serialization/inc/tensor_serialize_utils.h"
 
-#include <algorithm>
-#include <memory>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "graph/src/testing/file_view_testing.h"
 #include "graph/src/testing/status_matchers.h"
 #include "metadef/inc/external/graph/type_utils.h"
 
@@ -188,12 +187,8 @@ TEST(TensorSerializeUtilsTest, ExtendedMetaAndTensorData) {
 
   // A FileView of unaligned bytes is written as they are, without its
   // aligned copy.
-  auto storage = std::make_shared<std::vector<uint8_t>>(32);
-  const uintptr_t base = reinterpret_cast<uintptr_t>(storage->data());
-  uint8_t* odd = storage->data() + (16 - base % 16) % 16 + 1;
-  std::copy_n(t.GetData().data(), 4, odd);
   GeTensor viewed(d);
-  viewed.SetData(AlignedBuffer::FileView(odd, 4, storage, FileExtent{0, 1}));
+  viewed.SetData(testing::UnalignedFileView(t.GetData()));
   proto::TensorDef viewed_def;
   GE_ASSERT_OK(GeTensorSerializeUtils::GeTensorAsProto(viewed, &viewed_def, sctx));
   EXPECT_EQ(viewed_def.data(), def.data());

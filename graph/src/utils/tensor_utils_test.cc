@@ -1,12 +1,11 @@
 // graph/src/utils/tensor_utils_test.cc
 #include "graph/inc/graph/utils/tensor_utils.h"
 
-#include <algorithm>
 #include <cstdint>
-#include <memory>
 #include <vector>
 
 #include "graph/inc/graph/ge_tensor.h"
+#include "graph/src/testing/file_view_testing.h"
 #include "graph/src/testing/status_matchers.h"
 #include "gtest/gtest.h"
 #include "metadef/inc/external/graph/tensor_desc.h"
@@ -108,12 +107,8 @@ TEST(TensorUtilsTest, SampledContentHashSamplesStartMiddleAndEnd) {
                 GeTensor(GeTensorDesc(GeShape({32, 32}), FORMAT_ND, DT_FLOAT), bytes)),
             key);
   // A FileView of unaligned bytes is hashed in place, without its aligned copy.
-  auto storage = std::make_shared<std::vector<uint8_t>>(bytes.size() + 32);
-  const uintptr_t base = reinterpret_cast<uintptr_t>(storage->data());
-  uint8_t* odd = storage->data() + (16 - base % 16) % 16 + 1;
-  std::copy(bytes.begin(), bytes.end(), odd);
   GeTensor viewed(desc);
-  viewed.SetData(AlignedBuffer::FileView(odd, bytes.size(), storage, FileExtent{0, 1}));
+  viewed.SetData(testing::UnalignedFileView(bytes));
   EXPECT_EQ(TensorUtils::SampledContentHash(viewed), key);
   EXPECT_FALSE(viewed.GetBuffer()->has_copy());
   // Tiny and empty tensors.

@@ -685,12 +685,18 @@ TEST(InferShapeAndTypeTest, RegistrationCheckFailureIsTheDescribedChecksFirstFai
   EXPECT_EQ(first(**cat).kind, Kind::kNone);
 }
 
+// A RegTestFill op: a float scalar, an int64 [2] shape input, dtype INT32.
+StatusOr<OpDescPtr> FillOp() {
+  ASSIGN_OR_RETURN(OpDescPtr op, OperatorFactory::CreateOpDesc("fill", "RegTestFill"));
+  RETURN_IF_ERROR(op->UpdateInputDesc(0, Desc({}, DT_FLOAT)));
+  RETURN_IF_ERROR(op->UpdateInputDesc(1, Desc({2}, DT_INT64)));
+  RETURN_IF_ERROR(op->SetAttr("dtype", AttrValue::CreateFrom<DataType>(DT_INT32)));
+  return op;
+}
+
 TEST(InferShapeAndTypeTest, ConstInputsRangesAndCustomDtype) {
-  StatusOr<OpDescPtr> op = OperatorFactory::CreateOpDesc("fill", "RegTestFill");
-  ASSERT_TRUE(op.ok());
-  ASSERT_TRUE((*op)->UpdateInputDesc(0, Desc({}, DT_FLOAT)).ok());
-  ASSERT_TRUE((*op)->UpdateInputDesc(1, Desc({2}, DT_INT64)).ok());
-  ASSERT_TRUE((*op)->SetAttr("dtype", AttrValue::CreateFrom<DataType>(DT_INT32)).ok());
+  StatusOr<OpDescPtr> op = FillOp();
+  ASSERT_TRUE(op.ok()) << op.status();
 
   // Unknown value: unknown dims with a range.
   ASSERT_TRUE(InferShapeAndTypeForOpDesc(**op).ok());
@@ -714,11 +720,8 @@ TEST(InferShapeAndTypeTest, ConstInputsRangesAndCustomDtype) {
 }
 
 TEST(InferShapeAndTypeTest, PendingValuesAreLoadedWhenAFunctionReadsThem) {
-  StatusOr<OpDescPtr> op = OperatorFactory::CreateOpDesc("fill", "RegTestFill");
-  ASSERT_TRUE(op.ok());
-  ASSERT_TRUE((*op)->UpdateInputDesc(0, Desc({}, DT_FLOAT)).ok());
-  ASSERT_TRUE((*op)->UpdateInputDesc(1, Desc({2}, DT_INT64)).ok());
-  ASSERT_TRUE((*op)->SetAttr("dtype", AttrValue::CreateFrom<DataType>(DT_INT32)).ok());
+  StatusOr<OpDescPtr> op = FillOp();
+  ASSERT_TRUE(op.ok()) << op.status();
   std::vector<int64_t> dims{4, 7};
   class Loader : public gert::InputValueLoader {
    public:
