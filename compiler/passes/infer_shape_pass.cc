@@ -457,16 +457,6 @@ enum class FastResult {
   kFallBack,  // run the full function
 };
 
-// InferShapeAndTypeForOpDesc for the common case, over a context wired to
-// the scratch storage (no per-node strings, vectors or desc copies), writing
-// only the output descs that change. kFailed when the full function would
-// fail before writing anything: a registration check (ParamInvalid, or
-// TypeMismatch for an attribute type), no infer function (NotSupported) or
-// an op function error (its code); a lenient run skips the node without
-// the message, a strict one runs the full function for it. kFallBack
-// whenever the full function might do something else (a rank above
-// gert::kMaxDimNum; an invalid output range, which may leave outputs partly
-// written as the full function does before it reports the same error).
 // Makes a pending Const input value (GetConstInputViewOrPending) when an
 // infer function reads it: a weight in the mapped model file is copied to
 // aligned memory only if a function needs its values, not for its shape.
@@ -487,6 +477,16 @@ class PendingConstLoader : public gert::InputValueLoader {
   std::vector<gert::Tensor>* views_;
 };
 
+// InferShapeAndTypeForOpDesc for the common case, over a context wired to
+// the scratch storage (no per-node strings, vectors or desc copies), writing
+// only the output descs that change. kFailed when the full function would
+// fail before writing anything: a registration check (ParamInvalid, or
+// TypeMismatch for an attribute type), no infer function (NotSupported) or
+// an op function error (its code); a lenient run skips the node without
+// the message, a strict one runs the full function for it. kFallBack
+// whenever the full function might do something else (a rank above
+// gert::kMaxDimNum; an invalid output range, which may leave outputs partly
+// written as the full function does before it reports the same error).
 FastResult FastInfer(OpDesc& op, const OpRegistrationData& reg,
                      const std::vector<const gert::Tensor*>& const_inputs,
                      const gert::InputValueLoader* loader, InferScratch* scratch, bool* changed,

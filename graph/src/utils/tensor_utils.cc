@@ -19,6 +19,8 @@
 namespace ge {
 namespace {
 
+constexpr size_t kSample = 64;  // bytes of each SampledContentHash sample
+
 // Formats whose physical layout is the logical shape itself.
 bool IsPlainFormat(Format format) {
   if (HasSubFormat(format) || HasC0Format(format)) return false;
@@ -111,9 +113,8 @@ StatusOr<int64_t> TensorUtils::GetTensorSizeInBytes(const GeTensorDesc& desc) {
 }
 
 size_t TensorUtils::SampledContentHash(const GeTensor& tensor) {
-  constexpr size_t kSample = 64;
   const absl::Span<const uint8_t> data = tensor.GetBytes();
-  auto part = [&data, kSample](size_t at) {
+  auto part = [&data](size_t at) {
     const size_t from = std::min(at, data.size());
     return absl::string_view(reinterpret_cast<const char*>(data.data()) + from,
                              std::min(kSample, data.size() - from));
