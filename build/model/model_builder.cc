@@ -10,9 +10,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
-#include "absl/hash/hash.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/string_view.h"
 #include "build/task/task_generator.h"
 #include "xxhash.h"
 #include "graph/inc/graph/anchor.h"
