@@ -19,7 +19,9 @@
 //       --case=node/test_conv   (runs one saved model in this process)
 //   bazel-bin/testing/fuzz/onnx_mutation_fuzz --target=om ...  (mutates the
 //       built model instead and goes through an OM file; --target=options
-//       mutates atc's options for the model as given)
+//       mutates atc's options for the model as given; --from_file compiles
+//       the mutated ONNX model from a file, as atc users do: its big
+//       initializers then view the mapped file)
 //   ... --filter=node/test_exp --only_seed=2821377 --in_process  (a
 //       finding's mutations again, in this process: debugger, ASan report)
 //
@@ -34,6 +36,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <limits>
@@ -88,6 +91,10 @@ struct Flags {
   bool in_process = false;
   // One iteration per case with exactly this seed (a finding's "seed N").
   uint64_t only_seed = 0;
+  // --target=onnx: compile the mutated model from a file (the path atc
+  // users take: big initializers view the mapped file) instead of from
+  // bytes.
+  bool from_file = false;
 };
 
 // Mutations per model: 1 to this many (--max_mutations).
@@ -635,11 +642,27 @@ Outcome ConvertLoadAndRun(const atc::AtcOptions& opts, const std::vector<gert::H
   return LoadAndRun(r->om_bytes, inputs, verbose);
 }
 
-// Compile and run in this process; any Status is fine.
+// Compile and run in this process; any Status is fine. With `from_file`
+// the model is compiled from a temporary file, removed once it is compiled
+// (what views the file keeps it mapped).
 Outcome CompileAndRun(Backend& backend, const std::string& bytes, std::vector<gert::HostTensor> inputs,
-                      bool verbose) {
+                      bool verbose, bool from_file = false) {
   conformance::ModelSource source{std::string(), bytes};
+  if (from_file) {
+    const char* tmp = std::getenv("TMPDIR");
+    std::string path = absl::StrCat(tmp != nullptr ? tmp : "/tmp", "/ge_fuzz_XXXXXX");
+    const int fd = mkstemp(path.data());
+    if (fd < 0) return kCompileError;
+    const bool written = write(fd, bytes.data(), bytes.size()) == static_cast<ssize_t>(bytes.size());
+    close(fd);
+    if (!written) {
+      unlink(path.c_str());
+      return kCompileError;
+    }
+    source.path = path;
+  }
   auto compiled = backend.Compile(source);
+  if (from_file) unlink(source.path.c_str());
   if (!compiled.ok() || *compiled == nullptr) {
     if (verbose && !compiled.ok()) std::printf("compile: %s\n", compiled.status().ToString().c_str());
     return kCompileError;
@@ -715,6 +738,8 @@ bool ParseFlags(int argc, char** argv, Flags* f) {
       ok = absl::SimpleAtoi(value, &f->only_seed);
     } else if (key == "--in_process") {
       f->in_process = true;
+    } else if (key == "--from_file") {
+      f->from_file = true;
     } else if (key == "--target") {
       f->target = value;
       ok = value == "onnx" || value == "om" || value == "options";
@@ -807,7 +832,9 @@ int Main(int argc, char** argv) {
       if (flags.target == "options") {
         body = [&](int) { return ConvertLoadAndRun(atc_opts, copy, false); };
       } else if (built == nullptr) {
-        body = [&](int) { return CompileAndRun(*backend, bytes, std::move(copy), false); };
+        body = [&](int) {
+          return CompileAndRun(*backend, bytes, std::move(copy), false, flags.from_file);
+        };
       } else {
         body = [&](int note_fd) {
           const std::string mutations = OmMutator(seed).Mutate(built.get());
@@ -831,8 +858,14 @@ int Main(int argc, char** argv) {
       ++findings;
       std::string saved;
       if (!flags.out.empty()) {
+        // The --out directory is made on the first finding; a model that
+        // cannot be written is named as not saved.
+        std::error_code ec;
+        std::filesystem::create_directories(flags.out, ec);
         saved = absl::StrCat(flags.out, "/", spec.suite, "_", spec.name, "_", seed, ".onnx");
-        std::ofstream(saved, std::ios::binary) << bytes;
+        std::ofstream file(saved, std::ios::binary);
+        file << bytes;
+        if (!file.flush()) saved = absl::StrCat("(not saved: cannot write ", saved, ")");
       }
       std::printf("FINDING %s seed %llu: %s [%s]%s%s\n", spec.Id().c_str(),
                   static_cast<unsigned long long>(seed), verdict.c_str(), what.c_str(),
