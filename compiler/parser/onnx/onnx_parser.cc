@@ -2015,7 +2015,9 @@ StatusOr<ComputeGraphPtr> ParseModel(absl::string_view bytes, int fd,
   } else if (holding) {
     RETURN_IF_ERROR(MaterializeHeldWeights(name, &held));
   }
-  GraphBuilder builder(model, options, TensorLoadContext{model_dir}, holding ? &held : nullptr,
+  // External data files are mapped once each and viewed by their tensors.
+  TensorLoadContext tensors{model_dir, std::make_shared<onnx_parser::ExternalDataFiles>()};
+  GraphBuilder builder(model, options, std::move(tensors), holding ? &held : nullptr,
                        &converted_ops, &problems, rewritten ? nullptr : &root_index,
                        rewritten ? nullptr : &root_ops);
   StatusOr<ComputeGraphPtr> graph = builder.Build();

@@ -1001,10 +1001,35 @@ TEST(OnnxParserTest, ExternalDataThroughParseFileAndParseBytes) {
   OnnxModelParser parser;
   StatusOr<ComputeGraphPtr> g = parser.ParseFile(dir + "/model.onnx");
   ASSERT_TRUE(g.ok()) << g.status();
+  // The tensor views the mapped external file at its offset (no copy; 4 is
+  // not 16-byte aligned, so its aligned copy is made when a kernel reads it).
+  {
+    StatusOr<GeTensor> value =
+        AttrUtils::GetTensor((*g)->FindNode("w")->GetOpDesc(), ATTR_NAME_WEIGHTS);
+    ASSERT_TRUE(value.ok()) << value.status();
+    ASSERT_NE(value->GetBuffer()->file_extent(), nullptr);
+    EXPECT_EQ(value->GetBuffer()->file_extent()->offset, 4u);
+    EXPECT_EQ(std::memcmp(value->GetBytes().data(), w, sizeof(w)), 0);
+    EXPECT_FALSE(value->GetBuffer()->has_copy());
+  }
   StatusOr<std::vector<gert::HostTensor>> outs =
       ReferenceInterpreter::Run(**g, Vec(FloatHost({3}, {2, 2, 2})));
   ASSERT_TRUE(outs.ok()) << outs.status();
   EXPECT_EQ(FloatsOf((*outs)[0]), (std::vector<float>{2, 4, 6}));
+  // A length that does not match the shape is still named.
+  {
+    onnx::TensorProto bad = t;
+    bad.mutable_external_data(2)->set_value("8");
+    G mb;
+    mb.In("x", {3}).Init(bad).Node(MakeNode("Mul", {"x", "w"}, {"y"}, "mul")).Out("y");
+    ParseOptions in_dir;
+    in_dir.model_dir = dir;
+    StatusOr<ComputeGraphPtr> bad_g = parser.ParseBytes(mb.Bytes(), in_dir);
+    ASSERT_FALSE(bad_g.ok());
+    const std::string message(bad_g.status().message());
+    EXPECT_NE(message.find("external data 'w.bin' has 8 bytes but shape"), std::string::npos)
+        << message;
+  }
 
   g = parser.ParseBytes(bytes);
   ASSERT_FALSE(g.ok());

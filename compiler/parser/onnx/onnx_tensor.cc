@@ -1,8 +1,12 @@
 // compiler/parser/onnx/onnx_tensor.cc
 #include "compiler/parser/onnx/onnx_tensor.h"
 
+#include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <cstring>
@@ -12,7 +16,10 @@
 #include <utility>
 #include <vector>
 
+#include "absl/base/thread_annotations.h"
+#include "absl/container/flat_hash_map.h"
 #include "absl/strings/numbers.h"
+#include "absl/synchronization/mutex.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "graph/inc/graph/attr_value.h"
@@ -258,16 +265,25 @@ std::string OnnxElemTypeName(int32_t elem_type) {
   }
 }
 
-StatusOr<std::string> ReadExternalData(const TensorProto& t, const TensorLoadContext& ctx,
-                                       absl::string_view what) {
-  std::string location;
+namespace {
+
+// An external-data tensor's byte range, resolved and checked.
+struct ExternalRange {
+  std::string location;  // as written in the model
+  std::string path;      // resolved, inside the model directory
   int64_t offset = 0;
+  int64_t length = 0;
+};
+
+StatusOr<ExternalRange> ResolveExternalData(const TensorProto& t, const TensorLoadContext& ctx,
+                                            absl::string_view what) {
+  ExternalRange r;
   int64_t length = -1;
   for (const onnx::StringStringEntryProto& e : t.external_data()) {
     if (e.key() == "location") {
-      location = e.value();
+      r.location = e.value();
     } else if (e.key() == "offset") {
-      if (!absl::SimpleAtoi(e.value(), &offset) || offset < 0) {
+      if (!absl::SimpleAtoi(e.value(), &r.offset) || r.offset < 0) {
         return ParseFailed(what, ": external data offset '", e.value(),
                            "' is not a non-negative integer");
       }
@@ -278,6 +294,7 @@ StatusOr<std::string> ReadExternalData(const TensorProto& t, const TensorLoadCon
       }
     }
   }
+  const std::string& location = r.location;
   if (location.empty()) return ParseFailed(what, ": external data has no 'location'");
   if (ctx.model_dir.empty()) {
     return ParamInvalid(what, ": external data '", location,
@@ -299,34 +316,109 @@ StatusOr<std::string> ReadExternalData(const TensorProto& t, const TensorLoadCon
     return NotFound(what, ": external data file '", location, "' not found in '", ctx.model_dir,
                     "'");
   }
-  const std::string file(file_buf);
+  r.path = file_buf;
   const std::string prefix = dir == "/" ? dir : dir + "/";
-  if (file.compare(0, prefix.size(), prefix) != 0) {
+  if (r.path.compare(0, prefix.size(), prefix) != 0) {
     return ParamInvalid(what, ": external data location '", location,
                         "' resolves outside the model directory '", ctx.model_dir, "'");
   }
-  std::unique_ptr<FILE, int (*)(FILE*)> f(std::fopen(file.c_str(), "rb"), &std::fclose);
-  if (f == nullptr) return IoError(what, ": cannot open external data file '", location, "'");
-  if (std::fseek(f.get(), 0, SEEK_END) != 0) {
-    return IoError(what, ": cannot seek in external data file '", location, "'");
+  struct stat st;
+  if (::stat(r.path.c_str(), &st) != 0) {
+    return IoError(what, ": cannot size external data file '", location, "'");
   }
-  const long size = std::ftell(f.get());  // NOLINT(runtime/int): ftell's type
-  if (size < 0) return IoError(what, ": cannot size external data file '", location, "'");
-  if (offset > size) {
-    return OutOfRange(what, ": external data offset ", offset, " is past the end of '", location,
-                      "' (", size, " bytes)");
+  if (!S_ISREG(st.st_mode)) {
+    return ParamInvalid(what, ": external data file '", location, "' is not a regular file");
   }
-  if (length < 0) length = size - offset;
-  if (length > size - offset) {
-    return OutOfRange(what, ": external data '", location, "' has ", size - offset,
-                      " bytes after offset ", offset, ", expected ", length);
+  const int64_t size = static_cast<int64_t>(st.st_size);
+  if (r.offset > size) {
+    return OutOfRange(what, ": external data offset ", r.offset, " is past the end of '",
+                      location, "' (", size, " bytes)");
   }
-  std::string bytes(static_cast<size_t>(length), '\0');
-  if (std::fseek(f.get(), static_cast<long>(offset), SEEK_SET) != 0 ||  // NOLINT(runtime/int)
-      (length > 0 && std::fread(&bytes[0], 1, bytes.size(), f.get()) != bytes.size())) {
-    return IoError(what, ": short read from external data file '", location, "'");
+  if (length < 0) length = size - r.offset;
+  if (length > size - r.offset) {
+    return OutOfRange(what, ": external data '", location, "' has ", size - r.offset,
+                      " bytes after offset ", r.offset, ", expected ", length);
+  }
+  r.length = length;
+  return r;
+}
+
+}  // namespace
+
+StatusOr<std::string> ReadExternalData(const TensorProto& t, const TensorLoadContext& ctx,
+                                       absl::string_view what) {
+  ASSIGN_OR_RETURN(const ExternalRange r, ResolveExternalData(t, ctx, what));
+  std::unique_ptr<FILE, int (*)(FILE*)> f(std::fopen(r.path.c_str(), "rb"), &std::fclose);
+  if (f == nullptr) return IoError(what, ": cannot open external data file '", r.location, "'");
+  std::string bytes(static_cast<size_t>(r.length), '\0');
+  if (std::fseek(f.get(), static_cast<long>(r.offset), SEEK_SET) != 0 ||  // NOLINT(runtime/int)
+      (r.length > 0 && std::fread(&bytes[0], 1, bytes.size(), f.get()) != bytes.size())) {
+    return IoError(what, ": short read from external data file '", r.location, "'");
   }
   return bytes;
+}
+
+// ------------------------------------------------------------ mapped files
+
+struct ExternalDataFiles::Mapping {
+  Mapping(void* a, size_t s, int f) : addr(a), size(s), fd(f) {}
+  Mapping(const Mapping&) = delete;
+  Mapping& operator=(const Mapping&) = delete;
+  ~Mapping() {
+    if (addr != nullptr) ::munmap(addr, size);
+    ::close(fd);
+  }
+  void* addr;
+  size_t size;
+  int fd;
+};
+
+struct ExternalDataFiles::State {
+  absl::Mutex mu;
+  absl::flat_hash_map<std::string, std::shared_ptr<const Mapping>> files ABSL_GUARDED_BY(mu);
+};
+
+ExternalDataFiles::ExternalDataFiles() : state_(std::make_unique<State>()) {}
+ExternalDataFiles::~ExternalDataFiles() = default;
+
+StatusOr<std::shared_ptr<AlignedBuffer>> ExternalDataFiles::View(const std::string& path,
+                                                                uint64_t offset, uint64_t length,
+                                                                absl::string_view location,
+                                                                absl::string_view what) {
+  std::shared_ptr<const Mapping> m;
+  {
+    absl::MutexLock lock(&state_->mu);
+    auto it = state_->files.find(path);
+    if (it != state_->files.end()) m = it->second;
+  }
+  if (m == nullptr) {
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return IoError(what, ": cannot open external data file '", location, "'");
+    struct stat st;
+    if (::fstat(fd, &st) != 0 || st.st_size <= 0) {
+      ::close(fd);
+      return IoError(what, ": cannot size external data file '", location, "'");
+    }
+    const size_t size = static_cast<size_t>(st.st_size);
+    void* addr = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (addr == MAP_FAILED) {
+      ::close(fd);
+      return IoError(what, ": cannot map external data file '", location, "'");
+    }
+    auto made = std::make_shared<const Mapping>(addr, size, fd);
+    absl::MutexLock lock(&state_->mu);
+    m = state_->files.try_emplace(path, std::move(made)).first->second;
+  }
+  // The file may have changed size since the caller checked it.
+  if (offset > m->size || length > m->size - offset) {
+    return OutOfRange(what, ": external data '", location, "' has ", m->size,
+                      " bytes, the tensor needs [", offset, ", +", length, ")");
+  }
+  const uint8_t* bytes = static_cast<const uint8_t*>(m->addr) + offset;
+  std::shared_ptr<AlignedBuffer> view =
+      AlignedBuffer::FileView(bytes, static_cast<size_t>(length), m, FileExtent{m->fd, offset});
+  if (view == nullptr) return Internal(what, ": cannot view external data '", location, "'");
+  return view;
 }
 
 std::vector<uint8_t> EncodeStringTensorData(absl::Span<const std::string> strings) {
@@ -403,6 +495,24 @@ StatusOr<GeTensor> TensorFromOnnxImpl(const TensorProto& t, const TensorLoadCont
   }
   const int64_t want_bytes = count * esize;
 
+  if (t.data_location() == TensorProto::EXTERNAL && ctx.files != nullptr && dt != DT_BOOL) {
+    ASSIGN_OR_RETURN(const ExternalRange r, ResolveExternalData(t, ctx, what));
+    if (r.length != want_bytes) {
+      return ParseFailed(what, ": external data '", ExternalLocation(t), "' has ", r.length,
+                         " bytes but shape ", DimsString(dims), " of ", DtName(dt), " needs ",
+                         want_bytes);
+    }
+    GeTensor out(desc);
+    if (r.length == 0) {
+      out.SetData(std::string());
+      return out;
+    }
+    ASSIGN_OR_RETURN(std::shared_ptr<AlignedBuffer> view,
+                     ctx.files->View(r.path, static_cast<uint64_t>(r.offset),
+                                     static_cast<uint64_t>(r.length), r.location, what));
+    out.SetData(std::move(view));  // no copy: the mapped file
+    return out;
+  }
   if (t.data_location() == TensorProto::EXTERNAL) {
     ASSIGN_OR_RETURN(std::string external, ReadExternalData(t, ctx, what));
     if (static_cast<int64_t>(external.size()) != want_bytes) {

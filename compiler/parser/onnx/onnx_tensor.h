@@ -71,10 +71,36 @@ StatusOr<int32_t> DataTypeToOnnx(DataType dtype);
 // "float", "int64", ... as ONNX spells element types; "elem_type(<n>)" for unknown.
 std::string OnnxElemTypeName(int32_t elem_type);
 
+// External data files mapped once each, for the tensors that view them
+// (AlignedBuffer::FileView: no copy of the bytes; the OM writer copies them
+// file to file). A file stays mapped and open while a tensor views it.
+class ExternalDataFiles {
+ public:
+  ExternalDataFiles();
+  ~ExternalDataFiles();
+  ExternalDataFiles(const ExternalDataFiles&) = delete;
+  ExternalDataFiles& operator=(const ExternalDataFiles&) = delete;
+
+  // A view of `length` bytes at `offset` of the file at `path` (resolved,
+  // and the range checked against its size by the caller). `location` names
+  // the file in errors.
+  StatusOr<std::shared_ptr<AlignedBuffer>> View(const std::string& path, uint64_t offset,
+                                                uint64_t length, absl::string_view location,
+                                                absl::string_view what);
+
+ private:
+  struct Mapping;
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
 struct TensorLoadContext {
   // Directory of the model file; external data is resolved against it. Empty:
   // external data is an error.
   std::string model_dir;
+  // When set, external data (but BOOL, which is normalized) is viewed in
+  // place in its mapped file instead of read into memory.
+  std::shared_ptr<ExternalDataFiles> files;
 };
 
 // A TensorProto as a GeTensor (desc: dims, dtype, FORMAT_ND). `what` names the
