@@ -2050,34 +2050,14 @@ StatusOr<ComputeGraphPtr> OnnxModelParser::ParseFile(const std::string& path,
     ::close(fd);
     return IoError("ONNX model file '", path, "': cannot stat it");
   }
-  const size_t size = static_cast<size_t>(st.st_size);
-  void* addr = nullptr;
-  if (size > 0) {
-    // Not MAP_POPULATE: the pages of held-out weights are never touched here.
-    addr = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
-    if (addr == MAP_FAILED) {
-      ::close(fd);
-      return IoError("ONNX model file '", path, "': cannot map its ", size, " bytes");
-    }
-  }
   // The mapping and the descriptor live as long as a tensor views them.
-  class MappedFile {
-   public:
-    MappedFile(void* addr, size_t size, int fd) : addr_(addr), size_(size), fd_(fd) {}
-    MappedFile(const MappedFile&) = delete;
-    MappedFile& operator=(const MappedFile&) = delete;
-    ~MappedFile() {
-      if (addr_ != nullptr) ::munmap(addr_, size_);
-      ::close(fd_);
-    }
-
-   private:
-    void* addr_;
-    size_t size_;
-    int fd_;
-  };
-  auto file = std::make_shared<const MappedFile>(addr, size, fd);
-  const absl::string_view bytes(static_cast<const char*>(addr), size);
+  const size_t size = static_cast<size_t>(st.st_size);
+  std::shared_ptr<const onnx_parser::MappedFileRegion> file =
+      onnx_parser::MappedFileRegion::Map(fd, size);
+  if (file == nullptr) {
+    return IoError("ONNX model file '", path, "': cannot map its ", size, " bytes");
+  }
+  const absl::string_view bytes(reinterpret_cast<const char*>(file->data()), size);
   std::string dir = options.model_dir;
   if (dir.empty()) {
     const size_t slash = path.rfind('/');

@@ -360,22 +360,28 @@ StatusOr<std::string> ReadExternalData(const TensorProto& t, const TensorLoadCon
 
 // ------------------------------------------------------------ mapped files
 
-struct ExternalDataFiles::Mapping {
-  Mapping(void* a, size_t s, int f) : addr(a), size(s), fd(f) {}
-  Mapping(const Mapping&) = delete;
-  Mapping& operator=(const Mapping&) = delete;
-  ~Mapping() {
-    if (addr != nullptr) ::munmap(addr, size);
-    ::close(fd);
+std::shared_ptr<const MappedFileRegion> MappedFileRegion::Map(int fd, size_t size) {
+  void* addr = nullptr;
+  if (size > 0) {
+    // Not MAP_POPULATE: pages are mapped when something reads them.
+    addr = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (addr == MAP_FAILED) {
+      ::close(fd);
+      return nullptr;
+    }
   }
-  void* addr;
-  size_t size;
-  int fd;
-};
+  return std::make_shared<const MappedFileRegion>(addr, size, fd);
+}
+
+MappedFileRegion::~MappedFileRegion() {
+  if (addr_ != nullptr) ::munmap(addr_, size_);
+  ::close(fd_);
+}
 
 struct ExternalDataFiles::State {
   absl::Mutex mu;
-  absl::flat_hash_map<std::string, std::shared_ptr<const Mapping>> files ABSL_GUARDED_BY(mu);
+  absl::flat_hash_map<std::string, std::shared_ptr<const MappedFileRegion>> files
+      ABSL_GUARDED_BY(mu);
 };
 
 ExternalDataFiles::ExternalDataFiles() : state_(std::make_unique<State>()) {}
@@ -385,7 +391,7 @@ StatusOr<std::shared_ptr<AlignedBuffer>> ExternalDataFiles::View(const std::stri
                                                                 uint64_t offset, uint64_t length,
                                                                 absl::string_view location,
                                                                 absl::string_view what) {
-  std::shared_ptr<const Mapping> m;
+  std::shared_ptr<const MappedFileRegion> m;
   {
     absl::MutexLock lock(&state_->mu);
     auto it = state_->files.find(path);
@@ -399,24 +405,19 @@ StatusOr<std::shared_ptr<AlignedBuffer>> ExternalDataFiles::View(const std::stri
       ::close(fd);
       return IoError(what, ": cannot size external data file '", location, "'");
     }
-    const size_t size = static_cast<size_t>(st.st_size);
-    void* addr = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
-    if (addr == MAP_FAILED) {
-      ::close(fd);
-      return IoError(what, ": cannot map external data file '", location, "'");
-    }
-    auto made = std::make_shared<const Mapping>(addr, size, fd);
+    std::shared_ptr<const MappedFileRegion> made =
+        MappedFileRegion::Map(fd, static_cast<size_t>(st.st_size));
+    if (made == nullptr) return IoError(what, ": cannot map external data file '", location, "'");
     absl::MutexLock lock(&state_->mu);
     m = state_->files.try_emplace(path, std::move(made)).first->second;
   }
   // The file may have changed size since the caller checked it.
-  if (offset > m->size || length > m->size - offset) {
-    return OutOfRange(what, ": external data '", location, "' has ", m->size,
+  if (offset > m->size() || length > m->size() - offset) {
+    return OutOfRange(what, ": external data '", location, "' has ", m->size(),
                       " bytes, the tensor needs [", offset, ", +", length, ")");
   }
-  const uint8_t* bytes = static_cast<const uint8_t*>(m->addr) + offset;
-  std::shared_ptr<AlignedBuffer> view =
-      AlignedBuffer::FileView(bytes, static_cast<size_t>(length), m, FileExtent{m->fd, offset});
+  std::shared_ptr<AlignedBuffer> view = AlignedBuffer::FileView(
+      m->data() + offset, static_cast<size_t>(length), m, FileExtent{m->fd(), offset});
   if (view == nullptr) return Internal(what, ": cannot view external data '", location, "'");
   return view;
 }

@@ -71,6 +71,28 @@ StatusOr<int32_t> DataTypeToOnnx(DataType dtype);
 // "float", "int64", ... as ONNX spells element types; "elem_type(<n>)" for unknown.
 std::string OnnxElemTypeName(int32_t elem_type);
 
+// A read-only private mapping of a whole file and its descriptor, both
+// released with the last owner (the tensors viewing the file hold it).
+class MappedFileRegion {
+ public:
+  // Maps the `size` bytes of `fd`, taking `fd` over (closed on failure too);
+  // nullptr when mmap fails. Size 0 maps nothing (data() null).
+  static std::shared_ptr<const MappedFileRegion> Map(int fd, size_t size);
+  MappedFileRegion(void* addr, size_t size, int fd) : addr_(addr), size_(size), fd_(fd) {}
+  MappedFileRegion(const MappedFileRegion&) = delete;
+  MappedFileRegion& operator=(const MappedFileRegion&) = delete;
+  ~MappedFileRegion();
+
+  const uint8_t* data() const { return static_cast<const uint8_t*>(addr_); }
+  size_t size() const { return size_; }
+  int fd() const { return fd_; }
+
+ private:
+  void* addr_;
+  size_t size_;
+  int fd_;
+};
+
 // External data files mapped once each, for the tensors that view them
 // (AlignedBuffer::FileView: no copy of the bytes; the OM writer copies them
 // file to file). A file stays mapped and open while a tensor views it.
@@ -89,7 +111,6 @@ class ExternalDataFiles {
                                                 absl::string_view what);
 
  private:
-  struct Mapping;
   struct State;
   std::unique_ptr<State> state_;
 };
