@@ -343,11 +343,8 @@ StatusOr<ExternalRange> ResolveExternalData(const TensorProto& t, const TensorLo
   return r;
 }
 
-}  // namespace
-
-StatusOr<std::string> ReadExternalData(const TensorProto& t, const TensorLoadContext& ctx,
-                                       absl::string_view what) {
-  ASSIGN_OR_RETURN(const ExternalRange r, ResolveExternalData(t, ctx, what));
+// The bytes of a resolved range, read.
+StatusOr<std::string> ReadExternalRange(const ExternalRange& r, absl::string_view what) {
   std::unique_ptr<FILE, int (*)(FILE*)> f(std::fopen(r.path.c_str(), "rb"), &std::fclose);
   if (f == nullptr) return IoError(what, ": cannot open external data file '", r.location, "'");
   std::string bytes(static_cast<size_t>(r.length), '\0');
@@ -356,6 +353,14 @@ StatusOr<std::string> ReadExternalData(const TensorProto& t, const TensorLoadCon
     return IoError(what, ": short read from external data file '", r.location, "'");
   }
   return bytes;
+}
+
+}  // namespace
+
+StatusOr<std::string> ReadExternalData(const TensorProto& t, const TensorLoadContext& ctx,
+                                       absl::string_view what) {
+  ASSIGN_OR_RETURN(const ExternalRange r, ResolveExternalData(t, ctx, what));
+  return ReadExternalRange(r, what);
 }
 
 // ------------------------------------------------------------ mapped files
@@ -496,7 +501,7 @@ StatusOr<GeTensor> TensorFromOnnxImpl(const TensorProto& t, const TensorLoadCont
   }
   const int64_t want_bytes = count * esize;
 
-  if (t.data_location() == TensorProto::EXTERNAL && ctx.files != nullptr && dt != DT_BOOL) {
+  if (t.data_location() == TensorProto::EXTERNAL) {
     ASSIGN_OR_RETURN(const ExternalRange r, ResolveExternalData(t, ctx, what));
     if (r.length != want_bytes) {
       return ParseFailed(what, ": external data '", ExternalLocation(t), "' has ", r.length,
@@ -504,27 +509,17 @@ StatusOr<GeTensor> TensorFromOnnxImpl(const TensorProto& t, const TensorLoadCont
                          want_bytes);
     }
     GeTensor out(desc);
-    if (r.length == 0) {
-      out.SetData(std::string());
+    if (ctx.files != nullptr && dt != DT_BOOL && r.length > 0) {
+      ASSIGN_OR_RETURN(std::shared_ptr<AlignedBuffer> view,
+                       ctx.files->View(r.path, static_cast<uint64_t>(r.offset),
+                                       static_cast<uint64_t>(r.length), r.location, what));
+      out.SetData(std::move(view));  // no copy: the mapped file
       return out;
     }
-    ASSIGN_OR_RETURN(std::shared_ptr<AlignedBuffer> view,
-                     ctx.files->View(r.path, static_cast<uint64_t>(r.offset),
-                                     static_cast<uint64_t>(r.length), r.location, what));
-    out.SetData(std::move(view));  // no copy: the mapped file
-    return out;
-  }
-  if (t.data_location() == TensorProto::EXTERNAL) {
-    ASSIGN_OR_RETURN(std::string external, ReadExternalData(t, ctx, what));
-    if (static_cast<int64_t>(external.size()) != want_bytes) {
-      return ParseFailed(what, ": external data '", ExternalLocation(t), "' has ", external.size(),
-                         " bytes but shape ", DimsString(dims), " of ", DtName(dt), " needs ",
-                         want_bytes);
-    }
+    ASSIGN_OR_RETURN(std::string external, ReadExternalRange(r, what));
     if (dt == DT_BOOL) {
       for (char& b : external) b = b != 0 ? 1 : 0;
     }
-    GeTensor out(desc);
     out.SetData(std::move(external));  // no copy
     return out;
   }
