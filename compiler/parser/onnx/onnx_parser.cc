@@ -1898,12 +1898,12 @@ bool NeedsOnnxShapeInference(const ModelProto& model, OpResolver* ops,
   return false;
 }
 
-// `file` (null for ParseBytes) keeps `bytes`, a mapping of the model file,
-// mapped and `fd` open after the parse: the Const tensors of the held-out
-// weights then view the file (AlignedBuffer::FileView) instead of copying
-// them; otherwise they are copied into one arena.
-StatusOr<ComputeGraphPtr> ParseModel(absl::string_view bytes, int fd,
-                                     std::shared_ptr<const void> file,
+// `file` (null for ParseBytes) is the mapped model file whose bytes `bytes`
+// are: the Const tensors of the held-out weights then view it
+// (AlignedBuffer::FileView) instead of copying them; otherwise they are
+// copied into one arena.
+StatusOr<ComputeGraphPtr> ParseModel(absl::string_view bytes,
+                                     std::shared_ptr<const onnx_parser::MappedFileRegion> file,
                                      const ParseOptions& options, const std::string& file_name,
                                      const std::string& model_dir) {
   if (options.target_opset != onnx_parser::kTargetOpset) {
@@ -2008,10 +2008,10 @@ StatusOr<ComputeGraphPtr> ParseModel(absl::string_view bytes, int fd,
     InferShapesBestEffort(&model);
   }
   timer.Mark("inline");
-  if (holding && file != nullptr && fd >= 0) {
-    held.owner = std::move(file);
-    held.fd = fd;
+  if (holding && file != nullptr) {
+    held.fd = file->fd();
     held.file_base = bytes.data();
+    held.owner = std::move(file);
   } else if (holding) {
     RETURN_IF_ERROR(MaterializeHeldWeights(name, &held));
   }
@@ -2063,12 +2063,12 @@ StatusOr<ComputeGraphPtr> OnnxModelParser::ParseFile(const std::string& path,
     const size_t slash = path.rfind('/');
     dir = slash == std::string::npos ? std::string(".") : path.substr(0, slash == 0 ? 1 : slash);
   }
-  return ParseModel(bytes, fd, std::move(file), options, path, dir);
+  return ParseModel(bytes, std::move(file), options, path, dir);
 }
 
 StatusOr<ComputeGraphPtr> OnnxModelParser::ParseBytes(absl::string_view bytes,
                                                       const ParseOptions& options) const {
-  return ParseModel(bytes, -1, nullptr, options, "", options.model_dir);
+  return ParseModel(bytes, nullptr, options, "", options.model_dir);
 }
 
 }  // namespace ge
