@@ -29,6 +29,106 @@
 
 namespace ge {
 
+namespace {
+
+// A file's body checksum, chunk by chunk (the OM checksum is over its
+// 4 MiB chunks' digests): every thread that calls Work claims chunks until
+// none is left, reading each with pread in kPiece pieces into a buffer on
+// its stack (no heap growth beside the load's own: a 1 MiB heap buffer,
+// fresh memory first touched under the allocator's page-heap lock, stalled
+// the loading thread by ~9 ms on the build VM). Each fresh stack page costs
+// a fault and each piece a syscall: 128 KiB pieces suit a large file (its
+// helper thread, then the thread that waits for the sum), 32 KiB a small
+// file read before the decode (ladder 10k 7.5 ms with 128 KiB, 6.9 with
+// 32 KiB, medians of 8).
+class BodyChecksumReader {
+ public:
+  explicit BodyChecksumReader(const MappedFile& f)
+      : file_(f),
+        body_(f.bytes().size() > kOmHeaderSize ? f.bytes().size() - kOmHeaderSize : 0),
+        digests_(static_cast<size_t>((body_ + kOmChecksumChunkBytes - 1) / kOmChecksumChunkBytes)) {}
+
+  template <size_t kPiece>
+  Status Work() {
+    alignas(64) uint8_t buffer[kPiece];
+    for (size_t k = next_.fetch_add(1); k < digests_.size(); k = next_.fetch_add(1)) {
+      const uint64_t begin = k * kOmChecksumChunkBytes;
+      const uint64_t end = std::min<uint64_t>(begin + kOmChecksumChunkBytes, body_);
+      OmChecksumChunk chunk;
+      for (uint64_t at = begin; at < end; at += kPiece) {
+        const size_t n = static_cast<size_t>(std::min<uint64_t>(kPiece, end - at));
+        RETURN_IF_ERROR(file_.ReadAt(kOmHeaderSize + at, absl::MakeSpan(buffer, n)));
+        chunk.Update(absl::MakeConstSpan(buffer, n));
+      }
+      digests_[k] = chunk.Digest();
+    }
+    return OkStatus();
+  }
+  // Leaves the chunks nobody has claimed yet unclaimed for good (Digest is
+  // then meaningless): Work returns after the chunk it is on.
+  void Abandon() { next_.store(digests_.size()); }
+  // After every Work has returned OK (and without Abandon).
+  std::array<uint8_t, 32> Digest() const { return OmChecksumFromChunks(digests_); }
+
+ private:
+  const MappedFile& file_;
+  const uint64_t body_;
+  std::vector<std::array<uint8_t, 16>> digests_;
+  std::atomic<size_t> next_{0};
+};
+
+constexpr size_t kLargePiece = size_t{128} << 10, kSmallPiece = size_t{32} << 10;
+
+}  // namespace
+
+// The body checksum of a large model file, computed by a helper thread
+// started before the decode and checked by whoever needs the result first:
+// Model::LoadFromFile itself (BodyCheck::kAtLoad, or a load that failed: a
+// mismatch wins over any load error), else the first Run or VerifyBody.
+// The waiting thread claims the chunks the helper has not reached, so the
+// sum takes both cores once somebody waits. Destroying it abandons the
+// chunks not started and joins the helper.
+class PendingBodyChecksum {
+ public:
+  explicit PendingBodyChecksum(std::shared_ptr<const MappedFile> file)
+      : file_(std::move(file)), reader_(*file_) {
+    helper_ = std::thread([this]() { helper_status_ = reader_.Work<kLargePiece>(); });
+  }
+  ~PendingBodyChecksum() {
+    reader_.Abandon();
+    if (helper_.joinable()) helper_.join();
+  }
+  PendingBodyChecksum(const PendingBodyChecksum&) = delete;
+  PendingBodyChecksum& operator=(const PendingBodyChecksum&) = delete;
+
+  // The checksum's verdict (ParseFailed "checksum mismatch" or the read
+  // error, naming the file), computed once.
+  Status Wait() {
+    if (passed_.load(std::memory_order_acquire)) return OkStatus();
+    absl::MutexLock lock(&mu_);
+    if (!done_) {
+      Status st = reader_.Work<kLargePiece>();
+      helper_.join();
+      if (st.ok()) st = helper_status_;
+      if (st.ok()) st = VerifyOmBodyChecksum(file_->bytes(), reader_.Digest());
+      result_ = st.ok() ? st : Annotate(st, "model file '", file_->path(), "': ");
+      done_ = true;
+      passed_.store(result_.ok(), std::memory_order_release);
+    }
+    return result_;
+  }
+
+ private:
+  std::shared_ptr<const MappedFile> file_;
+  BodyChecksumReader reader_;
+  std::thread helper_;
+  Status helper_status_;  // written by the helper, read after the join
+  absl::Mutex mu_;
+  bool done_ ABSL_GUARDED_BY(mu_) = false;
+  Status result_ ABSL_GUARDED_BY(mu_);
+  std::atomic<bool> passed_{false};
+};
+
 struct Model::Impl {
   GeRootModelPtr root;  // models loaded from a GeRootModel / dynamic OMs
   const proto::ModelTaskDef* task_def = nullptr;  // the root's
@@ -38,6 +138,11 @@ struct Model::Impl {
   std::unique_ptr<StaticExecutor> static_exec;
   std::unique_ptr<DynamicExecutor> dynamic_exec;
   absl::Mutex mu;  // serialises runs of the static executor
+  // Set while a LoadFromFile with BodyCheck::kBeforeFirstRun has not seen
+  // the checksum pass; every Run waits for it first.
+  std::unique_ptr<PendingBodyChecksum> body_checksum;
+
+  Status VerifyBody() { return body_checksum == nullptr ? OkStatus() : body_checksum->Wait(); }
 };
 
 namespace {
@@ -108,49 +213,6 @@ void DescribeValuesFromGraph(const ComputeGraph& graph, std::vector<ModelIoDesc>
 // Files of at least this many bytes are checksummed beside the load.
 constexpr size_t kDeferredChecksumBytes = size_t{4} << 20;
 
-// A file's body checksum, chunk by chunk (the OM checksum is over its
-// 4 MiB chunks' digests): every thread that calls Work claims chunks until
-// none is left, reading each with pread in kPiece pieces into a buffer on
-// its stack (no heap growth beside the load's own: a 1 MiB heap buffer,
-// fresh memory first touched under the allocator's page-heap lock, stalled
-// the loading thread by ~9 ms on the build VM). Each fresh stack page costs
-// a fault and each piece a syscall: 128 KiB pieces suit a large file (its
-// helper thread, then the loading thread after its own work; resnet50's
-// 100 MB hash was most of its load), 32 KiB a small file read before the
-// decode (ladder 10k 7.5 ms with 128 KiB, 6.9 with 32 KiB, medians of 8).
-class BodyChecksumReader {
- public:
-  explicit BodyChecksumReader(const MappedFile& f)
-      : file_(f),
-        body_(f.bytes().size() > kOmHeaderSize ? f.bytes().size() - kOmHeaderSize : 0),
-        digests_(static_cast<size_t>((body_ + kOmChecksumChunkBytes - 1) / kOmChecksumChunkBytes)) {}
-
-  template <size_t kPiece>
-  Status Work() {
-    alignas(64) uint8_t buffer[kPiece];
-    for (size_t k = next_.fetch_add(1); k < digests_.size(); k = next_.fetch_add(1)) {
-      const uint64_t begin = k * kOmChecksumChunkBytes;
-      const uint64_t end = std::min<uint64_t>(begin + kOmChecksumChunkBytes, body_);
-      OmChecksumChunk chunk;
-      for (uint64_t at = begin; at < end; at += kPiece) {
-        const size_t n = static_cast<size_t>(std::min<uint64_t>(kPiece, end - at));
-        RETURN_IF_ERROR(file_.ReadAt(kOmHeaderSize + at, absl::MakeSpan(buffer, n)));
-        chunk.Update(absl::MakeConstSpan(buffer, n));
-      }
-      digests_[k] = chunk.Digest();
-    }
-    return OkStatus();
-  }
-  // After every Work has returned OK.
-  std::array<uint8_t, 32> Digest() const { return OmChecksumFromChunks(digests_); }
-
- private:
-  const MappedFile& file_;
-  const uint64_t body_;
-  std::vector<std::array<uint8_t, 16>> digests_;
-  std::atomic<size_t> next_{0};
-};
-
 // A static root is loaded without its graph (LoadOmForRuntime): the static
 // executor reads its launch plan (or, for TaskDef files, the root's op
 // descs and the tasks as validated wire bytes, parsed one at a time) and
@@ -217,28 +279,26 @@ StatusOr<Model> LoadModelFromGeRootModel(GeRootModelPtr root, const ModelLoadOpt
 StatusOr<Model> Model::LoadFromFile(const std::string& path, const ModelLoadOptions& options) {
   ASSIGN_OR_RETURN(std::shared_ptr<const MappedFile> file, MappedFile::Open(path));
   absl::Span<const uint8_t> bytes = file->bytes();
-  // A large file's checksum is computed on a second thread while this one
-  // loads and prepares the model, then by both threads (chunk by chunk), and
-  // is checked before the model is returned (a mismatch wins over any load
-  // error). It reads the file with
-  // pread instead of through the mapping. Measured on the build VM
-  // (resnet50, 100 MB): a first touch of the mapping's 4 KiB pages costs
-  // ~35-45 ms, pread plus the hash ~18 ms. The weights stay mapped and are
-  // first touched by the first run that reads them (a lazily mapped model,
-  // as with any mmap).
+  // A large file's checksum is computed on a helper thread while this one
+  // loads and prepares the model (PendingBodyChecksum); with kAtLoad this
+  // thread then helps and checks it before returning, with kBeforeFirstRun
+  // the model is returned and its first Run (or VerifyBody) does. It reads
+  // the file with pread instead of through the mapping. Measured on the
+  // build VM (resnet50, 100 MB): a first touch of the mapping's 4 KiB pages
+  // costs ~35-45 ms, pread plus the hash ~18 ms. The weights stay mapped
+  // and are first touched by the first run that reads them (a lazily mapped
+  // model, as with any mmap).
   OmLoadOptions om_options;
-  constexpr size_t kLargePiece = size_t{128} << 10, kSmallPiece = size_t{32} << 10;
-  BodyChecksumReader checksum(*file);
-  std::thread sum_thread;
-  Status helper_status;
+  std::unique_ptr<PendingBodyChecksum> pending;
   std::array<uint8_t, 32> small_sum;
   if (bytes.size() >= kDeferredChecksumBytes) {
     om_options.defer_checksum = true;
-    sum_thread = std::thread([&helper_status, &checksum]() { helper_status = checksum.Work<kLargePiece>(); });
+    pending = std::make_unique<PendingBodyChecksum>(file);
   } else {
     // A small file's checksum is read first, on this thread (a second one
     // costs more than it saves here): the load then touches only the
     // mapped pages it parses (ladder 10k: TASK_INFO 0.56 of 2.1 MB).
+    BodyChecksumReader checksum(*file);
     if (Status st = checksum.Work<kSmallPiece>(); !st.ok()) {
       return Annotate(st, "model file '", path, "': ");
     }
@@ -246,14 +306,12 @@ StatusOr<Model> Model::LoadFromFile(const std::string& path, const ModelLoadOpti
     om_options.body_checksum = &small_sum;
   }
   StatusOr<Model> m = LoadFromOmBytes(bytes, file, options, om_options);
-  if (sum_thread.joinable()) {
-    Status st = checksum.Work<kLargePiece>();  // the chunks the helper has not claimed yet
-    sum_thread.join();
-    if (st.ok()) st = helper_status;
-    if (st.ok()) st = VerifyOmBodyChecksum(bytes, checksum.Digest());
-    if (!st.ok()) return Annotate(st, "model file '", path, "': ");
+  if (pending != nullptr && (!m.ok() || options.body_check == BodyCheck::kAtLoad)) {
+    RETURN_IF_ERROR(pending->Wait());
+    pending.reset();
   }
   if (!m.ok()) return Annotate(m.status(), "model file '", path, "': ");
+  m->impl_->body_checksum = std::move(pending);
   return m;
 }
 
@@ -276,8 +334,15 @@ uint64_t Model::arena_bytes() const {
   return impl_->static_exec != nullptr ? impl_->static_exec->arena_bytes() : 0;
 }
 
+Status Model::VerifyBody() {
+  if (impl_ == nullptr) return ParamInvalid("VerifyBody on a moved-from Model");
+  return impl_->VerifyBody();
+}
+
 StatusOr<std::vector<gert::HostTensor>> Model::Run(const std::vector<gert::HostTensor>& inputs) {
   if (impl_ == nullptr) return ParamInvalid("Run on a moved-from Model");
+  // Before the inputs are looked at: a corrupt file is reported as such.
+  RETURN_IF_ERROR(impl_->VerifyBody());
   for (size_t i = 0; i < inputs.size(); ++i) {
     if (!inputs[i].HasStorage() && inputs[i].tensor().GetSize() > 0) {
       return ParamInvalid("input ", i, " owns no storage");
@@ -312,6 +377,7 @@ StatusOr<std::vector<gert::HostTensor>> Model::Run(const std::vector<gert::HostT
 
 Status Model::Run(absl::Span<const gert::Tensor> inputs, absl::Span<gert::Tensor> outputs) {
   if (impl_ == nullptr) return ParamInvalid("Run on a moved-from Model");
+  RETURN_IF_ERROR(impl_->VerifyBody());
   if (impl_->static_exec != nullptr) {
     absl::MutexLock lock(&impl_->mu);
     return impl_->static_exec->Run(inputs, outputs);

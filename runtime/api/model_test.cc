@@ -467,11 +467,17 @@ TEST(ModelTest, OptionalInput) {
   EXPECT_TRUE(*(*out)[0].GetData<bool>());
 }
 
+void ExpectChecksumMismatch(const Status& st, const std::string& file) {
+  EXPECT_EQ(GetErrorCode(st), ErrorCode::kParseFailed) << st;
+  EXPECT_NE(st.message().find("checksum mismatch"), std::string::npos) << st;
+  EXPECT_NE(st.message().find(file), std::string::npos) << st;
+}
+
 // Writes `onnx` compiled as `<name>.om`, loads it with Model::LoadFromFile
 // and runs it on an input of `dims` against the reference; then a flip at
 // the model record (a structure error but for the checksum, which wins), the
 // middle and the last byte each fail the load as a checksum mismatch naming
-// the file.
+// the file (BodyCheck::kAtLoad; a small file always).
 void ExpectFileLoadsAndFlipsFailTheChecksum(const onnx::ModelProto& onnx,
                                             const std::vector<int64_t>& dims, const std::string& name,
                                             bool large) {
@@ -496,11 +502,80 @@ void ExpectFileLoadsAndFlipsFailTheChecksum(const onnx::ModelProto& onnx,
     bad[at] ^= 0x10;
     const std::string bad_path = rttest::TempPath(name + "_bad.om");
     ASSERT_TRUE(WriteFileAtomically(bad_path, bad).ok());
-    StatusOr<Model> m = Model::LoadFromFile(bad_path);
-    EXPECT_EQ(GetErrorCode(m.status()), ErrorCode::kParseFailed) << at << ": " << m.status();
-    EXPECT_NE(m.status().message().find("checksum mismatch"), std::string::npos) << m.status();
-    EXPECT_NE(m.status().message().find(name + "_bad.om"), std::string::npos) << m.status();
+    ModelLoadOptions at_load;
+    at_load.body_check = BodyCheck::kAtLoad;
+    StatusOr<Model> m = Model::LoadFromFile(bad_path, at_load);
+    ASSERT_FALSE(m.ok()) << at;
+    ExpectChecksumMismatch(m.status(), name + "_bad.om");
   }
+}
+
+// The default BodyCheck::kBeforeFirstRun on a large file: a flip in the
+// weights loads (every structural check passes) and the first Run fails
+// with the checksum mismatch before using them, as does every later Run
+// and VerifyBody; a flip in the model record still fails the load (the
+// structure error waits for the checksum, whose mismatch wins).
+TEST(ModelTest, LargeFileChecksumFailsTheFirstRunByDefault) {
+  StatusOr<std::string> om = rttest::CompileOnnxToOm(rttest::WideMatMul());
+  ASSERT_TRUE(om.ok()) << om.status();
+  ASSERT_GE(om->size(), size_t{5} << 20);
+  const std::string path = rttest::TempPath("deferred.om");
+  std::vector<gert::HostTensor> in = One(rttest::PatternF32({2, 1024}, 3));
+
+  ASSERT_TRUE(WriteFileAtomically(path, *om).ok());
+  {
+    StatusOr<Model> good = Model::LoadFromFile(path);
+    ASSERT_TRUE(good.ok()) << good.status();
+    StatusOr<std::vector<gert::HostTensor>> out = good->Run(in);
+    ASSERT_TRUE(out.ok()) << out.status();
+    ExpectClose(*out, Reference(rttest::WideMatMul(), in));
+    EXPECT_TRUE(good->VerifyBody().ok());
+  }
+
+  std::string bad = *om;
+  bad[om->size() / 2] ^= 0x10;
+  ASSERT_TRUE(WriteFileAtomically(path, bad).ok());
+  StatusOr<Model> m = Model::LoadFromFile(path);
+  ASSERT_TRUE(m.ok()) << m.status();
+  for (int run = 0; run < 2; ++run) {
+    StatusOr<std::vector<gert::HostTensor>> out = m->Run(in);
+    ASSERT_FALSE(out.ok()) << run;
+    ExpectChecksumMismatch(out.status(), "deferred.om");
+  }
+  std::vector<gert::Tensor> in_views = {in[0].tensor()};
+  StatusOr<gert::HostTensor> y = gert::HostTensor::Create(DT_FLOAT, {2, 1280});
+  ASSERT_TRUE(y.ok());
+  std::vector<gert::Tensor> out_views = {y->tensor()};
+  ExpectChecksumMismatch(m->Run(in_views, absl::MakeSpan(out_views)), "deferred.om");
+  ExpectChecksumMismatch(m->VerifyBody(), "deferred.om");
+
+  bad = *om;
+  bad[300] ^= 0x10;
+  ASSERT_TRUE(WriteFileAtomically(path, bad).ok());
+  StatusOr<Model> broken = Model::LoadFromFile(path);
+  ASSERT_FALSE(broken.ok());
+  ExpectChecksumMismatch(broken.status(), "deferred.om");
+}
+
+// A model dropped right after the load, while its helper thread is still
+// hashing, and one moved before its first Run: no hang, no use after free
+// (the asan config runs this test too).
+TEST(ModelTest, DeferredChecksumSurvivesEarlyDestructionAndMoves) {
+  StatusOr<std::string> om = rttest::CompileOnnxToOm(rttest::WideMatMul());
+  ASSERT_TRUE(om.ok()) << om.status();
+  const std::string path = rttest::TempPath("early.om");
+  ASSERT_TRUE(WriteFileAtomically(path, *om).ok());
+  for (int i = 0; i < 4; ++i) {
+    StatusOr<Model> m = Model::LoadFromFile(path);
+    ASSERT_TRUE(m.ok()) << m.status();
+  }
+  StatusOr<Model> m = Model::LoadFromFile(path);
+  ASSERT_TRUE(m.ok()) << m.status();
+  Model moved = std::move(*m);
+  std::vector<gert::HostTensor> in = One(rttest::PatternF32({2, 1024}, 5));
+  StatusOr<std::vector<gert::HostTensor>> out = moved.Run(in);
+  ASSERT_TRUE(out.ok()) << out.status();
+  ExpectClose(*out, Reference(rttest::WideMatMul(), in));
 }
 
 // Large files: Model::LoadFromFile hashes them with pread beside the decode
