@@ -3,7 +3,7 @@
 // ModelBuilder::Build on the atc benchmark ladder (buildtest::MakeLadder:
 // Add / Mul / Relu on [1,16], a Const every 4 Muls) at 10k and 100k ops, with
 // one task-generation thread and with the default (hardware concurrency).
-// Linked with atc's allocator (tcmalloc over huge pages), so the figures are
+// Linked with atc's allocator (tcmalloc, //third_party:malloc), so the figures are
 // atc's. Reports time_per_node (CPU seconds per node; 1.2u = 1.2 us/node) and,
 // for one thread, heap_bytes_per_node (heap growth during Build: the model's
 // task list is most of it). Graph construction and teardown are not
