@@ -15,7 +15,8 @@
 //     these functions do not fail.
 //   * float / double use a cache-blocked, packed kernel (BLIS-style: B panels
 //     of NR columns, A panels of MR rows, an MR x NR register tile written with
-//     GCC vector extensions so it vectorises for whatever -march is in use).
+//     GCC vector extensions), its micro-kernel compiled for SSE2, AVX2 and
+//     AVX-512 and chosen at run time (GemmIsaInUse).
 //     Integer types use a plain i-k-j loop with wrap-around arithmetic.
 //
 // Example
@@ -28,6 +29,15 @@
 #include <type_traits>
 
 namespace ops {
+
+// The instruction set of the float / double micro-kernel. Every one gives
+// bit-identical results (no fused multiply-adds); the widest one the CPU
+// supports is used.
+enum class GemmIsa { kBaseline, kAvx2, kAvx512 };
+GemmIsa GemmIsaInUse();
+// Tests: makes every later call use `isa`; false (and no change) when the
+// CPU does not support it. Not for use while another thread runs a GEMM.
+bool SetGemmIsaForTesting(GemmIsa isa);
 
 void GemmF32(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, float alpha,
              const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c,

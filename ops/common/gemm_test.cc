@@ -6,6 +6,7 @@
 #include <limits>
 #include <random>
 #include <tuple>
+#include <type_traits>
 #include <vector>
 
 #include "gtest/gtest.h"
@@ -96,6 +97,64 @@ TEST(GemmF64, LargeMatchesReference) {
   const std::vector<double> want = Reference(false, false, m, n, k, 1.5, a, k, b, n, 2.0, c, n);
   GemmF64(false, false, m, n, k, 1.5, a.data(), k, b.data(), n, 2.0, c.data(), n);
   for (size_t i = 0; i < c.size(); ++i) ASSERT_NEAR(c[i], want[i], 1e-11) << i;
+}
+
+// Every micro-kernel this CPU supports gives the same bits as the baseline
+// (SSE2) one, for float and double, across edge tiles, transposes, alpha
+// and beta; and the one used by default is the widest supported.
+TEST(GemmIsa, EveryKernelGivesTheBaselineBits) {
+  const GemmIsa chosen = GemmIsaInUse();
+  EXPECT_TRUE(SetGemmIsaForTesting(GemmIsa::kBaseline));
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<double> dist(-1, 1);
+  struct Shape { int64_t m, n, k; bool ta, tb; };
+  const Shape shapes[] = {{64, 300, 57, false, false}, {37, 49, 460, true, false},
+                          {128, 78, 115, false, true}, {7, 1000, 300, true, true},
+                          {130, 33, 513, false, false}};
+  std::vector<std::vector<float>> base_f;
+  std::vector<std::vector<double>> base_d;
+  std::vector<std::vector<double>> inputs;
+  for (const Shape& s : shapes) {
+    std::vector<double> v(static_cast<size_t>(s.m * s.k + s.k * s.n + s.m * s.n));
+    for (double& x : v) x = dist(rng);
+    inputs.push_back(v);
+  }
+  auto run = [&](auto zero, size_t i) {
+    using T = decltype(zero);
+    const Shape& s = shapes[i];
+    const std::vector<double>& v = inputs[i];
+    std::vector<T> a(v.begin(), v.begin() + s.m * s.k);
+    std::vector<T> b(v.begin() + s.m * s.k, v.begin() + s.m * s.k + s.k * s.n);
+    std::vector<T> c(v.begin() + s.m * s.k + s.k * s.n, v.end());
+    const int64_t lda = s.ta ? s.m : s.k, ldb = s.tb ? s.k : s.n;
+    if constexpr (std::is_same_v<T, float>) {
+      GemmF32(s.ta, s.tb, s.m, s.n, s.k, 0.7f, a.data(), lda, b.data(), ldb, 0.3f, c.data(), s.n);
+    } else {
+      GemmF64(s.ta, s.tb, s.m, s.n, s.k, 0.7, a.data(), lda, b.data(), ldb, 0.3, c.data(), s.n);
+    }
+    return c;
+  };
+  for (size_t i = 0; i < std::size(shapes); ++i) {
+    base_f.push_back(run(0.0f, i));
+    base_d.push_back(run(0.0, i));
+  }
+  int tried = 0;
+  for (GemmIsa isa : {GemmIsa::kAvx2, GemmIsa::kAvx512}) {
+    if (!SetGemmIsaForTesting(isa)) continue;
+    ++tried;
+    for (size_t i = 0; i < std::size(shapes); ++i) {
+      EXPECT_EQ(run(0.0f, i), base_f[i]) << "isa " << static_cast<int>(isa) << " shape " << i;
+      EXPECT_EQ(run(0.0, i), base_d[i]) << "isa " << static_cast<int>(isa) << " shape " << i;
+    }
+  }
+  EXPECT_TRUE(SetGemmIsaForTesting(chosen));
+  if (chosen == GemmIsa::kAvx512) {
+    EXPECT_EQ(tried, 2);
+  } else if (chosen == GemmIsa::kAvx2) {
+    EXPECT_FALSE(SetGemmIsaForTesting(GemmIsa::kAvx512));
+    EXPECT_TRUE(SetGemmIsaForTesting(chosen));
+  }
+  if (tried == 0) GTEST_SKIP() << "this CPU has only the baseline kernel";
 }
 
 TEST(GemmInt, WrapsAroundWithoutUndefinedBehaviour) {
