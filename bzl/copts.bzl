@@ -21,6 +21,14 @@ GE_DEFAULT_COPTS = [
 
 GE_TEST_COPTS = GE_DEFAULT_COPTS
 
+# Host kernels (ops/): GCC 12's -O2 vectorises a loop only when no scalar
+# remainder is needed ("very cheap"), which leaves the elementwise loops
+# (trip count known at run time) scalar; "cheap" vectorises them. Per
+# element results are the same (no reassociation: float reductions stay
+# scalar without -ffast-math). resnet50's Relu went from ~18 to ~3 ms per
+# run on the build VM (a branch per element before).
+GE_KERNEL_COPTS = ["-fvect-cost-model=cheap"]
+
 GE_C_COPTS = [
     "-Wall",
     "-Wextra",

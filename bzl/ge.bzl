@@ -3,10 +3,14 @@
     load("//bzl:ge.bzl", "ge_cc_library", "ge_cc_test", "ge_cc_binary", "ge_cc_benchmark")
 """
 
-load("//bzl:copts.bzl", "GE_DEFAULT_COPTS", "GE_TEST_COPTS")
+load("//bzl:copts.bzl", "GE_DEFAULT_COPTS", "GE_KERNEL_COPTS", "GE_TEST_COPTS")
 
 def ge_cc_library(name, copts = [], **kwargs):
     native.cc_library(name = name, copts = GE_DEFAULT_COPTS + copts, **kwargs)
+
+def ge_kernel_library(name, copts = [], **kwargs):
+    """A library of host kernels (ops/): loops vectorised as in copts.bzl's GE_KERNEL_COPTS."""
+    native.cc_library(name = name, copts = GE_DEFAULT_COPTS + GE_KERNEL_COPTS + copts, **kwargs)
 
 def ge_cc_binary(name, copts = [], **kwargs):
     native.cc_binary(name = name, copts = GE_DEFAULT_COPTS + copts, **kwargs)
