@@ -2,8 +2,9 @@
 //
 // Size-class pool: 128 classes of 8..1024 bytes. Each thread has a free list
 // per class and a bump region (a 2 MiB chunk); chunks come from 64 MiB
-// reservations aligned to 2 MiB and advised MADV_HUGEPAGE (but for the
-// process's first chunk, see NewChunkLocked). Free lists of
+// reservations aligned to 2 MiB, advised MADV_HUGEPAGE with
+// GE_GRAPH_POOL_THP=1 (but for the process's first chunk, see
+// NewChunkLocked). Free lists of
 // exiting threads go to a mutex-protected depot that refills the others.
 #include "graph/inc/graph/pool_allocator.h"
 
@@ -31,7 +32,14 @@ constexpr bool kUsePool = true;
 constexpr size_t kClasses = kPoolMaxBytes / kPoolAlignment;  // class c holds c * 8 bytes
 constexpr size_t kChunkBytes = size_t{2} << 20;               // one huge page
 constexpr size_t kReserveBytes = size_t{64} << 20;
-constexpr bool kDefaultHugePages = true;
+// Off by default: on the build VM a fresh 2 MiB page cost ~4-5 ms (the
+// host backs memory the guest returned to it, in whole huge pages) while
+// 4 KiB faults mostly reuse pages still backed: constructing a 1M-node graph
+// took 1.0-1.6 us per node with the advice and 0.54-0.56 without, and atc
+// on the 100k ladder after another process freed 400 MB 0.57-0.76 s against
+// 0.46-0.48 (0.43-0.44 against 0.47-0.49 in a quiet host: the advice only
+// pays while the host has huge pages at hand).
+constexpr bool kDefaultHugePages = false;
 
 struct FreeObj {
   FreeObj* next;

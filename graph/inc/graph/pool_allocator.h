@@ -21,9 +21,10 @@
 //     free lists go to a shared depot when it exits.
 //   * Freed memory is reused by later allocations but never returned to the
 //     operating system.
-//   * GE_GRAPH_POOL_THP=0 in the environment turns the huge page advice off
-//     (it is on by default, from the process's second 2 MiB chunk on; the
-//     kernel honours it when THP is "madvise" or "always").
+//   * GE_GRAPH_POOL_THP=1 in the environment advises transparent huge pages
+//     from the process's second 2 MiB chunk on (the kernel honours it when
+//     THP is "madvise" or "always"); off by default (pool_allocator.cc says
+//     why).
 //   * Built with AddressSanitizer (or with GE_GRAPH_NO_POOL defined) every
 //     call goes to ::operator new / delete, so ASan / LeakSanitizer see each
 //     object.
