@@ -34,10 +34,11 @@ struct Tile {
   static constexpr int kNr = kVecsPerRow * VecOf<T>::kLanes;
 };
 
-// SSE2 (16 xmm) and AVX2 (16 ymm): 6 x 1 (24 / 12 registers of
-// accumulators). AVX-512 (32 zmm): 12 x 2, so that each k step loads two B
-// vectors and twelve A values for 24 multiply-adds (6 x 1 spent one load
-// per multiply-add; 2x the throughput on resnet50's GEMMs).
+// SSE2 and AVX2 (16 registers): 6 x 1, 24 xmm of accumulators (they spill;
+// the baseline is the fallback) or 12 ymm. AVX-512 (32 zmm): 12 x 2, 24
+// accumulators, so that each k step loads two B vectors and twelve A values
+// for 24 vector multiply-adds (6 x 1 spent a load per multiply-add; about
+// 2x the throughput on resnet50's GEMMs).
 template <typename T>
 using SmallTile = Tile<T, 6, 1>;
 template <typename T>
@@ -142,9 +143,9 @@ bool IsaSupported(GemmIsa isa) {
 }
 
 // The widest kernel the CPU (and the OS's saved register state) supports:
-// the default build targets baseline x86-64 (SSE2), where the 6 x 64-byte
-// accumulators spill (resnet50-sized GEMMs ran at 6-13 GFLOP/s on the build
-// VM's AVX-512 Xeon, 23-36 with the AVX-512 kernel).
+// the default build targets baseline x86-64 (SSE2), where the accumulators
+// spill (resnet50-sized GEMMs ran at 6-13 GFLOP/s on the build VM's AVX-512
+// Xeon; 43-68 with the AVX-512 kernel, one thread).
 GemmIsa WidestIsa() {
   if (IsaSupported(GemmIsa::kAvx512)) return GemmIsa::kAvx512;
   if (IsaSupported(GemmIsa::kAvx2)) return GemmIsa::kAvx2;
@@ -250,9 +251,9 @@ void GemmSmall(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, T al
   }
 }
 
-// The packing and the tile write-back stay baseline code: compiling the
-// whole loop nest per instruction set (with the micro-kernel inlined or
-// not) made it 10-40% slower than this on the build VM.
+// The loop nest and the packing stay baseline code (the micro-kernel adds
+// its tile into C): compiling them per instruction set too made the GEMM
+// 10-40% slower on the build VM.
 template <typename T, typename Sh>
 void GemmBlocked(MicroKernelFn<T> micro_kernel, bool trans_a, bool trans_b, int64_t m, int64_t n,
                  int64_t k, T alpha, const T* a, int64_t lda, const T* b, int64_t ldb, T beta, T* c,
