@@ -32,9 +32,9 @@ constexpr bool kUsePool = true;
 constexpr size_t kClasses = kPoolMaxBytes / kPoolAlignment;  // class c holds c * 8 bytes
 constexpr size_t kChunkBytes = size_t{2} << 20;               // one huge page
 constexpr size_t kReserveBytes = size_t{64} << 20;
-// Off by default: on the build VM a fresh 2 MiB page cost ~4-5 ms (the
-// host backs memory the guest returned to it, in whole huge pages) while
-// 4 KiB faults mostly reuse pages still backed: constructing a 1M-node graph
+// Off by default: on the build VM a fresh 2 MiB page cost ~4-5 ms at times
+// (likely memory the guest had reported free to the host, which backs it
+// again on first touch) while 4 KiB faults mostly got pages still backed: constructing a 1M-node graph
 // took 1.0-1.6 us per node with the advice and 0.54-0.56 without, and atc
 // on the 100k ladder after another process freed 400 MB 0.57-0.76 s against
 // 0.46-0.48 (0.43-0.44 against 0.47-0.49 in a quiet host: the advice only
