@@ -18,6 +18,7 @@
 #include <new>
 
 #include "metadef/inc/base/aligned_mapping.h"
+#include "metadef/inc/base/prefault.h"
 
 namespace ge {
 namespace internal {
@@ -107,7 +108,13 @@ char* NewChunkLocked(Global& g) {
   }
   char* chunk = g.reserve_cur;
   g.reserve_cur += kChunkBytes;
-  g.carved.fetch_add(kChunkBytes, std::memory_order_relaxed);
+  // A process's second chunk on means a graph of thousands of nodes: its
+  // small pages are mapped in one call (one trap per 4 KiB page cost about
+  // as much as zeroing it; metadef/inc/base/prefault.h). The first chunk
+  // faults in lazily, as a small process (an OM load) touches little of it.
+  if (g.carved.fetch_add(kChunkBytes, std::memory_order_relaxed) > 0 && !UseHugePages()) {
+    (void)PrefaultForWrite(chunk, kChunkBytes);
+  }
   return chunk;
 }
 

@@ -26,7 +26,6 @@
 #ifndef GRAPH_SERIALIZATION_SRC_WIRE_FORMAT_H_
 #define GRAPH_SERIALIZATION_SRC_WIRE_FORMAT_H_
 
-#include <sys/mman.h>
 
 #include <algorithm>
 #include <cstdint>
@@ -66,18 +65,6 @@ inline size_t EncodeVarint(uint64_t v, char* buf) {
   }
   buf[n++] = static_cast<char>(v);
   return n;
-}
-
-// Advises transparent huge pages for the unused capacity of a large output
-// buffer before it is first written: a big serialized model then costs a
-// few hundred 2 MiB page faults instead of tens of thousands of 4 KiB ones.
-inline void AdviseHugePages(std::string* out) {
-  constexpr uintptr_t kHuge = uintptr_t{2} << 20;
-  if (out->capacity() < 2 * kHuge) return;
-  const uintptr_t begin = reinterpret_cast<uintptr_t>(out->data());
-  const uintptr_t lo = (begin + kHuge - 1) & ~(kHuge - 1);
-  const uintptr_t hi = (begin + out->capacity()) & ~(kHuge - 1);
-  if (hi > lo) (void)madvise(reinterpret_cast<void*>(lo), hi - lo, MADV_HUGEPAGE);
 }
 
 class WireWriter {
@@ -233,11 +220,9 @@ class WireWriter {
   }
 
  private:
-  // Moves the written bytes into a buffer of `capacity` bytes advised as
-  // huge pages before the copy first touches it (std::string::reserve would
-  // copy first, faulting the new buffer in 4 KiB pages). The capacity is
-  // exposed in bounded steps: resize zeroes what it exposes, so exposing a
-  // doubled buffer at once would touch twice the memory the bytes need.
+  // Moves the written bytes into a buffer of `capacity` bytes. The capacity
+  // is exposed in bounded steps: resize zeroes what it exposes, so exposing
+  // a doubled buffer at once would touch twice the memory the bytes need.
   __attribute__((noinline)) void ReserveSlow(size_t n) {
     constexpr size_t kStep = size_t{4} << 20;
     if (len_ + n > out_->capacity()) Grow(std::max(len_ + n, out_->capacity() * 2 + 256));
@@ -247,7 +232,6 @@ class WireWriter {
   void Grow(size_t capacity) {
     std::string bigger;
     bigger.reserve(capacity);
-    AdviseHugePages(&bigger);
     bigger.assign(out_->data(), len_);
     out_->swap(bigger);
   }
