@@ -20,6 +20,11 @@ namespace ge {
 
 // ----------------------------------------------------------------- PeerList
 
+namespace {
+// Peer arrays sit with the node blocks: a topological sort reads them.
+constexpr internal::PoolRegion kRegion = internal::PoolRegion::kNodes;
+}  // namespace
+
 int32_t Anchor::PeerList::IndexOf(const Anchor* a) const {
   Anchor* const* d = data();
   for (uint32_t i = 0; i < size_; ++i) {
@@ -35,7 +40,7 @@ void Anchor::PeerList::PushBack(Anchor* a) {
       size_ = 1;
       return;
     }
-    Anchor** many = static_cast<Anchor**>(internal::PoolAllocate(2 * sizeof(Anchor*)));
+    Anchor** many = static_cast<Anchor**>(internal::PoolAllocate(2 * sizeof(Anchor*), kRegion));
     many[0] = u_.one;
     many[1] = a;
     u_.many = many;
@@ -45,9 +50,10 @@ void Anchor::PeerList::PushBack(Anchor* a) {
   }
   if (size_ == cap_) {
     const uint32_t new_cap = cap_ * 2;
-    Anchor** many = static_cast<Anchor**>(internal::PoolAllocate(new_cap * sizeof(Anchor*)));
+    Anchor** many =
+        static_cast<Anchor**>(internal::PoolAllocate(new_cap * sizeof(Anchor*), kRegion));
     std::memcpy(many, u_.many, sizeof(Anchor*) * size_);
-    internal::PoolDeallocate(u_.many, cap_ * sizeof(Anchor*));
+    internal::PoolDeallocate(u_.many, cap_ * sizeof(Anchor*), kRegion);
     u_.many = many;
     cap_ = new_cap;
   }
@@ -62,7 +68,7 @@ void Anchor::PeerList::EraseAt(size_t i) {
 }
 
 void Anchor::PeerList::Reset() {
-  if (cap_ > 1) internal::PoolDeallocate(u_.many, cap_ * sizeof(Anchor*));
+  if (cap_ > 1) internal::PoolDeallocate(u_.many, cap_ * sizeof(Anchor*), kRegion);
   u_.one = nullptr;
   cap_ = 1;
   size_ = 0;

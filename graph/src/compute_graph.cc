@@ -173,6 +173,7 @@ void ComputeGraph::LinkIntoList(const NodePtr& node, Node* pos) {
     nodes_.tail_ = n;
   }
   ++nodes_.size_;
+  ids_synced_ = false;
   if (order_cache_valid_) {
     if (pos == nullptr) {
       n->scratch_index_ = static_cast<uint32_t>(order_cache_.size());
@@ -208,6 +209,7 @@ const std::vector<Node*>& ComputeGraph::OrderedNodes() {
 
 void ComputeGraph::EraseFromList(Node* node) {
   if (order_cache_valid_) InvalidateOrderCache();
+  ids_synced_ = false;
   IndexRemove(node);
   node->list_graph_ = nullptr;
   if (node->owner_graph_ == this) node->owner_graph_ = nullptr;
@@ -228,14 +230,11 @@ void ComputeGraph::EraseFromList(Node* node) {
 }
 
 void ComputeGraph::ApplyOrder(const std::vector<Node*>& nodes,
-                              const std::vector<uint32_t>& order) {
+                              const std::vector<uint32_t>& order, std::vector<Node*>* buffer) {
   constexpr size_t kPrefetchNode = 64;
   constexpr size_t kPrefetchBody = 20;
   const size_t n = order.size();
-  // Written in place (no fresh multi-MB buffer per sort) unless `nodes` is
-  // the cache itself.
-  std::vector<Node*> temp;
-  std::vector<Node*>& new_order = &nodes == &order_cache_ ? temp : order_cache_;
+  std::vector<Node*>& new_order = *buffer;
   new_order.resize(n);
   Node* prev = nullptr;
   for (size_t k = 0; k < n; ++k) {
@@ -261,7 +260,7 @@ void ComputeGraph::ApplyOrder(const std::vector<Node*>& nodes,
   }
   if (prev != nullptr) prev->list_next_ = nullptr;
   nodes_.tail_ = prev;
-  if (&new_order == &temp) order_cache_ = std::move(temp);
+  order_cache_.swap(new_order);
   order_cache_valid_ = true;
 }
 

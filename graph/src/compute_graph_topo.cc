@@ -60,11 +60,10 @@ constexpr size_t kMaxCycleNamesInMessage = 64;
 // page-faulted in (and zeroed by the kernel) on every sort. They keep the
 // capacity of the largest graph sorted on the thread.
 struct SortScratch {
-  std::vector<Node*> nodes;
+  std::vector<Node*> nodes;  // ApplyOrder's buffer
   topo::Csr succ;
   topo::Csr data_pred;
   topo::Csr pred;
-  std::vector<uint8_t> is_data;
   std::vector<uint8_t> const_like;
   std::vector<uint32_t> num_in_data;
   std::vector<int64_t> out_bytes;
@@ -145,20 +144,20 @@ Status ComputeGraph::SortThisGraph(const TopoSortOptions& options) {
       break;
   }
 
+  // Read first: an id set while this sort runs makes the next one check.
+  const uint64_t id_epoch = GetOpDescIdEpoch();
   SortScratch& scratch = ThreadSortScratch();
-  // Positions: nodes[i]->scratch_index_ == i. A copy: ApplyOrder rewrites
-  // the cache.
-  std::vector<Node*>& nodes = scratch.nodes;
-  {
-    const std::vector<Node*>& ordered = OrderedNodes();
-    nodes.assign(ordered.begin(), ordered.end());
-  }
+  // Positions: nodes[i]->scratch_index_ == i (the order cache itself).
+  const std::vector<Node*>& nodes = OrderedNodes();
 
   // One pass over the nodes gathers everything the algorithms need:
   // successors in edge order (each data output's peers, then the control
   // output's peers; peers outside this graph are ignored), data producers
   // (for the delay), and the per-node keys. Graphs are far larger than the
-  // caches, so the nodes and OpDescs ahead are prefetched.
+  // caches, so the nodes ahead are prefetched. The OpDesc bodies (another
+  // pool region) are read here only for the delay and the size keys: the
+  // Kahn seeds' types are read for the seeds alone, and the ids only when
+  // the order changes or may not match.
   topo::Csr& succ = scratch.succ;
   succ.offsets.resize(n + 1);
   succ.targets.clear();
@@ -170,8 +169,6 @@ Status ComputeGraph::SortThisGraph(const TopoSortOptions& options) {
     data_pred.targets.reserve(n + n / 4);
   }
   // Every entry below [0, n) is written by the loop when its size is n.
-  std::vector<uint8_t>& is_data = scratch.is_data;
-  is_data.resize(kahn ? n : 0);
   std::vector<uint8_t>& const_like = scratch.const_like;
   const_like.resize(delay ? n : 0);
   std::vector<uint32_t>& num_in_data = scratch.num_in_data;
@@ -184,15 +181,11 @@ Status ComputeGraph::SortThisGraph(const TopoSortOptions& options) {
   names.resize(need_sizes ? n : 0);
   std::vector<uint64_t>& name_keys = scratch.name_keys;
   name_keys.resize(need_sizes ? 2 * n : 0);
-  const std::string* const data_type = internal::InternString(DATA);
-  const std::string* const refdata_type = internal::InternString(REFDATA);
-  const std::string* const aippdata_type = internal::InternString(AIPPDATA);
+  const bool read_bodies = delay || need_sizes;
   constexpr uint32_t kPrefetchNode = 32;
   constexpr uint32_t kPrefetchBody = 12;
   constexpr uint32_t kPrefetchPorts = 4;
   constexpr uint32_t kPrefetchDesc = 2;
-  // Every OpDesc id already equals its position (read beside the type).
-  bool ids_match = true;
   for (uint32_t v = 0; v < n; ++v) {
     if (v + kPrefetchNode < n) {
       // The node's sort fields (list graph, body, anchor block and counts,
@@ -204,14 +197,12 @@ Status ComputeGraph::SortThisGraph(const TopoSortOptions& options) {
       __builtin_prefetch(ahead + 1);
       __builtin_prefetch(reinterpret_cast<const char*>(ahead + 1) + 63);
     }
-    // The type and the id, first in the OpDesc's pooled body.
     if (v + kPrefetchBody < n) {
       const Node* mid = nodes[v + kPrefetchBody];
-      const OpDesc::Body* body = mid->op_body_;
-      __builtin_prefetch(&body->type_);
-      __builtin_prefetch(&body->attached_to_node_);
       // A node with several inputs has its out anchors on a later line.
       if (mid->cap_in_ > 1) __builtin_prefetch(mid->OutBlock());
+      // The type, first in the OpDesc's pooled body.
+      if (read_bodies) __builtin_prefetch(&mid->op_body_->type_);
     }
     if (need_sizes) {
       if (v + kPrefetchPorts < n) {
@@ -238,10 +229,8 @@ Status ComputeGraph::SortThisGraph(const TopoSortOptions& options) {
       const Node* dst = peer->GetOwnerNodeBarePtr();
       if (dst->list_graph_ == this) succ.targets.push_back(dst->scratch_index_);
     }
+    if (!read_bodies) continue;
     const OpDesc::Body& body = *node->op_body_;
-    const std::string* type = body.type_;
-    ids_match = ids_match && body.id_ == static_cast<int64_t>(v);
-    if (kahn) is_data[v] = (type == data_type || type == refdata_type || type == aippdata_type);
     if (delay) {
       data_pred.offsets[v] = static_cast<uint32_t>(data_pred.targets.size());
       for (uint32_t k = 0; k < node->num_in_; ++k) {
@@ -250,7 +239,7 @@ Status ComputeGraph::SortThisGraph(const TopoSortOptions& options) {
           if (src->list_graph_ == this) data_pred.targets.push_back(src->scratch_index_);
         }
       }
-      const_like[v] = IsConstLike(*type) ? 1 : 0;
+      const_like[v] = IsConstLike(*body.type_) ? 1 : 0;
       num_in_data[v] = node->num_in_;
     }
     if (need_sizes) {
@@ -266,8 +255,18 @@ Status ComputeGraph::SortThisGraph(const TopoSortOptions& options) {
   topo::SortInput in;
   in.succ = &succ;
   topo::Csr& pred = scratch.pred;
+  struct DataTypes {
+    const std::vector<Node*>* nodes;
+    const std::string* types[3];
+  };
+  const DataTypes data{&nodes,
+                       {internal::InternString(DATA), internal::InternString(REFDATA),
+                        internal::InternString(AIPPDATA)}};
   if (kahn) {
-    in.is_data = is_data;
+    in.is_data = [&data](uint32_t v) {
+      const std::string* type = (*data.nodes)[v]->op_body_->type_;
+      return type == data.types[0] || type == data.types[1] || type == data.types[2];
+    };
   } else {
     succ.TransposeInto(&pred);
     in.pred = &pred;
@@ -308,11 +307,23 @@ Status ComputeGraph::SortThisGraph(const TopoSortOptions& options) {
   }
 
   // Re-sorting a sorted graph (passes sort after every change) usually
-  // gives the same order: then the list, the positions and the ids are
-  // already right, and the pass writing them over every node is skipped.
-  bool identity = ids_match && order.size() == n;
+  // gives the same order: then the list and the positions are already
+  // right, and so are the ids unless one was set or a node added since the
+  // last sort (ids_synced_); only ids that differ are written.
+  bool identity = order.size() == n;
   for (uint32_t k = 0; identity && k < n; ++k) identity = order[k] == k;
-  if (!identity) ApplyOrder(nodes, order);
+  if (!identity) {
+    ApplyOrder(nodes, order, &scratch.nodes);
+  } else if (!ids_synced_ || ids_synced_epoch_ != id_epoch) {
+    constexpr uint32_t kPrefetchIds = 16;
+    for (uint32_t v = 0; v < n; ++v) {
+      if (v + kPrefetchIds < n) __builtin_prefetch(&nodes[v + kPrefetchIds]->op_body_->id_);
+      OpDesc::Body& body = *nodes[v]->op_body_;
+      if (body.id_ != static_cast<int64_t>(v)) body.id_ = v;
+    }
+  }
+  ids_synced_ = true;
+  ids_synced_epoch_ = id_epoch;
   OnReordered();
   is_valid_ = true;
   return OkStatus();

@@ -48,12 +48,14 @@ struct TrailingAllocator {
   TrailingAllocator(const TrailingAllocator<U>& o) : extra(o.extra) {}  // NOLINT
   T* allocate(size_t n) {
     const size_t bytes = n * sizeof(T) + extra;
-    void* p = internal::PoolAllocate(bytes);
+    void* p = internal::PoolAllocate(bytes, internal::PoolRegion::kNodes);
     t_trailing_block.base = p;
     t_trailing_block.size = bytes;
     return static_cast<T*>(p);
   }
-  void deallocate(T* p, size_t n) { internal::PoolDeallocate(p, n * sizeof(T) + extra); }
+  void deallocate(T* p, size_t n) {
+    internal::PoolDeallocate(p, n * sizeof(T) + extra, internal::PoolRegion::kNodes);
+  }
   template <typename U>
   bool operator==(const TrailingAllocator<U>& o) const {
     return extra == o.extra;
@@ -118,11 +120,11 @@ Node::~Node() {
   for (uint32_t i = 0; i < cap_in_; ++i) in_block_[i].~InDataAnchor();
   for (uint32_t i = 0; i < cap_out_; ++i) OutBlock()[i].~OutDataAnchor();
   if (!block_is_trailing_ && (cap_in_ + cap_out_) > 0) ::operator delete(in_block_);
-  internal::PoolDelete(ctrl_.load(std::memory_order_acquire));
+  internal::PoolDelete(ctrl_.load(std::memory_order_acquire), internal::PoolRegion::kNodes);
 }
 
 Node::ControlAnchors& Node::MakeCtrl() const {
-  ControlAnchors* fresh = internal::PoolNew<ControlAnchors>();
+  ControlAnchors* fresh = internal::PoolNewIn<ControlAnchors>(internal::PoolRegion::kNodes);
   Node* self = const_cast<Node*>(this);
   static_cast<Anchor&>(fresh->in).Init(self, -1);
   static_cast<Anchor&>(fresh->out).Init(self, -1);
@@ -131,7 +133,7 @@ Node::ControlAnchors& Node::MakeCtrl() const {
                                     std::memory_order_acquire)) {
     return *fresh;
   }
-  internal::PoolDelete(fresh);  // another thread created them first
+  internal::PoolDelete(fresh, internal::PoolRegion::kNodes);  // another thread created them first
   return *expected;
 }
 
@@ -172,6 +174,7 @@ Status Node::UpdateOpDesc(const OpDescPtr& op_desc) {
   op_ = op_desc;
   op_body_ = op_desc->b_;
   BumpOpDescRenameEpoch();
+  BumpOpDescIdEpoch();
   return OkStatus();
 }
 

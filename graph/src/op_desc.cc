@@ -23,10 +23,13 @@
 namespace ge {
 namespace {
 std::atomic<uint64_t> g_rename_epoch{0};
+std::atomic<uint64_t> g_id_epoch{0};
 }  // namespace
 
 uint64_t GetOpDescRenameEpoch() { return g_rename_epoch.load(std::memory_order_relaxed); }
 void BumpOpDescRenameEpoch() { g_rename_epoch.fetch_add(1, std::memory_order_relaxed); }
+uint64_t GetOpDescIdEpoch() { return g_id_epoch.load(std::memory_order_relaxed); }
+void BumpOpDescIdEpoch() { g_id_epoch.fetch_add(1, std::memory_order_relaxed); }
 
 // A port's description. refs counts the ports (of any OpDesc) and the
 // thread's share cache holding it; a pinned block has had a pointer handed
@@ -147,9 +150,12 @@ OpDesc::Body::~Body() {
   for (Port& p : ports_) DescBlock::Release(p.block);
 }
 
-OpDesc::OpDesc() : b_(internal::PoolNew<Body>(std::string(), internal::EmptyInternedString())) {}
+OpDesc::OpDesc()
+    : b_(internal::PoolNewIn<Body>(internal::PoolRegion::kBodies, std::string(),
+                                   internal::EmptyInternedString())) {}
 OpDesc::OpDesc(const std::string& name, const std::string& type)
-    : b_(internal::PoolNew<Body>(name, internal::InternString(type))) {}
+    : b_(internal::PoolNewIn<Body>(internal::PoolRegion::kBodies, name,
+                                   internal::InternString(type))) {}
 
 OpDescPtr OpDesc::Create(const std::string& name, const std::string& type) {
   return std::allocate_shared<OpDesc>(internal::PoolStdAllocator<OpDesc>(), name, type);
@@ -162,7 +168,8 @@ OpDescPtr OpDesc::Create(const OpDesc& other) {
 OpDesc::OpDesc(const OpDesc& other)
     : AttrHolder(other),
       std::enable_shared_from_this<OpDesc>(),
-      b_(internal::PoolNew<Body>(other.b_->name_, other.b_->type_)) {
+      b_(internal::PoolNewIn<Body>(internal::PoolRegion::kBodies, other.b_->name_,
+                                   other.b_->type_)) {
   const Body& o = *other.b_;
   b_->id_ = o.id_;
   b_->stream_id_ = o.stream_id_;
@@ -203,6 +210,7 @@ OpDesc& OpDesc::operator=(const OpDesc& other) {
   b_->ports_ = std::move(copy.b_->ports_);
   b_->num_inputs_ = copy.b_->num_inputs_;
   b_->id_ = copy.b_->id_;
+  if (b_->attached_to_node_) BumpOpDescIdEpoch();
   b_->stream_id_ = copy.b_->stream_id_;
   b_->engine_name_ = copy.b_->engine_name_;
   b_->kernel_lib_name_ = copy.b_->kernel_lib_name_;
@@ -216,7 +224,7 @@ OpDesc& OpDesc::operator=(const OpDesc& other) {
   return *this;
 }
 
-OpDesc::~OpDesc() { internal::PoolDelete(b_); }
+OpDesc::~OpDesc() { internal::PoolDelete(b_, internal::PoolRegion::kBodies); }
 
 void OpDesc::SetName(const std::string& name) {
   if (name == b_->name_) return;

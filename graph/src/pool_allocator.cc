@@ -1,9 +1,10 @@
 // graph/src/pool_allocator.cc
 //
-// Size-class pool: 128 classes of 8..1024 bytes. Each thread has a free list
-// per class and a bump region (a 2 MiB chunk); chunks come from 64 MiB
-// reservations aligned to 2 MiB, advised MADV_HUGEPAGE with
-// GE_GRAPH_POOL_THP=1 (but for the process's first chunk, see
+// Size-class pool: 128 classes of 8..1024 bytes in each of kPoolRegions
+// regions. Each thread has a free list per region and class and a bump area
+// per region (a 2 MiB chunk); chunks come from 64 MiB
+// reservations aligned to 2 MiB and are advised MADV_HUGEPAGE with
+// GE_GRAPH_POOL_THP=1 (but for a bump area's first chunk, see
 // NewChunkLocked). Free lists of
 // exiting threads go to a mutex-protected depot that refills the others.
 #include "graph/inc/graph/pool_allocator.h"
@@ -51,10 +52,11 @@ size_t ClassOf(size_t bytes) { return bytes == 0 ? 1 : (bytes + kPoolAlignment -
 // Trivially destructible, so it stays usable after the thread's flusher ran
 // (late frees from thread_local / static destructors).
 struct ThreadCache {
-  FreeObj* free[kClasses + 1];
-  FreeObj* tail[kClasses + 1];  // last of free[c] (valid while free[c] != nullptr)
-  char* cur;
-  char* end;
+  // Indexed [region][class].
+  FreeObj* free[kPoolRegions][kClasses + 1];
+  FreeObj* tail[kPoolRegions][kClasses + 1];  // last of free (valid while it is non-null)
+  char* cur[kPoolRegions];
+  char* end[kPoolRegions];
   bool registered;
   bool dead;  // flushed: use the global path
 };
@@ -62,14 +64,15 @@ thread_local ThreadCache t_cache{};
 
 struct Global {
   std::mutex mu;
-  FreeObj* depot[kClasses + 1] = {};
-  FreeObj* depot_tail[kClasses + 1] = {};  // valid while depot[c] != nullptr
-  std::atomic<bool> depot_nonempty[kClasses + 1] = {};
+  // Indexed [region][class].
+  FreeObj* depot[kPoolRegions][kClasses + 1] = {};
+  FreeObj* depot_tail[kPoolRegions][kClasses + 1] = {};  // valid while depot is non-null
+  std::atomic<bool> depot_nonempty[kPoolRegions][kClasses + 1] = {};
   char* reserve_cur = nullptr;
   char* reserve_end = nullptr;
-  // Bump region of threads whose cache is gone.
-  char* shared_cur = nullptr;
-  char* shared_end = nullptr;
+  // Bump areas of threads whose cache is gone.
+  char* shared_cur[kPoolRegions] = {};
+  char* shared_end[kPoolRegions] = {};
   std::atomic<uint64_t> reserved{0};
   std::atomic<uint64_t> carved{0};
 };
@@ -88,32 +91,31 @@ bool UseHugePages() {
   return use;
 }
 
-// A fresh 2 MiB chunk (caller holds the mutex).
-char* NewChunkLocked(Global& g) {
+// A fresh 2 MiB chunk for a bump area that had `previous` chunks before
+// (caller holds the mutex).
+char* NewChunkLocked(Global& g, bool previous) {
   if (g.reserve_cur == nullptr || g.reserve_cur + kChunkBytes > g.reserve_end) {
     void* aligned = MapAligned(kReserveBytes, kChunkBytes, PROT_READ | PROT_WRITE, 0);
     if (aligned == nullptr) throw std::bad_alloc();
-    if (UseHugePages()) {
-      // The process's first chunk stays on small pages: a process that
-      // builds a few op descs (an OM load) would otherwise fault in, and
-      // zero, a whole 2 MiB page for them; a large graph's later chunks
-      // are huge pages.
-      const bool first = g.reserved.load(std::memory_order_relaxed) == 0;
-      char* from = static_cast<char*>(aligned) + (first ? kChunkBytes : 0);
-      (void)madvise(from, static_cast<char*>(aligned) + kReserveBytes - from, MADV_HUGEPAGE);
-    }
     g.reserve_cur = static_cast<char*>(aligned);
     g.reserve_end = g.reserve_cur + kReserveBytes;
     g.reserved.fetch_add(kReserveBytes, std::memory_order_relaxed);
   }
   char* chunk = g.reserve_cur;
   g.reserve_cur += kChunkBytes;
-  // A process's second chunk on means a graph of thousands of nodes: its
-  // small pages are mapped in one call (one trap per 4 KiB page cost about
-  // as much as zeroing it; metadef/inc/base/prefault.h). The first chunk
-  // faults in lazily, as a small process (an OM load) touches little of it.
-  if (g.carved.fetch_add(kChunkBytes, std::memory_order_relaxed) > 0 && !UseHugePages()) {
-    (void)PrefaultForWrite(chunk, kChunkBytes);
+  g.carved.fetch_add(kChunkBytes, std::memory_order_relaxed);
+  // A bump area's second chunk on means a graph of thousands of nodes: the
+  // chunk is a huge page (GE_GRAPH_POOL_THP=1) or its small pages are
+  // mapped in one call (one trap per 4 KiB page cost about as much as
+  // zeroing it; metadef/inc/base/prefault.h). A first chunk stays on small
+  // pages that fault in lazily: a small process (an OM load) touches little
+  // of it.
+  if (previous) {
+    if (UseHugePages()) {
+      (void)madvise(chunk, kChunkBytes, MADV_HUGEPAGE);
+    } else {
+      (void)PrefaultForWrite(chunk, kChunkBytes);
+    }
   }
   return chunk;
 }
@@ -122,7 +124,7 @@ char* NewChunkLocked(Global& g) {
 // (caller holds the mutex when the region is shared).
 void* CarveLocked(Global& g, char** cur, char** end, size_t bytes) {
   if (*cur == nullptr || *cur + bytes > *end) {
-    *cur = NewChunkLocked(g);
+    *cur = NewChunkLocked(g, *cur != nullptr);
     *end = *cur + kChunkBytes;
   }
   void* p = *cur;
@@ -135,35 +137,39 @@ struct CacheFlusher {
     ThreadCache& tc = t_cache;
     Global& g = G();
     std::lock_guard<std::mutex> lock(g.mu);
-    for (size_t c = 1; c <= kClasses; ++c) {
-      FreeObj* head = tc.free[c];
-      if (head == nullptr) continue;
-      FreeObj* tail = tc.tail[c];
-      if (g.depot[c] == nullptr) g.depot_tail[c] = tail;
-      tail->next = g.depot[c];
-      g.depot[c] = head;
-      g.depot_nonempty[c].store(true, std::memory_order_relaxed);
-      tc.free[c] = nullptr;
+    for (size_t r = 0; r < kPoolRegions; ++r) {
+      for (size_t c = 1; c <= kClasses; ++c) {
+        FreeObj* head = tc.free[r][c];
+        if (head == nullptr) continue;
+        FreeObj* tail = tc.tail[r][c];
+        if (g.depot[r][c] == nullptr) g.depot_tail[r][c] = tail;
+        tail->next = g.depot[r][c];
+        g.depot[r][c] = head;
+        g.depot_nonempty[r][c].store(true, std::memory_order_relaxed);
+        tc.free[r][c] = nullptr;
+      }
     }
-    tc.dead = true;  // the rest of the bump region is abandoned
+    tc.dead = true;  // the rest of the bump areas is abandoned
   }
 };
 thread_local CacheFlusher t_flusher;
 
-void* AllocateGlobal(size_t c) {
+void* AllocateGlobal(size_t r, size_t c) {
   Global& g = G();
   std::lock_guard<std::mutex> lock(g.mu);
-  if (FreeObj* f = g.depot[c]) {
-    g.depot[c] = f->next;
-    if (g.depot[c] == nullptr) g.depot_nonempty[c].store(false, std::memory_order_relaxed);
+  if (FreeObj* f = g.depot[r][c]) {
+    g.depot[r][c] = f->next;
+    if (g.depot[r][c] == nullptr) {
+      g.depot_nonempty[r][c].store(false, std::memory_order_relaxed);
+    }
     return f;
   }
-  return CarveLocked(g, &g.shared_cur, &g.shared_end, c * kPoolAlignment);
+  return CarveLocked(g, &g.shared_cur[r], &g.shared_end[r], c * kPoolAlignment);
 }
 
-void* AllocateSlow(size_t c) {
+void* AllocateSlow(size_t r, size_t c) {
   ThreadCache& tc = t_cache;
-  if (tc.dead) return AllocateGlobal(c);
+  if (tc.dead) return AllocateGlobal(r, c);
   if (!tc.registered) {
     tc.registered = true;
     // Constructs the flusher (and registers its destructor) for this thread.
@@ -171,62 +177,64 @@ void* AllocateSlow(size_t c) {
     (void)flusher;
   }
   Global& g = G();
-  if (g.depot_nonempty[c].load(std::memory_order_relaxed)) {
+  if (g.depot_nonempty[r][c].load(std::memory_order_relaxed)) {
     std::lock_guard<std::mutex> lock(g.mu);
-    FreeObj* f = g.depot[c];
-    g.depot[c] = nullptr;
-    g.depot_nonempty[c].store(false, std::memory_order_relaxed);
+    FreeObj* f = g.depot[r][c];
+    g.depot[r][c] = nullptr;
+    g.depot_nonempty[r][c].store(false, std::memory_order_relaxed);
     if (f != nullptr) {
       // The depot list becomes this thread's list.
-      tc.free[c] = f->next;
-      tc.tail[c] = g.depot_tail[c];
+      tc.free[r][c] = f->next;
+      tc.tail[r][c] = g.depot_tail[r][c];
       return f;
     }
   }
   const size_t bytes = c * kPoolAlignment;
-  if (tc.cur != nullptr && tc.cur + bytes <= tc.end) {
-    void* p = tc.cur;
-    tc.cur += bytes;
+  if (tc.cur[r] != nullptr && tc.cur[r] + bytes <= tc.end[r]) {
+    void* p = tc.cur[r];
+    tc.cur[r] += bytes;
     return p;
   }
   std::lock_guard<std::mutex> lock(g.mu);
-  return CarveLocked(g, &tc.cur, &tc.end, bytes);
+  return CarveLocked(g, &tc.cur[r], &tc.end[r], bytes);
 }
 
 }  // namespace
 
-void* PoolAllocate(size_t bytes) {
+void* PoolAllocate(size_t bytes, PoolRegion region) {
   if (!kUsePool || bytes > kPoolMaxBytes) return ::operator new(bytes);
+  const size_t r = static_cast<size_t>(region);
   const size_t c = ClassOf(bytes);
   ThreadCache& tc = t_cache;
-  if (FreeObj* f = tc.free[c]) {
-    tc.free[c] = f->next;
+  if (FreeObj* f = tc.free[r][c]) {
+    tc.free[r][c] = f->next;
     return f;
   }
-  return AllocateSlow(c);
+  return AllocateSlow(r, c);
 }
 
-void PoolDeallocate(void* p, size_t bytes) noexcept {
+void PoolDeallocate(void* p, size_t bytes, PoolRegion region) noexcept {
   if (p == nullptr) return;
   if (!kUsePool || bytes > kPoolMaxBytes) {
     ::operator delete(p);
     return;
   }
+  const size_t r = static_cast<size_t>(region);
   const size_t c = ClassOf(bytes);
   FreeObj* f = static_cast<FreeObj*>(p);
   ThreadCache& tc = t_cache;
   if (!tc.dead) {
-    if (tc.free[c] == nullptr) tc.tail[c] = f;
-    f->next = tc.free[c];
-    tc.free[c] = f;
+    if (tc.free[r][c] == nullptr) tc.tail[r][c] = f;
+    f->next = tc.free[r][c];
+    tc.free[r][c] = f;
     return;
   }
   Global& g = G();
   std::lock_guard<std::mutex> lock(g.mu);
-  if (g.depot[c] == nullptr) g.depot_tail[c] = f;
-  f->next = g.depot[c];
-  g.depot[c] = f;
-  g.depot_nonempty[c].store(true, std::memory_order_relaxed);
+  if (g.depot[r][c] == nullptr) g.depot_tail[r][c] = f;
+  f->next = g.depot[r][c];
+  g.depot[r][c] = f;
+  g.depot_nonempty[r][c].store(true, std::memory_order_relaxed);
 }
 
 PoolStats GetPoolStats() {

@@ -54,6 +54,40 @@ TEST(PoolAllocatorTest, FreedBlocksAreReusedBySizeClass) {
   EXPECT_GE(stats.reserved_bytes, stats.carved_bytes);
 }
 
+TEST(PoolAllocatorTest, RegionsKeepTheirOwnBlocks) {
+  if (!PoolEnabled()) GTEST_SKIP() << "pool disabled (sanitizer build)";
+  void* a = PoolAllocate(48, PoolRegion::kNodes);
+  PoolDeallocate(a, 48, PoolRegion::kNodes);
+  // A freed block goes back to its region only.
+  void* general = PoolAllocate(48);
+  void* bodies = PoolAllocate(48, PoolRegion::kBodies);
+  EXPECT_NE(general, a);
+  EXPECT_NE(bodies, a);
+  void* again = PoolAllocate(48, PoolRegion::kNodes);
+  EXPECT_EQ(again, a);
+  PoolDeallocate(again, 48, PoolRegion::kNodes);
+  PoolDeallocate(bodies, 48, PoolRegion::kBodies);
+  PoolDeallocate(general, 48);
+
+  // Interleaved allocations: each region's blocks follow one another.
+  constexpr int kN = 1000;
+  std::vector<char*> nodes;
+  std::vector<void*> other;
+  for (int i = 0; i < kN; ++i) {
+    nodes.push_back(static_cast<char*>(PoolAllocate(200, PoolRegion::kNodes)));
+    other.push_back(PoolAllocate(512));
+    other.push_back(PoolAllocate(136, PoolRegion::kBodies));
+  }
+  int adjacent = 0;
+  for (int i = 1; i < kN; ++i) adjacent += nodes[i] == nodes[i - 1] + 200 ? 1 : 0;
+  EXPECT_GE(adjacent, kN - 1 - 2) << "at most a chunk change or two";
+  for (char* p : nodes) PoolDeallocate(p, 200, PoolRegion::kNodes);
+  for (size_t i = 0; i < other.size(); i += 2) {
+    PoolDeallocate(other[i], 512);
+    PoolDeallocate(other[i + 1], 136, PoolRegion::kBodies);
+  }
+}
+
 TEST(PoolAllocatorTest, CrossThreadFreeAndThreadExit) {
   constexpr int kN = 2000;
   std::vector<void*> from_thread(kN);

@@ -40,16 +40,21 @@ int CompareNames(const SortInput& in, uint32_t a, uint32_t b) {
 }
 
 // Seeds of Kahn's algorithm: in-degree 0, Data vertices first, by index.
-void Seeds(const SortInput& in, const std::vector<uint32_t>& indeg, std::vector<uint32_t>* out) {
+void Seeds(const SortInput& in, const std::vector<uint32_t>& indeg, std::vector<uint32_t>* out,
+           std::vector<uint32_t>* others) {
   std::vector<uint32_t>& seeds = *out;
   seeds.clear();
+  others->clear();
   const uint32_t n = static_cast<uint32_t>(indeg.size());
   for (uint32_t v = 0; v < n; ++v) {
-    if (indeg[v] == 0 && !in.is_data.empty() && in.is_data[v] != 0) seeds.push_back(v);
+    if (indeg[v] != 0) continue;
+    if (in.is_data && in.is_data(v)) {
+      seeds.push_back(v);
+    } else {
+      others->push_back(v);
+    }
   }
-  for (uint32_t v = 0; v < n; ++v) {
-    if (indeg[v] == 0 && (in.is_data.empty() || in.is_data[v] == 0)) seeds.push_back(v);
-  }
+  seeds.insert(seeds.end(), others->begin(), others->end());
 }
 
 bool Kahn(const SortInput& in, Algo algo, bool memory_priority, std::vector<uint32_t>* order) {
@@ -60,7 +65,7 @@ bool Kahn(const SortInput& in, Algo algo, bool memory_priority, std::vector<uint
   indeg.assign(n, 0);
   for (uint32_t t : succ.targets) ++indeg[t];
   std::vector<uint32_t>& ready = buf.u32[1];
-  Seeds(in, indeg, &ready);
+  Seeds(in, indeg, &ready, &buf.u32[4]);  // [4] is free in Kahn
 
   if (memory_priority) {
     // std heap functions build a max-heap for `less`: less(a, b) means a has

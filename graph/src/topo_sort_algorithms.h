@@ -22,6 +22,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -55,8 +56,10 @@ enum class Algo { kBFS, kDFS, kRDFS, kStableRDFS };
 struct SortInput {
   const Csr* succ = nullptr;  // required
   const Csr* pred = nullptr;  // required for kRDFS / kStableRDFS
-  // Per vertex; required for kBFS / kDFS (seed order): 1 for Data nodes.
-  absl::Span<const uint8_t> is_data;
+  // kBFS / kDFS seed order: true for Data nodes. Asked only of the vertices
+  // without predecessors, once each (a caller that keeps the types far away
+  // reads them for the few seeds only); none: no vertex is a Data node.
+  std::function<bool(uint32_t)> is_data;
   // Per vertex; required for memory priority and kRDFS.
   absl::Span<const int64_t> out_bytes;
   absl::Span<const uint32_t> out_data_nodes;      // memory priority

@@ -37,7 +37,7 @@ struct Fixture {
     SortInput in;
     in.succ = &succ;
     in.pred = &pred;
-    in.is_data = is_data;
+    in.is_data = [this](uint32_t v) { return is_data[v] != 0; };
     in.out_bytes = bytes;
     in.out_data_nodes = fanout;
     in.names = names;

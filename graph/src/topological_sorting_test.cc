@@ -381,6 +381,65 @@ TEST(TopologicalSortingTest, ResortKeepsOrderAndRestoresIds) {
   }
 }
 
+// A sort that keeps the order skips the ids only while no id can have
+// changed: every way of changing one (or the list) after a sort is seen by
+// the next.
+TEST(TopologicalSortingTest, EveryIdChangeAfterASortIsSeenByTheNext) {
+  for (TopoSortingMode mode : {TopoSortingMode::kBFS, TopoSortingMode::kDFS,
+                               TopoSortingMode::kRDFS, TopoSortingMode::kStableRDFS}) {
+    SCOPED_TRACE(TopoSortingModeName(mode));
+    GraphBuilder b("chain");
+    NodePtr d = b.AddNode("d", DATA, 0, 1);
+    NodePtr x = b.AddNode("x", "T", 1, 1);
+    NodePtr y = b.AddNode("y", "T", 1, 1);
+    NodePtr z = b.AddNode("z", "T", 1, 1);
+    b.AddDataEdge(d, 0, x, 0);
+    b.AddDataEdge(x, 0, y, 0);
+    b.AddDataEdge(y, 0, z, 0);
+    ComputeGraphPtr g = b.graph();
+    GE_ASSERT_OK(Sort(g, mode));
+    const Strings sorted = NodeNames(*g);
+    ASSERT_EQ(sorted, (Strings{"d", "x", "y", "z"}));
+    ExpectIdsArePositions(*g);
+
+    // Assigned over: the same OpDesc object, another id.
+    OpDesc renumbered(*y->GetOpDesc());
+    renumbered.SetId(77);
+    *y->GetOpDesc() = renumbered;
+    ASSERT_EQ(y->GetOpDesc()->GetId(), 77);
+    GE_ASSERT_OK(Sort(g, mode));
+    EXPECT_EQ(NodeNames(*g), sorted);
+    ExpectIdsArePositions(*g);
+
+    // Another OpDesc for a node.
+    OpDescPtr replacement = std::make_shared<OpDesc>(*x->GetOpDesc());
+    replacement->SetId(5);
+    GE_ASSERT_OK(x->UpdateOpDesc(replacement));
+    GE_ASSERT_OK(Sort(g, mode));
+    EXPECT_EQ(NodeNames(*g), sorted);
+    ExpectIdsArePositions(*g);
+
+    // A node appended where the sort keeps it, with an id of its own.
+    OpDescPtr tail_op = MakeOp("t", "T", 1, 0);
+    auto tail = g->AddNode(tail_op, 42);
+    GE_ASSERT_OK(tail.status());
+    GE_ASSERT_OK(z->GetOutDataAnchor(0)->LinkTo((*tail)->GetInDataAnchor(0)));
+    GE_ASSERT_OK(Sort(g, mode));
+    EXPECT_EQ(NodeNames(*g), (Strings{"d", "x", "y", "z", "t"}));
+    ExpectIdsArePositions(*g);
+
+    // A node removed: the later ones move up by one.
+    GE_ASSERT_OK(g->RemoveNode(x));
+    GE_ASSERT_OK(Sort(g, mode));
+    EXPECT_EQ(NodeNames(*g), (Strings{"d", "y", "z", "t"}));
+    ExpectIdsArePositions(*g);
+
+    // Nothing changed: still right.
+    GE_ASSERT_OK(Sort(g, mode));
+    ExpectIdsArePositions(*g);
+  }
+}
+
 // A chain of 1,000,000 nodes (control edges: the cheapest nodes to build in
 // a debug build; data edges take the same code paths) sorted by every mode:
 // nothing may recurse on the graph size.

@@ -239,8 +239,10 @@ class ComputeGraph : public std::enable_shared_from_this<ComputeGraph>, public A
   void EraseFromList(Node* node);
   // Relinks the list as nodes[order[0]], nodes[order[1]], ... (a
   // permutation of its nodes), sets each OpDesc id to its position and
-  // refreshes the order cache.
-  void ApplyOrder(const std::vector<Node*>& nodes, const std::vector<uint32_t>& order);
+  // makes the order cache the new order: built in *buffer (its capacity
+  // reused), which then holds the old cache. `nodes` may be the cache.
+  void ApplyOrder(const std::vector<Node*>& nodes, const std::vector<uint32_t>& order,
+                  std::vector<Node*>* buffer);
   // Makes order_cache_ valid (walking the list if needed).
   const std::vector<Node*>& OrderedNodes();
   void InvalidateOrderCache();
@@ -269,6 +271,12 @@ class ComputeGraph : public std::enable_shared_from_this<ComputeGraph>, public A
   // order_cache_[i]->scratch_index_ == i); saves the sorts a pointer chase.
   std::vector<Node*> order_cache_;
   bool order_cache_valid_ = true;
+  // The last sort left every OpDesc id equal to its node's position, and
+  // no node was added or removed since nor an attached id set after
+  // GetOpDescIdEpoch() was ids_synced_epoch_: a sort that keeps the order
+  // then has no id to check.
+  bool ids_synced_ = false;
+  uint64_t ids_synced_epoch_ = 0;
 };
 
 }  // namespace ge

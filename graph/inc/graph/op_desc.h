@@ -90,6 +90,14 @@ enum IrOutputType : int32_t { kIrOutputRequired = 0, kIrOutputDynamic = 2 };
 // Kind of an IR subgraph: one instance, or a dynamic number (name0, name1, ...).
 enum SubgraphType : int32_t { kStatic = 0, kDynamic = 1 };
 
+// Increments whenever the id of an OpDesc that belongs to a node is set
+// (or a node gets another OpDesc); a graph's topological sort uses it to
+// know that the ids still equal the positions it gave them, without
+// reading every OpDesc.
+uint64_t GetOpDescIdEpoch();
+void BumpOpDescIdEpoch();
+
+
 class OpDesc : public AttrHolder, public std::enable_shared_from_this<OpDesc> {
  public:
   using InferShapeFunc = std::function<Status(OpDesc&)>;
@@ -241,7 +249,10 @@ class OpDesc : public AttrHolder, public std::enable_shared_from_this<OpDesc> {
 
   // ---- compile state
   int64_t GetId() const { return b_->id_; }
-  void SetId(int64_t id) { b_->id_ = id; }
+  void SetId(int64_t id) {
+    b_->id_ = id;
+    if (b_->attached_to_node_) BumpOpDescIdEpoch();
+  }
   int64_t GetStreamId() const { return b_->stream_id_; }
   void SetStreamId(int64_t stream_id) { b_->stream_id_ = stream_id; }
   void SetInputOffset(const std::vector<int64_t>& offsets);
