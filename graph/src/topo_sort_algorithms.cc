@@ -93,29 +93,49 @@ bool Kahn(const SortInput& in, Algo algo, bool memory_priority, std::vector<uint
       }
     }
   } else if (algo == Algo::kBFS) {
-    size_t head = 0;
-    while (head < ready.size()) {
-      const uint32_t v = ready[head++];
-      order->push_back(v);
-      for (uint32_t t : succ.Neighbors(v)) {
-        if (--indeg[t] == 0) ready.push_back(t);
+    // The FIFO is the order itself: a vertex is appended when it becomes
+    // ready and output when the head reaches it (raw pointers: the loop
+    // runs once per edge).
+    order->resize(n);
+    uint32_t* out = order->data();
+    std::copy(ready.begin(), ready.end(), out);
+    size_t tail = ready.size();
+    const uint32_t* offsets = succ.offsets.data();
+    const uint32_t* targets = succ.targets.data();
+    uint32_t* deg = indeg.data();
+    for (size_t head = 0; head < tail; ++head) {
+      const uint32_t v = out[head];
+      for (uint32_t e = offsets[v]; e < offsets[v + 1]; ++e) {
+        const uint32_t t = targets[e];
+        if (--deg[t] == 0) out[tail++] = t;
       }
     }
+    order->resize(tail);
   } else {
-    std::vector<uint32_t>& stack = buf.u32[2];
-    stack.assign(ready.rbegin(), ready.rend());
-    std::vector<uint32_t>& newly_ready = buf.u32[3];
-    newly_ready.clear();
-    while (!stack.empty()) {
-      const uint32_t v = stack.back();
-      stack.pop_back();
-      order->push_back(v);
-      newly_ready.clear();
-      for (uint32_t t : succ.Neighbors(v)) {
-        if (--indeg[t] == 0) newly_ready.push_back(t);
+    // A stack of ready vertices; the ones a vertex makes ready are pushed
+    // in reverse edge order, so the first successor is visited first.
+    std::vector<uint32_t>& stack_buf = buf.u32[2];
+    stack_buf.resize(n);
+    uint32_t* stack = stack_buf.data();
+    size_t top = 0;
+    for (size_t i = ready.size(); i > 0; --i) stack[top++] = ready[i - 1];
+    order->resize(n);
+    uint32_t* out = order->data();
+    size_t count = 0;
+    const uint32_t* offsets = succ.offsets.data();
+    const uint32_t* targets = succ.targets.data();
+    uint32_t* deg = indeg.data();
+    while (top > 0) {
+      const uint32_t v = stack[--top];
+      out[count++] = v;
+      const size_t first = top;
+      for (uint32_t e = offsets[v]; e < offsets[v + 1]; ++e) {
+        const uint32_t t = targets[e];
+        if (--deg[t] == 0) stack[top++] = t;
       }
-      stack.insert(stack.end(), newly_ready.rbegin(), newly_ready.rend());
+      std::reverse(stack + first, stack + top);
     }
+    order->resize(count);
   }
   return order->size() == n;
 }
