@@ -146,49 +146,65 @@ bool ReverseDfs(const SortInput& in, Algo algo, std::vector<uint32_t>* order) {
   const uint32_t n = static_cast<uint32_t>(succ.num_vertices());
   enum : uint8_t { kNotWalked = 0, kWalking = 1, kWalked = 2 };
   Buffers& buf = ThreadBuffers();
-  std::vector<uint8_t>& state = buf.u8[0];
-  state.assign(n, kNotWalked);
-  std::vector<uint32_t>& mark = buf.u32[0];
-  mark.assign(n, kNone);
-  std::vector<uint32_t>& stack = buf.u32[1];
-  stack.clear();
-  std::vector<uint32_t>& inputs = buf.u32[2];
-  inputs.clear();
+  std::vector<uint8_t>& state_buf = buf.u8[0];
+  state_buf.assign(n, kNotWalked);
+  std::vector<uint32_t>& mark_buf = buf.u32[0];
+  mark_buf.assign(n, kNone);
+  // A vertex is pushed once as a root or once per successor that finds it
+  // not walked yet: at most n + edges entries.
+  std::vector<uint32_t>& stack_buf = buf.u32[1];
+  stack_buf.resize(size_t{n} + pred.targets.size());
   const bool stable = algo == Algo::kStableRDFS;
-  auto input_less = [&in, stable](uint32_t a, uint32_t b) {
-    if (stable) return a < b;
+  auto input_less = [&in](uint32_t a, uint32_t b) {
     if (in.out_bytes[a] != in.out_bytes[b]) return in.out_bytes[a] < in.out_bytes[b];
     const int c = CompareNames(in, a, b);
     if (c != 0) return c < 0;
     return a < b;
   };
+  uint8_t* state = state_buf.data();
+  uint32_t* mark = mark_buf.data();
+  uint32_t* stack = stack_buf.data();
+  const uint32_t* pred_offsets = pred.offsets.data();
+  const uint32_t* pred_targets = pred.targets.data();
+  order->resize(n);
+  uint32_t* out = order->data();
+  size_t count = 0;
   for (uint32_t root = 0; root < n; ++root) {
     if (state[root] != kNotWalked) continue;
     if (!stable && !succ.Neighbors(root).empty()) continue;  // RDFS starts at sinks
-    stack.push_back(root);
-    while (!stack.empty()) {
-      const uint32_t v = stack.back();
+    size_t top = 0;
+    stack[top++] = root;
+    while (top > 0) {
+      const uint32_t v = stack[top - 1];
       if (state[v] == kNotWalked) {
         state[v] = kWalking;
-        inputs.clear();
-        for (uint32_t p : pred.Neighbors(v)) {
+        // v's inputs not walked yet, pushed so that the first to visit is
+        // on top: in increasing index for the stable sort (each pred list is
+        // in increasing index already), else in increasing input_less.
+        const size_t first = top;
+        for (uint32_t e = pred_offsets[v]; e < pred_offsets[v + 1]; ++e) {
+          const uint32_t p = pred_targets[e];
           if (mark[p] == v) continue;
           mark[p] = v;
-          if (state[p] == kWalking) return false;  // p is on the current path: cycle
-          if (state[p] == kNotWalked) inputs.push_back(p);
+          if (state[p] == kWalking) {  // p is on the current path: cycle
+            order->resize(count);
+            return false;
+          }
+          if (state[p] == kNotWalked) stack[top++] = p;
         }
-        std::sort(inputs.begin(), inputs.end(), input_less);
-        stack.insert(stack.end(), inputs.rbegin(), inputs.rend());
+        if (!stable) std::sort(stack + first, stack + top, input_less);
+        std::reverse(stack + first, stack + top);
         continue;
       }
-      stack.pop_back();
+      --top;
       if (state[v] == kWalking) {
         state[v] = kWalked;
-        order->push_back(v);
+        out[count++] = v;
       }
     }
   }
-  return order->size() == n;
+  order->resize(count);
+  return count == n;
 }
 
 }  // namespace

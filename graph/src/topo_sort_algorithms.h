@@ -55,7 +55,9 @@ enum class Algo { kBFS, kDFS, kRDFS, kStableRDFS };
 
 struct SortInput {
   const Csr* succ = nullptr;  // required
-  const Csr* pred = nullptr;  // required for kRDFS / kStableRDFS
+  // Required for kRDFS / kStableRDFS: the transpose of succ (Transpose(),
+  // each list in increasing index).
+  const Csr* pred = nullptr;
   // kBFS / kDFS seed order: true for Data nodes. Asked only of the vertices
   // without predecessors, once each (a caller that keeps the types far away
   // reads them for the few seeds only); none: no vertex is a Data node.
