@@ -2,10 +2,9 @@
 //
 // Size-class pool: 128 classes of 8..1024 bytes in each of kPoolRegions
 // regions. Each thread has a free list per region and class and a bump area
-// per region (a 2 MiB chunk); chunks come from 64 MiB
-// reservations aligned to 2 MiB and are advised MADV_HUGEPAGE with
-// GE_GRAPH_POOL_THP=1 (but for a bump area's first chunk, see
-// NewChunkLocked). Free lists of
+// per region (a 2 MiB chunk); chunks come from 64 MiB reservations aligned
+// to 2 MiB and, but for a bump area's first, are prefaulted or advised
+// MADV_HUGEPAGE with GE_GRAPH_POOL_THP=1 (NewChunkLocked). Free lists of
 // exiting threads go to a mutex-protected depot that refills the others.
 #include "graph/inc/graph/pool_allocator.h"
 

@@ -361,9 +361,9 @@ class OpDesc : public AttrHolder, public std::enable_shared_from_this<OpDesc> {
     ~Body();
     Body(const Body&) = delete;
     Body& operator=(const Body&) = delete;
-    // First what a topological sort reads of every node (type and id; the
-    // memory-priority sorts also the ports and the name): a 1M-node sort is
-    // bound by the cache lines it touches.
+    // First what a topological sort reads (the type of a source node, the
+    // id when it may not match; the memory-priority sorts the ports and the
+    // name of every node): a 1M-node sort is bound by the lines it touches.
     const std::string* type_;  // interned
     int64_t id_ = 0;
     uint32_t num_inputs_ = 0;
