@@ -157,6 +157,8 @@ std::atomic<GemmIsa>& IsaInUse() {
   return isa;
 }
 
+constexpr int64_t kPrefetchRows = 2;
+
 // Packs op(A)[i0:i0+mc, p0:p0+kc] * alpha into MR-row panels, zero padded.
 template <typename T, int kMr>
 void PackA(bool trans_a, const T* a, int64_t lda, int64_t i0, int64_t mc, int64_t p0, int64_t kc,
@@ -164,9 +166,17 @@ void PackA(bool trans_a, const T* a, int64_t lda, int64_t i0, int64_t mc, int64_
   for (int64_t ir = 0; ir < mc; ir += kMr) {
     const int64_t rows = std::min<int64_t>(kMr, mc - ir);
     if (!trans_a) {
-      // Along each row of A (one stream per row, not kMr at once).
+      // Along each row of A (one stream per row, not kMr at once). A is
+      // usually weights read from memory once per call, rows far apart:
+      // the row after next is fetched while this one is packed.
       for (int64_t r = 0; r < rows; ++r) {
         const T* src = a + (i0 + ir + r) * lda + p0;
+        if (ir + r + kPrefetchRows < mc) {
+          const char* next = reinterpret_cast<const char*>(src + kPrefetchRows * lda);
+          for (int64_t off = 0; off < kc * static_cast<int64_t>(sizeof(T)); off += 64) {
+            __builtin_prefetch(next + off);
+          }
+        }
         for (int64_t p = 0; p < kc; ++p) out[p * kMr + r] = alpha * src[p];
       }
       for (int64_t r = rows; r < kMr; ++r) {
