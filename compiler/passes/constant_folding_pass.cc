@@ -17,6 +17,7 @@
 #include "graph/inc/graph/op_types.h"
 #include "metadef/register/inc/gert/contexts.h"
 #include "metadef/register/inc/register/op_registry.h"
+#include "ops/common/gemm.h"
 
 namespace ge {
 namespace {
@@ -211,6 +212,9 @@ StatusOr<std::vector<gert::HostTensor>> ConstantFoldingPass::Evaluate(const Node
                                   .IrInputs(MapIr(node, *reg, inputs))
                                   .Allocator(&allocator)
                                   .Build();
+  // Folded values are written into the OM: GEMMs round the same on every
+  // machine (no fused multiply-adds), so atc's output does not depend on it.
+  const ops::ScopedGemmMode portable(ops::GemmMode::kPortable);
   RETURN_IF_ERROR(Annotate(kernel->fn(ctx), "constant folding node ", node.GetName(), " (",
                            type, "): "));
   for (size_t i = 0; i < n_out; ++i) {

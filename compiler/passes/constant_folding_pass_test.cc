@@ -16,6 +16,7 @@
 #include "graph/inc/graph/op_desc.h"
 #include "graph/inc/graph/op_types.h"
 #include "graph/src/testing/status_matchers.h"
+#include "ops/common/gemm.h"
 #include "gtest/gtest.h"
 #include "runtime/reference/reference_interpreter.h"
 #include "runtime/reference/reference_test_util.h"
@@ -196,6 +197,38 @@ TEST(ConstantFoldingPassTest, FoldsReshapeAndGatherOfConsts) {
   GE_ASSERT_OK(after.status());
   EXPECT_THAT(reftest::Dims((*after)[0]), ElementsAre(2, 2));
   EXPECT_THAT(ToI64((*after)[0]), ElementsAre(4, 3, 5, 6));
+}
+
+// Folded values go into the OM: a folded MatMul has the portable GEMM's
+// bits (no fused multiply-adds), whatever the CPU atc runs on.
+TEST(ConstantFoldingPassTest, FoldedMatMulHasThePortableBits) {
+  constexpr int64_t kM = 64, kK = 300, kN = 50;
+  std::vector<float> a(kM * kK), b(kK * kN);
+  for (size_t i = 0; i < a.size(); ++i) a[i] = static_cast<float>(i * 7919 % 1000) / 997 - 0.5f;
+  for (size_t i = 0; i < b.size(); ++i) b[i] = static_cast<float>(i * 104729 % 1000) / 991 - 0.5f;
+  TestGraph g("g");
+  NodePtr ca = g.Const("a", F32({kM, kK}, a));
+  NodePtr cb = g.Const("b", F32({kK, kN}, b));
+  NodePtr mm = g.Op("mm", "MatMul", {ca, cb});
+  g.NetOutput({mm});
+  ConstantFoldingPass pass;
+  auto changed = pass.Run(g.graph());
+  GE_ASSERT_OK(changed.status());
+  ASSERT_TRUE(*changed);
+  auto folded = ReferenceInterpreter::Run(*g.graph(), {});
+  GE_ASSERT_OK(folded.status());
+
+  std::vector<float> portable(kM * kN), fast(kM * kN);
+  {
+    const ops::ScopedGemmMode mode(ops::GemmMode::kPortable);
+    ops::GemmF32(false, false, kM, kN, kK, 1.0f, a.data(), kK, b.data(), kN, 0.0f,
+                 portable.data(), kN);
+  }
+  ops::GemmF32(false, false, kM, kN, kK, 1.0f, a.data(), kK, b.data(), kN, 0.0f, fast.data(), kN);
+  EXPECT_EQ(ToF32((*folded)[0]), portable);
+  if (ops::GemmUsesFma()) {
+    EXPECT_NE(portable, fast) << "the check would not see fast folding";
+  }
 }
 
 TEST(ConstantFoldingPassTest, KernelFailureNamesTheNode) {

@@ -12,37 +12,19 @@
 #include <atomic>
 #include <cstring>
 
+#include "ops/common/gemm_micro_kernel.h"
 #include "ops/common/scratch.h"
 
 namespace ops {
 namespace {
 
-// 64-byte vectors: one AVX-512 register, two AVX2 or four SSE registers.
-template <typename T>
-struct VecOf {
-  typedef T Vec __attribute__((vector_size(64)));
-  static constexpr int kLanes = 64 / sizeof(T);
-};
-
-// The register tile of a micro-kernel: kMr rows of A times kVecs vectors of
-// B per k step (kMr x kVecs accumulators).
-template <typename T, int kRows, int kVecsPerRow>
-struct Tile {
-  using Vec = typename VecOf<T>::Vec;
-  static constexpr int kMr = kRows;
-  static constexpr int kVecs = kVecsPerRow;
-  static constexpr int kNr = kVecsPerRow * VecOf<T>::kLanes;
-};
-
-// SSE2 and AVX2 (16 registers): 6 x 1, 24 xmm of accumulators (they spill;
-// the baseline is the fallback) or 12 ymm. AVX-512 (32 zmm): 12 x 2, 24
-// accumulators, so that each k step loads two B vectors and twelve A values
-// for 24 vector multiply-adds (6 x 1 spent a load per multiply-add; about
-// 2x the throughput on resnet50's GEMMs).
-template <typename T>
-using SmallTile = Tile<T, 6, 1>;
-template <typename T>
-using WideTile = Tile<T, 12, 2>;
+using gemm_internal::MicroKernelAvx2Fma;
+using gemm_internal::MicroKernelAvx512Fma;
+using gemm_internal::MicroKernelBody;
+using gemm_internal::MicroKernelFn;
+using gemm_internal::SmallTile;
+using gemm_internal::VecOf;
+using gemm_internal::WideTile;
 
 constexpr int64_t kKc = 256;
 constexpr int64_t kMc = 120;   // multiple of every tile's kMr
@@ -51,66 +33,9 @@ constexpr int64_t kNc = 2048;  // multiple of every tile's kNr
 // Problems at most this many multiply-adds skip packing.
 constexpr int64_t kSmallWork = 8 * 1024;
 
-// C[0:rows, 0:cols] += acc, acc (MR x NR) = sum_p ap[p][r] * bp[p][j].
-// Inlined into one function per instruction set (below): the 64-byte
-// vectors are one AVX-512 register, two AVX or four SSE ones; every lane
-// does the same IEEE multiply then add in the same order on each (no fused
-// multiply-add: this file is built with -ffp-contract=off), so the result
-// is bit-identical whichever runs (gemm_test checks).
-template <typename T, typename Sh>
-__attribute__((always_inline)) inline void MicroKernelBody(int64_t kc, const T* __restrict ap,
-                                                           const T* __restrict bp, T* __restrict c,
-                                                           int64_t ldc, int64_t rows,
-                                                           int64_t cols) {
-  using Vec = typename Sh::Vec;
-  constexpr int kMr = Sh::kMr;
-  constexpr int kVecs = Sh::kVecs;
-  // Fully unrolled so that the accumulators live in registers (-O2 kept
-  // them on the stack, a load and a store per multiply-add).
-  Vec acc[kMr][kVecs];
-#pragma GCC unroll 16
-  for (int r = 0; r < kMr; ++r) {
-#pragma GCC unroll 4
-    for (int v = 0; v < kVecs; ++v) acc[r][v] = Vec{};
-  }
-  for (int64_t p = 0; p < kc; ++p) {
-    Vec bv[kVecs];
-    std::memcpy(bv, bp, sizeof(bv));
-#pragma GCC unroll 16
-    for (int r = 0; r < kMr; ++r) {
-      const T av = ap[r];
-#pragma GCC unroll 4
-      for (int v = 0; v < kVecs; ++v) acc[r][v] += bv[v] * av;
-    }
-    ap += kMr;
-    bp += Sh::kNr;
-  }
-  // C[0:rows, 0:cols] += acc, with vectors for a whole tile.
-  if (rows == kMr && cols == Sh::kNr) {
-#pragma GCC unroll 16
-    for (int r = 0; r < kMr; ++r) {
-#pragma GCC unroll 4
-      for (int v = 0; v < kVecs; ++v) {
-        T* at = c + r * ldc + v * VecOf<T>::kLanes;
-        Vec cv;
-        std::memcpy(&cv, at, sizeof(Vec));
-        cv += acc[r][v];
-        std::memcpy(at, &cv, sizeof(Vec));
-      }
-    }
-    return;
-  }
-  alignas(64) T tile[kMr][Sh::kNr];
-  std::memcpy(tile, acc, sizeof(acc));
-  for (int64_t r = 0; r < rows; ++r) {
-    for (int64_t j = 0; j < cols; ++j) c[r * ldc + j] += tile[r][j];
-  }
-}
-
-// One micro-kernel per instruction set, the tile chosen for its registers.
-template <typename T>
-using MicroKernelFn = void (*)(int64_t, const T*, const T*, T*, int64_t, int64_t, int64_t);
-
+// One micro-kernel per instruction set, the tile chosen for its registers
+// (without fused multiply-adds: GemmMode::kPortable; gemm_fma.cc has the
+// kFast ones).
 template <typename T>
 void MicroKernelBaseline(int64_t kc, const T* ap, const T* bp, T* c, int64_t ldc, int64_t rows,
                          int64_t cols) {
@@ -156,6 +81,20 @@ std::atomic<GemmIsa>& IsaInUse() {
   static std::atomic<GemmIsa> isa{WidestIsa()};
   return isa;
 }
+
+bool CpuHasFma() {
+#if defined(__x86_64__) && defined(__GNUC__)
+  static const bool fma = [] {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("fma") != 0;
+  }();
+  return fma;
+#else
+  return false;
+#endif
+}
+
+thread_local GemmMode t_mode = GemmMode::kFast;
 
 constexpr int64_t kPrefetchRows = 2;
 
@@ -317,14 +256,15 @@ void GemmBlocked(MicroKernelFn<T> micro_kernel, bool trans_a, bool trans_b, int6
 template <typename T>
 void Gemm(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, T alpha, const T* a,
           int64_t lda, const T* b, int64_t ldb, T beta, T* c, int64_t ldc) {
+  const bool fma = t_mode == GemmMode::kFast && CpuHasFma();
   switch (IsaInUse().load(std::memory_order_relaxed)) {
     case GemmIsa::kAvx512:
-      GemmBlocked<T, WideTile<T>>(MicroKernelAvx512<T>, trans_a, trans_b, m, n, k, alpha, a, lda,
-                                  b, ldb, beta, c, ldc);
+      GemmBlocked<T, WideTile<T>>(fma ? MicroKernelAvx512Fma<T> : MicroKernelAvx512<T>, trans_a,
+                                  trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
       return;
     case GemmIsa::kAvx2:
-      GemmBlocked<T, SmallTile<T>>(MicroKernelAvx2<T>, trans_a, trans_b, m, n, k, alpha, a, lda,
-                                   b, ldb, beta, c, ldc);
+      GemmBlocked<T, SmallTile<T>>(fma ? MicroKernelAvx2Fma<T> : MicroKernelAvx2<T>, trans_a,
+                                   trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
       return;
     case GemmIsa::kBaseline:
       break;
@@ -336,6 +276,12 @@ void Gemm(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, T alpha, 
 }  // namespace
 
 GemmIsa GemmIsaInUse() { return IsaInUse().load(std::memory_order_relaxed); }
+
+GemmMode GemmModeOfThisThread() { return t_mode; }
+bool GemmUsesFma() { return t_mode == GemmMode::kFast && CpuHasFma() && GemmIsaInUse() != GemmIsa::kBaseline; }
+
+ScopedGemmMode::ScopedGemmMode(GemmMode mode) : previous_(t_mode) { t_mode = mode; }
+ScopedGemmMode::~ScopedGemmMode() { t_mode = previous_; }
 
 bool SetGemmIsaForTesting(GemmIsa isa) {
   if (!IsaSupported(isa)) return false;

@@ -30,14 +30,41 @@
 
 namespace ops {
 
-// The instruction set of the float / double micro-kernel. Every one gives
-// bit-identical results (no fused multiply-adds); the widest one the CPU
-// supports is used.
+// The instruction set of the float / double micro-kernel. In
+// GemmMode::kPortable every one gives bit-identical results (no fused
+// multiply-adds); the widest one the CPU supports is used.
 enum class GemmIsa { kBaseline, kAvx2, kAvx512 };
 GemmIsa GemmIsaInUse();
 // Tests: makes every later call use `isa`; false (and no change) when the
 // CPU does not support it. Not for use while another thread runs a GEMM.
 bool SetGemmIsaForTesting(GemmIsa isa);
+
+// How a thread's float / double GEMMs round.
+//   kFast (the default): on CPUs with FMA (and AVX2 or AVX-512) each
+//     multiply-add of the micro-kernel is fused, one rounding instead of
+//     two: about 1.5x faster, and the last bits differ from kPortable (and
+//     between CPUs with and without FMA).
+//   kPortable: no fused multiply-adds: the same bits on every CPU and
+//     instruction set. Compile-time evaluation whose results reach the OM
+//     (constant folding) runs in this mode, so atc writes the same bytes on
+//     every machine.
+enum class GemmMode { kFast, kPortable };
+GemmMode GemmModeOfThisThread();
+// True when this thread's float GEMMs use fused multiply-adds.
+bool GemmUsesFma();
+
+// Sets the calling thread's GemmMode for its lifetime (restores the previous
+// one on destruction).
+class ScopedGemmMode {
+ public:
+  explicit ScopedGemmMode(GemmMode mode);
+  ~ScopedGemmMode();
+  ScopedGemmMode(const ScopedGemmMode&) = delete;
+  ScopedGemmMode& operator=(const ScopedGemmMode&) = delete;
+
+ private:
+  GemmMode previous_;
+};
 
 void GemmF32(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, float alpha,
              const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c,

@@ -99,30 +99,24 @@ TEST(GemmF64, LargeMatchesReference) {
   for (size_t i = 0; i < c.size(); ++i) ASSERT_NEAR(c[i], want[i], 1e-11) << i;
 }
 
-// Every micro-kernel this CPU supports gives the same bits as the baseline
-// (SSE2) one, for float and double, across edge tiles, transposes, alpha
-// and beta; and the one used by default is the widest supported.
-TEST(GemmIsa, EveryKernelGivesTheBaselineBits) {
-  const GemmIsa chosen = GemmIsaInUse();
-  EXPECT_TRUE(SetGemmIsaForTesting(GemmIsa::kBaseline));
-  std::mt19937 rng(11);
-  std::uniform_real_distribution<double> dist(-1, 1);
-  struct Shape { int64_t m, n, k; bool ta, tb; };
-  const Shape shapes[] = {{64, 300, 57, false, false}, {37, 49, 460, true, false},
-                          {128, 78, 115, false, true}, {7, 1000, 300, true, true},
-                          {130, 33, 513, false, false}};
-  std::vector<std::vector<float>> base_f;
-  std::vector<std::vector<double>> base_d;
-  std::vector<std::vector<double>> inputs;
-  for (const Shape& s : shapes) {
-    std::vector<double> v(static_cast<size_t>(s.m * s.k + s.k * s.n + s.m * s.n));
-    for (double& x : v) x = dist(rng);
-    inputs.push_back(v);
+// Random GEMMs over edge tiles, transposes, alpha and beta (float and
+// double) from fixed inputs.
+class IsaCases {
+ public:
+  IsaCases() {
+    std::mt19937 rng(11);
+    std::uniform_real_distribution<double> dist(-1, 1);
+    for (const Shape& s : kShapes) {
+      std::vector<double> v(static_cast<size_t>(s.m * s.k + s.k * s.n + s.m * s.n));
+      for (double& x : v) x = dist(rng);
+      inputs_.push_back(v);
+    }
   }
-  auto run = [&](auto zero, size_t i) {
-    using T = decltype(zero);
-    const Shape& s = shapes[i];
-    const std::vector<double>& v = inputs[i];
+  static constexpr size_t size() { return std::size(kShapes); }
+  template <typename T>
+  std::vector<T> Run(size_t i) const {
+    const Shape& s = kShapes[i];
+    const std::vector<double>& v = inputs_[i];
     std::vector<T> a(v.begin(), v.begin() + s.m * s.k);
     std::vector<T> b(v.begin() + s.m * s.k, v.begin() + s.m * s.k + s.k * s.n);
     std::vector<T> c(v.begin() + s.m * s.k + s.k * s.n, v.end());
@@ -133,18 +127,45 @@ TEST(GemmIsa, EveryKernelGivesTheBaselineBits) {
       GemmF64(s.ta, s.tb, s.m, s.n, s.k, 0.7, a.data(), lda, b.data(), ldb, 0.3, c.data(), s.n);
     }
     return c;
+  }
+  int64_t k(size_t i) const { return kShapes[i].k; }
+
+ private:
+  struct Shape {
+    int64_t m, n, k;
+    bool ta, tb;
   };
-  for (size_t i = 0; i < std::size(shapes); ++i) {
-    base_f.push_back(run(0.0f, i));
-    base_d.push_back(run(0.0, i));
+  static constexpr Shape kShapes[] = {{64, 300, 57, false, false},
+                                      {37, 49, 460, true, false},
+                                      {128, 78, 115, false, true},
+                                      {7, 1000, 300, true, true},
+                                      {130, 33, 513, false, false}};
+  std::vector<std::vector<double>> inputs_;
+};
+
+// In GemmMode::kPortable every micro-kernel this CPU supports gives the
+// same bits as the baseline (SSE2) one, for float and double, across edge
+// tiles, transposes, alpha and beta; and the one used by default is the
+// widest supported.
+TEST(GemmIsa, InPortableModeEveryKernelGivesTheBaselineBits) {
+  const ScopedGemmMode portable(GemmMode::kPortable);
+  EXPECT_FALSE(GemmUsesFma());
+  const GemmIsa chosen = GemmIsaInUse();
+  EXPECT_TRUE(SetGemmIsaForTesting(GemmIsa::kBaseline));
+  const IsaCases cases;
+  std::vector<std::vector<float>> base_f;
+  std::vector<std::vector<double>> base_d;
+  for (size_t i = 0; i < cases.size(); ++i) {
+    base_f.push_back(cases.Run<float>(i));
+    base_d.push_back(cases.Run<double>(i));
   }
   int tried = 0;
   for (GemmIsa isa : {GemmIsa::kAvx2, GemmIsa::kAvx512}) {
     if (!SetGemmIsaForTesting(isa)) continue;
     ++tried;
-    for (size_t i = 0; i < std::size(shapes); ++i) {
-      EXPECT_EQ(run(0.0f, i), base_f[i]) << "isa " << static_cast<int>(isa) << " shape " << i;
-      EXPECT_EQ(run(0.0, i), base_d[i]) << "isa " << static_cast<int>(isa) << " shape " << i;
+    for (size_t i = 0; i < cases.size(); ++i) {
+      EXPECT_EQ(cases.Run<float>(i), base_f[i]) << "isa " << static_cast<int>(isa) << " shape " << i;
+      EXPECT_EQ(cases.Run<double>(i), base_d[i]) << "isa " << static_cast<int>(isa) << " shape " << i;
     }
   }
   EXPECT_TRUE(SetGemmIsaForTesting(chosen));
@@ -155,6 +176,46 @@ TEST(GemmIsa, EveryKernelGivesTheBaselineBits) {
     EXPECT_TRUE(SetGemmIsaForTesting(chosen));
   }
   if (tried == 0) GTEST_SKIP() << "this CPU has only the baseline kernel";
+}
+
+// The default mode fuses the multiply-adds where the CPU has FMA: close to
+// the portable result, and (with FMA) not the same bits; a scope restores
+// the mode it replaced.
+TEST(GemmIsa, FastModeFusesMultiplyAddsWhereTheCpuHasThem) {
+  EXPECT_EQ(GemmModeOfThisThread(), GemmMode::kFast);
+  const IsaCases cases;
+  std::vector<std::vector<float>> portable_f;
+  std::vector<std::vector<double>> portable_d;
+  {
+    const ScopedGemmMode portable(GemmMode::kPortable);
+    EXPECT_EQ(GemmModeOfThisThread(), GemmMode::kPortable);
+    {
+      const ScopedGemmMode fast(GemmMode::kFast);
+      EXPECT_EQ(GemmModeOfThisThread(), GemmMode::kFast);
+    }
+    EXPECT_EQ(GemmModeOfThisThread(), GemmMode::kPortable);
+    for (size_t i = 0; i < cases.size(); ++i) {
+      portable_f.push_back(cases.Run<float>(i));
+      portable_d.push_back(cases.Run<double>(i));
+    }
+  }
+  EXPECT_EQ(GemmModeOfThisThread(), GemmMode::kFast);
+  size_t differing = 0;
+  for (size_t i = 0; i < cases.size(); ++i) {
+    const std::vector<float> f = cases.Run<float>(i);
+    const std::vector<double> d = cases.Run<double>(i);
+    const double k = static_cast<double>(cases.k(i));
+    for (size_t j = 0; j < f.size(); ++j) {
+      ASSERT_NEAR(f[j], portable_f[i][j], 1e-6 * k) << "shape " << i << " element " << j;
+      ASSERT_NEAR(d[j], portable_d[i][j], 1e-14 * k) << "shape " << i << " element " << j;
+      differing += f[j] != portable_f[i][j] ? 1 : 0;
+    }
+  }
+  if (GemmUsesFma()) {
+    EXPECT_GT(differing, 0u) << "fused multiply-adds round differently somewhere";
+  } else {
+    EXPECT_EQ(differing, 0u) << "without FMA the fast mode is the portable one";
+  }
 }
 
 TEST(GemmInt, WrapsAroundWithoutUndefinedBehaviour) {

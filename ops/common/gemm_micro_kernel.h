@@ -1,0 +1,119 @@
+// ops/common/gemm_micro_kernel.h
+//
+// Internal to //ops/common:gemm: the register tiles and the micro-kernel
+// body of the packed GEMM, shared by gemm.cc (built without contraction
+// into fused multiply-adds: the same bits on every instruction set) and
+// gemm_fma.cc (the same body built with contraction, for CPUs with FMA:
+// GemmMode::kFast).
+#ifndef OPS_COMMON_GEMM_MICRO_KERNEL_H_
+#define OPS_COMMON_GEMM_MICRO_KERNEL_H_
+
+#include <cstdint>
+#include <cstring>
+
+namespace ops {
+namespace gemm_internal {
+
+// 64-byte vectors: one AVX-512 register, two AVX2 or four SSE registers.
+template <typename T>
+struct VecOf {
+  typedef T Vec __attribute__((vector_size(64)));
+  static constexpr int kLanes = 64 / sizeof(T);
+};
+
+// The register tile of a micro-kernel: kMr rows of A times kVecs vectors of
+// B per k step (kMr x kVecs accumulators).
+template <typename T, int kRows, int kVecsPerRow>
+struct Tile {
+  using Vec = typename VecOf<T>::Vec;
+  static constexpr int kMr = kRows;
+  static constexpr int kVecs = kVecsPerRow;
+  static constexpr int kNr = kVecsPerRow * VecOf<T>::kLanes;
+};
+
+// SSE2 and AVX2 (16 registers): 6 x 1, 24 xmm of accumulators (they spill;
+// the baseline is the fallback) or 12 ymm. AVX-512 (32 zmm): 12 x 2, 24
+// accumulators, so that each k step loads two B vectors and twelve A values
+// for 24 vector multiply-adds (6 x 1 spent a load per multiply-add; about
+// 2x the throughput on resnet50's GEMMs).
+template <typename T>
+using SmallTile = Tile<T, 6, 1>;
+template <typename T>
+using WideTile = Tile<T, 12, 2>;
+
+// C[0:rows, 0:cols] += acc, acc (MR x NR) = sum_p ap[p][r] * bp[p][j].
+// Inlined into one function per instruction set: the 64-byte vectors are
+// one AVX-512 register, two AVX or four SSE ones; every lane does the same
+// IEEE multiply then add in the same order on each, so where it is built
+// without contraction (gemm.cc) the result is bit-identical whichever runs
+// (gemm_test checks); gemm_fma.cc builds it with fused multiply-adds.
+template <typename T, typename Sh>
+__attribute__((always_inline)) inline void MicroKernelBody(int64_t kc, const T* __restrict ap,
+                                                           const T* __restrict bp, T* __restrict c,
+                                                           int64_t ldc, int64_t rows,
+                                                           int64_t cols) {
+  using Vec = typename Sh::Vec;
+  constexpr int kMr = Sh::kMr;
+  constexpr int kVecs = Sh::kVecs;
+  // Fully unrolled so that the accumulators live in registers (-O2 kept
+  // them on the stack, a load and a store per multiply-add).
+  Vec acc[kMr][kVecs];
+#pragma GCC unroll 16
+  for (int r = 0; r < kMr; ++r) {
+#pragma GCC unroll 4
+    for (int v = 0; v < kVecs; ++v) acc[r][v] = Vec{};
+  }
+  for (int64_t p = 0; p < kc; ++p) {
+    Vec bv[kVecs];
+    std::memcpy(bv, bp, sizeof(bv));
+#pragma GCC unroll 16
+    for (int r = 0; r < kMr; ++r) {
+      const T av = ap[r];
+#pragma GCC unroll 4
+      for (int v = 0; v < kVecs; ++v) acc[r][v] += bv[v] * av;
+    }
+    ap += kMr;
+    bp += Sh::kNr;
+  }
+  // C[0:rows, 0:cols] += acc, with vectors for a whole tile.
+  if (rows == kMr && cols == Sh::kNr) {
+#pragma GCC unroll 16
+    for (int r = 0; r < kMr; ++r) {
+#pragma GCC unroll 4
+      for (int v = 0; v < kVecs; ++v) {
+        T* at = c + r * ldc + v * VecOf<T>::kLanes;
+        Vec cv;
+        std::memcpy(&cv, at, sizeof(Vec));
+        cv += acc[r][v];
+        std::memcpy(at, &cv, sizeof(Vec));
+      }
+    }
+    return;
+  }
+  alignas(64) T tile[kMr][Sh::kNr];
+  std::memcpy(tile, acc, sizeof(acc));
+  for (int64_t r = 0; r < rows; ++r) {
+    for (int64_t j = 0; j < cols; ++j) c[r * ldc + j] += tile[r][j];
+  }
+}
+
+// One micro-kernel per instruction set, the tile chosen for its registers.
+template <typename T>
+using MicroKernelFn = void (*)(int64_t, const T*, const T*, T*, int64_t, int64_t, int64_t);
+
+// With fused multiply-adds (gemm_fma.cc; only for CPUs with FMA). The
+// declarations carry the definitions' target attributes: in C++ another
+// target makes another function version.
+template <typename T>
+__attribute__((target("avx2,fma"))) void MicroKernelAvx2Fma(int64_t kc, const T* ap, const T* bp,
+                                                            T* c, int64_t ldc, int64_t rows,
+                                                            int64_t cols);
+template <typename T>
+__attribute__((target("avx512f,fma"))) void MicroKernelAvx512Fma(int64_t kc, const T* ap,
+                                                                 const T* bp, T* c, int64_t ldc,
+                                                                 int64_t rows, int64_t cols);
+
+}  // namespace gemm_internal
+}  // namespace ops
+
+#endif  // OPS_COMMON_GEMM_MICRO_KERNEL_H_
