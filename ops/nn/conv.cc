@@ -179,6 +179,15 @@ ge::Status ConvCompute(gert::KernelContext& ctx, const gert::Tensor& x, const ge
   }
   C* out = yout.data();
   for (int64_t n = 0; n < p.n; ++n) {
+    // With a bias, each output plane starts as its bias and the GEMM adds
+    // into it (one pass over the output instead of zeroing it and adding
+    // the bias afterwards).
+    if (b != nullptr) {
+      for (int64_t m = 0; m < p.m; ++m) {
+        C* plane = out + (n * p.m + m) * g.out_size;
+        std::fill(plane, plane + g.out_size, bin.data()[m]);
+      }
+    }
     for (int64_t grp = 0; grp < p.group; ++grp) {
       const C* image = xin.data() + (n * p.c + grp * cg) * g.image_size;
       const C* colp = image;
@@ -188,14 +197,7 @@ ge::Status ConvCompute(gert::KernelContext& ctx, const gert::Tensor& x, const ge
       }
       C* yg = out + (n * p.m + grp * mg) * g.out_size;
       Gemm<C>(mg, g.out_size, kdim, win.data() + grp * mg * kdim, kdim, colp, g.out_size, yg,
-              g.out_size, false);
-    }
-    if (b != nullptr) {
-      for (int64_t m = 0; m < p.m; ++m) {
-        C* plane = out + (n * p.m + m) * g.out_size;
-        const C bv = bin.data()[m];
-        for (int64_t o = 0; o < g.out_size; ++o) plane[o] += bv;
-      }
+              g.out_size, b != nullptr);
     }
   }
   yout.Commit();
