@@ -23,7 +23,6 @@ using gemm_internal::MicroKernelAvx512Fma;
 using gemm_internal::MicroKernelBody;
 using gemm_internal::MicroKernelFn;
 using gemm_internal::SmallTile;
-using gemm_internal::VecOf;
 using gemm_internal::WideTile;
 
 constexpr int64_t kKc = 256;
@@ -278,7 +277,9 @@ void Gemm(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, T alpha, 
 GemmIsa GemmIsaInUse() { return IsaInUse().load(std::memory_order_relaxed); }
 
 GemmMode GemmModeOfThisThread() { return t_mode; }
-bool GemmUsesFma() { return t_mode == GemmMode::kFast && CpuHasFma() && GemmIsaInUse() != GemmIsa::kBaseline; }
+bool GemmUsesFma() {
+  return t_mode == GemmMode::kFast && CpuHasFma() && GemmIsaInUse() != GemmIsa::kBaseline;
+}
 
 ScopedGemmMode::ScopedGemmMode(GemmMode mode) : previous_(t_mode) { t_mode = mode; }
 ScopedGemmMode::~ScopedGemmMode() { t_mode = previous_; }

@@ -164,8 +164,9 @@ TEST(GemmIsa, InPortableModeEveryKernelGivesTheBaselineBits) {
     if (!SetGemmIsaForTesting(isa)) continue;
     ++tried;
     for (size_t i = 0; i < cases.size(); ++i) {
-      EXPECT_EQ(cases.Run<float>(i), base_f[i]) << "isa " << static_cast<int>(isa) << " shape " << i;
-      EXPECT_EQ(cases.Run<double>(i), base_d[i]) << "isa " << static_cast<int>(isa) << " shape " << i;
+      const int isa_id = static_cast<int>(isa);
+      EXPECT_EQ(cases.Run<float>(i), base_f[i]) << "isa " << isa_id << " shape " << i;
+      EXPECT_EQ(cases.Run<double>(i), base_d[i]) << "isa " << isa_id << " shape " << i;
     }
   }
   EXPECT_TRUE(SetGemmIsaForTesting(chosen));
@@ -200,22 +201,28 @@ TEST(GemmIsa, FastModeFusesMultiplyAddsWhereTheCpuHasThem) {
     }
   }
   EXPECT_EQ(GemmModeOfThisThread(), GemmMode::kFast);
-  size_t differing = 0;
-  for (size_t i = 0; i < cases.size(); ++i) {
-    const std::vector<float> f = cases.Run<float>(i);
-    const std::vector<double> d = cases.Run<double>(i);
-    const double k = static_cast<double>(cases.k(i));
-    for (size_t j = 0; j < f.size(); ++j) {
-      ASSERT_NEAR(f[j], portable_f[i][j], 1e-6 * k) << "shape " << i << " element " << j;
-      ASSERT_NEAR(d[j], portable_d[i][j], 1e-14 * k) << "shape " << i << " element " << j;
-      differing += f[j] != portable_f[i][j] ? 1 : 0;
+  const GemmIsa chosen = GemmIsaInUse();
+  for (GemmIsa isa : {GemmIsa::kBaseline, GemmIsa::kAvx2, GemmIsa::kAvx512}) {
+    if (!SetGemmIsaForTesting(isa)) continue;
+    SCOPED_TRACE(static_cast<int>(isa));
+    size_t differing = 0;
+    for (size_t i = 0; i < cases.size(); ++i) {
+      const std::vector<float> f = cases.Run<float>(i);
+      const std::vector<double> d = cases.Run<double>(i);
+      const double k = static_cast<double>(cases.k(i));
+      for (size_t j = 0; j < f.size(); ++j) {
+        ASSERT_NEAR(f[j], portable_f[i][j], 1e-6 * k) << "shape " << i << " element " << j;
+        ASSERT_NEAR(d[j], portable_d[i][j], 1e-14 * k) << "shape " << i << " element " << j;
+        differing += f[j] != portable_f[i][j] ? 1 : 0;
+      }
+    }
+    if (GemmUsesFma()) {
+      EXPECT_GT(differing, 0u) << "fused multiply-adds round differently somewhere";
+    } else {
+      EXPECT_EQ(differing, 0u) << "without FMA the fast mode is the portable one";
     }
   }
-  if (GemmUsesFma()) {
-    EXPECT_GT(differing, 0u) << "fused multiply-adds round differently somewhere";
-  } else {
-    EXPECT_EQ(differing, 0u) << "without FMA the fast mode is the portable one";
-  }
+  EXPECT_TRUE(SetGemmIsaForTesting(chosen));
 }
 
 TEST(GemmInt, WrapsAroundWithoutUndefinedBehaviour) {
