@@ -136,6 +136,29 @@ void PackA(bool trans_a, const T* a, int64_t lda, int64_t i0, int64_t mc, int64_
 template <typename T, int kNr>
 void PackB(bool trans_b, const T* b, int64_t ldb, int64_t p0, int64_t kc, int64_t j0, int64_t nc,
            T* out) {
+  if (!trans_b) {
+    // Along each row of B (one stream at a time; panel by panel it read
+    // kNr elements from each of kc rows in turn), full panels first.
+    const int64_t full = nc / kNr;
+    for (int64_t p = 0; p < kc; ++p) {
+      const T* src = b + (p0 + p) * ldb + j0;
+      T* dst = out + p * kNr;
+      for (int64_t q = 0; q < full; ++q) {
+        std::memcpy(dst + q * kc * kNr, src + q * kNr, kNr * sizeof(T));
+      }
+    }
+    const int64_t cols = nc - full * kNr;
+    if (cols > 0) {
+      T* tail = out + full * kc * kNr;
+      const T* src = b + p0 * ldb + j0 + full * kNr;
+      for (int64_t p = 0; p < kc; ++p) {
+        T* dst = tail + p * kNr;
+        std::memcpy(dst, src + p * ldb, static_cast<size_t>(cols) * sizeof(T));
+        for (int64_t j = cols; j < kNr; ++j) dst[j] = T{0};
+      }
+    }
+    return;
+  }
   for (int64_t jr = 0; jr < nc; jr += kNr) {
     const int64_t cols = std::min<int64_t>(kNr, nc - jr);
     for (int64_t p = 0; p < kc; ++p) {
