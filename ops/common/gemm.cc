@@ -225,38 +225,35 @@ void GemmSmall(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, T al
 // The loop nest and the packing stay baseline code (the micro-kernel adds
 // its tile into C): compiling them per instruction set too made the GEMM
 // 10-40% slower on the build VM.
+// Per-thread packing buffers for one GEMM (no allocation once warm); false
+// when the scratch cannot grow.
 template <typename T, typename Sh>
-void GemmBlocked(MicroKernelFn<T> micro_kernel, bool trans_a, bool trans_b, int64_t m, int64_t n,
-                 int64_t k, T alpha, const T* a, int64_t lda, const T* b, int64_t ldb, T beta, T* c,
-                 int64_t ldc) {
-  if (m <= 0 || n <= 0) return;
-  ScaleC(m, n, beta, c, ldc);
-  if (k <= 0 || alpha == T{0}) return;
-  if (static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k) <= kSmallWork ||
-      m == 1) {
-    GemmSmall(trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, c, ldc);
-    return;
-  }
+bool PackBuffers(int64_t m, int64_t n, int64_t k, T** a_pack, T** b_pack) {
   constexpr int kMr = Sh::kMr;
   constexpr int kNr = Sh::kNr;
   const int64_t kc_max = std::min(k, kKc);
   const int64_t mc_max = std::min(m, kMc);
   const int64_t nc_max = std::min(n, kNc);
-  // Packing panels live in per-thread scratch (no allocation once warm);
-  // should the scratch fail to grow, the unpacked loop still gives C.
-  T* a_pack = ThreadScratch<T>(ScratchSlot::kGemmPackA,
-                               static_cast<size_t>(((mc_max + kMr - 1) / kMr) * kMr * kc_max));
-  T* b_pack = ThreadScratch<T>(ScratchSlot::kGemmPackB,
-                               static_cast<size_t>(((nc_max + kNr - 1) / kNr) * kNr * kc_max));
-  if (a_pack == nullptr || b_pack == nullptr) {
-    GemmSmall(trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, c, ldc);
-    return;
-  }
+  *a_pack = ThreadScratch<T>(ScratchSlot::kGemmPackA,
+                             static_cast<size_t>(((mc_max + kMr - 1) / kMr) * kMr * kc_max));
+  *b_pack = ThreadScratch<T>(ScratchSlot::kGemmPackB,
+                             static_cast<size_t>(((nc_max + kNr - 1) / kNr) * kNr * kc_max));
+  return *a_pack != nullptr && *b_pack != nullptr;
+}
+
+// The blocked loops over packed panels; pack_b(pc, kc, jc, nc, out) packs
+// op(B)[pc:pc+kc, jc:jc+nc] into kNr-column panels.
+template <typename T, typename Sh, typename PackBF>
+void BlockedLoops(MicroKernelFn<T> micro_kernel, bool trans_a, int64_t m, int64_t n, int64_t k,
+                  T alpha, const T* a, int64_t lda, const PackBF& pack_b, T* c, int64_t ldc,
+                  T* a_pack, T* b_pack) {
+  constexpr int kMr = Sh::kMr;
+  constexpr int kNr = Sh::kNr;
   for (int64_t jc = 0; jc < n; jc += kNc) {
     const int64_t nc = std::min(kNc, n - jc);
     for (int64_t pc = 0; pc < k; pc += kKc) {
       const int64_t kc = std::min(kKc, k - pc);
-      PackB<T, kNr>(trans_b, b, ldb, pc, kc, jc, nc, b_pack);
+      pack_b(pc, kc, jc, nc, b_pack);
       for (int64_t ic = 0; ic < m; ic += kMc) {
         const int64_t mc = std::min(kMc, m - ic);
         PackA<T, kMr>(trans_a, a, lda, ic, mc, pc, kc, alpha, a_pack);
@@ -272,6 +269,48 @@ void GemmBlocked(MicroKernelFn<T> micro_kernel, bool trans_a, bool trans_b, int6
       }
     }
   }
+}
+
+template <typename T, typename Sh>
+void GemmBlocked(MicroKernelFn<T> micro_kernel, bool trans_a, bool trans_b, int64_t m, int64_t n,
+                 int64_t k, T alpha, const T* a, int64_t lda, const T* b, int64_t ldb, T beta, T* c,
+                 int64_t ldc) {
+  if (m <= 0 || n <= 0) return;
+  ScaleC(m, n, beta, c, ldc);
+  if (k <= 0 || alpha == T{0}) return;
+  T* a_pack = nullptr;
+  T* b_pack = nullptr;
+  // Small problems skip packing; should the scratch fail to grow, the
+  // unpacked loop still gives C.
+  if (static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k) <= kSmallWork ||
+      m == 1 || !PackBuffers<T, Sh>(m, n, k, &a_pack, &b_pack)) {
+    GemmSmall(trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, c, ldc);
+    return;
+  }
+  auto pack_b = [&](int64_t pc, int64_t kc, int64_t jc, int64_t nc, T* out) {
+    PackB<T, Sh::kNr>(trans_b, b, ldb, pc, kc, jc, nc, out);
+  };
+  BlockedLoops<T, Sh>(micro_kernel, trans_a, m, n, k, alpha, a, lda, pack_b, c, ldc, a_pack,
+                      b_pack);
+}
+
+// B from the caller's packer (GemmF32PackedB); false, C untouched, when the
+// packing buffers cannot be allocated.
+template <typename T, typename Sh>
+bool GemmBlockedPackedB(MicroKernelFn<T> micro_kernel, int64_t m, int64_t n, int64_t k, T alpha,
+                        const T* a, int64_t lda, const GemmPackBF32& pack_b, T beta, T* c,
+                        int64_t ldc) {
+  if (m <= 0 || n <= 0) return true;
+  T* a_pack = nullptr;
+  T* b_pack = nullptr;
+  if (k > 0 && alpha != T{0} && !PackBuffers<T, Sh>(m, n, k, &a_pack, &b_pack)) return false;
+  ScaleC(m, n, beta, c, ldc);
+  if (k <= 0 || alpha == T{0}) return true;
+  auto pack = [&](int64_t pc, int64_t kc, int64_t jc, int64_t nc, T* out) {
+    pack_b(pc, kc, jc, nc, Sh::kNr, out);
+  };
+  BlockedLoops<T, Sh>(micro_kernel, false, m, n, k, alpha, a, lda, pack, c, ldc, a_pack, b_pack);
+  return true;
 }
 
 // The GEMM with the micro-kernel (and its tile) of the instruction set in use.
@@ -293,6 +332,25 @@ void Gemm(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, T alpha, 
   }
   GemmBlocked<T, SmallTile<T>>(MicroKernelBaseline<T>, trans_a, trans_b, m, n, k, alpha, a, lda, b,
                                ldb, beta, c, ldc);
+}
+
+bool GemmPackedBF32(int64_t m, int64_t n, int64_t k, float alpha, const float* a, int64_t lda,
+                    const GemmPackBF32& pack_b, float beta, float* c, int64_t ldc) {
+  const bool fma = t_mode == GemmMode::kFast && CpuHasFma();
+  switch (IsaInUse().load(std::memory_order_relaxed)) {
+    case GemmIsa::kAvx512:
+      return GemmBlockedPackedB<float, WideTile<float>>(
+          fma ? MicroKernelAvx512Fma<float> : MicroKernelAvx512<float>, m, n, k, alpha, a, lda,
+          pack_b, beta, c, ldc);
+    case GemmIsa::kAvx2:
+      return GemmBlockedPackedB<float, SmallTile<float>>(
+          fma ? MicroKernelAvx2Fma<float> : MicroKernelAvx2<float>, m, n, k, alpha, a, lda,
+          pack_b, beta, c, ldc);
+    case GemmIsa::kBaseline:
+      break;
+  }
+  return GemmBlockedPackedB<float, SmallTile<float>>(MicroKernelBaseline<float>, m, n, k, alpha, a,
+                                                     lda, pack_b, beta, c, ldc);
 }
 
 }  // namespace
@@ -323,6 +381,11 @@ void GemmF64(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, double
              const double* a, int64_t lda, const double* b, int64_t ldb, double beta, double* c,
              int64_t ldc) {
   Gemm<double>(trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+
+bool GemmF32PackedB(int64_t m, int64_t n, int64_t k, float alpha, const float* a, int64_t lda,
+                    GemmPackBF32 pack_b, float beta, float* c, int64_t ldc) {
+  return GemmPackedBF32(m, n, k, alpha, a, lda, pack_b, beta, c, ldc);
 }
 
 }  // namespace ops

@@ -28,6 +28,8 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "absl/functional/function_ref.h"
+
 namespace ops {
 
 // The instruction set of the float / double micro-kernel. In
@@ -69,6 +71,19 @@ class ScopedGemmMode {
 void GemmF32(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, float alpha,
              const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c,
              int64_t ldc);
+
+// C = alpha * A * B + beta * C with B produced by the caller straight into
+// the GEMM's packing buffer (a convolution packs its im2col rows without
+// materialising the whole matrix). pack_b(p0, kc, j0, nc, nr, out) writes
+// B[p0:p0+kc, j0:j0+nc] as ceil(nc / nr) panels of nr columns: panel q at
+// out + q * kc * nr, element (p, j) at [(p - p0) * nr + j - j0 - q * nr],
+// zeros past column j0 + nc. The same bits as GemmF32 on that B (but for
+// the problems GemmF32 does not pack: one row, or 8192 multiply-adds at most).
+// Returns false, C untouched, when the packing buffers cannot be allocated.
+using GemmPackBF32 =
+    absl::FunctionRef<void(int64_t p0, int64_t kc, int64_t j0, int64_t nc, int64_t nr, float* out)>;
+bool GemmF32PackedB(int64_t m, int64_t n, int64_t k, float alpha, const float* a, int64_t lda,
+                    GemmPackBF32 pack_b, float beta, float* c, int64_t ldc);
 
 void GemmF64(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, double alpha,
              const double* a, int64_t lda, const double* b, int64_t ldb, double beta, double* c,

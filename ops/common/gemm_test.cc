@@ -1,6 +1,7 @@
 // ops/common/gemm_test.cc
 #include "ops/common/gemm.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -221,6 +222,57 @@ TEST(GemmIsa, FastModeFusesMultiplyAddsWhereTheCpuHasThem) {
     } else {
       EXPECT_EQ(differing, 0u) << "without FMA the fast mode is the portable one";
     }
+  }
+  EXPECT_TRUE(SetGemmIsaForTesting(chosen));
+}
+
+// A packer that writes a plain row-major B into the panels gives GemmF32's
+// bits (where GemmF32 packs too), on every kernel and in both modes, beta
+// included.
+TEST(GemmF32PackedB, GivesGemmF32sBitsOnEveryKernel) {
+  const GemmIsa chosen = GemmIsaInUse();
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<float> dist(-1, 1);
+  struct Shape {
+    int64_t m, n, k;
+  };
+  for (const Shape s :
+       {Shape{64, 300, 57}, Shape{37, 2100, 300}, Shape{5, 7, 3}, Shape{130, 49, 513}}) {
+    std::vector<float> a(static_cast<size_t>(s.m * s.k)), b(static_cast<size_t>(s.k * s.n)),
+        c0(static_cast<size_t>(s.m * s.n));
+    for (float& v : a) v = dist(rng);
+    for (float& v : b) v = dist(rng);
+    for (float& v : c0) v = dist(rng);
+    int64_t widest_nr = 0;
+    auto pack = [&](int64_t p0, int64_t kc, int64_t j0, int64_t nc, int64_t nr, float* out) {
+      widest_nr = std::max(widest_nr, nr);
+      for (int64_t q = 0; q * nr < nc; ++q) {
+        for (int64_t p = 0; p < kc; ++p) {
+          for (int64_t j = 0; j < nr; ++j) {
+            const int64_t col = j0 + q * nr + j;
+            out[q * kc * nr + p * nr + j] = col < j0 + nc ? b[(p0 + p) * s.n + col] : 0.0f;
+          }
+        }
+      }
+    };
+    for (GemmMode mode : {GemmMode::kFast, GemmMode::kPortable}) {
+      const ScopedGemmMode scoped(mode);
+      for (GemmIsa isa : {GemmIsa::kBaseline, GemmIsa::kAvx2, GemmIsa::kAvx512}) {
+        if (!SetGemmIsaForTesting(isa)) continue;
+        std::vector<float> want = c0, got = c0;
+        GemmF32(false, false, s.m, s.n, s.k, 0.7f, a.data(), s.k, b.data(), s.n, 0.3f,
+                want.data(), s.n);
+        ASSERT_TRUE(
+            GemmF32PackedB(s.m, s.n, s.k, 0.7f, a.data(), s.k, pack, 0.3f, got.data(), s.n));
+        if (s.m * s.n * s.k > 8 * 1024) {
+          EXPECT_EQ(got, want) << s.m << "x" << s.n << "x" << s.k << " isa "
+                               << static_cast<int>(isa) << " mode " << static_cast<int>(mode);
+        } else {  // GemmF32 skips packing for tiny problems
+          for (size_t i = 0; i < got.size(); ++i) ASSERT_NEAR(got[i], want[i], 1e-5);
+        }
+      }
+    }
+    EXPECT_GE(widest_nr, 16);
   }
   EXPECT_TRUE(SetGemmIsaForTesting(chosen));
 }

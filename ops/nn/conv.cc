@@ -14,10 +14,12 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "metadef/register/inc/register/op_registry.h"
+#include "ops/common/gemm.h"
 #include "ops/common/op_util.h"
 #include "ops/common/scratch.h"
 #include "ops/common/shape_range.h"
@@ -168,9 +170,13 @@ ge::Status ConvCompute(gert::KernelContext& ctx, const gert::Tensor& x, const ge
   const int64_t kdim = cg * g.kernel_size;
   const bool pointwise = g.IsPointwise();
   if (!pointwise) RETURN_IF_ERROR(CheckColumns(ctx, kdim, g.out_size));
+  // 2-D float convolutions pack their columns straight into the GEMM's
+  // panels (no im2col matrix); the others, and should the GEMM's buffers
+  // fail to grow, go through the im2col buffer.
+  const bool fused = std::is_same_v<C, float> && !pointwise && g.rank() == 2;
   // The im2col buffer is per-thread scratch: no allocation per call.
   C* cols = nullptr;
-  if (!pointwise) {
+  if (!pointwise && !fused) {
     cols = ThreadScratch<C>(ScratchSlot::kKernel0, static_cast<size_t>(kdim * g.out_size));
     if (cols == nullptr) {
       return ctx.ErrorWithCode(ge::ErrorCode::kMemoryAllocFailed, "no memory for the im2col buffer (",
@@ -190,14 +196,31 @@ ge::Status ConvCompute(gert::KernelContext& ctx, const gert::Tensor& x, const ge
     }
     for (int64_t grp = 0; grp < p.group; ++grp) {
       const C* image = xin.data() + (n * p.c + grp * cg) * g.image_size;
+      C* yg = out + (n * p.m + grp * mg) * g.out_size;
+      const C* wg = win.data() + grp * mg * kdim;
+      if constexpr (std::is_same_v<C, float>) {
+        if (fused) {
+          auto pack = [&](int64_t p0, int64_t kc, int64_t j0, int64_t nc, int64_t nr, float* to) {
+            PackIm2Col2d(g, image, p0, kc, j0, nc, nr, to);
+          };
+          if (ops::GemmF32PackedB(mg, g.out_size, kdim, 1.0f, wg, kdim, pack,
+                                  b != nullptr ? 1.0f : 0.0f, yg, g.out_size)) {
+            continue;
+          }
+          cols = ThreadScratch<C>(ScratchSlot::kKernel0, static_cast<size_t>(kdim * g.out_size));
+          if (cols == nullptr) {
+            return ctx.ErrorWithCode(ge::ErrorCode::kMemoryAllocFailed,
+                                     "no memory for the im2col buffer (", kdim, " x ", g.out_size,
+                                     ")");
+          }
+        }
+      }
       const C* colp = image;
       if (!pointwise) {
         Im2Col<C>(g, cg, image, C{0}, cols);
         colp = cols;
       }
-      C* yg = out + (n * p.m + grp * mg) * g.out_size;
-      Gemm<C>(mg, g.out_size, kdim, win.data() + grp * mg * kdim, kdim, colp, g.out_size, yg,
-              g.out_size, b != nullptr);
+      Gemm<C>(mg, g.out_size, kdim, wg, kdim, colp, g.out_size, yg, g.out_size, b != nullptr);
     }
   }
   yout.Commit();

@@ -350,6 +350,63 @@ void Im2Col(const ConvGeometry& g, int64_t channels, const T* image, T pad_value
   });
 }
 
+void PackIm2Col2d(const ConvGeometry& g, const float* image, int64_t p0, int64_t kc, int64_t j0,
+                  int64_t nc, int64_t nr, float* out) {
+  const int64_t in_h = g.image[0], in_w = g.image[1];
+  const int64_t k_h = g.kernel[0], k_w = g.kernel[1];
+  const int64_t out_w = g.out[1];
+  const int64_t s_h = g.strides[0], s_w = g.strides[1];
+  const int64_t panel = kc * nr;  // elements per panel
+  for (int64_t p = p0; p < p0 + kc; ++p) {
+    const int64_t c = p / (k_h * k_w);
+    const int64_t ky = (p / k_w) % k_h;
+    const int64_t kx = p % k_w;
+    const float* plane = image + c * in_h * in_w;
+    const int64_t y_off = ky * g.dilations[0] - g.pad_begin[0];
+    const int64_t x_off = kx * g.dilations[1] - g.pad_begin[1];
+    float* row = out + (p - p0) * nr;
+    // Runs of columns contiguous both in one output row and in one panel.
+    int64_t oy = j0 / out_w, ox = j0 % out_w;
+    int64_t q = 0, jj = 0;
+    for (int64_t left = nc; left > 0;) {
+      const int64_t run = std::min({out_w - ox, left, nr - jj});
+      float* dst = row + q * panel + jj;
+      const int64_t iy = oy * s_h + y_off;
+      if (iy < 0 || iy >= in_h) {
+        std::fill(dst, dst + run, 0.0f);
+      } else {
+        const float* src = plane + iy * in_w;
+        const int64_t ix0 = ox * s_w + x_off;
+        if (s_w == 1) {
+          // [lo, hi) of the run reads inside the row.
+          const int64_t lo = std::clamp<int64_t>(-ix0, 0, run);
+          const int64_t hi = std::clamp<int64_t>(in_w - ix0, lo, run);
+          std::fill(dst, dst + lo, 0.0f);
+          std::copy(src + ix0 + lo, src + ix0 + hi, dst + lo);
+          std::fill(dst + hi, dst + run, 0.0f);
+        } else {
+          for (int64_t t = 0; t < run; ++t) {
+            const int64_t ix = ix0 + t * s_w;
+            dst[t] = ix >= 0 && ix < in_w ? src[ix] : 0.0f;
+          }
+        }
+      }
+      left -= run;
+      ox += run;
+      if (ox == out_w) {
+        ox = 0;
+        ++oy;
+      }
+      jj += run;
+      if (jj == nr) {
+        jj = 0;
+        ++q;
+      }
+    }
+    if (jj > 0) std::fill(row + q * panel + jj, row + q * panel + nr, 0.0f);
+  }
+}
+
 template <typename T>
 void Col2ImAdd(const ConvGeometry& g, int64_t channels, const T* cols, T* image) {
   if (g.rank() == 0) {

@@ -163,6 +163,13 @@ struct ConvGeometry {
 template <typename T>
 void Im2Col(const ConvGeometry& g, int64_t channels, const T* image, T pad_value, T* cols);
 
+// Rows [p0, p0 + kc) and columns [j0, j0 + nc) of Im2Col's matrix for a
+// 2-D geometry (pad value 0), written straight into GEMM panels of nr
+// columns (ops::GemmPackBF32's layout): a convolution's GEMM packs its
+// columns without the whole im2col matrix being written and read back.
+void PackIm2Col2d(const ConvGeometry& g, const float* image, int64_t p0, int64_t kc, int64_t j0,
+                  int64_t nc, int64_t nr, float* out);
+
 // The transpose of Im2Col: image[c][position(o, k)] += cols[...] for every
 // position inside the image.
 template <typename T>

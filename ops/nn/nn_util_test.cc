@@ -103,6 +103,50 @@ TEST(Im2ColTest, MatchesDirectIndexing) {
           }
 }
 
+// PackIm2Col2d writes the panels a GEMM would pack from Im2Col's matrix:
+// every row / column window and panel width, strides 1 and 2, pads on
+// both sides, dilation.
+TEST(Im2ColTest, PackedColumnsAreIm2ColsPanels) {
+  ConvGeometry wide;  // stride 1 with pads left and right (the memcpy path)
+  wide.image = {7, 9};
+  wide.kernel = {3, 3};
+  wide.strides = {1, 1};
+  wide.dilations = {1, 1};
+  wide.pad_begin = {1, 1};
+  wide.out = {7, 9};
+  ASSERT_TRUE(wide.Finalize().ok());
+  for (const ConvGeometry& g : {Geometry2d(), wide}) {
+    const int64_t channels = 3;
+    std::vector<float> image(static_cast<size_t>(channels * g.image_size));
+    for (size_t i = 0; i < image.size(); ++i) image[i] = static_cast<float>(i + 1);
+    const int64_t rows = channels * g.kernel_size, cols_n = g.out_size;
+    std::vector<float> cols(static_cast<size_t>(rows * cols_n));
+    Im2Col<float>(g, channels, image.data(), 0.0f, cols.data());
+    for (int64_t nr : {4, 16, 32}) {
+      for (int64_t p0 : {int64_t{0}, int64_t{1}, rows / 2}) {
+        for (int64_t j0 : {int64_t{0}, int64_t{3}, cols_n / 2}) {
+          const int64_t kc = rows - p0, nc = cols_n - j0;
+          const int64_t panels = (nc + nr - 1) / nr;
+          std::vector<float> got(static_cast<size_t>(panels * kc * nr), -9.0f);
+          PackIm2Col2d(g, image.data(), p0, kc, j0, nc, nr, got.data());
+          for (int64_t q = 0; q < panels; ++q) {
+            for (int64_t p = 0; p < kc; ++p) {
+              for (int64_t j = 0; j < nr; ++j) {
+                const int64_t col = j0 + q * nr + j;
+                const float want = col < cols_n ? cols[static_cast<size_t>((p0 + p) * cols_n + col)]
+                                                : 0.0f;
+                ASSERT_EQ(got[static_cast<size_t>(q * kc * nr + p * nr + j)], want)
+                    << "nr " << nr << " p0 " << p0 << " j0 " << j0 << " row " << p0 + p
+                    << " column " << col;
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
 TEST(Im2ColTest, Col2ImIsTheAdjoint) {
   // <Im2Col(x), c> == <x, Col2Im(c)> for random x, c (zero padding).
   const ConvGeometry g = Geometry2d();
