@@ -176,13 +176,13 @@ ge::Status ConvCompute(gert::KernelContext& ctx, const gert::Tensor& x, const ge
   const bool fused = std::is_same_v<C, float> && !pointwise && g.rank() == 2;
   // The im2col buffer is per-thread scratch: no allocation per call.
   C* cols = nullptr;
-  if (!pointwise && !fused) {
+  auto take_cols = [&]() -> ge::Status {
     cols = ThreadScratch<C>(ScratchSlot::kKernel0, static_cast<size_t>(kdim * g.out_size));
-    if (cols == nullptr) {
-      return ctx.ErrorWithCode(ge::ErrorCode::kMemoryAllocFailed, "no memory for the im2col buffer (",
-                               kdim, " x ", g.out_size, ")");
-    }
-  }
+    if (cols != nullptr) return ge::OkStatus();
+    return ctx.ErrorWithCode(ge::ErrorCode::kMemoryAllocFailed, "no memory for the im2col buffer (",
+                             kdim, " x ", g.out_size, ")");
+  };
+  if (!pointwise && !fused) RETURN_IF_ERROR(take_cols());
   C* out = yout.data();
   for (int64_t n = 0; n < p.n; ++n) {
     // With a bias, each output plane starts as its bias and the GEMM adds
@@ -207,12 +207,7 @@ ge::Status ConvCompute(gert::KernelContext& ctx, const gert::Tensor& x, const ge
                                   b != nullptr ? 1.0f : 0.0f, yg, g.out_size)) {
             continue;
           }
-          cols = ThreadScratch<C>(ScratchSlot::kKernel0, static_cast<size_t>(kdim * g.out_size));
-          if (cols == nullptr) {
-            return ctx.ErrorWithCode(ge::ErrorCode::kMemoryAllocFailed,
-                                     "no memory for the im2col buffer (", kdim, " x ", g.out_size,
-                                     ")");
-          }
+          if (cols == nullptr) RETURN_IF_ERROR(take_cols());
         }
       }
       const C* colp = image;
