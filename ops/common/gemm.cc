@@ -4,6 +4,8 @@
 //   for jc in N by kNc:            B block kc x nc packed into NR-column panels
 //     for pc in K by kKc:
 //       for ic in M by kMc:        A block mc x kc packed into MR-row panels
+//                                  (read in place if alpha == 1 and A is not
+//                                  transposed; a partial panel is packed)
 //         for jr, ir:              MR x NR micro-kernel in vector registers
 // alpha is folded into the packed A; beta is applied to C once up front.
 #include "ops/common/gemm.h"
@@ -22,6 +24,9 @@ using gemm_internal::MicroKernelAvx2Fma;
 using gemm_internal::MicroKernelAvx512Fma;
 using gemm_internal::MicroKernelBody;
 using gemm_internal::MicroKernelFn;
+using gemm_internal::RowsKernelAvx2Fma;
+using gemm_internal::RowsKernelAvx512Fma;
+using gemm_internal::RowsKernelFn;
 using gemm_internal::SmallTile;
 using gemm_internal::WideTile;
 
@@ -51,6 +56,32 @@ __attribute__((target("avx512f"))) void MicroKernelAvx512(int64_t kc, const T* a
                                                          int64_t cols) {
   MicroKernelBody<T, WideTile<T>>(kc, ap, bp, c, ldc, rows, cols);
 }
+
+// The same reading A in place (BlockedLoops, alpha == 1).
+template <typename T>
+void RowsKernelBaseline(int64_t kc, const T* a, int64_t lda, const T* bp, T* c, int64_t ldc,
+                        int64_t rows, int64_t cols) {
+  MicroKernelBody<T, SmallTile<T>, true>(kc, a, bp, c, ldc, rows, cols, lda);
+}
+template <typename T>
+__attribute__((target("avx2"))) void RowsKernelAvx2(int64_t kc, const T* a, int64_t lda,
+                                                    const T* bp, T* c, int64_t ldc, int64_t rows,
+                                                    int64_t cols) {
+  MicroKernelBody<T, SmallTile<T>, true>(kc, a, bp, c, ldc, rows, cols, lda);
+}
+template <typename T>
+__attribute__((target("avx512f"))) void RowsKernelAvx512(int64_t kc, const T* a, int64_t lda,
+                                                        const T* bp, T* c, int64_t ldc,
+                                                        int64_t rows, int64_t cols) {
+  MicroKernelBody<T, WideTile<T>, true>(kc, a, bp, c, ldc, rows, cols, lda);
+}
+
+// The micro-kernels of one instruction set and mode.
+template <typename T>
+struct Kernels {
+  MicroKernelFn<T> packed;
+  RowsKernelFn<T> rows;
+};
 
 bool IsaSupported(GemmIsa isa) {
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -94,6 +125,9 @@ bool CpuHasFma() {
 }
 
 thread_local GemmMode t_mode = GemmMode::kFast;
+
+// Tests: false makes every GEMM pack A (see BlockedLoops).
+std::atomic<bool> g_in_place_a{true};
 
 constexpr int64_t kPrefetchRows = 2;
 
@@ -242,13 +276,17 @@ bool PackBuffers(int64_t m, int64_t n, int64_t k, T** a_pack, T** b_pack) {
 }
 
 // The blocked loops over packed panels; pack_b(pc, kc, jc, nc, out) packs
-// op(B)[pc:pc+kc, jc:jc+nc] into kNr-column panels.
+// op(B)[pc:pc+kc, jc:jc+nc] into kNr-column panels. With alpha == 1 and A
+// not transposed, the micro-kernel reads whole row panels of A in place
+// (packing A was a copy of the weights on every call, ~13% of resnet50's
+// run); only a last, partial row panel is packed.
 template <typename T, typename Sh, typename PackBF>
-void BlockedLoops(MicroKernelFn<T> micro_kernel, bool trans_a, int64_t m, int64_t n, int64_t k,
+void BlockedLoops(const Kernels<T>& kernels, bool trans_a, int64_t m, int64_t n, int64_t k,
                   T alpha, const T* a, int64_t lda, const PackBF& pack_b, T* c, int64_t ldc,
                   T* a_pack, T* b_pack) {
   constexpr int kMr = Sh::kMr;
   constexpr int kNr = Sh::kNr;
+  const bool in_place = !trans_a && alpha == T{1} && g_in_place_a.load(std::memory_order_relaxed);
   for (int64_t jc = 0; jc < n; jc += kNc) {
     const int64_t nc = std::min(kNc, n - jc);
     for (int64_t pc = 0; pc < k; pc += kKc) {
@@ -256,14 +294,22 @@ void BlockedLoops(MicroKernelFn<T> micro_kernel, bool trans_a, int64_t m, int64_
       pack_b(pc, kc, jc, nc, b_pack);
       for (int64_t ic = 0; ic < m; ic += kMc) {
         const int64_t mc = std::min(kMc, m - ic);
-        PackA<T, kMr>(trans_a, a, lda, ic, mc, pc, kc, alpha, a_pack);
+        const int64_t whole = in_place ? mc / kMr * kMr : 0;  // rows read in place
+        if (whole < mc) {
+          PackA<T, kMr>(trans_a, a, lda, ic + whole, mc - whole, pc, kc, alpha, a_pack);
+        }
         for (int64_t jr = 0; jr < nc; jr += kNr) {
           const int64_t cols = std::min<int64_t>(kNr, nc - jr);
           const T* bp = b_pack + (jr / kNr) * kc * kNr;
           for (int64_t ir = 0; ir < mc; ir += kMr) {
             const int64_t rows = std::min<int64_t>(kMr, mc - ir);
-            const T* ap = a_pack + (ir / kMr) * kc * kMr;
-            micro_kernel(kc, ap, bp, c + (ic + ir) * ldc + jc + jr, ldc, rows, cols);
+            T* cp = c + (ic + ir) * ldc + jc + jr;
+            if (ir < whole) {
+              kernels.rows(kc, a + (ic + ir) * lda + pc, lda, bp, cp, ldc, rows, cols);
+            } else {
+              const T* ap = a_pack + ((ir - whole) / kMr) * kc * kMr;
+              kernels.packed(kc, ap, bp, cp, ldc, rows, cols);
+            }
           }
         }
       }
@@ -272,7 +318,7 @@ void BlockedLoops(MicroKernelFn<T> micro_kernel, bool trans_a, int64_t m, int64_
 }
 
 template <typename T, typename Sh>
-void GemmBlocked(MicroKernelFn<T> micro_kernel, bool trans_a, bool trans_b, int64_t m, int64_t n,
+void GemmBlocked(const Kernels<T>& kernels, bool trans_a, bool trans_b, int64_t m, int64_t n,
                  int64_t k, T alpha, const T* a, int64_t lda, const T* b, int64_t ldb, T beta, T* c,
                  int64_t ldc) {
   if (m <= 0 || n <= 0) return;
@@ -290,14 +336,13 @@ void GemmBlocked(MicroKernelFn<T> micro_kernel, bool trans_a, bool trans_b, int6
   auto pack_b = [&](int64_t pc, int64_t kc, int64_t jc, int64_t nc, T* out) {
     PackB<T, Sh::kNr>(trans_b, b, ldb, pc, kc, jc, nc, out);
   };
-  BlockedLoops<T, Sh>(micro_kernel, trans_a, m, n, k, alpha, a, lda, pack_b, c, ldc, a_pack,
-                      b_pack);
+  BlockedLoops<T, Sh>(kernels, trans_a, m, n, k, alpha, a, lda, pack_b, c, ldc, a_pack, b_pack);
 }
 
 // B from the caller's packer (GemmF32PackedB); false, C untouched, when the
 // packing buffers cannot be allocated.
 template <typename T, typename Sh>
-bool GemmBlockedPackedB(MicroKernelFn<T> micro_kernel, int64_t m, int64_t n, int64_t k, T alpha,
+bool GemmBlockedPackedB(const Kernels<T>& kernels, int64_t m, int64_t n, int64_t k, T alpha,
                         const T* a, int64_t lda, const GemmPackBF32& pack_b, T beta, T* c,
                         int64_t ldc) {
   if (m <= 0 || n <= 0) return true;
@@ -309,48 +354,50 @@ bool GemmBlockedPackedB(MicroKernelFn<T> micro_kernel, int64_t m, int64_t n, int
   auto pack = [&](int64_t pc, int64_t kc, int64_t jc, int64_t nc, T* out) {
     pack_b(pc, kc, jc, nc, Sh::kNr, out);
   };
-  BlockedLoops<T, Sh>(micro_kernel, false, m, n, k, alpha, a, lda, pack, c, ldc, a_pack, b_pack);
+  BlockedLoops<T, Sh>(kernels, false, m, n, k, alpha, a, lda, pack, c, ldc, a_pack, b_pack);
   return true;
 }
 
-// The GEMM with the micro-kernel (and its tile) of the instruction set in use.
-template <typename T>
-void Gemm(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, T alpha, const T* a,
-          int64_t lda, const T* b, int64_t ldb, T beta, T* c, int64_t ldc) {
+template <typename Sh>
+struct TileTag {
+  using type = Sh;
+};
+
+// Calls f(TileTag<tile>{}, kernels) with the tile and the micro-kernels of
+// the instruction set in use and this thread's GemmMode.
+template <typename T, typename F>
+auto WithKernels(F&& f) {
   const bool fma = t_mode == GemmMode::kFast && CpuHasFma();
   switch (IsaInUse().load(std::memory_order_relaxed)) {
     case GemmIsa::kAvx512:
-      GemmBlocked<T, WideTile<T>>(fma ? MicroKernelAvx512Fma<T> : MicroKernelAvx512<T>, trans_a,
-                                  trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
-      return;
+      return f(TileTag<WideTile<T>>{},
+               fma ? Kernels<T>{MicroKernelAvx512Fma<T>, RowsKernelAvx512Fma<T>}
+                   : Kernels<T>{MicroKernelAvx512<T>, RowsKernelAvx512<T>});
     case GemmIsa::kAvx2:
-      GemmBlocked<T, SmallTile<T>>(fma ? MicroKernelAvx2Fma<T> : MicroKernelAvx2<T>, trans_a,
-                                   trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
-      return;
+      return f(TileTag<SmallTile<T>>{},
+               fma ? Kernels<T>{MicroKernelAvx2Fma<T>, RowsKernelAvx2Fma<T>}
+                   : Kernels<T>{MicroKernelAvx2<T>, RowsKernelAvx2<T>});
     case GemmIsa::kBaseline:
       break;
   }
-  GemmBlocked<T, SmallTile<T>>(MicroKernelBaseline<T>, trans_a, trans_b, m, n, k, alpha, a, lda, b,
-                               ldb, beta, c, ldc);
+  return f(TileTag<SmallTile<T>>{}, Kernels<T>{MicroKernelBaseline<T>, RowsKernelBaseline<T>});
+}
+
+template <typename T>
+void Gemm(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, T alpha, const T* a,
+          int64_t lda, const T* b, int64_t ldb, T beta, T* c, int64_t ldc) {
+  WithKernels<T>([&](auto tile, const Kernels<T>& kernels) {
+    GemmBlocked<T, typename decltype(tile)::type>(kernels, trans_a, trans_b, m, n, k, alpha, a,
+                                                  lda, b, ldb, beta, c, ldc);
+  });
 }
 
 bool GemmPackedBF32(int64_t m, int64_t n, int64_t k, float alpha, const float* a, int64_t lda,
                     const GemmPackBF32& pack_b, float beta, float* c, int64_t ldc) {
-  const bool fma = t_mode == GemmMode::kFast && CpuHasFma();
-  switch (IsaInUse().load(std::memory_order_relaxed)) {
-    case GemmIsa::kAvx512:
-      return GemmBlockedPackedB<float, WideTile<float>>(
-          fma ? MicroKernelAvx512Fma<float> : MicroKernelAvx512<float>, m, n, k, alpha, a, lda,
-          pack_b, beta, c, ldc);
-    case GemmIsa::kAvx2:
-      return GemmBlockedPackedB<float, SmallTile<float>>(
-          fma ? MicroKernelAvx2Fma<float> : MicroKernelAvx2<float>, m, n, k, alpha, a, lda,
-          pack_b, beta, c, ldc);
-    case GemmIsa::kBaseline:
-      break;
-  }
-  return GemmBlockedPackedB<float, SmallTile<float>>(MicroKernelBaseline<float>, m, n, k, alpha, a,
-                                                     lda, pack_b, beta, c, ldc);
+  return WithKernels<float>([&](auto tile, const Kernels<float>& kernels) {
+    return GemmBlockedPackedB<float, typename decltype(tile)::type>(kernels, m, n, k, alpha, a,
+                                                                    lda, pack_b, beta, c, ldc);
+  });
 }
 
 }  // namespace
@@ -364,6 +411,10 @@ bool GemmUsesFma() {
 
 ScopedGemmMode::ScopedGemmMode(GemmMode mode) : previous_(t_mode) { t_mode = mode; }
 ScopedGemmMode::~ScopedGemmMode() { t_mode = previous_; }
+
+void SetGemmInPlaceAForTesting(bool in_place) {
+  g_in_place_a.store(in_place, std::memory_order_relaxed);
+}
 
 bool SetGemmIsaForTesting(GemmIsa isa) {
   if (!IsaSupported(isa)) return false;

@@ -40,6 +40,9 @@ GemmIsa GemmIsaInUse();
 // Tests: makes every later call use `isa`; false (and no change) when the
 // CPU does not support it. Not for use while another thread runs a GEMM.
 bool SetGemmIsaForTesting(GemmIsa isa);
+// Tests: false makes every GEMM pack A, as it did before A was read in
+// place (alpha == 1, A not transposed); the bits are the same either way.
+void SetGemmInPlaceAForTesting(bool in_place);
 
 // How a thread's float / double GEMMs round.
 //   kFast (the default): on CPUs with FMA (and AVX2 or AVX-512) each

@@ -24,6 +24,30 @@ __attribute__((target("avx512f,fma"))) void MicroKernelAvx512Fma(int64_t kc, con
   MicroKernelBody<T, WideTile<T>>(kc, ap, bp, c, ldc, rows, cols);
 }
 
+template <typename T>
+__attribute__((target("avx2,fma"))) void RowsKernelAvx2Fma(int64_t kc, const T* a, int64_t lda,
+                                                           const T* bp, T* c, int64_t ldc,
+                                                           int64_t rows, int64_t cols) {
+  MicroKernelBody<T, SmallTile<T>, true>(kc, a, bp, c, ldc, rows, cols, lda);
+}
+
+template <typename T>
+__attribute__((target("avx512f,fma"))) void RowsKernelAvx512Fma(int64_t kc, const T* a,
+                                                                int64_t lda, const T* bp, T* c,
+                                                                int64_t ldc, int64_t rows,
+                                                                int64_t cols) {
+  MicroKernelBody<T, WideTile<T>, true>(kc, a, bp, c, ldc, rows, cols, lda);
+}
+
+template void RowsKernelAvx2Fma<float>(int64_t, const float*, int64_t, const float*, float*,
+                                       int64_t, int64_t, int64_t);
+template void RowsKernelAvx2Fma<double>(int64_t, const double*, int64_t, const double*, double*,
+                                        int64_t, int64_t, int64_t);
+template void RowsKernelAvx512Fma<float>(int64_t, const float*, int64_t, const float*, float*,
+                                         int64_t, int64_t, int64_t);
+template void RowsKernelAvx512Fma<double>(int64_t, const double*, int64_t, const double*, double*,
+                                          int64_t, int64_t, int64_t);
+
 template void MicroKernelAvx2Fma<float>(int64_t, const float*, const float*, float*, int64_t,
                                         int64_t, int64_t);
 template void MicroKernelAvx2Fma<double>(int64_t, const double*, const double*, double*, int64_t,

@@ -47,11 +47,15 @@ using WideTile = Tile<T, 12, 2>;
 // IEEE multiply then add in the same order on each, so where it is built
 // without contraction (gemm.cc) the result is bit-identical whichever runs
 // (gemm_test checks); gemm_fma.cc builds it with fused multiply-adds.
-template <typename T, typename Sh>
+//
+// kRowsA: A is read in place, row r of the panel at ap + r * lda (no packed
+// copy; every row must exist), otherwise from a packed panel (lda unused).
+// The same values in the same order either way, so the same bits.
+template <typename T, typename Sh, bool kRowsA = false>
 __attribute__((always_inline)) inline void MicroKernelBody(int64_t kc, const T* __restrict ap,
                                                            const T* __restrict bp, T* __restrict c,
                                                            int64_t ldc, int64_t rows,
-                                                           int64_t cols) {
+                                                           int64_t cols, int64_t lda = 0) {
   using Vec = typename Sh::Vec;
   constexpr int kMr = Sh::kMr;
   constexpr int kVecs = Sh::kVecs;
@@ -68,11 +72,11 @@ __attribute__((always_inline)) inline void MicroKernelBody(int64_t kc, const T* 
     std::memcpy(bv, bp, sizeof(bv));
 #pragma GCC unroll 16
     for (int r = 0; r < kMr; ++r) {
-      const T av = ap[r];
+      const T av = kRowsA ? ap[r * lda] : ap[r];
 #pragma GCC unroll 4
       for (int v = 0; v < kVecs; ++v) acc[r][v] += bv[v] * av;
     }
-    ap += kMr;
+    ap += kRowsA ? 1 : kMr;
     bp += Sh::kNr;
   }
   // C[0:rows, 0:cols] += acc, with vectors for a whole tile.
@@ -101,6 +105,10 @@ __attribute__((always_inline)) inline void MicroKernelBody(int64_t kc, const T* 
 template <typename T>
 using MicroKernelFn = void (*)(int64_t, const T*, const T*, T*, int64_t, int64_t, int64_t);
 
+// A read in place (rows lda apart) instead of from a packed panel.
+template <typename T>
+using RowsKernelFn = void (*)(int64_t, const T*, int64_t, const T*, T*, int64_t, int64_t, int64_t);
+
 // With fused multiply-adds (gemm_fma.cc; only for CPUs with FMA). The
 // declarations carry the definitions' target attributes: in C++ another
 // target makes another function version.
@@ -112,6 +120,15 @@ template <typename T>
 __attribute__((target("avx512f,fma"))) void MicroKernelAvx512Fma(int64_t kc, const T* ap,
                                                                  const T* bp, T* c, int64_t ldc,
                                                                  int64_t rows, int64_t cols);
+template <typename T>
+__attribute__((target("avx2,fma"))) void RowsKernelAvx2Fma(int64_t kc, const T* a, int64_t lda,
+                                                           const T* bp, T* c, int64_t ldc,
+                                                           int64_t rows, int64_t cols);
+template <typename T>
+__attribute__((target("avx512f,fma"))) void RowsKernelAvx512Fma(int64_t kc, const T* a,
+                                                                int64_t lda, const T* bp, T* c,
+                                                                int64_t ldc, int64_t rows,
+                                                                int64_t cols);
 
 }  // namespace gemm_internal
 }  // namespace ops

@@ -277,6 +277,42 @@ TEST(GemmF32PackedB, GivesGemmF32sBitsOnEveryKernel) {
   EXPECT_TRUE(SetGemmIsaForTesting(chosen));
 }
 
+// With alpha == 1 and A not transposed the micro-kernel reads whole row
+// panels of A in place; the bits are those of packing A, on every kernel
+// and in both modes, partial row panels and odd strides included.
+TEST(GemmIsa, ReadingAInPlaceGivesThePackedBits) {
+  const GemmIsa chosen = GemmIsaInUse();
+  std::mt19937 rng(17);
+  std::uniform_real_distribution<float> dist(-1, 1);
+  struct Shape {
+    int64_t m, n, k, lda;
+  };
+  for (const Shape s : {Shape{64, 300, 57, 57}, Shape{37, 500, 300, 301}, Shape{133, 49, 513, 520},
+                        Shape{12, 64, 700, 700}}) {
+    std::vector<float> a(static_cast<size_t>(s.m * s.lda)), b(static_cast<size_t>(s.k * s.n)),
+        c0(static_cast<size_t>(s.m * s.n));
+    for (float& v : a) v = dist(rng);
+    for (float& v : b) v = dist(rng);
+    for (float& v : c0) v = dist(rng);
+    for (GemmMode mode : {GemmMode::kFast, GemmMode::kPortable}) {
+      const ScopedGemmMode scoped(mode);
+      for (GemmIsa isa : {GemmIsa::kBaseline, GemmIsa::kAvx2, GemmIsa::kAvx512}) {
+        if (!SetGemmIsaForTesting(isa)) continue;
+        std::vector<float> packed = c0, in_place = c0;
+        SetGemmInPlaceAForTesting(false);
+        GemmF32(false, false, s.m, s.n, s.k, 1.0f, a.data(), s.lda, b.data(), s.n, 1.0f,
+                packed.data(), s.n);
+        SetGemmInPlaceAForTesting(true);
+        GemmF32(false, false, s.m, s.n, s.k, 1.0f, a.data(), s.lda, b.data(), s.n, 1.0f,
+                in_place.data(), s.n);
+        EXPECT_EQ(in_place, packed) << s.m << "x" << s.n << "x" << s.k << " isa "
+                                    << static_cast<int>(isa) << " mode " << static_cast<int>(mode);
+      }
+    }
+  }
+  EXPECT_TRUE(SetGemmIsaForTesting(chosen));
+}
+
 TEST(GemmInt, WrapsAroundWithoutUndefinedBehaviour) {
   const int32_t a[2] = {std::numeric_limits<int32_t>::max(), 2};
   const int32_t b[2] = {2, 3};
