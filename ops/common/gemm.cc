@@ -42,38 +42,40 @@ constexpr int64_t kSmallWork = 8 * 1024;
 // kFast ones).
 template <typename T>
 void MicroKernelBaseline(int64_t kc, const T* ap, const T* bp, T* c, int64_t ldc, int64_t rows,
-                         int64_t cols) {
-  MicroKernelBody<T, SmallTile<T>>(kc, ap, bp, c, ldc, rows, cols);
+                         int64_t cols, const T* row_init) {
+  MicroKernelBody<T, SmallTile<T>>(kc, ap, bp, c, ldc, rows, cols, row_init);
 }
 template <typename T>
 __attribute__((target("avx2"))) void MicroKernelAvx2(int64_t kc, const T* ap, const T* bp, T* c,
-                                                     int64_t ldc, int64_t rows, int64_t cols) {
-  MicroKernelBody<T, SmallTile<T>>(kc, ap, bp, c, ldc, rows, cols);
+                                                     int64_t ldc, int64_t rows, int64_t cols,
+                                                     const T* row_init) {
+  MicroKernelBody<T, SmallTile<T>>(kc, ap, bp, c, ldc, rows, cols, row_init);
 }
 template <typename T>
 __attribute__((target("avx512f"))) void MicroKernelAvx512(int64_t kc, const T* ap, const T* bp,
                                                          T* c, int64_t ldc, int64_t rows,
-                                                         int64_t cols) {
-  MicroKernelBody<T, WideTile<T>>(kc, ap, bp, c, ldc, rows, cols);
+                                                         int64_t cols, const T* row_init) {
+  MicroKernelBody<T, WideTile<T>>(kc, ap, bp, c, ldc, rows, cols, row_init);
 }
 
 // The same reading A in place (BlockedLoops, alpha == 1).
 template <typename T>
 void RowsKernelBaseline(int64_t kc, const T* a, int64_t lda, const T* bp, T* c, int64_t ldc,
-                        int64_t rows, int64_t cols) {
-  MicroKernelBody<T, SmallTile<T>, true>(kc, a, bp, c, ldc, rows, cols, lda);
+                        int64_t rows, int64_t cols, const T* row_init) {
+  MicroKernelBody<T, SmallTile<T>, true>(kc, a, bp, c, ldc, rows, cols, row_init, lda);
 }
 template <typename T>
 __attribute__((target("avx2"))) void RowsKernelAvx2(int64_t kc, const T* a, int64_t lda,
                                                     const T* bp, T* c, int64_t ldc, int64_t rows,
-                                                    int64_t cols) {
-  MicroKernelBody<T, SmallTile<T>, true>(kc, a, bp, c, ldc, rows, cols, lda);
+                                                    int64_t cols, const T* row_init) {
+  MicroKernelBody<T, SmallTile<T>, true>(kc, a, bp, c, ldc, rows, cols, row_init, lda);
 }
 template <typename T>
 __attribute__((target("avx512f"))) void RowsKernelAvx512(int64_t kc, const T* a, int64_t lda,
                                                         const T* bp, T* c, int64_t ldc,
-                                                        int64_t rows, int64_t cols) {
-  MicroKernelBody<T, WideTile<T>, true>(kc, a, bp, c, ldc, rows, cols, lda);
+                                                        int64_t rows, int64_t cols,
+                                                        const T* row_init) {
+  MicroKernelBody<T, WideTile<T>, true>(kc, a, bp, c, ldc, rows, cols, row_init, lda);
 }
 
 // The micro-kernels of one instruction set and mode.
@@ -280,12 +282,17 @@ bool PackBuffers(int64_t m, int64_t n, int64_t k, T** a_pack, T** b_pack) {
 // not transposed, the micro-kernel reads whole row panels of A in place
 // (packing A was a copy of the weights on every call, ~13% of resnet50's
 // run); only a last, partial row panel is packed.
+//
+// With init, the first k block stores C = row_bias[i] + its product (0 +
+// when row_bias is null) instead of adding to C: C is never read (beta ==
+// 0), and the bits are those of zeroing (or filling) C first.
 template <typename T, typename Sh, typename PackBF>
 void BlockedLoops(const Kernels<T>& kernels, bool trans_a, int64_t m, int64_t n, int64_t k,
                   T alpha, const T* a, int64_t lda, const PackBF& pack_b, T* c, int64_t ldc,
-                  T* a_pack, T* b_pack) {
+                  T* a_pack, T* b_pack, bool init, const T* row_bias) {
   constexpr int kMr = Sh::kMr;
   constexpr int kNr = Sh::kNr;
+  static constexpr T kZeros[kMr] = {};
   const bool in_place = !trans_a && alpha == T{1} && g_in_place_a.load(std::memory_order_relaxed);
   for (int64_t jc = 0; jc < n; jc += kNc) {
     const int64_t nc = std::min(kNc, n - jc);
@@ -304,11 +311,13 @@ void BlockedLoops(const Kernels<T>& kernels, bool trans_a, int64_t m, int64_t n,
           for (int64_t ir = 0; ir < mc; ir += kMr) {
             const int64_t rows = std::min<int64_t>(kMr, mc - ir);
             T* cp = c + (ic + ir) * ldc + jc + jr;
+            const T* row_init =
+                !init || pc > 0 ? nullptr : row_bias != nullptr ? row_bias + ic + ir : kZeros;
             if (ir < whole) {
-              kernels.rows(kc, a + (ic + ir) * lda + pc, lda, bp, cp, ldc, rows, cols);
+              kernels.rows(kc, a + (ic + ir) * lda + pc, lda, bp, cp, ldc, rows, cols, row_init);
             } else {
               const T* ap = a_pack + ((ir - whole) / kMr) * kc * kMr;
-              kernels.packed(kc, ap, bp, cp, ldc, rows, cols);
+              kernels.packed(kc, ap, bp, cp, ldc, rows, cols, row_init);
             }
           }
         }
@@ -317,44 +326,60 @@ void BlockedLoops(const Kernels<T>& kernels, bool trans_a, int64_t m, int64_t n,
   }
 }
 
+// C = alpha * op(A) * op(B) + beta * C; with row_bias (beta must be 0),
+// C[i][j] = row_bias[i] + alpha * (op(A) * op(B))[i][j].
 template <typename T, typename Sh>
 void GemmBlocked(const Kernels<T>& kernels, bool trans_a, bool trans_b, int64_t m, int64_t n,
                  int64_t k, T alpha, const T* a, int64_t lda, const T* b, int64_t ldb, T beta, T* c,
-                 int64_t ldc) {
+                 int64_t ldc, const T* row_bias = nullptr) {
   if (m <= 0 || n <= 0) return;
-  ScaleC(m, n, beta, c, ldc);
-  if (k <= 0 || alpha == T{0}) return;
   T* a_pack = nullptr;
   T* b_pack = nullptr;
   // Small problems skip packing; should the scratch fail to grow, the
   // unpacked loop still gives C.
-  if (static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k) <= kSmallWork ||
+  if (k <= 0 || alpha == T{0} ||
+      static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k) <= kSmallWork ||
       m == 1 || !PackBuffers<T, Sh>(m, n, k, &a_pack, &b_pack)) {
+    if (row_bias != nullptr) {
+      for (int64_t i = 0; i < m; ++i) std::fill(c + i * ldc, c + i * ldc + n, row_bias[i]);
+    } else {
+      ScaleC(m, n, beta, c, ldc);
+    }
+    if (k <= 0 || alpha == T{0}) return;
     GemmSmall(trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, c, ldc);
     return;
   }
+  // beta == 0: the first k block writes C (no zeroing pass over it).
+  const bool init = beta == T{0};
+  if (!init) ScaleC(m, n, beta, c, ldc);
   auto pack_b = [&](int64_t pc, int64_t kc, int64_t jc, int64_t nc, T* out) {
     PackB<T, Sh::kNr>(trans_b, b, ldb, pc, kc, jc, nc, out);
   };
-  BlockedLoops<T, Sh>(kernels, trans_a, m, n, k, alpha, a, lda, pack_b, c, ldc, a_pack, b_pack);
+  BlockedLoops<T, Sh>(kernels, trans_a, m, n, k, alpha, a, lda, pack_b, c, ldc, a_pack, b_pack,
+                      init, row_bias);
 }
 
 // B from the caller's packer (GemmF32PackedB); false, C untouched, when the
 // packing buffers cannot be allocated.
 template <typename T, typename Sh>
 bool GemmBlockedPackedB(const Kernels<T>& kernels, int64_t m, int64_t n, int64_t k, T alpha,
-                        const T* a, int64_t lda, const GemmPackBF32& pack_b, T beta, T* c,
-                        int64_t ldc) {
+                        const T* a, int64_t lda, const GemmPackBF32& pack_b, const T* row_bias,
+                        T* c, int64_t ldc) {
   if (m <= 0 || n <= 0) return true;
+  if (k <= 0 || alpha == T{0}) {
+    for (int64_t i = 0; i < m; ++i) {
+      std::fill(c + i * ldc, c + i * ldc + n, row_bias != nullptr ? row_bias[i] : T{0});
+    }
+    return true;
+  }
   T* a_pack = nullptr;
   T* b_pack = nullptr;
-  if (k > 0 && alpha != T{0} && !PackBuffers<T, Sh>(m, n, k, &a_pack, &b_pack)) return false;
-  ScaleC(m, n, beta, c, ldc);
-  if (k <= 0 || alpha == T{0}) return true;
+  if (!PackBuffers<T, Sh>(m, n, k, &a_pack, &b_pack)) return false;
   auto pack = [&](int64_t pc, int64_t kc, int64_t jc, int64_t nc, T* out) {
     pack_b(pc, kc, jc, nc, Sh::kNr, out);
   };
-  BlockedLoops<T, Sh>(kernels, false, m, n, k, alpha, a, lda, pack, c, ldc, a_pack, b_pack);
+  BlockedLoops<T, Sh>(kernels, false, m, n, k, alpha, a, lda, pack, c, ldc, a_pack, b_pack, true,
+                      row_bias);
   return true;
 }
 
@@ -392,11 +417,19 @@ void Gemm(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, T alpha, 
   });
 }
 
+void GemmRowBiasF32(int64_t m, int64_t n, int64_t k, const float* a, int64_t lda, const float* b,
+                    int64_t ldb, const float* row_bias, float* c, int64_t ldc) {
+  WithKernels<float>([&](auto tile, const Kernels<float>& kernels) {
+    GemmBlocked<float, typename decltype(tile)::type>(kernels, false, false, m, n, k, 1.0f, a, lda,
+                                                      b, ldb, 0.0f, c, ldc, row_bias);
+  });
+}
+
 bool GemmPackedBF32(int64_t m, int64_t n, int64_t k, float alpha, const float* a, int64_t lda,
-                    const GemmPackBF32& pack_b, float beta, float* c, int64_t ldc) {
+                    const GemmPackBF32& pack_b, const float* row_bias, float* c, int64_t ldc) {
   return WithKernels<float>([&](auto tile, const Kernels<float>& kernels) {
     return GemmBlockedPackedB<float, typename decltype(tile)::type>(kernels, m, n, k, alpha, a,
-                                                                    lda, pack_b, beta, c, ldc);
+                                                                    lda, pack_b, row_bias, c, ldc);
   });
 }
 
@@ -434,9 +467,14 @@ void GemmF64(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, double
   Gemm<double>(trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
+void GemmF32RowBias(int64_t m, int64_t n, int64_t k, const float* a, int64_t lda, const float* b,
+                    int64_t ldb, const float* row_bias, float* c, int64_t ldc) {
+  GemmRowBiasF32(m, n, k, a, lda, b, ldb, row_bias, c, ldc);
+}
+
 bool GemmF32PackedB(int64_t m, int64_t n, int64_t k, float alpha, const float* a, int64_t lda,
-                    GemmPackBF32 pack_b, float beta, float* c, int64_t ldc) {
-  return GemmPackedBF32(m, n, k, alpha, a, lda, pack_b, beta, c, ldc);
+                    GemmPackBF32 pack_b, const float* row_bias, float* c, int64_t ldc) {
+  return GemmPackedBF32(m, n, k, alpha, a, lda, pack_b, row_bias, c, ldc);
 }
 
 }  // namespace ops

@@ -75,18 +75,26 @@ void GemmF32(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, float 
              const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c,
              int64_t ldc);
 
-// C = alpha * A * B + beta * C with B produced by the caller straight into
-// the GEMM's packing buffer (a convolution packs its im2col rows without
-// materialising the whole matrix). pack_b(p0, kc, j0, nc, nr, out) writes
+// C[i][j] = row_bias[i] + (A * B)[i][j] (A m x k, B k x n, row-major; C is
+// only written): the bits of filling C with the bias and GemmF32 with
+// alpha 1, beta 1.
+void GemmF32RowBias(int64_t m, int64_t n, int64_t k, const float* a, int64_t lda, const float* b,
+                    int64_t ldb, const float* row_bias, float* c, int64_t ldc);
+
+// C[i][j] = row_bias[i] + alpha * (A * B)[i][j] (row_bias may be null: 0)
+// with B produced by the caller straight into the GEMM's packing buffer (a
+// convolution packs its im2col rows without materialising the whole
+// matrix); C is only written. pack_b(p0, kc, j0, nc, nr, out) writes
 // B[p0:p0+kc, j0:j0+nc] as ceil(nc / nr) panels of nr columns: panel q at
 // out + q * kc * nr, element (p, j) at [(p - p0) * nr + j - j0 - q * nr],
-// zeros past column j0 + nc. The same bits as GemmF32 on that B (but for
-// the problems GemmF32 does not pack: one row, or 8192 multiply-adds at most).
-// Returns false, C untouched, when the packing buffers cannot be allocated.
+// zeros past column j0 + nc. The same bits as filling C with the bias and
+// GemmF32 with beta 1 on that B (but for the problems GemmF32 does not
+// pack: one row, or 8192 multiply-adds at most). Returns false, C
+// untouched, when the packing buffers cannot be allocated.
 using GemmPackBF32 =
     absl::FunctionRef<void(int64_t p0, int64_t kc, int64_t j0, int64_t nc, int64_t nr, float* out)>;
 bool GemmF32PackedB(int64_t m, int64_t n, int64_t k, float alpha, const float* a, int64_t lda,
-                    GemmPackBF32 pack_b, float beta, float* c, int64_t ldc);
+                    GemmPackBF32 pack_b, const float* row_bias, float* c, int64_t ldc);
 
 void GemmF64(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, double alpha,
              const double* a, int64_t lda, const double* b, int64_t ldb, double beta, double* c,

@@ -41,7 +41,9 @@ using SmallTile = Tile<T, 6, 1>;
 template <typename T>
 using WideTile = Tile<T, 12, 2>;
 
-// C[0:rows, 0:cols] += acc, acc (MR x NR) = sum_p ap[p][r] * bp[p][j].
+// C[0:rows, 0:cols] += acc, acc (MR x NR) = sum_p ap[p][r] * bp[p][j]; with
+// row_init, C[r][j] = row_init[r] + acc[r][j] instead (C is not read: the
+// first k block of a GEMM with beta == 0, or with a bias per row).
 // Inlined into one function per instruction set: the 64-byte vectors are
 // one AVX-512 register, two AVX or four SSE ones; every lane does the same
 // IEEE multiply then add in the same order on each, so where it is built
@@ -54,8 +56,9 @@ using WideTile = Tile<T, 12, 2>;
 template <typename T, typename Sh, bool kRowsA = false>
 __attribute__((always_inline)) inline void MicroKernelBody(int64_t kc, const T* __restrict ap,
                                                            const T* __restrict bp, T* __restrict c,
-                                                           int64_t ldc, int64_t rows,
-                                                           int64_t cols, int64_t lda = 0) {
+                                                           int64_t ldc, int64_t rows, int64_t cols,
+                                                           const T* __restrict row_init,
+                                                           int64_t lda = 0) {
   using Vec = typename Sh::Vec;
   constexpr int kMr = Sh::kMr;
   constexpr int kVecs = Sh::kVecs;
@@ -79,8 +82,21 @@ __attribute__((always_inline)) inline void MicroKernelBody(int64_t kc, const T* 
     ap += kRowsA ? 1 : kMr;
     bp += Sh::kNr;
   }
-  // C[0:rows, 0:cols] += acc, with vectors for a whole tile.
+  // C[0:rows, 0:cols] (+)= acc, with vectors for a whole tile.
   if (rows == kMr && cols == Sh::kNr) {
+    if (row_init != nullptr) {
+#pragma GCC unroll 16
+      for (int r = 0; r < kMr; ++r) {
+        Vec init;
+        for (int l = 0; l < VecOf<T>::kLanes; ++l) init[l] = row_init[r];
+#pragma GCC unroll 4
+        for (int v = 0; v < kVecs; ++v) {
+          const Vec cv = init + acc[r][v];
+          std::memcpy(c + r * ldc + v * VecOf<T>::kLanes, &cv, sizeof(Vec));
+        }
+      }
+      return;
+    }
 #pragma GCC unroll 16
     for (int r = 0; r < kMr; ++r) {
 #pragma GCC unroll 4
@@ -97,17 +113,22 @@ __attribute__((always_inline)) inline void MicroKernelBody(int64_t kc, const T* 
   alignas(64) T tile[kMr][Sh::kNr];
   std::memcpy(tile, acc, sizeof(acc));
   for (int64_t r = 0; r < rows; ++r) {
-    for (int64_t j = 0; j < cols; ++j) c[r * ldc + j] += tile[r][j];
+    for (int64_t j = 0; j < cols; ++j) {
+      T* at = c + r * ldc + j;
+      *at = (row_init != nullptr ? row_init[r] : *at) + tile[r][j];
+    }
   }
 }
 
 // One micro-kernel per instruction set, the tile chosen for its registers.
 template <typename T>
-using MicroKernelFn = void (*)(int64_t, const T*, const T*, T*, int64_t, int64_t, int64_t);
+using MicroKernelFn = void (*)(int64_t, const T*, const T*, T*, int64_t, int64_t, int64_t,
+                               const T*);
 
 // A read in place (rows lda apart) instead of from a packed panel.
 template <typename T>
-using RowsKernelFn = void (*)(int64_t, const T*, int64_t, const T*, T*, int64_t, int64_t, int64_t);
+using RowsKernelFn = void (*)(int64_t, const T*, int64_t, const T*, T*, int64_t, int64_t, int64_t,
+                              const T*);
 
 // With fused multiply-adds (gemm_fma.cc; only for CPUs with FMA). The
 // declarations carry the definitions' target attributes: in C++ another
@@ -115,20 +136,22 @@ using RowsKernelFn = void (*)(int64_t, const T*, int64_t, const T*, T*, int64_t,
 template <typename T>
 __attribute__((target("avx2,fma"))) void MicroKernelAvx2Fma(int64_t kc, const T* ap, const T* bp,
                                                             T* c, int64_t ldc, int64_t rows,
-                                                            int64_t cols);
+                                                            int64_t cols, const T* row_init);
 template <typename T>
 __attribute__((target("avx512f,fma"))) void MicroKernelAvx512Fma(int64_t kc, const T* ap,
                                                                  const T* bp, T* c, int64_t ldc,
-                                                                 int64_t rows, int64_t cols);
+                                                                 int64_t rows, int64_t cols,
+                                                                 const T* row_init);
 template <typename T>
 __attribute__((target("avx2,fma"))) void RowsKernelAvx2Fma(int64_t kc, const T* a, int64_t lda,
                                                            const T* bp, T* c, int64_t ldc,
-                                                           int64_t rows, int64_t cols);
+                                                           int64_t rows, int64_t cols,
+                                                           const T* row_init);
 template <typename T>
 __attribute__((target("avx512f,fma"))) void RowsKernelAvx512Fma(int64_t kc, const T* a,
                                                                 int64_t lda, const T* bp, T* c,
                                                                 int64_t ldc, int64_t rows,
-                                                                int64_t cols);
+                                                                int64_t cols, const T* row_init);
 
 }  // namespace gemm_internal
 }  // namespace ops

@@ -88,6 +88,34 @@ TEST(GemmF32, BetaZeroIgnoresNaNInC) {
   EXPECT_FLOAT_EQ(c[3], 4);
 }
 
+// Packed sizes: with beta == 0 the first k block writes C without reading
+// it (NaN ignored), with the bits of zeroing C and accumulating, on every
+// kernel and mode.
+TEST(GemmF32, BetaZeroWritesCWithoutReadingIt) {
+  const GemmIsa chosen = GemmIsaInUse();
+  constexpr int64_t kM = 37, kN = 70, kK = 600;
+  std::mt19937 rng(3);
+  std::uniform_real_distribution<float> dist(-1, 1);
+  std::vector<float> a(kM * kK), b(kK * kN);
+  for (float& v : a) v = dist(rng);
+  for (float& v : b) v = dist(rng);
+  for (GemmMode mode : {GemmMode::kFast, GemmMode::kPortable}) {
+    const ScopedGemmMode scoped(mode);
+    for (GemmIsa isa : {GemmIsa::kBaseline, GemmIsa::kAvx2, GemmIsa::kAvx512}) {
+      if (!SetGemmIsaForTesting(isa)) continue;
+      std::vector<float> zeroed(kM * kN, 0.0f);
+      std::vector<float> garbage(kM * kN, std::numeric_limits<float>::quiet_NaN());
+      GemmF32(false, false, kM, kN, kK, 1.0f, a.data(), kK, b.data(), kN, 1.0f, zeroed.data(), kN);
+      GemmF32(false, false, kM, kN, kK, 1.0f, a.data(), kK, b.data(), kN, 0.0f, garbage.data(),
+              kN);
+      for (size_t i = 0; i < zeroed.size(); ++i) {
+        ASSERT_EQ(garbage[i], zeroed[i]) << i << " isa " << static_cast<int>(isa);
+      }
+    }
+  }
+  EXPECT_TRUE(SetGemmIsaForTesting(chosen));
+}
+
 TEST(GemmF64, LargeMatchesReference) {
   const int64_t m = 40, n = 50, k = 60;
   std::mt19937 rng(7);
@@ -227,8 +255,8 @@ TEST(GemmIsa, FastModeFusesMultiplyAddsWhereTheCpuHasThem) {
 }
 
 // A packer that writes a plain row-major B into the panels gives GemmF32's
-// bits (where GemmF32 packs too), on every kernel and in both modes, beta
-// included.
+// bits (where GemmF32 packs too) on C filled with the bias, on every kernel
+// and in both modes.
 TEST(GemmF32PackedB, GivesGemmF32sBitsOnEveryKernel) {
   const GemmIsa chosen = GemmIsaInUse();
   std::mt19937 rng(5);
@@ -243,6 +271,8 @@ TEST(GemmF32PackedB, GivesGemmF32sBitsOnEveryKernel) {
     for (float& v : a) v = dist(rng);
     for (float& v : b) v = dist(rng);
     for (float& v : c0) v = dist(rng);
+    std::vector<float> bias(static_cast<size_t>(s.m));
+    for (float& v : bias) v = dist(rng);
     int64_t widest_nr = 0;
     auto pack = [&](int64_t p0, int64_t kc, int64_t j0, int64_t nc, int64_t nr, float* out) {
       widest_nr = std::max(widest_nr, nr);
@@ -259,11 +289,16 @@ TEST(GemmF32PackedB, GivesGemmF32sBitsOnEveryKernel) {
       const ScopedGemmMode scoped(mode);
       for (GemmIsa isa : {GemmIsa::kBaseline, GemmIsa::kAvx2, GemmIsa::kAvx512}) {
         if (!SetGemmIsaForTesting(isa)) continue;
-        std::vector<float> want = c0, got = c0;
-        GemmF32(false, false, s.m, s.n, s.k, 0.7f, a.data(), s.k, b.data(), s.n, 0.3f,
+        // C filled with the bias, then GemmF32 adds: what the packed
+        // GEMM writes with the bias (C's old values are ignored).
+        std::vector<float> want(c0.size()), got = c0;
+        for (int64_t i = 0; i < s.m; ++i) {
+          std::fill(want.begin() + i * s.n, want.begin() + (i + 1) * s.n, bias[i]);
+        }
+        GemmF32(false, false, s.m, s.n, s.k, 0.7f, a.data(), s.k, b.data(), s.n, 1.0f,
                 want.data(), s.n);
-        ASSERT_TRUE(
-            GemmF32PackedB(s.m, s.n, s.k, 0.7f, a.data(), s.k, pack, 0.3f, got.data(), s.n));
+        ASSERT_TRUE(GemmF32PackedB(s.m, s.n, s.k, 0.7f, a.data(), s.k, pack, bias.data(),
+                                   got.data(), s.n));
         if (s.m * s.n * s.k > 8 * 1024) {
           EXPECT_EQ(got, want) << s.m << "x" << s.n << "x" << s.k << " isa "
                                << static_cast<int>(isa) << " mode " << static_cast<int>(mode);
@@ -307,6 +342,35 @@ TEST(GemmIsa, ReadingAInPlaceGivesThePackedBits) {
                 in_place.data(), s.n);
         EXPECT_EQ(in_place, packed) << s.m << "x" << s.n << "x" << s.k << " isa "
                                     << static_cast<int>(isa) << " mode " << static_cast<int>(mode);
+      }
+    }
+  }
+  EXPECT_TRUE(SetGemmIsaForTesting(chosen));
+}
+
+// GemmF32RowBias writes bias + A * B with the bits of filling C with the
+// bias and accumulating, small and packed sizes, every kernel and mode.
+TEST(GemmF32RowBias, IsTheBiasFilledAccumulation) {
+  const GemmIsa chosen = GemmIsaInUse();
+  std::mt19937 rng(23);
+  std::uniform_real_distribution<float> dist(-1, 1);
+  for (const auto& [m, n, k] : std::vector<std::tuple<int64_t, int64_t, int64_t>>{
+           {64, 300, 57}, {37, 70, 600}, {3, 5, 4}, {1, 40, 300}}) {
+    std::vector<float> a(m * k), b(k * n), bias(m);
+    for (float& v : a) v = dist(rng);
+    for (float& v : b) v = dist(rng);
+    for (float& v : bias) v = dist(rng);
+    for (GemmMode mode : {GemmMode::kFast, GemmMode::kPortable}) {
+      const ScopedGemmMode scoped(mode);
+      for (GemmIsa isa : {GemmIsa::kBaseline, GemmIsa::kAvx2, GemmIsa::kAvx512}) {
+        if (!SetGemmIsaForTesting(isa)) continue;
+        std::vector<float> want(m * n), got(m * n, std::numeric_limits<float>::quiet_NaN());
+        for (int64_t i = 0; i < m; ++i) {
+          std::fill(want.begin() + i * n, want.begin() + (i + 1) * n, bias[i]);
+        }
+        GemmF32(false, false, m, n, k, 1.0f, a.data(), k, b.data(), n, 1.0f, want.data(), n);
+        GemmF32RowBias(m, n, k, a.data(), k, b.data(), n, bias.data(), got.data(), n);
+        EXPECT_EQ(got, want) << m << "x" << n << "x" << k << " isa " << static_cast<int>(isa);
       }
     }
   }

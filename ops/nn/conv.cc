@@ -185,29 +185,36 @@ ge::Status ConvCompute(gert::KernelContext& ctx, const gert::Tensor& x, const ge
   if (!pointwise && !fused) RETURN_IF_ERROR(take_cols());
   C* out = yout.data();
   for (int64_t n = 0; n < p.n; ++n) {
-    // With a bias, each output plane starts as its bias and the GEMM adds
-    // into it (one pass over the output instead of zeroing it and adding
-    // the bias afterwards).
-    if (b != nullptr) {
-      for (int64_t m = 0; m < p.m; ++m) {
-        C* plane = out + (n * p.m + m) * g.out_size;
-        std::fill(plane, plane + g.out_size, bin.data()[m]);
-      }
-    }
     for (int64_t grp = 0; grp < p.group; ++grp) {
       const C* image = xin.data() + (n * p.c + grp * cg) * g.image_size;
       C* yg = out + (n * p.m + grp * mg) * g.out_size;
       const C* wg = win.data() + grp * mg * kdim;
+      const C* bias = b != nullptr ? bin.data() + grp * mg : nullptr;
       if constexpr (std::is_same_v<C, float>) {
         if (fused) {
+          // The GEMM writes bias + W * columns (the output is written once).
           auto pack = [&](int64_t p0, int64_t kc, int64_t j0, int64_t nc, int64_t nr, float* to) {
             PackIm2Col2d(g, image, p0, kc, j0, nc, nr, to);
           };
-          if (ops::GemmF32PackedB(mg, g.out_size, kdim, 1.0f, wg, kdim, pack,
-                                  b != nullptr ? 1.0f : 0.0f, yg, g.out_size)) {
+          if (ops::GemmF32PackedB(mg, g.out_size, kdim, 1.0f, wg, kdim, pack, bias, yg,
+                                  g.out_size)) {
             continue;
           }
           if (cols == nullptr) RETURN_IF_ERROR(take_cols());
+        }
+      }
+      if constexpr (std::is_same_v<C, float>) {
+        if (pointwise && bias != nullptr) {
+          ops::GemmF32RowBias(mg, g.out_size, kdim, wg, kdim, image, g.out_size, bias, yg,
+                              g.out_size);
+          continue;
+        }
+      }
+      // With a bias, each output plane starts as its bias and the GEMM adds
+      // into it.
+      if (bias != nullptr) {
+        for (int64_t m = 0; m < mg; ++m) {
+          std::fill(yg + m * g.out_size, yg + (m + 1) * g.out_size, bias[m]);
         }
       }
       const C* colp = image;
