@@ -35,6 +35,20 @@ std::vector<T> Reference(bool ta, bool tb, int64_t m, int64_t n, int64_t k, T al
   return c;
 }
 
+// Calls f(isa, mode) with every micro-kernel this CPU supports in both
+// GemmModes (the mode set for the call); restores the kernel in use.
+template <typename F>
+void ForEveryKernel(F&& f) {
+  const GemmIsa chosen = GemmIsaInUse();
+  for (GemmMode mode : {GemmMode::kFast, GemmMode::kPortable}) {
+    const ScopedGemmMode scoped(mode);
+    for (GemmIsa isa : {GemmIsa::kBaseline, GemmIsa::kAvx2, GemmIsa::kAvx512}) {
+      if (SetGemmIsaForTesting(isa)) f(isa, mode);
+    }
+  }
+  EXPECT_TRUE(SetGemmIsaForTesting(chosen));
+}
+
 // (m, n, k, trans_a, trans_b, alpha, beta)
 using Case = std::tuple<int64_t, int64_t, int64_t, bool, bool, float, float>;
 
@@ -92,28 +106,22 @@ TEST(GemmF32, BetaZeroIgnoresNaNInC) {
 // it (NaN ignored), with the bits of zeroing C and accumulating, on every
 // kernel and mode.
 TEST(GemmF32, BetaZeroWritesCWithoutReadingIt) {
-  const GemmIsa chosen = GemmIsaInUse();
   constexpr int64_t kM = 37, kN = 70, kK = 600;
   std::mt19937 rng(3);
   std::uniform_real_distribution<float> dist(-1, 1);
   std::vector<float> a(kM * kK), b(kK * kN);
   for (float& v : a) v = dist(rng);
   for (float& v : b) v = dist(rng);
-  for (GemmMode mode : {GemmMode::kFast, GemmMode::kPortable}) {
-    const ScopedGemmMode scoped(mode);
-    for (GemmIsa isa : {GemmIsa::kBaseline, GemmIsa::kAvx2, GemmIsa::kAvx512}) {
-      if (!SetGemmIsaForTesting(isa)) continue;
-      std::vector<float> zeroed(kM * kN, 0.0f);
-      std::vector<float> garbage(kM * kN, std::numeric_limits<float>::quiet_NaN());
-      GemmF32(false, false, kM, kN, kK, 1.0f, a.data(), kK, b.data(), kN, 1.0f, zeroed.data(), kN);
-      GemmF32(false, false, kM, kN, kK, 1.0f, a.data(), kK, b.data(), kN, 0.0f, garbage.data(),
-              kN);
-      for (size_t i = 0; i < zeroed.size(); ++i) {
-        ASSERT_EQ(garbage[i], zeroed[i]) << i << " isa " << static_cast<int>(isa);
-      }
+  ForEveryKernel([&](GemmIsa isa, GemmMode mode) {
+    std::vector<float> zeroed(kM * kN, 0.0f);
+    std::vector<float> garbage(kM * kN, std::numeric_limits<float>::quiet_NaN());
+    GemmF32(false, false, kM, kN, kK, 1.0f, a.data(), kK, b.data(), kN, 1.0f, zeroed.data(), kN);
+    GemmF32(false, false, kM, kN, kK, 1.0f, a.data(), kK, b.data(), kN, 0.0f, garbage.data(),
+            kN);
+    for (size_t i = 0; i < zeroed.size(); ++i) {
+      ASSERT_EQ(garbage[i], zeroed[i]) << i << " isa " << static_cast<int>(isa);
     }
-  }
-  EXPECT_TRUE(SetGemmIsaForTesting(chosen));
+  });
 }
 
 TEST(GemmF64, LargeMatchesReference) {
@@ -258,7 +266,6 @@ TEST(GemmIsa, FastModeFusesMultiplyAddsWhereTheCpuHasThem) {
 // bits (where GemmF32 packs too) on C filled with the bias, on every kernel
 // and in both modes.
 TEST(GemmF32PackedB, GivesGemmF32sBitsOnEveryKernel) {
-  const GemmIsa chosen = GemmIsaInUse();
   std::mt19937 rng(5);
   std::uniform_real_distribution<float> dist(-1, 1);
   struct Shape {
@@ -285,38 +292,32 @@ TEST(GemmF32PackedB, GivesGemmF32sBitsOnEveryKernel) {
         }
       }
     };
-    for (GemmMode mode : {GemmMode::kFast, GemmMode::kPortable}) {
-      const ScopedGemmMode scoped(mode);
-      for (GemmIsa isa : {GemmIsa::kBaseline, GemmIsa::kAvx2, GemmIsa::kAvx512}) {
-        if (!SetGemmIsaForTesting(isa)) continue;
-        // C filled with the bias, then GemmF32 adds: what the packed
-        // GEMM writes with the bias (C's old values are ignored).
-        std::vector<float> want(c0.size()), got = c0;
-        for (int64_t i = 0; i < s.m; ++i) {
-          std::fill(want.begin() + i * s.n, want.begin() + (i + 1) * s.n, bias[i]);
-        }
-        GemmF32(false, false, s.m, s.n, s.k, 0.7f, a.data(), s.k, b.data(), s.n, 1.0f,
-                want.data(), s.n);
-        ASSERT_TRUE(GemmF32PackedB(s.m, s.n, s.k, 0.7f, a.data(), s.k, pack, bias.data(),
-                                   got.data(), s.n));
-        if (s.m * s.n * s.k > 8 * 1024) {
-          EXPECT_EQ(got, want) << s.m << "x" << s.n << "x" << s.k << " isa "
-                               << static_cast<int>(isa) << " mode " << static_cast<int>(mode);
-        } else {  // GemmF32 skips packing for tiny problems
-          for (size_t i = 0; i < got.size(); ++i) ASSERT_NEAR(got[i], want[i], 1e-5);
-        }
+    ForEveryKernel([&](GemmIsa isa, GemmMode mode) {
+      // C filled with the bias, then GemmF32 adds: what the packed
+      // GEMM writes with the bias (C's old values are ignored).
+      std::vector<float> want(c0.size()), got = c0;
+      for (int64_t i = 0; i < s.m; ++i) {
+        std::fill(want.begin() + i * s.n, want.begin() + (i + 1) * s.n, bias[i]);
       }
-    }
+      GemmF32(false, false, s.m, s.n, s.k, 0.7f, a.data(), s.k, b.data(), s.n, 1.0f,
+              want.data(), s.n);
+      ASSERT_TRUE(GemmF32PackedB(s.m, s.n, s.k, 0.7f, a.data(), s.k, pack, bias.data(),
+                                 got.data(), s.n));
+      if (s.m * s.n * s.k > 8 * 1024) {
+        EXPECT_EQ(got, want) << s.m << "x" << s.n << "x" << s.k << " isa "
+                             << static_cast<int>(isa) << " mode " << static_cast<int>(mode);
+      } else {  // GemmF32 skips packing for tiny problems
+        for (size_t i = 0; i < got.size(); ++i) ASSERT_NEAR(got[i], want[i], 1e-5);
+      }
+    });
     EXPECT_GE(widest_nr, 16);
   }
-  EXPECT_TRUE(SetGemmIsaForTesting(chosen));
 }
 
 // With alpha == 1 and A not transposed the micro-kernel reads whole row
 // panels of A in place; the bits are those of packing A, on every kernel
 // and in both modes, partial row panels and odd strides included.
 TEST(GemmIsa, ReadingAInPlaceGivesThePackedBits) {
-  const GemmIsa chosen = GemmIsaInUse();
   std::mt19937 rng(17);
   std::uniform_real_distribution<float> dist(-1, 1);
   struct Shape {
@@ -329,29 +330,23 @@ TEST(GemmIsa, ReadingAInPlaceGivesThePackedBits) {
     for (float& v : a) v = dist(rng);
     for (float& v : b) v = dist(rng);
     for (float& v : c0) v = dist(rng);
-    for (GemmMode mode : {GemmMode::kFast, GemmMode::kPortable}) {
-      const ScopedGemmMode scoped(mode);
-      for (GemmIsa isa : {GemmIsa::kBaseline, GemmIsa::kAvx2, GemmIsa::kAvx512}) {
-        if (!SetGemmIsaForTesting(isa)) continue;
-        std::vector<float> packed = c0, in_place = c0;
-        SetGemmInPlaceAForTesting(false);
-        GemmF32(false, false, s.m, s.n, s.k, 1.0f, a.data(), s.lda, b.data(), s.n, 1.0f,
-                packed.data(), s.n);
-        SetGemmInPlaceAForTesting(true);
-        GemmF32(false, false, s.m, s.n, s.k, 1.0f, a.data(), s.lda, b.data(), s.n, 1.0f,
-                in_place.data(), s.n);
-        EXPECT_EQ(in_place, packed) << s.m << "x" << s.n << "x" << s.k << " isa "
-                                    << static_cast<int>(isa) << " mode " << static_cast<int>(mode);
-      }
-    }
+    ForEveryKernel([&](GemmIsa isa, GemmMode mode) {
+      std::vector<float> packed = c0, in_place = c0;
+      SetGemmInPlaceAForTesting(false);
+      GemmF32(false, false, s.m, s.n, s.k, 1.0f, a.data(), s.lda, b.data(), s.n, 1.0f,
+              packed.data(), s.n);
+      SetGemmInPlaceAForTesting(true);
+      GemmF32(false, false, s.m, s.n, s.k, 1.0f, a.data(), s.lda, b.data(), s.n, 1.0f,
+              in_place.data(), s.n);
+      EXPECT_EQ(in_place, packed) << s.m << "x" << s.n << "x" << s.k << " isa "
+                                  << static_cast<int>(isa) << " mode " << static_cast<int>(mode);
+    });
   }
-  EXPECT_TRUE(SetGemmIsaForTesting(chosen));
 }
 
 // GemmF32RowBias writes bias + A * B with the bits of filling C with the
 // bias and accumulating, small and packed sizes, every kernel and mode.
 TEST(GemmF32RowBias, IsTheBiasFilledAccumulation) {
-  const GemmIsa chosen = GemmIsaInUse();
   std::mt19937 rng(23);
   std::uniform_real_distribution<float> dist(-1, 1);
   for (const auto& [m, n, k] : std::vector<std::tuple<int64_t, int64_t, int64_t>>{
@@ -360,21 +355,16 @@ TEST(GemmF32RowBias, IsTheBiasFilledAccumulation) {
     for (float& v : a) v = dist(rng);
     for (float& v : b) v = dist(rng);
     for (float& v : bias) v = dist(rng);
-    for (GemmMode mode : {GemmMode::kFast, GemmMode::kPortable}) {
-      const ScopedGemmMode scoped(mode);
-      for (GemmIsa isa : {GemmIsa::kBaseline, GemmIsa::kAvx2, GemmIsa::kAvx512}) {
-        if (!SetGemmIsaForTesting(isa)) continue;
-        std::vector<float> want(m * n), got(m * n, std::numeric_limits<float>::quiet_NaN());
-        for (int64_t i = 0; i < m; ++i) {
-          std::fill(want.begin() + i * n, want.begin() + (i + 1) * n, bias[i]);
-        }
-        GemmF32(false, false, m, n, k, 1.0f, a.data(), k, b.data(), n, 1.0f, want.data(), n);
-        GemmF32RowBias(m, n, k, a.data(), k, b.data(), n, bias.data(), got.data(), n);
-        EXPECT_EQ(got, want) << m << "x" << n << "x" << k << " isa " << static_cast<int>(isa);
+    ForEveryKernel([&](GemmIsa isa, GemmMode mode) {
+      std::vector<float> want(m * n), got(m * n, std::numeric_limits<float>::quiet_NaN());
+      for (int64_t i = 0; i < m; ++i) {
+        std::fill(want.begin() + i * n, want.begin() + (i + 1) * n, bias[i]);
       }
-    }
+      GemmF32(false, false, m, n, k, 1.0f, a.data(), k, b.data(), n, 1.0f, want.data(), n);
+      GemmF32RowBias(m, n, k, a.data(), k, b.data(), n, bias.data(), got.data(), n);
+      EXPECT_EQ(got, want) << m << "x" << n << "x" << k << " isa " << static_cast<int>(isa);
+    });
   }
-  EXPECT_TRUE(SetGemmIsaForTesting(chosen));
 }
 
 TEST(GemmInt, WrapsAroundWithoutUndefinedBehaviour) {
