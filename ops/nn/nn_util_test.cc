@@ -104,8 +104,8 @@ TEST(Im2ColTest, MatchesDirectIndexing) {
 }
 
 // PackIm2Col2d writes the panels a GEMM would pack from Im2Col's matrix:
-// every row / column window and panel width, strides 1 and 2, pads on
-// both sides, dilation.
+// every row / column window and panel width, strides 1 and 2 in either
+// direction, pads on both sides, dilation.
 TEST(Im2ColTest, PackedColumnsAreIm2ColsPanels) {
   ConvGeometry wide;  // stride 1 with pads left and right (the memcpy path)
   wide.image = {7, 9};
@@ -115,7 +115,15 @@ TEST(Im2ColTest, PackedColumnsAreIm2ColsPanels) {
   wide.pad_begin = {1, 1};
   wide.out = {7, 9};
   ASSERT_TRUE(wide.Finalize().ok());
-  for (const ConvGeometry& g : {Geometry2d(), wide}) {
+  ConvGeometry strided;  // stride 2 along the row with pads (the gather path)
+  strided.image = {9, 11};
+  strided.kernel = {3, 3};
+  strided.strides = {2, 2};
+  strided.dilations = {1, 2};
+  strided.pad_begin = {1, 2};
+  strided.out = {5, 6};
+  ASSERT_TRUE(strided.Finalize().ok());
+  for (const ConvGeometry& g : {Geometry2d(), wide, strided}) {
     const int64_t channels = 3;
     std::vector<float> image(static_cast<size_t>(channels * g.image_size));
     for (size_t i = 0; i < image.size(); ++i) image[i] = static_cast<float>(i + 1);
