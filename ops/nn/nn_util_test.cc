@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <random>
+#include <utility>
 #include <vector>
 
 #include "gtest/gtest.h"
@@ -69,16 +70,23 @@ TEST(WindowSpecTest, OutputDims) {
             ge::ErrorCode::kOverflow);
 }
 
-ConvGeometry Geometry2d() {
+// A finalized 2-D geometry (dims as {rows, columns}).
+ConvGeometry MakeGeometry2d(DimVec image, DimVec kernel, DimVec strides, DimVec dilations,
+                            DimVec pad_begin, DimVec out) {
   ConvGeometry g;
-  g.image = {5, 6};
-  g.kernel = {3, 2};
-  g.strides = {2, 1};
-  g.dilations = {1, 2};
-  g.pad_begin = {1, 0};
-  g.out = {3, 4};  // rows read -1..5 (one pad row each side), columns 0..5
+  g.image = std::move(image);
+  g.kernel = std::move(kernel);
+  g.strides = std::move(strides);
+  g.dilations = std::move(dilations);
+  g.pad_begin = std::move(pad_begin);
+  g.out = std::move(out);
   EXPECT_TRUE(g.Finalize().ok());
   return g;
+}
+
+// Rows read -1..5 (one pad row each side), columns 0..5.
+ConvGeometry Geometry2d() {
+  return MakeGeometry2d({5, 6}, {3, 2}, {2, 1}, {1, 2}, {1, 0}, {3, 4});
 }
 
 TEST(Im2ColTest, MatchesDirectIndexing) {
@@ -107,22 +115,10 @@ TEST(Im2ColTest, MatchesDirectIndexing) {
 // every row / column window and panel width, strides 1 and 2 in either
 // direction, pads on both sides, dilation.
 TEST(Im2ColTest, PackedColumnsAreIm2ColsPanels) {
-  ConvGeometry wide;  // stride 1 with pads left and right (the memcpy path)
-  wide.image = {7, 9};
-  wide.kernel = {3, 3};
-  wide.strides = {1, 1};
-  wide.dilations = {1, 1};
-  wide.pad_begin = {1, 1};
-  wide.out = {7, 9};
-  ASSERT_TRUE(wide.Finalize().ok());
-  ConvGeometry strided;  // stride 2 along the row with pads (the gather path)
-  strided.image = {9, 11};
-  strided.kernel = {3, 3};
-  strided.strides = {2, 2};
-  strided.dilations = {1, 2};
-  strided.pad_begin = {1, 2};
-  strided.out = {5, 6};
-  ASSERT_TRUE(strided.Finalize().ok());
+  // Stride 1 with pads left and right (the memcpy path).
+  const ConvGeometry wide = MakeGeometry2d({7, 9}, {3, 3}, {1, 1}, {1, 1}, {1, 1}, {7, 9});
+  // Stride 2 along the row with pads (the gather path).
+  const ConvGeometry strided = MakeGeometry2d({9, 11}, {3, 3}, {2, 2}, {1, 2}, {1, 2}, {5, 6});
   for (const ConvGeometry& g : {Geometry2d(), wide, strided}) {
     const int64_t channels = 3;
     std::vector<float> image(static_cast<size_t>(channels * g.image_size));
