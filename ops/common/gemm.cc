@@ -217,16 +217,24 @@ void PackB(bool trans_b, const T* b, int64_t ldb, int64_t p0, int64_t kc, int64_
   }
 }
 
+// C[i][0:n] = row_bias[i], or 0 without a bias.
+template <typename T>
+void FillRows(int64_t m, int64_t n, const T* row_bias, T* c, int64_t ldc) {
+  for (int64_t i = 0; i < m; ++i) {
+    std::fill(c + i * ldc, c + i * ldc + n, row_bias != nullptr ? row_bias[i] : T{0});
+  }
+}
+
 template <typename T>
 void ScaleC(int64_t m, int64_t n, T beta, T* c, int64_t ldc) {
   if (beta == T{1}) return;
+  if (beta == T{0}) {
+    FillRows<T>(m, n, nullptr, c, ldc);
+    return;
+  }
   for (int64_t i = 0; i < m; ++i) {
     T* row = c + i * ldc;
-    if (beta == T{0}) {
-      std::fill(row, row + n, T{0});
-    } else {
-      for (int64_t j = 0; j < n; ++j) row[j] *= beta;
-    }
+    for (int64_t j = 0; j < n; ++j) row[j] *= beta;
   }
 }
 
@@ -341,7 +349,7 @@ void GemmBlocked(const Kernels<T>& kernels, bool trans_a, bool trans_b, int64_t 
       static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k) <= kSmallWork ||
       m == 1 || !PackBuffers<T, Sh>(m, n, k, &a_pack, &b_pack)) {
     if (row_bias != nullptr) {
-      for (int64_t i = 0; i < m; ++i) std::fill(c + i * ldc, c + i * ldc + n, row_bias[i]);
+      FillRows(m, n, row_bias, c, ldc);
     } else {
       ScaleC(m, n, beta, c, ldc);
     }
@@ -367,9 +375,7 @@ bool GemmBlockedPackedB(const Kernels<T>& kernels, int64_t m, int64_t n, int64_t
                         T* c, int64_t ldc) {
   if (m <= 0 || n <= 0) return true;
   if (k <= 0 || alpha == T{0}) {
-    for (int64_t i = 0; i < m; ++i) {
-      std::fill(c + i * ldc, c + i * ldc + n, row_bias != nullptr ? row_bias[i] : T{0});
-    }
+    FillRows(m, n, row_bias, c, ldc);
     return true;
   }
   T* a_pack = nullptr;
