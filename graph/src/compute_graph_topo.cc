@@ -60,7 +60,7 @@ constexpr size_t kMaxCycleNamesInMessage = 64;
 // page-faulted in (and zeroed by the kernel) on every sort. They keep the
 // capacity of the largest graph sorted on the thread.
 struct SortScratch {
-  std::vector<Node*> nodes;  // ApplyOrder's buffer
+  std::vector<Node*> new_order;  // ApplyOrder's buffer
   topo::Csr succ;
   topo::Csr data_pred;
   topo::Csr pred;
@@ -313,7 +313,7 @@ Status ComputeGraph::SortThisGraph(const TopoSortOptions& options) {
   bool identity = order.size() == n;
   for (uint32_t k = 0; identity && k < n; ++k) identity = order[k] == k;
   if (!identity) {
-    ApplyOrder(nodes, order, &scratch.nodes);
+    ApplyOrder(nodes, order, &scratch.new_order);
   } else if (!ids_synced_ || ids_synced_epoch_ != id_epoch) {
     constexpr uint32_t kPrefetchIds = 16;
     for (uint32_t v = 0; v < n; ++v) {
