@@ -18,60 +18,70 @@
 
 namespace ge {
 
-// ----------------------------------------------------------------- PeerList
+// ---------------------------------------------------------------- peer lists
 
 namespace {
 // Peer arrays sit with the node blocks: a topological sort reads them.
 constexpr internal::PoolRegion kRegion = internal::PoolRegion::kNodes;
 }  // namespace
 
-int32_t Anchor::PeerList::IndexOf(const Anchor* a) const {
-  Anchor* const* d = data();
-  for (uint32_t i = 0; i < size_; ++i) {
+int32_t Anchor::PeerIndexOf(const Anchor* a) const {
+  Anchor* const* d = PeerData();
+  for (uint32_t i = 0; i < num_peers_; ++i) {
     if (d[i] == a) return static_cast<int32_t>(i);
   }
   return -1;
 }
 
-void Anchor::PeerList::PushBack(Anchor* a) {
-  if (cap_ <= 1) {
-    if (size_ == 0) {
-      u_.one = a;
-      size_ = 1;
-      return;
+namespace {
+// A pooled peer array of `cap` peers behind its capacity slot.
+Anchor** NewPeerArray(size_t cap) {
+  Anchor** many = static_cast<Anchor**>(internal::PoolAllocate((cap + 1) * sizeof(Anchor*), kRegion));
+  many[0] = reinterpret_cast<Anchor*>(static_cast<uintptr_t>(cap));
+  return many;
+}
+size_t PeerArrayCap(Anchor* const* many) { return reinterpret_cast<uintptr_t>(many[0]); }
+void DeletePeerArray(Anchor** many) {
+  internal::PoolDeallocate(many, (PeerArrayCap(many) + 1) * sizeof(Anchor*), kRegion);
+}
+}  // namespace
+
+void Anchor::PeerPushBack(Anchor* a) {
+  if (num_peers_ == 0) {
+    peers_.one = a;
+  } else if (num_peers_ == 1) {
+    Anchor** many = NewPeerArray(2);
+    many[1] = peers_.one;
+    many[2] = a;
+    peers_.many = many;
+  } else {
+    const size_t cap = PeerArrayCap(peers_.many);
+    if (num_peers_ == cap) {
+      Anchor** many = NewPeerArray(2 * cap);
+      std::memcpy(many + 1, peers_.many + 1, sizeof(Anchor*) * num_peers_);
+      DeletePeerArray(peers_.many);
+      peers_.many = many;
     }
-    Anchor** many = static_cast<Anchor**>(internal::PoolAllocate(2 * sizeof(Anchor*), kRegion));
-    many[0] = u_.one;
-    many[1] = a;
-    u_.many = many;
-    cap_ = 2;
-    size_ = 2;
-    return;
+    peers_.many[1 + num_peers_] = a;
   }
-  if (size_ == cap_) {
-    const uint32_t new_cap = cap_ * 2;
-    Anchor** many =
-        static_cast<Anchor**>(internal::PoolAllocate(new_cap * sizeof(Anchor*), kRegion));
-    std::memcpy(many, u_.many, sizeof(Anchor*) * size_);
-    internal::PoolDeallocate(u_.many, cap_ * sizeof(Anchor*), kRegion);
-    u_.many = many;
-    cap_ = new_cap;
-  }
-  u_.many[size_++] = a;
+  ++num_peers_;
 }
 
-void Anchor::PeerList::EraseAt(size_t i) {
-  Anchor** d = data();
-  for (size_t k = i; k + 1 < size_; ++k) d[k] = d[k + 1];
-  --size_;
-  if (size_ == 0) Reset();
+void Anchor::PeerEraseAt(size_t i) {
+  Anchor** d = PeerData();
+  for (size_t k = i; k + 1 < num_peers_; ++k) d[k] = d[k + 1];
+  if (num_peers_ == 2) {  // back to the inline slot
+    Anchor** many = peers_.many;
+    peers_.one = d[0];
+    DeletePeerArray(many);
+  }
+  --num_peers_;
 }
 
-void Anchor::PeerList::Reset() {
-  if (cap_ > 1) internal::PoolDeallocate(u_.many, cap_ * sizeof(Anchor*), kRegion);
-  u_.one = nullptr;
-  cap_ = 1;
-  size_ = 0;
+void Anchor::PeerReset() {
+  if (num_peers_ >= 2) DeletePeerArray(peers_.many);
+  peers_.one = nullptr;
+  num_peers_ = 0;
 }
 
 // ------------------------------------------------------------------- Anchor
@@ -88,7 +98,7 @@ const char* Anchor::KindName(Kind kind) {
 
 std::string Anchor::DebugString() const {
   const std::string owner = owner_ == nullptr ? std::string("<no node>") : owner_->GetName();
-  return absl::StrCat(owner, ":", idx_, "(", KindName(kind_), ")");
+  return absl::StrCat(owner, ":", GetIdx(), "(", KindName(GetKind()), ")");
 }
 
 NodePtr Anchor::GetOwnerNode() const {
@@ -104,18 +114,18 @@ AnchorPtr Anchor::GetSharedPtr() const {
 
 std::vector<AnchorPtr> Anchor::GetPeerAnchors() const {
   std::vector<AnchorPtr> out;
-  out.reserve(peers_.size());
-  for (Anchor* p : peers_.span()) out.push_back(p->GetSharedPtr());
+  out.reserve(num_peers_);
+  for (Anchor* p : PeerSpan()) out.push_back(p->GetSharedPtr());
   return out;
 }
 
 std::vector<Anchor*> Anchor::GetPeerAnchorsPtr() const {
-  auto s = peers_.span();
+  auto s = PeerSpan();
   return std::vector<Anchor*>(s.begin(), s.end());
 }
 
 AnchorPtr Anchor::GetFirstPeerAnchor() const {
-  return peers_.size() == 0 ? nullptr : peers_[0]->GetSharedPtr();
+  return num_peers_ == 0 ? nullptr : PeerData()[0]->GetSharedPtr();
 }
 
 Status Anchor::CheckLink(const Anchor* src, const Anchor* dst) {
@@ -125,7 +135,7 @@ Status Anchor::CheckLink(const Anchor* src, const Anchor* dst) {
                         ": a link goes from an output anchor to an input anchor");
   }
   if (dst->IsInData() && dst->IsLinked()) {
-    const Anchor* existing = dst->peers_[0];
+    const Anchor* existing = dst->PeerData()[0];
     if (existing == src) {
       return AlreadyExists(src->DebugString(), " is already linked to ", dst->DebugString());
     }
@@ -136,8 +146,8 @@ Status Anchor::CheckLink(const Anchor* src, const Anchor* dst) {
 }
 
 void Anchor::LinkUnchecked(Anchor* src, Anchor* dst) {
-  src->peers_.PushBack(dst);
-  dst->peers_.PushBack(src);
+  src->PeerPushBack(dst);
+  dst->PeerPushBack(src);
 }
 
 Status Anchor::LinkWith(Anchor* peer) {
@@ -147,32 +157,32 @@ Status Anchor::LinkWith(Anchor* peer) {
 
 Status Anchor::Unlink(Anchor* peer) {
   if (peer == nullptr) return ParamInvalid("cannot unlink ", DebugString(), " from a null anchor");
-  const int32_t i = peers_.IndexOf(peer);
+  const int32_t i = PeerIndexOf(peer);
   if (i < 0) return NotFound(DebugString(), " is not linked with ", peer->DebugString());
-  const int32_t j = peer->peers_.IndexOf(this);
+  const int32_t j = peer->PeerIndexOf(this);
   if (j < 0) {
     return Internal("broken link: ", peer->DebugString(), " does not list ", DebugString());
   }
-  peers_.EraseAt(static_cast<size_t>(i));
-  peer->peers_.EraseAt(static_cast<size_t>(j));
+  PeerEraseAt(static_cast<size_t>(i));
+  peer->PeerEraseAt(static_cast<size_t>(j));
   return OkStatus();
 }
 
 void Anchor::UnlinkAll() noexcept {
-  for (Anchor* p : peers_.span()) {
-    const int32_t j = p->peers_.IndexOf(this);
-    if (j >= 0) p->peers_.EraseAt(static_cast<size_t>(j));
+  for (Anchor* p : PeerSpan()) {
+    const int32_t j = p->PeerIndexOf(this);
+    if (j >= 0) p->PeerEraseAt(static_cast<size_t>(j));
   }
-  peers_.Reset();
+  PeerReset();
 }
 
 Status Anchor::Insert(Anchor* old_peer, Anchor* first_peer, Anchor* second_peer) {
   if (old_peer == nullptr || first_peer == nullptr || second_peer == nullptr) {
     return ParamInvalid("Insert on ", DebugString(), ": anchors must not be null");
   }
-  const int32_t this_i = peers_.IndexOf(old_peer);
+  const int32_t this_i = PeerIndexOf(old_peer);
   if (this_i < 0) return NotFound(DebugString(), " is not linked with ", old_peer->DebugString());
-  const int32_t old_i = old_peer->peers_.IndexOf(this);
+  const int32_t old_i = old_peer->PeerIndexOf(this);
   if (old_i < 0) {
     return Internal("broken link: ", old_peer->DebugString(), " does not list ", DebugString());
   }
@@ -197,10 +207,10 @@ Status Anchor::Insert(Anchor* old_peer, Anchor* first_peer, Anchor* second_peer)
     return AlreadyExists(second_peer->DebugString(), " is already linked with ",
                          old_peer->DebugString());
   }
-  peers_.data()[this_i] = first_peer;
-  first_peer->peers_.PushBack(this);
-  old_peer->peers_.data()[old_i] = second_peer;
-  second_peer->peers_.PushBack(old_peer);
+  PeerData()[this_i] = first_peer;
+  first_peer->PeerPushBack(this);
+  old_peer->PeerData()[old_i] = second_peer;
+  second_peer->PeerPushBack(old_peer);
   return OkStatus();
 }
 
@@ -208,9 +218,9 @@ Status Anchor::ReplacePeer(Anchor* old_peer, Anchor* new_peer) {
   if (old_peer == nullptr || new_peer == nullptr) {
     return ParamInvalid("ReplacePeer on ", DebugString(), ": anchors must not be null");
   }
-  const int32_t this_i = peers_.IndexOf(old_peer);
+  const int32_t this_i = PeerIndexOf(old_peer);
   if (this_i < 0) return NotFound(DebugString(), " is not linked with ", old_peer->DebugString());
-  const int32_t old_i = old_peer->peers_.IndexOf(this);
+  const int32_t old_i = old_peer->PeerIndexOf(this);
   if (old_i < 0) {
     return Internal("broken link: ", old_peer->DebugString(), " does not list ", DebugString());
   }
@@ -226,9 +236,9 @@ Status Anchor::ReplacePeer(Anchor* old_peer, Anchor* new_peer) {
   if (IsLinkedWith(new_peer)) {
     return AlreadyExists(DebugString(), " is already linked with ", new_peer->DebugString());
   }
-  peers_.data()[this_i] = new_peer;
-  old_peer->peers_.EraseAt(static_cast<size_t>(old_i));
-  new_peer->peers_.PushBack(this);
+  PeerData()[this_i] = new_peer;
+  old_peer->PeerEraseAt(static_cast<size_t>(old_i));
+  new_peer->PeerPushBack(this);
   return OkStatus();
 }
 

@@ -22,7 +22,7 @@ struct AnchorAccess {
   // Reorders the peers of `anchor` to `order`, which must be a permutation of
   // the current peers (Internal error otherwise; nothing changes).
   static Status SetPeerOrder(Anchor* anchor, const std::vector<Anchor*>& order) {
-    auto current = anchor->peers_.span();
+    auto current = anchor->PeerSpan();
     std::vector<Anchor*> a(current.begin(), current.end());
     std::vector<Anchor*> b = order;
     std::sort(a.begin(), a.end());
@@ -31,7 +31,7 @@ struct AnchorAccess {
       return Internal("SetPeerOrder on ", anchor->DebugString(),
                       ": the new order is not a permutation of the peers");
     }
-    std::copy(order.begin(), order.end(), anchor->peers_.data());
+    std::copy(order.begin(), order.end(), anchor->PeerData());
     return OkStatus();
   }
 };

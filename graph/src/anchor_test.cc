@@ -274,5 +274,35 @@ TEST(AnchorTest, LargeFanOutGrowsAndShrinks) {
   EXPECT_EQ(a->GetOutDataAnchor(0)->PeerAnchors()[0], consumers[1]->GetInDataAnchorBarePtr(0));
 }
 
+TEST(AnchorTest, PeersMoveInlineAndBackKeepingOrder) {
+  NodePtr a = MakeNode("a", 0, 1);
+  NodePtr b = MakeNode("b", 1, 0);
+  NodePtr c = MakeNode("c", 1, 0);
+  NodePtr d = MakeNode("d", 1, 0);
+  OutDataAnchor* out = a->GetOutDataAnchorBarePtr(0);
+  out->SetStatus(ANCHOR_RESERVED);
+  GE_ASSERT_OK(out->LinkTo(b->GetInDataAnchorBarePtr(0)));
+  GE_ASSERT_OK(out->LinkTo(c->GetInDataAnchorBarePtr(0)));
+  GE_ASSERT_OK(out->Unlink(b->GetInDataAnchorBarePtr(0)));  // two -> one: inline again
+  ASSERT_EQ(out->GetPeerAnchorsSize(), 1u);
+  EXPECT_EQ(out->PeerAnchors()[0], c->GetInDataAnchorBarePtr(0));
+  GE_ASSERT_OK(out->LinkTo(d->GetInDataAnchorBarePtr(0)));
+  GE_ASSERT_OK(out->LinkTo(b->GetInDataAnchorBarePtr(0)));
+  ASSERT_EQ(out->GetPeerAnchorsSize(), 3u);
+  EXPECT_EQ(out->PeerAnchors()[0], c->GetInDataAnchorBarePtr(0));
+  EXPECT_EQ(out->PeerAnchors()[1], d->GetInDataAnchorBarePtr(0));
+  EXPECT_EQ(out->PeerAnchors()[2], b->GetInDataAnchorBarePtr(0));
+  GE_ASSERT_OK(out->Unlink(c->GetInDataAnchorBarePtr(0)));
+  GE_ASSERT_OK(out->Unlink(b->GetInDataAnchorBarePtr(0)));
+  ASSERT_EQ(out->GetPeerAnchorsSize(), 1u);
+  EXPECT_EQ(out->PeerAnchors()[0], d->GetInDataAnchorBarePtr(0));
+  EXPECT_EQ(d->GetInDataAnchorBarePtr(0)->GetPeerOutAnchorPtr(), out);
+  // The packed index, kind and status are untouched by the peer changes.
+  EXPECT_EQ(out->GetStatus(), ANCHOR_RESERVED);
+  EXPECT_EQ(out->GetIdx(), 0);
+  EXPECT_TRUE(out->IsOutData());
+  EXPECT_EQ(a->GetOutControlAnchorBarePtr()->GetIdx(), -1);
+}
+
 }  // namespace
 }  // namespace ge

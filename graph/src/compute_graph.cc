@@ -68,11 +68,11 @@ ComputeGraph::~ComputeGraph() {
   Node* node = nodes_.head_;
   while (node != nullptr) {
     Node* next = node->list_next_;
-    if (node->owner_graph_ == this) node->owner_graph_ = nullptr;
+    if (node->cold_->owner_graph == this) node->cold_->owner_graph = nullptr;
     node->list_graph_ = nullptr;
     node->list_prev_ = nullptr;
     node->list_next_ = nullptr;
-    NodePtr release = std::move(node->list_ref_);
+    NodePtr release = std::move(node->cold_->list_ref);
     release.reset();
     node = next;
   }
@@ -159,7 +159,7 @@ StatusOr<NodePtr> ComputeGraph::CreateNode(const OpDescPtr& op_desc) const {
 
 void ComputeGraph::LinkIntoList(const NodePtr& node, Node* pos) {
   Node* n = node.get();
-  n->list_ref_ = node;
+  n->cold_->list_ref = node;
   n->list_next_ = pos;
   n->list_prev_ = pos == nullptr ? nodes_.tail_ : pos->list_prev_;
   if (n->list_prev_ != nullptr) {
@@ -183,7 +183,7 @@ void ComputeGraph::LinkIntoList(const NodePtr& node, Node* pos) {
     }
   }
   node->list_graph_ = this;
-  node->owner_graph_ = this;
+  node->cold_->owner_graph = this;
   IndexAdd(node.get());
   RegisterDataInput(node);
 }
@@ -212,7 +212,7 @@ void ComputeGraph::EraseFromList(Node* node) {
   ids_synced_ = false;
   IndexRemove(node);
   node->list_graph_ = nullptr;
-  if (node->owner_graph_ == this) node->owner_graph_ = nullptr;
+  if (node->cold_->owner_graph == this) node->cold_->owner_graph = nullptr;
   if (node->list_prev_ != nullptr) {
     node->list_prev_->list_next_ = node->list_next_;
   } else {
@@ -226,7 +226,7 @@ void ComputeGraph::EraseFromList(Node* node) {
   node->list_prev_ = nullptr;
   node->list_next_ = nullptr;
   --nodes_.size_;
-  NodePtr release = std::move(node->list_ref_);  // may destroy the node: keep it last
+  NodePtr release = std::move(node->cold_->list_ref);  // may destroy the node: keep it last
 }
 
 void ComputeGraph::ApplyOrder(const std::vector<Node*>& nodes,
@@ -348,7 +348,7 @@ std::vector<NodePtr> ComputeGraph::GetDirectNode() const {
   std::vector<NodePtr> out;
   out.reserve(nodes_.size());
   if (order_cache_valid_) {
-    for (Node* node : order_cache_) out.push_back(node->list_ref_);
+    for (Node* node : order_cache_) out.push_back(node->cold_->list_ref);
   } else {
     out.assign(nodes_.begin(), nodes_.end());
   }
@@ -718,7 +718,7 @@ std::vector<ComputeGraphPtr> ComputeGraph::CollectAllNodes(std::vector<NodePtr>*
     }
     const Node* current = top.next;
     top.next = current->list_next_;
-    const NodePtr& node = current->list_ref_;
+    const NodePtr& node = current->cold_->list_ref;
     nodes->push_back(node);
     const auto& names = node->GetOpDescBarePtr()->GetSubgraphInstanceNames();
     // Pushed in reverse: the first subgraph is visited first.

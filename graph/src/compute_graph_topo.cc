@@ -188,14 +188,13 @@ Status ComputeGraph::SortThisGraph(const TopoSortOptions& options) {
   constexpr uint32_t kPrefetchDesc = 2;
   for (uint32_t v = 0; v < n; ++v) {
     if (v + kPrefetchNode < n) {
-      // The node's sort fields (list graph, body, anchor block and counts,
-      // scratch index: also read through every consumer's peer anchor) and
-      // its anchors behind it.
-      const Node* ahead = nodes[v + kPrefetchNode];
-      __builtin_prefetch(&ahead->list_graph_);
-      __builtin_prefetch(&ahead->cap_out_);
-      __builtin_prefetch(ahead + 1);
-      __builtin_prefetch(reinterpret_cast<const char*>(ahead + 1) + 63);
+      // The node block: the sort fields (list graph, body, counts, scratch
+      // index: also read through every consumer's peer anchor) and the
+      // anchors behind them.
+      const char* ahead = reinterpret_cast<const char*>(nodes[v + kPrefetchNode]);
+      __builtin_prefetch(ahead);
+      __builtin_prefetch(ahead + 64);
+      __builtin_prefetch(ahead + 128);
     }
     if (v + kPrefetchBody < n) {
       const Node* mid = nodes[v + kPrefetchBody];

@@ -23,88 +23,66 @@
 namespace ge {
 
 static_assert(sizeof(InDataAnchor) == sizeof(OutDataAnchor), "anchor block layout");
+static_assert(sizeof(InDataAnchor) == 24, "an anchor is 24 bytes (node blocks are streamed)");
+static_assert(sizeof(Node) == 72, "the node block's fields are 72 bytes (see node.h)");
 static_assert(alignof(InDataAnchor) == alignof(OutDataAnchor), "anchor block layout");
 
 namespace {
 
-// Node::Create allocates the node, its shared_ptr control block and its data
-// anchors in one piece: the allocator handed to std::allocate_shared adds
-// `extra` bytes and records the block; the constructor places the anchors
-// behind the node when they fit inside that block (checked, with a separate
-// allocation as the fallback).
-struct TrailingBlock {
-  size_t extra = 0;  // requested by Node::Create
-  void* base = nullptr;
-  size_t size = 0;
-};
-thread_local TrailingBlock t_trailing_block;
-
-// Pooled; carries the extra size so that deallocate frees the same bytes.
-template <typename T>
-struct TrailingAllocator {
-  using value_type = T;
-  explicit TrailingAllocator(size_t extra) : extra(extra) {}
-  template <typename U>
-  TrailingAllocator(const TrailingAllocator<U>& o) : extra(o.extra) {}  // NOLINT
-  T* allocate(size_t n) {
-    const size_t bytes = n * sizeof(T) + extra;
-    void* p = internal::PoolAllocate(bytes, internal::PoolRegion::kNodes);
-    t_trailing_block.base = p;
-    t_trailing_block.size = bytes;
-    return static_cast<T*>(p);
-  }
-  void deallocate(T* p, size_t n) {
-    internal::PoolDeallocate(p, n * sizeof(T) + extra, internal::PoolRegion::kNodes);
-  }
-  template <typename U>
-  bool operator==(const TrailingAllocator<U>& o) const {
-    return extra == o.extra;
-  }
-  template <typename U>
-  bool operator!=(const TrailingAllocator<U>& o) const {
-    return extra != o.extra;
-  }
-  size_t extra;
-};
-
 constexpr size_t kAnchorSize = sizeof(InDataAnchor);
-constexpr size_t kAnchorAlign = alignof(InDataAnchor);
-static_assert(alignof(Node) % kAnchorAlign == 0 && sizeof(Node) % kAnchorAlign == 0,
+static_assert(alignof(Node) % alignof(InDataAnchor) == 0 &&
+                  sizeof(Node) % alignof(InDataAnchor) == 0,
               "anchors placed right behind a node are aligned");
+
+// Anchor indexes are 28-bit (see Anchor).
+Status CheckAnchorCount(const Node& node, const char* what, size_t have, size_t more) {
+  if (more > static_cast<size_t>(Anchor::kMaxIdx) + 1 - have) {
+    return OutOfRange("node ", node.DebugString(), " would have ", have + more, " ", what,
+                      " anchors; at most ", static_cast<int64_t>(Anchor::kMaxIdx) + 1,
+                      " are supported");
+  }
+  return OkStatus();
+}
 
 }  // namespace
 
+size_t Node::BlockBytes(size_t anchors) { return sizeof(Node) + anchors * kAnchorSize; }
+
 StatusOr<NodePtr> Node::Create(const OpDescPtr& op_desc) {
   if (op_desc == nullptr) return ParamInvalid("cannot create a node from a null OpDesc");
-  const size_t anchors = op_desc->GetAllInputsSize() + op_desc->GetAllOutputsDescSize();
-  t_trailing_block = TrailingBlock{anchors * kAnchorSize, nullptr, 0};
-  NodePtr node = std::allocate_shared<Node>(TrailingAllocator<Node>(anchors * kAnchorSize),
-                                            Passkey{}, op_desc);
+  const size_t nin = op_desc->GetAllInputsSize();
+  const size_t nout = op_desc->GetAllOutputsDescSize();
+  if (nin > static_cast<size_t>(Anchor::kMaxIdx) + 1 ||
+      nout > static_cast<size_t>(Anchor::kMaxIdx) + 1) {
+    return OutOfRange("cannot create a node for ", op_desc->DebugString(), " with ", nin,
+                      " inputs and ", nout, " outputs; at most ",
+                      static_cast<int64_t>(Anchor::kMaxIdx) + 1, " of each are supported");
+  }
+  const size_t anchors = nin + nout;
+  void* block = internal::PoolAllocate(BlockBytes(anchors), internal::PoolRegion::kNodes);
+  Node* raw = new (block) Node(Passkey{}, op_desc);
+  // The control block goes to the general region, apart from the node block.
+  NodePtr node(raw, BlockDeleter{}, internal::PoolStdAllocator<Node>());
+  raw->cold_->self = node;
   return node;
 }
 
-Node::Node(Passkey, OpDescPtr op_desc) : op_body_(op_desc->b_), op_(std::move(op_desc)) {
+void Node::BlockDeleter::operator()(Node* node) const noexcept {
+  const size_t bytes = BlockBytes(size_t{node->cap_in_} + node->cap_out_);
+  node->~Node();
+  internal::PoolDeallocate(node, bytes, internal::PoolRegion::kNodes);
+}
+
+Node::Node(Passkey, OpDescPtr op_desc)
+    : op_body_(op_desc->b_), cold_(internal::PoolNew<Cold>()) {
+  cold_->op = std::move(op_desc);
   op_body_->attached_to_node_ = true;
-  const size_t nin = op_->GetAllInputsSize();
-  const size_t nout = op_->GetAllOutputsDescSize();
-  const TrailingBlock block = t_trailing_block;
-  t_trailing_block = TrailingBlock{};
-  if (nin + nout == 0) return;
-  const size_t bytes = (nin + nout) * kAnchorSize;
-  const uintptr_t start =
-      (reinterpret_cast<uintptr_t>(this) + sizeof(Node) + kAnchorAlign - 1) & ~(kAnchorAlign - 1);
-  const uintptr_t base = reinterpret_cast<uintptr_t>(block.base);
-  void* storage;
-  if (base != 0 && start >= base && start + bytes <= base + block.size) {
-    storage = reinterpret_cast<void*>(start);
-    block_is_trailing_ = true;
-  } else {
-    storage = ::operator new(bytes);
-  }
-  in_block_ = static_cast<InDataAnchor*>(storage);
-  OutDataAnchor* out_block = reinterpret_cast<OutDataAnchor*>(in_block_ + nin);
+  const size_t nin = cold_->op->GetAllInputsSize();
+  const size_t nout = cold_->op->GetAllOutputsDescSize();
+  InDataAnchor* in_block = InBlock();
+  OutDataAnchor* out_block = reinterpret_cast<OutDataAnchor*>(in_block + nin);
   for (size_t i = 0; i < nin; ++i) {
-    InDataAnchor* a = new (&in_block_[i]) InDataAnchor();
+    InDataAnchor* a = new (&in_block[i]) InDataAnchor();
     static_cast<Anchor*>(a)->Init(this, static_cast<int32_t>(i));
   }
   for (size_t i = 0; i < nout; ++i) {
@@ -117,10 +95,10 @@ Node::Node(Passkey, OpDescPtr op_desc) : op_body_(op_desc->b_), op_(std::move(op
 
 Node::~Node() {
   UnlinkAllAnchors();
-  for (uint32_t i = 0; i < cap_in_; ++i) in_block_[i].~InDataAnchor();
+  for (uint32_t i = 0; i < cap_in_; ++i) InBlock()[i].~InDataAnchor();
   for (uint32_t i = 0; i < cap_out_; ++i) OutBlock()[i].~OutDataAnchor();
-  if (!block_is_trailing_ && (cap_in_ + cap_out_) > 0) ::operator delete(in_block_);
   internal::PoolDelete(ctrl_.load(std::memory_order_acquire), internal::PoolRegion::kNodes);
+  internal::PoolDelete(cold_);
 }
 
 Node::ControlAnchors& Node::MakeCtrl() const {
@@ -155,13 +133,13 @@ void Node::UnlinkAllAnchors() {
   }
 }
 
-InDataAnchor* Node::InOverflowAt(size_t i) const { return overflow_->in[i - cap_in_].get(); }
+InDataAnchor* Node::InOverflowAt(size_t i) const { return cold_->overflow->in[i - cap_in_].get(); }
 OutDataAnchor* Node::OutOverflowAt(size_t i) const {
-  return overflow_->out[i - cap_out_].get();
+  return cold_->overflow->out[i - cap_out_].get();
 }
 
-const std::string& Node::GetName() const { return op_->GetName(); }
-const std::string& Node::GetType() const { return op_->GetType(); }
+const std::string& Node::GetName() const { return op_body_->name_; }
+const std::string& Node::GetType() const { return *op_body_->type_; }
 
 Status Node::UpdateOpDesc(const OpDescPtr& op_desc) {
   if (op_desc == nullptr) return ParamInvalid("node ", DebugString(), ": the new OpDesc is null");
@@ -171,7 +149,7 @@ Status Node::UpdateOpDesc(const OpDescPtr& op_desc) {
                         op_desc->GetAllInputsSize(), " and ", op_desc->GetAllOutputsDescSize());
   }
   op_desc->b_->attached_to_node_ = true;
-  op_ = op_desc;
+  cold_->op = op_desc;
   op_body_ = op_desc->b_;
   BumpOpDescRenameEpoch();
   BumpOpDescIdEpoch();
@@ -179,10 +157,10 @@ Status Node::UpdateOpDesc(const OpDescPtr& op_desc) {
 }
 
 ComputeGraphPtr Node::GetOwnerComputeGraph() const {
-  return owner_graph_ == nullptr ? nullptr : owner_graph_->weak_from_this().lock();
+  return cold_->owner_graph == nullptr ? nullptr : cold_->owner_graph->weak_from_this().lock();
 }
 
-std::string Node::DebugString() const { return op_->DebugString(); }
+std::string Node::DebugString() const { return cold_->op->DebugString(); }
 
 // ------------------------------------------------------------------ anchors
 
@@ -259,40 +237,44 @@ std::vector<AnchorPtr> Node::GetAllOutAnchors() const {
   return out;
 }
 
-void Node::AppendInDataAnchors(size_t num) {
+Status Node::AppendInDataAnchors(size_t num) {
+  RETURN_IF_ERROR(CheckAnchorCount(*this, "input", num_in_, num));
   for (size_t k = 0; k < num; ++k) {
     const uint32_t i = num_in_;
-    const size_t constructed = cap_in_ + (overflow_ == nullptr ? 0 : overflow_->in.size());
+    const size_t constructed = cap_in_ + (cold_->overflow == nullptr ? 0 : cold_->overflow->in.size());
     InDataAnchor* a;
     if (i < constructed) {
       a = InAt(i);
     } else {
-      if (overflow_ == nullptr) overflow_ = std::make_unique<Overflow>();
-      overflow_->in.push_back(std::make_unique<InDataAnchor>());
-      a = overflow_->in.back().get();
+      if (cold_->overflow == nullptr) cold_->overflow = std::make_unique<Overflow>();
+      cold_->overflow->in.push_back(std::make_unique<InDataAnchor>());
+      a = cold_->overflow->in.back().get();
     }
     static_cast<Anchor*>(a)->Init(this, static_cast<int32_t>(i));
     a->SetStatus(ANCHOR_SUSPEND);
     ++num_in_;
   }
+  return OkStatus();
 }
 
-void Node::AppendOutDataAnchors(size_t num) {
+Status Node::AppendOutDataAnchors(size_t num) {
+  RETURN_IF_ERROR(CheckAnchorCount(*this, "output", num_out_, num));
   for (size_t k = 0; k < num; ++k) {
     const uint32_t i = num_out_;
-    const size_t constructed = cap_out_ + (overflow_ == nullptr ? 0 : overflow_->out.size());
+    const size_t constructed = cap_out_ + (cold_->overflow == nullptr ? 0 : cold_->overflow->out.size());
     OutDataAnchor* a;
     if (i < constructed) {
       a = OutAt(i);
     } else {
-      if (overflow_ == nullptr) overflow_ = std::make_unique<Overflow>();
-      overflow_->out.push_back(std::make_unique<OutDataAnchor>());
-      a = overflow_->out.back().get();
+      if (cold_->overflow == nullptr) cold_->overflow = std::make_unique<Overflow>();
+      cold_->overflow->out.push_back(std::make_unique<OutDataAnchor>());
+      a = cold_->overflow->out.back().get();
     }
     static_cast<Anchor*>(a)->Init(this, static_cast<int32_t>(i));
     a->SetStatus(ANCHOR_SUSPEND);
     ++num_out_;
   }
+  return OkStatus();
 }
 
 Status Node::RemoveInDataAnchors(size_t num) {
@@ -477,24 +459,24 @@ Status Node::AddLinkFrom(uint32_t index, const NodePtr& input_node) {
   if (index < num_in_) {
     InDataAnchor* dst = InAt(index);
     RETURN_IF_ERROR(Anchor::CheckLink(src, dst));
-    RETURN_IF_ERROR(op_->UpdateInputDesc(index, desc));
+    RETURN_IF_ERROR(cold_->op->UpdateInputDesc(index, desc));
     Anchor::LinkUnchecked(src, dst);
     return OkStatus();
   }
-  if (index != num_in_ || op_->GetAllInputsSize() != num_in_) {
+  if (index != num_in_ || cold_->op->GetAllInputsSize() != num_in_) {
     return OutOfRange("node ", DebugString(), ": AddLinkFrom input index ", index,
                       " must be an existing input or the next one (", num_in_,
-                      " anchors, ", op_->GetAllInputsSize(), " input descs)");
+                      " anchors, ", cold_->op->GetAllInputsSize(), " input descs)");
   }
-  RETURN_IF_ERROR(op_->AddInputDesc(desc));
-  AppendInDataAnchors(1);
+  RETURN_IF_ERROR(cold_->op->AddInputDesc(desc));
+  RETURN_IF_ERROR(AppendInDataAnchors(1));
   Anchor::LinkUnchecked(src, InAt(num_in_ - 1));
   return OkStatus();
 }
 
 Status Node::AddLinkFrom(const std::string& name, const NodePtr& input_node) {
   RETURN_IF_ERROR(CheckSingleOutput(*this, input_node));
-  const int32_t index = op_->GetInputIndexByName(name);
+  const int32_t index = cold_->op->GetInputIndexByName(name);
   if (index >= 0) {
     if (static_cast<uint32_t>(index) >= num_in_) {
       return OutOfRange("node ", DebugString(), ": input '", name, "' (index ", index,
@@ -502,13 +484,13 @@ Status Node::AddLinkFrom(const std::string& name, const NodePtr& input_node) {
     }
     return AddLinkFrom(static_cast<uint32_t>(index), input_node);
   }
-  if (op_->GetAllInputsSize() != num_in_) {
-    return ParamInvalid("node ", DebugString(), ": ", op_->GetAllInputsSize(),
+  if (cold_->op->GetAllInputsSize() != num_in_) {
+    return ParamInvalid("node ", DebugString(), ": ", cold_->op->GetAllInputsSize(),
                         " input descs but ", num_in_, " input anchors");
   }
   OutDataAnchor* src = input_node->GetOutDataAnchorBarePtr(0);
-  RETURN_IF_ERROR(op_->AddInputDesc(name, input_node->GetOpDesc()->GetOutputDesc(0)));
-  AppendInDataAnchors(1);
+  RETURN_IF_ERROR(cold_->op->AddInputDesc(name, input_node->GetOpDesc()->GetOutputDesc(0)));
+  RETURN_IF_ERROR(AppendInDataAnchors(1));
   Anchor::LinkUnchecked(src, InAt(num_in_ - 1));
   return OkStatus();
 }

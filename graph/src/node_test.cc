@@ -129,14 +129,23 @@ TEST(NodeTest, AppendedAnchorsDoNotMoveExistingOnes) {
   auto node = *Node::Create(MakeOp("n", "T", 2, 1));
   InDataAnchor* first = node->GetInDataAnchorBarePtr(0);
   InDataAnchor* second = node->GetInDataAnchorBarePtr(1);
-  node->AppendInDataAnchors(5);
-  node->AppendOutDataAnchors(3);
+  GE_ASSERT_OK(node->AppendInDataAnchors(5));
+  GE_ASSERT_OK(node->AppendOutDataAnchors(3));
   EXPECT_EQ(node->GetAllInDataAnchorsSize(), 7u);
   EXPECT_EQ(node->GetAllOutDataAnchorsSize(), 4u);
   EXPECT_EQ(node->GetInDataAnchorBarePtr(0), first);
   EXPECT_EQ(node->GetInDataAnchorBarePtr(1), second);
   for (int i = 0; i < 7; ++i) EXPECT_EQ(node->GetInDataAnchorBarePtr(i)->GetIdx(), i);
   for (int i = 0; i < 4; ++i) EXPECT_EQ(node->GetOutDataAnchorBarePtr(i)->GetIdx(), i);
+}
+
+TEST(NodeTest, AnchorIndexesBeyondTheirRangeAreRefused) {
+  auto node = *Node::Create(MakeOp("n", "T", 2, 1));
+  const size_t max = static_cast<size_t>(Anchor::kMaxIdx) + 1;
+  GE_EXPECT_CODE(node->AppendInDataAnchors(max - 1), ErrorCode::kOutOfRange);
+  GE_EXPECT_CODE(node->AppendOutDataAnchors(max), ErrorCode::kOutOfRange);
+  EXPECT_EQ(node->GetAllInDataAnchorsSize(), 2u);
+  EXPECT_EQ(node->GetAllOutDataAnchorsSize(), 1u);
 }
 
 TEST(NodeTest, RemovedAnchorsAreUnlinkedAndRetired) {
@@ -151,7 +160,7 @@ TEST(NodeTest, RemovedAnchorsAreUnlinkedAndRetired) {
   EXPECT_FALSE(held->IsLinked());  // still a valid object
   GE_EXPECT_CODE(node->RemoveInDataAnchors(3), ErrorCode::kParamInvalid);
   GE_EXPECT_CODE(node->RemoveOutDataAnchors(3), ErrorCode::kParamInvalid);
-  node->AppendInDataAnchors(1);  // reuses the retired slot
+  GE_ASSERT_OK(node->AppendInDataAnchors(1));  // reuses the retired slot
   EXPECT_EQ(node->GetInDataAnchorBarePtr(2), held.get());
   GE_ASSERT_OK(node->RemoveOutDataAnchors(2));
   EXPECT_EQ(node->GetAllOutDataAnchorsSize(), 0u);

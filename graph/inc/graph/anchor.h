@@ -73,11 +73,11 @@ class Anchor {
   Anchor(const Anchor&) = delete;
   Anchor& operator=(const Anchor&) = delete;
 
-  Kind GetKind() const { return kind_; }
-  bool IsInData() const { return kind_ == Kind::kInData; }
-  bool IsOutData() const { return kind_ == Kind::kOutData; }
-  bool IsInControl() const { return kind_ == Kind::kInControl; }
-  bool IsOutControl() const { return kind_ == Kind::kOutControl; }
+  Kind GetKind() const { return static_cast<Kind>(kind_); }
+  bool IsInData() const { return GetKind() == Kind::kInData; }
+  bool IsOutData() const { return GetKind() == Kind::kOutData; }
+  bool IsInControl() const { return GetKind() == Kind::kInControl; }
+  bool IsOutControl() const { return GetKind() == Kind::kOutControl; }
   bool IsDataAnchor() const { return IsInData() || IsOutData(); }
   bool IsControlAnchor() const { return IsInControl() || IsOutControl(); }
   bool IsInAnchor() const { return IsInData() || IsInControl(); }
@@ -95,19 +95,21 @@ class Anchor {
 
   // Input / output index; -1 for control anchors.
   int32_t GetIdx() const { return idx_; }
+  // The largest input / output index an anchor can have.
+  static constexpr int32_t kMaxIdx = (1 << 27) - 1;
   Node* GetOwnerNodeBarePtr() const { return owner_; }
   NodePtr GetOwnerNode() const;
   // An owning pointer to this anchor (keeps the node alive).
   AnchorPtr GetSharedPtr() const;
 
-  size_t GetPeerAnchorsSize() const { return peers_.size(); }
-  bool IsLinked() const { return peers_.size() != 0; }
+  size_t GetPeerAnchorsSize() const { return num_peers_; }
+  bool IsLinked() const { return num_peers_ != 0; }
   std::vector<AnchorPtr> GetPeerAnchors() const;
   std::vector<Anchor*> GetPeerAnchorsPtr() const;
   // Zero-copy view of the peers (invalidated by any link change).
-  absl::Span<Anchor* const> PeerAnchors() const { return peers_.span(); }
+  absl::Span<Anchor* const> PeerAnchors() const { return PeerSpan(); }
   AnchorPtr GetFirstPeerAnchor() const;
-  bool IsLinkedWith(const Anchor* peer) const { return peers_.IndexOf(peer) >= 0; }
+  bool IsLinkedWith(const Anchor* peer) const { return PeerIndexOf(peer) >= 0; }
   bool IsLinkedWith(const AnchorPtr& peer) const { return IsLinkedWith(peer.get()); }
 
   // Links in either direction: exactly one of this / peer must be an out
@@ -135,15 +137,15 @@ class Anchor {
     return ReplacePeer(old_peer.get(), new_peer.get());
   }
 
-  AnchorStatus GetStatus() const { return status_; }
+  AnchorStatus GetStatus() const { return static_cast<AnchorStatus>(status_); }
   void SetStatus(AnchorStatus status) { status_ = status; }
 
   // "node_name:idx(in_data)".
   std::string DebugString() const;
 
  protected:
-  explicit Anchor(Kind kind) : kind_(kind) {}
-  ~Anchor() = default;
+  explicit Anchor(Kind kind) : idx_(0), kind_(static_cast<uint32_t>(kind)), status_(ANCHOR_SUSPEND) {}
+  ~Anchor() { PeerReset(); }
   // Validates and links src (an out anchor) -> dst (an in anchor); linking an
   // already linked control pair is OK and changes nothing.
   static Status DoLink(Anchor* src, Anchor* dst);
@@ -152,31 +154,18 @@ class Anchor {
   friend class Node;
   friend struct internal::AnchorAccess;
 
-  // Small vector of peer pointers: one peer inline, more on the heap.
-  class PeerList {
-   public:
-    PeerList() { u_.one = nullptr; }
-    PeerList(const PeerList&) = delete;
-    PeerList& operator=(const PeerList&) = delete;
-    ~PeerList() { Reset(); }
-    uint32_t size() const { return size_; }
-    Anchor* const* data() const { return cap_ <= 1 ? &u_.one : u_.many; }
-    Anchor** data() { return cap_ <= 1 ? &u_.one : u_.many; }
-    Anchor* operator[](size_t i) const { return data()[i]; }
-    absl::Span<Anchor* const> span() const { return absl::Span<Anchor* const>(data(), size_); }
-    int32_t IndexOf(const Anchor* a) const;
-    void PushBack(Anchor* a);
-    void EraseAt(size_t i);
-    void Reset();
-
-   private:
-    union U {
-      Anchor* one;
-      Anchor** many;
-    } u_;
-    uint32_t size_ = 0;
-    uint32_t cap_ = 1;
-  };
+  // The peers: one inline, two or more in a pooled array whose first slot
+  // holds its capacity (so an anchor is 24 bytes: a whole-graph walk
+  // streams the anchors behind every node).
+  Anchor* const* PeerData() const { return num_peers_ <= 1 ? &peers_.one : peers_.many + 1; }
+  Anchor** PeerData() { return num_peers_ <= 1 ? &peers_.one : peers_.many + 1; }
+  absl::Span<Anchor* const> PeerSpan() const {
+    return absl::Span<Anchor* const>(PeerData(), num_peers_);
+  }
+  int32_t PeerIndexOf(const Anchor* a) const;
+  void PeerPushBack(Anchor* a);
+  void PeerEraseAt(size_t i);
+  void PeerReset();
 
   void Init(Node* owner, int32_t idx) {
     owner_ = owner;
@@ -188,10 +177,14 @@ class Anchor {
   static void LinkUnchecked(Anchor* src, Anchor* dst);
 
   Node* owner_ = nullptr;
-  int32_t idx_ = 0;
-  Kind kind_;
-  AnchorStatus status_ = ANCHOR_SUSPEND;
-  PeerList peers_;
+  union {
+    Anchor* one;    // num_peers_ <= 1
+    Anchor** many;  // num_peers_ >= 2: [capacity, peer 0, peer 1, ...]
+  } peers_ = {nullptr};
+  uint32_t num_peers_ = 0;
+  int32_t idx_ : 28;
+  uint32_t kind_ : 2;    // Kind
+  uint32_t status_ : 2;  // AnchorStatus
 };
 
 class DataAnchor : public Anchor {

@@ -9,11 +9,15 @@
 // Ownership and lifetime
 //   * Nodes are always owned by shared_ptr (Node::Create is the only way to
 //     make one). A ComputeGraph owns the nodes in its list.
-//   * The data anchors are allocated together with the node (one allocation
-//     for node, control block and anchors); the two control anchors are
-//     created on first access (in one pooled block) since most nodes never
-//     get a control edge. InControlPeers() / OutControlPeers() read them
-//     without creating them.
+//   * The node block holds what a whole-graph walk reads (list links, the
+//     OpDesc body pointer, anchor counts, the sort's scratch index) with the
+//     data anchors right behind it, in the pool's node region; everything
+//     else (the OpDesc handle, the owning pointers to the node itself, the
+//     owner graph, overflow anchors) and the shared_ptr control block live
+//     apart, so a 1M-node sort streams ~140 bytes per node, not ~240. The
+//     two control anchors are created on first access (in one pooled
+//     block) since most nodes never get a control edge. InControlPeers() /
+//     OutControlPeers() read them without creating them.
 //     Anchor addresses are stable for the node's lifetime: anchors appended
 //     later (NodeUtils::AppendInputAnchor, AddLinkFrom) never move existing
 //     ones, and anchors removed from the end are unlinked and kept (retired)
@@ -51,7 +55,7 @@
 
 namespace ge {
 
-class Node : public std::enable_shared_from_this<Node> {
+class Node {
  public:
   // Creates a node with anchors matching op_desc's inputs / outputs; it
   // belongs to no graph until ComputeGraph::AddNode. ParamInvalid for a null
@@ -62,20 +66,27 @@ class Node : public std::enable_shared_from_this<Node> {
   Node& operator=(const Node&) = delete;
   ~Node();
 
+  // What std::enable_shared_from_this gives (the pointer is kept outside
+  // the node block). Empty while the node is being destroyed.
+  NodePtr shared_from_this() { return cold_->self.lock(); }
+  std::shared_ptr<const Node> shared_from_this() const { return cold_->self.lock(); }
+  std::weak_ptr<Node> weak_from_this() { return cold_->self; }
+  std::weak_ptr<const Node> weak_from_this() const { return cold_->self; }
+
   const std::string& GetName() const;
   const std::string& GetType() const;
-  OpDescPtr GetOpDesc() const { return op_; }
-  OpDesc* GetOpDescBarePtr() const { return op_.get(); }
+  OpDescPtr GetOpDesc() const { return cold_->op; }
+  OpDesc* GetOpDescBarePtr() const { return cold_->op.get(); }
   // Replaces the OpDesc; it must have the same numbers of inputs and outputs
   // as the node's anchors (ParamInvalid otherwise).
   Status UpdateOpDesc(const OpDescPtr& op_desc);
 
   ComputeGraphPtr GetOwnerComputeGraph() const;
-  ComputeGraph* GetOwnerComputeGraphBarePtr() const { return owner_graph_; }
+  ComputeGraph* GetOwnerComputeGraphBarePtr() const { return cold_->owner_graph; }
   // Sets the back pointer only (ComputeGraph::AddNode does this). The graph
   // must outlive the node or reset the pointer.
-  void SetOwnerComputeGraph(const ComputeGraphPtr& graph) { owner_graph_ = graph.get(); }
-  void SetOwnerComputeGraph(ComputeGraph* graph) { owner_graph_ = graph; }
+  void SetOwnerComputeGraph(const ComputeGraphPtr& graph) { cold_->owner_graph = graph.get(); }
+  void SetOwnerComputeGraph(ComputeGraph* graph) { cold_->owner_graph = graph; }
 
   // ---- anchors
   size_t GetAllInDataAnchorsSize() const { return num_in_; }
@@ -142,8 +153,9 @@ class Node : public std::enable_shared_from_this<Node> {
   Status AddLinkFrom(const std::string& name, const NodePtr& input_node);
 
   // Appends data anchors after OpDesc ports were added (NodeUtils does this).
-  void AppendInDataAnchors(size_t num);
-  void AppendOutDataAnchors(size_t num);
+  // OutOfRange beyond Anchor::kMaxIdx + 1 anchors of a direction.
+  Status AppendInDataAnchors(size_t num);
+  Status AppendOutDataAnchors(size_t num);
   // Unlinks and retires the last `num` anchors (InvalidParam if more than
   // exist). Descs are not touched.
   Status RemoveInDataAnchors(size_t num);
@@ -156,24 +168,26 @@ class Node : public std::enable_shared_from_this<Node> {
   friend class ComputeGraph;
   friend class NodeList;
 
- public:
-  // Use Create(); public only for std::allocate_shared.
   Node(Passkey, OpDescPtr op_desc);
+  // Destroys the node and frees its block (the shared_ptr's deleter).
+  struct BlockDeleter {
+    void operator()(Node* node) const noexcept;
+  };
+  // Bytes of a node block with `anchors` data anchors behind the node.
+  static size_t BlockBytes(size_t anchors);
 
- private:
-  // Data anchors: the first `cap_in_ + cap_out_` live in one block (behind
-  // the node in the same allocation when possible); more are allocated one
-  // by one on demand (rare). Entries beyond num_* are retired.
+  // Data anchors: the first `cap_in_ + cap_out_` live right behind the node
+  // in its block; more are allocated one by one on demand (rare). Entries
+  // beyond num_* are retired.
   struct Overflow {
     std::vector<std::unique_ptr<InDataAnchor>> in;
     std::vector<std::unique_ptr<OutDataAnchor>> out;
   };
-  OutDataAnchor* OutBlock() const {
-    return reinterpret_cast<OutDataAnchor*>(in_block_ + cap_in_);
+  InDataAnchor* InBlock() const {
+    return reinterpret_cast<InDataAnchor*>(const_cast<Node*>(this) + 1);
   }
-  InDataAnchor* InAt(size_t i) const {
-    return i < cap_in_ ? &in_block_[i] : InOverflowAt(i);
-  }
+  OutDataAnchor* OutBlock() const { return reinterpret_cast<OutDataAnchor*>(InBlock() + cap_in_); }
+  InDataAnchor* InAt(size_t i) const { return i < cap_in_ ? &InBlock()[i] : InOverflowAt(i); }
   OutDataAnchor* OutAt(size_t i) const {
     return i < cap_out_ ? &OutBlock()[i] : OutOverflowAt(i);
   }
@@ -193,32 +207,34 @@ class Node : public std::enable_shared_from_this<Node> {
   }
   ControlAnchors& MakeCtrl() const;
 
-  // What a topological sort reads or writes of every node, together (68
-  // bytes, two cache lines at most): a 1M-node sort is bound by the lines it
-  // touches.
+  // What a whole-graph walk does not need, in the pool's general region.
+  struct Cold {
+    std::weak_ptr<Node> self;  // set by Create
+    NodePtr list_ref;          // the owning NodeList's reference
+    OpDescPtr op;
+    ComputeGraph* owner_graph = nullptr;
+    std::unique_ptr<Overflow> overflow;
+  };
+
+  // The node block: what a topological sort reads or writes of every node
+  // (72 bytes), then the data anchors. A 1M-node sort is bound by the
+  // bytes of node blocks it streams.
   // Membership in a graph's NodeList (see compute_graph.h).
   ComputeGraph* list_graph_ = nullptr;
-  // op_->b_, cached: an OpDesc's body never moves, and reading it through
-  // the OpDesc object costs every sort a line per node.
+  // cold_->op->b_, cached: an OpDesc's body never moves.
   OpDesc::Body* op_body_ = nullptr;
-  InDataAnchor* in_block_ = nullptr;  // the out anchors follow the in anchors
   mutable std::atomic<ControlAnchors*> ctrl_{nullptr};
   // The list links (rewritten by a sort that reorders the graph); the list
-  // holds the node through list_ref_.
+  // holds the node through cold_->list_ref.
   Node* list_prev_ = nullptr;
   Node* list_next_ = nullptr;
+  Cold* cold_;
   // Scratch for graph algorithms (topological sort).
   uint32_t scratch_index_ = 0;
   uint32_t num_in_ = 0;
   uint32_t num_out_ = 0;
   uint32_t cap_in_ = 0;
   uint32_t cap_out_ = 0;
-
-  bool block_is_trailing_ = false;
-  OpDescPtr op_;
-  ComputeGraph* owner_graph_ = nullptr;
-  NodePtr list_ref_;
-  std::unique_ptr<Overflow> overflow_;
 };
 
 // The node list of a ComputeGraph: an intrusive doubly-linked list (no
@@ -237,8 +253,8 @@ class NodeList {
 
     const_iterator() = default;
     explicit const_iterator(const Node* node) : node_(node) {}
-    reference operator*() const { return node_->list_ref_; }
-    pointer operator->() const { return &node_->list_ref_; }
+    reference operator*() const { return node_->cold_->list_ref; }
+    pointer operator->() const { return &node_->cold_->list_ref; }
     const_iterator& operator++() {
       node_ = node_->list_next_;
       return *this;
@@ -264,8 +280,8 @@ class NodeList {
   const_iterator end() const { return const_iterator(nullptr); }
   size_t size() const { return size_; }
   bool empty() const { return size_ == 0; }
-  const NodePtr& front() const { return head_->list_ref_; }
-  const NodePtr& back() const { return tail_->list_ref_; }
+  const NodePtr& front() const { return head_->cold_->list_ref; }
+  const NodePtr& back() const { return tail_->cold_->list_ref; }
 
  private:
   friend class ComputeGraph;

@@ -1831,7 +1831,7 @@ class GraphReader {
                           ctx_.options.max_ports_per_op);
       }
       if (want > have) {
-        node.AppendInDataAnchors(static_cast<size_t>(want - have));
+        RETURN_IF_ERROR(node.AppendInDataAnchors(static_cast<size_t>(want - have)));
       } else if (want < have) {
         RETURN_IF_ERROR(node.RemoveInDataAnchors(static_cast<size_t>(have - want)));
       }
@@ -1844,7 +1844,7 @@ class GraphReader {
                           ctx_.options.max_ports_per_op);
       }
       if (want > have) {
-        node.AppendOutDataAnchors(static_cast<size_t>(want - have));
+        RETURN_IF_ERROR(node.AppendOutDataAnchors(static_cast<size_t>(want - have)));
       } else if (want < have) {
         RETURN_IF_ERROR(node.RemoveOutDataAnchors(static_cast<size_t>(have - want)));
       }

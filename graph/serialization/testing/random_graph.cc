@@ -284,8 +284,8 @@ ComputeGraphPtr BuildRandom(uint64_t seed, const RandomGraphOptions& options,
     OpDescPtr op = RandomOp(rng, node_name, type, options.attr_graph_depth - 1, all_attrs);
     NodePtr node = CheckValue(graph->AddNode(op), "AddNode");
     if (Chance(rng, 20)) op->SetId(RandomInt(rng));
-    if (Chance(rng, 5)) node->AppendInDataAnchors(1);
-    if (Chance(rng, 5)) node->AppendOutDataAnchors(1);
+    if (Chance(rng, 5)) Check(node->AppendInDataAnchors(1), "AppendInDataAnchors");
+    if (Chance(rng, 5)) Check(node->AppendOutDataAnchors(1), "AppendOutDataAnchors");
     nodes.push_back(node);
   }
   // Edges from earlier to later nodes (a DAG), linked in random order.

@@ -336,12 +336,12 @@ Status GraphCopier::CopyNodes(const ComputeGraph& src, const ComputeGraphPtr& ds
     const size_t in = node->GetAllInDataAnchorsSize();
     const size_t out = node->GetAllOutDataAnchorsSize();
     if (copy->GetAllInDataAnchorsSize() < in) {
-      copy->AppendInDataAnchors(in - copy->GetAllInDataAnchorsSize());
+      RETURN_IF_ERROR(copy->AppendInDataAnchors(in - copy->GetAllInDataAnchorsSize()));
     } else {
       RETURN_IF_ERROR(copy->RemoveInDataAnchors(copy->GetAllInDataAnchorsSize() - in));
     }
     if (copy->GetAllOutDataAnchorsSize() < out) {
-      copy->AppendOutDataAnchors(out - copy->GetAllOutDataAnchorsSize());
+      RETURN_IF_ERROR(copy->AppendOutDataAnchors(out - copy->GetAllOutDataAnchorsSize()));
     } else {
       RETURN_IF_ERROR(copy->RemoveOutDataAnchors(copy->GetAllOutDataAnchorsSize() - out));
     }

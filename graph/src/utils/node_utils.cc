@@ -72,7 +72,7 @@ Status NodeUtils::AppendInputAnchor(const NodePtr& node, uint32_t num) {
     RETURN_IF_ERROR(op.AddInputDesc(GeTensorDesc()));
   }
   if (node->GetAllInDataAnchorsSize() < num) {
-    node->AppendInDataAnchors(num - node->GetAllInDataAnchorsSize());
+    RETURN_IF_ERROR(node->AppendInDataAnchors(num - node->GetAllInDataAnchorsSize()));
   }
   return OkStatus();
 }
@@ -96,7 +96,7 @@ Status NodeUtils::AppendOutputAnchor(const NodePtr& node, uint32_t num) {
     RETURN_IF_ERROR(op.AddOutputDesc(GeTensorDesc()));
   }
   if (node->GetAllOutDataAnchorsSize() < num) {
-    node->AppendOutDataAnchors(num - node->GetAllOutDataAnchorsSize());
+    RETURN_IF_ERROR(node->AppendOutDataAnchors(num - node->GetAllOutDataAnchorsSize()));
   }
   return OkStatus();
 }
