@@ -7,7 +7,10 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <iterator>
+#include <limits>
 #include <list>
 #include <map>
 #include <memory>
@@ -60,22 +63,62 @@ bool IsDataType(const std::string& type) {
 bool IsConstType(const std::string& type) { return type == CONSTANT || type == CONSTANTOP; }
 }  // namespace
 
-ComputeGraph::ComputeGraph(const std::string& name) : name_(name) {}
+namespace {
+
+// Hands out list tokens: the smallest free one, so a process that keeps
+// creating and dropping graphs reuses a few.
+class ListTokens {
+ public:
+  uint32_t Acquire() {
+    absl::MutexLock lock(&mu_);
+    if (!free_.empty()) {
+      const uint32_t token = free_.back();
+      free_.pop_back();
+      return token;
+    }
+    if (next_ == std::numeric_limits<uint32_t>::max()) {
+      // Four billion live graphs would need terabytes: unreachable.
+      std::fprintf(stderr, "ComputeGraph: out of list tokens\n");
+      std::abort();
+    }
+    return next_++;
+  }
+  void Release(uint32_t token) {
+    absl::MutexLock lock(&mu_);
+    free_.push_back(token);
+  }
+
+ private:
+  absl::Mutex mu_;
+  uint32_t next_ ABSL_GUARDED_BY(mu_) = 1;
+  std::vector<uint32_t> free_ ABSL_GUARDED_BY(mu_);
+};
+ListTokens& GraphListTokens() {
+  static ListTokens* const tokens = new ListTokens();
+  return *tokens;
+}
+
+}  // namespace
+
+ComputeGraph::ComputeGraph(const std::string& name)
+    : name_(name), list_token_(GraphListTokens().Acquire()) {}
 
 ComputeGraph::~ComputeGraph() {
   // Release the nodes one by one (iteratively: a long chain must not
   // recurse); a node still referenced elsewhere survives, detached.
   Node* node = nodes_.head_;
   while (node != nullptr) {
-    Node* next = node->list_next_;
+    Node* next = node->cold_->list_next;
     if (node->cold_->owner_graph == this) node->cold_->owner_graph = nullptr;
-    node->list_graph_ = nullptr;
-    node->list_prev_ = nullptr;
-    node->list_next_ = nullptr;
+    node->list_token_ = 0;
+    node->cold_->list_graph = nullptr;
+    node->cold_->list_prev = nullptr;
+    node->cold_->list_next = nullptr;
     NodePtr release = std::move(node->cold_->list_ref);
     release.reset();
     node = next;
   }
+  GraphListTokens().Release(list_token_);
 }
 
 std::string ComputeGraph::DebugString() const { return absl::StrCat("graph '", name_, "'"); }
@@ -134,19 +177,19 @@ NodePtr ComputeGraph::FindFirstNodeMatchType(const std::string& type) const {
 }
 
 bool ComputeGraph::HasNode(const Node* node) const {
-  return node != nullptr && node->list_graph_ == this;
+  return node != nullptr && node->list_token_ == list_token_;
 }
 
 // -------------------------------------------------------------- node list
 
 Status ComputeGraph::CheckAddable(const NodePtr& node) const {
   if (node == nullptr) return ParamInvalid(DebugString(), ": cannot add a null node");
-  if (node->list_graph_ == this) {
+  if (node->list_token_ == list_token_) {
     return AlreadyExists(DebugString(), " already contains node ", node->DebugString());
   }
-  if (node->list_graph_ != nullptr) {
+  if (node->list_token_ != 0) {
     return ParamInvalid("node ", node->DebugString(), " belongs to ",
-                        node->list_graph_->DebugString(), "; remove it there before adding it to ",
+                        node->cold_->list_graph->DebugString(), "; remove it there before adding it to ",
                         DebugString());
   }
   return OkStatus();
@@ -160,15 +203,15 @@ StatusOr<NodePtr> ComputeGraph::CreateNode(const OpDescPtr& op_desc) const {
 void ComputeGraph::LinkIntoList(const NodePtr& node, Node* pos) {
   Node* n = node.get();
   n->cold_->list_ref = node;
-  n->list_next_ = pos;
-  n->list_prev_ = pos == nullptr ? nodes_.tail_ : pos->list_prev_;
-  if (n->list_prev_ != nullptr) {
-    n->list_prev_->list_next_ = n;
+  n->cold_->list_next = pos;
+  n->cold_->list_prev = pos == nullptr ? nodes_.tail_ : pos->cold_->list_prev;
+  if (n->cold_->list_prev != nullptr) {
+    n->cold_->list_prev->cold_->list_next = n;
   } else {
     nodes_.head_ = n;
   }
   if (pos != nullptr) {
-    pos->list_prev_ = n;
+    pos->cold_->list_prev = n;
   } else {
     nodes_.tail_ = n;
   }
@@ -182,7 +225,8 @@ void ComputeGraph::LinkIntoList(const NodePtr& node, Node* pos) {
       InvalidateOrderCache();
     }
   }
-  node->list_graph_ = this;
+  node->list_token_ = list_token_;
+  node->cold_->list_graph = this;
   node->cold_->owner_graph = this;
   IndexAdd(node.get());
   RegisterDataInput(node);
@@ -198,7 +242,7 @@ const std::vector<Node*>& ComputeGraph::OrderedNodes() {
     order_cache_.clear();
     order_cache_.reserve(nodes_.size());
     uint32_t i = 0;
-    for (Node* node = nodes_.head_; node != nullptr; node = node->list_next_) {
+    for (Node* node = nodes_.head_; node != nullptr; node = node->cold_->list_next) {
       node->scratch_index_ = i++;
       order_cache_.push_back(node);
     }
@@ -211,20 +255,21 @@ void ComputeGraph::EraseFromList(Node* node) {
   if (order_cache_valid_) InvalidateOrderCache();
   ids_synced_ = false;
   IndexRemove(node);
-  node->list_graph_ = nullptr;
+  node->list_token_ = 0;
+  node->cold_->list_graph = nullptr;
   if (node->cold_->owner_graph == this) node->cold_->owner_graph = nullptr;
-  if (node->list_prev_ != nullptr) {
-    node->list_prev_->list_next_ = node->list_next_;
+  if (node->cold_->list_prev != nullptr) {
+    node->cold_->list_prev->cold_->list_next = node->cold_->list_next;
   } else {
-    nodes_.head_ = node->list_next_;
+    nodes_.head_ = node->cold_->list_next;
   }
-  if (node->list_next_ != nullptr) {
-    node->list_next_->list_prev_ = node->list_prev_;
+  if (node->cold_->list_next != nullptr) {
+    node->cold_->list_next->cold_->list_prev = node->cold_->list_prev;
   } else {
-    nodes_.tail_ = node->list_prev_;
+    nodes_.tail_ = node->cold_->list_prev;
   }
-  node->list_prev_ = nullptr;
-  node->list_next_ = nullptr;
+  node->cold_->list_prev = nullptr;
+  node->cold_->list_next = nullptr;
   --nodes_.size_;
   NodePtr release = std::move(node->cold_->list_ref);  // may destroy the node: keep it last
 }
@@ -232,33 +277,32 @@ void ComputeGraph::EraseFromList(Node* node) {
 void ComputeGraph::ApplyOrder(const std::vector<Node*>& nodes,
                               const std::vector<uint32_t>& order, std::vector<Node*>* buffer) {
   constexpr size_t kPrefetchNode = 64;
+  constexpr size_t kPrefetchCold = 32;
   constexpr size_t kPrefetchBody = 20;
   const size_t n = order.size();
   std::vector<Node*>& new_order = *buffer;
   new_order.resize(n);
   Node* prev = nullptr;
   for (size_t k = 0; k < n; ++k) {
-    if (k + kPrefetchNode < n) {
-      // The scratch index and the list links are written.
-      const Node* ahead = nodes[order[k + kPrefetchNode]];
-      __builtin_prefetch(&ahead->list_prev_, 1);
-      __builtin_prefetch(&ahead->scratch_index_, 1);
-    }
-    // The id is written in the OpDesc's pooled body (first there).
+    // The scratch index is written in the node block, the list links in
+    // the node's cold part, the id in the OpDesc's pooled body (first
+    // there).
+    if (k + kPrefetchNode < n) __builtin_prefetch(&nodes[order[k + kPrefetchNode]]->scratch_index_, 1);
+    if (k + kPrefetchCold < n) __builtin_prefetch(nodes[order[k + kPrefetchCold]]->cold_, 1);
     if (k + kPrefetchBody < n) __builtin_prefetch(nodes[order[k + kPrefetchBody]]->op_body_, 1);
     Node* node = nodes[order[k]];
     new_order[k] = node;
     node->scratch_index_ = static_cast<uint32_t>(k);
-    node->list_prev_ = prev;
+    node->cold_->list_prev = prev;
     if (prev != nullptr) {
-      prev->list_next_ = node;
+      prev->cold_->list_next = node;
     } else {
       nodes_.head_ = node;
     }
     node->op_body_->id_ = static_cast<int64_t>(k);
     prev = node;
   }
-  if (prev != nullptr) prev->list_next_ = nullptr;
+  if (prev != nullptr) prev->cold_->list_next = nullptr;
   nodes_.tail_ = prev;
   order_cache_.swap(new_order);
   order_cache_valid_ = true;
@@ -296,7 +340,7 @@ StatusOr<NodePtr> ComputeGraph::AddNodeFront(const NodePtr& node) {
   RETURN_IF_ERROR(CheckAddable(node));
   node->GetOpDescBarePtr()->SetId(static_cast<int64_t>(nodes_.size()));
   Node* pos = nodes_.head_;
-  if (pos != nullptr && pos->GetType() == DATA) pos = pos->list_next_;
+  if (pos != nullptr && pos->GetType() == DATA) pos = pos->cold_->list_next;
   LinkIntoList(node, pos);
   return node;
 }
@@ -319,7 +363,7 @@ StatusOr<std::vector<NodePtr>> ComputeGraph::InsertNodes(const NodePtr& anchor_n
     created.push_back(std::move(node));
   }
   const int64_t id = anchor_node->GetOpDescBarePtr()->GetId();
-  Node* pos = anchor_node->list_next_;
+  Node* pos = anchor_node->cold_->list_next;
   for (const NodePtr& node : created) {
     node->GetOpDescBarePtr()->SetId(id);
     LinkIntoList(node, pos);
@@ -717,7 +761,7 @@ std::vector<ComputeGraphPtr> ComputeGraph::CollectAllNodes(std::vector<NodePtr>*
       continue;
     }
     const Node* current = top.next;
-    top.next = current->list_next_;
+    top.next = current->cold_->list_next;
     const NodePtr& node = current->cold_->list_ref;
     nodes->push_back(node);
     const auto& names = node->GetOpDescBarePtr()->GetSubgraphInstanceNames();

@@ -149,6 +149,7 @@ Status ComputeGraph::SortThisGraph(const TopoSortOptions& options) {
   SortScratch& scratch = ThreadSortScratch();
   // Positions: nodes[i]->scratch_index_ == i (the order cache itself).
   const std::vector<Node*>& nodes = OrderedNodes();
+  const uint32_t token = list_token_;
 
   // One pass over the nodes gathers everything the algorithms need:
   // successors in edge order (each data output's peers, then the control
@@ -221,12 +222,12 @@ Status ComputeGraph::SortThisGraph(const TopoSortOptions& options) {
       for (const Anchor* peer : node->OutAt(k)->PeerAnchors()) {
         const Node* dst = peer->GetOwnerNodeBarePtr();
         data_consumers += peer->IsInData() ? 1 : 0;
-        if (dst->list_graph_ == this) succ.targets.push_back(dst->scratch_index_);
+        if (dst->list_token_ == token) succ.targets.push_back(dst->scratch_index_);
       }
     }
     for (const Anchor* peer : node->OutControlPeers()) {
       const Node* dst = peer->GetOwnerNodeBarePtr();
-      if (dst->list_graph_ == this) succ.targets.push_back(dst->scratch_index_);
+      if (dst->list_token_ == token) succ.targets.push_back(dst->scratch_index_);
     }
     if (!read_bodies) continue;
     const OpDesc::Body& body = *node->op_body_;
@@ -235,7 +236,7 @@ Status ComputeGraph::SortThisGraph(const TopoSortOptions& options) {
       for (uint32_t k = 0; k < node->num_in_; ++k) {
         for (const Anchor* peer : node->InAt(k)->PeerAnchors()) {
           const Node* src = peer->GetOwnerNodeBarePtr();
-          if (src->list_graph_ == this) data_pred.targets.push_back(src->scratch_index_);
+          if (src->list_token_ == token) data_pred.targets.push_back(src->scratch_index_);
         }
       }
       const_like[v] = IsConstLike(*body.type_) ? 1 : 0;

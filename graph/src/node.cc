@@ -24,7 +24,7 @@ namespace ge {
 
 static_assert(sizeof(InDataAnchor) == sizeof(OutDataAnchor), "anchor block layout");
 static_assert(sizeof(InDataAnchor) == 24, "an anchor is 24 bytes (node blocks are streamed)");
-static_assert(sizeof(Node) == 72, "the node block's fields are 72 bytes (see node.h)");
+static_assert(sizeof(Node) == 48, "the node block's fields are 72 bytes (see node.h)");
 static_assert(alignof(InDataAnchor) == alignof(OutDataAnchor), "anchor block layout");
 
 namespace {
@@ -61,8 +61,9 @@ StatusOr<NodePtr> Node::Create(const OpDescPtr& op_desc) {
   const size_t anchors = nin + nout;
   void* block = internal::PoolAllocate(BlockBytes(anchors), internal::PoolRegion::kNodes);
   Node* raw = new (block) Node(Passkey{}, op_desc);
-  // The control block goes to the general region, apart from the node block.
-  NodePtr node(raw, BlockDeleter{}, internal::PoolStdAllocator<Node>());
+  // The control block goes with the cold part, apart from the node block.
+  NodePtr node(raw, BlockDeleter{},
+               internal::PoolStdAllocator<Node, internal::PoolRegion::kNodeCold>());
   raw->cold_->self = node;
   return node;
 }
@@ -74,7 +75,7 @@ void Node::BlockDeleter::operator()(Node* node) const noexcept {
 }
 
 Node::Node(Passkey, OpDescPtr op_desc)
-    : op_body_(op_desc->b_), cold_(internal::PoolNew<Cold>()) {
+    : op_body_(op_desc->b_), cold_(internal::PoolNewIn<Cold>(internal::PoolRegion::kNodeCold)) {
   cold_->op = std::move(op_desc);
   op_body_->attached_to_node_ = true;
   const size_t nin = cold_->op->GetAllInputsSize();
@@ -98,7 +99,7 @@ Node::~Node() {
   for (uint32_t i = 0; i < cap_in_; ++i) InBlock()[i].~InDataAnchor();
   for (uint32_t i = 0; i < cap_out_; ++i) OutBlock()[i].~OutDataAnchor();
   internal::PoolDelete(ctrl_.load(std::memory_order_acquire), internal::PoolRegion::kNodes);
-  internal::PoolDelete(cold_);
+  internal::PoolDelete(cold_, internal::PoolRegion::kNodeCold);
 }
 
 Node::ControlAnchors& Node::MakeCtrl() const {

@@ -258,6 +258,9 @@ class ComputeGraph : public std::enable_shared_from_this<ComputeGraph>, public A
 
   std::string name_;
   uint32_t graph_id_ = 0;
+  // Unique among live graphs (never 0); a node in this graph's list holds
+  // it (Node::list_token_), which is what a sort compares for every edge.
+  const uint32_t list_token_;
   NodeList nodes_;
   std::vector<NodePtr> input_nodes_;
   std::vector<std::pair<NodePtr, int32_t>> output_nodes_info_;

@@ -207,28 +207,30 @@ class Node {
   }
   ControlAnchors& MakeCtrl() const;
 
-  // What a whole-graph walk does not need, in the pool's general region.
+  // What a whole-graph walk does not need, in the pool's kNodeCold region.
   struct Cold {
+    // The NodeList links (rewritten by a sort that reorders the graph) and
+    // the list's owning reference.
+    Node* list_prev = nullptr;
+    Node* list_next = nullptr;
+    NodePtr list_ref;
+    ComputeGraph* list_graph = nullptr;  // the holder of list_token_
     std::weak_ptr<Node> self;  // set by Create
-    NodePtr list_ref;          // the owning NodeList's reference
     OpDescPtr op;
     ComputeGraph* owner_graph = nullptr;
     std::unique_ptr<Overflow> overflow;
   };
 
   // The node block: what a topological sort reads or writes of every node
-  // (72 bytes), then the data anchors. A 1M-node sort is bound by the
+  // (48 bytes), then the data anchors. A 1M-node sort is bound by the
   // bytes of node blocks it streams.
-  // Membership in a graph's NodeList (see compute_graph.h).
-  ComputeGraph* list_graph_ = nullptr;
   // cold_->op->b_, cached: an OpDesc's body never moves.
   OpDesc::Body* op_body_ = nullptr;
   mutable std::atomic<ControlAnchors*> ctrl_{nullptr};
-  // The list links (rewritten by a sort that reorders the graph); the list
-  // holds the node through cold_->list_ref.
-  Node* list_prev_ = nullptr;
-  Node* list_next_ = nullptr;
   Cold* cold_;
+  // The list token of the graph whose NodeList holds the node (0: none;
+  // see ComputeGraph::list_token_).
+  uint32_t list_token_ = 0;
   // Scratch for graph algorithms (topological sort).
   uint32_t scratch_index_ = 0;
   uint32_t num_in_ = 0;
@@ -256,12 +258,12 @@ class NodeList {
     reference operator*() const { return node_->cold_->list_ref; }
     pointer operator->() const { return &node_->cold_->list_ref; }
     const_iterator& operator++() {
-      node_ = node_->list_next_;
+      node_ = node_->cold_->list_next;
       return *this;
     }
     const_iterator operator++(int) {
       const_iterator old = *this;
-      node_ = node_->list_next_;
+      node_ = node_->cold_->list_next;
       return old;
     }
     bool operator==(const const_iterator& o) const { return node_ == o.node_; }

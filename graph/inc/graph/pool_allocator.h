@@ -57,8 +57,12 @@ enum class PoolRegion : uint8_t {
   kGeneral = 0,
   kNodes = 1,   // Node blocks with their anchors, control anchors, peer lists
   kBodies = 2,  // OpDesc bodies
+  // What a node has besides its block (list links, owning pointers, the
+  // OpDesc handle) and its shared_ptr control block: a sort that reorders
+  // the graph rewrites the links of every node.
+  kNodeCold = 3,
 };
-constexpr size_t kPoolRegions = 3;
+constexpr size_t kPoolRegions = 4;
 
 void* PoolAllocate(size_t bytes, PoolRegion region = PoolRegion::kGeneral);
 // `bytes` and `region` must be those of the allocation.
@@ -99,24 +103,28 @@ struct PoolDeleter {
   }
 };
 
-// A standard allocator over the pool (stateless).
-template <typename T>
+// A standard allocator over one region of the pool (stateless).
+template <typename T, PoolRegion kRegion = PoolRegion::kGeneral>
 struct PoolStdAllocator {
   using value_type = T;
+  template <typename U>
+  struct rebind {
+    using other = PoolStdAllocator<U, kRegion>;
+  };
   PoolStdAllocator() = default;
   template <typename U>
-  PoolStdAllocator(const PoolStdAllocator<U>&) noexcept {}  // NOLINT
+  PoolStdAllocator(const PoolStdAllocator<U, kRegion>&) noexcept {}  // NOLINT
   T* allocate(size_t n) {
     static_assert(alignof(T) <= kPoolAlignment, "over-aligned type");
-    return static_cast<T*>(PoolAllocate(n * sizeof(T)));
+    return static_cast<T*>(PoolAllocate(n * sizeof(T), kRegion));
   }
-  void deallocate(T* p, size_t n) noexcept { PoolDeallocate(p, n * sizeof(T)); }
+  void deallocate(T* p, size_t n) noexcept { PoolDeallocate(p, n * sizeof(T), kRegion); }
   template <typename U>
-  bool operator==(const PoolStdAllocator<U>&) const noexcept {
+  bool operator==(const PoolStdAllocator<U, kRegion>&) const noexcept {
     return true;
   }
   template <typename U>
-  bool operator!=(const PoolStdAllocator<U>&) const noexcept {
+  bool operator!=(const PoolStdAllocator<U, kRegion>&) const noexcept {
     return false;
   }
 };
