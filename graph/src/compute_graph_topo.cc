@@ -189,7 +189,7 @@ Status ComputeGraph::SortThisGraph(const TopoSortOptions& options) {
   constexpr uint32_t kPrefetchDesc = 2;
   for (uint32_t v = 0; v < n; ++v) {
     if (v + kPrefetchNode < n) {
-      // The node block: the sort fields (list graph, body, counts, scratch
+      // The node block: the sort fields (list token, body, counts, scratch
       // index: also read through every consumer's peer anchor) and the
       // anchors behind them.
       const char* ahead = reinterpret_cast<const char*>(nodes[v + kPrefetchNode]);

@@ -24,7 +24,7 @@ namespace ge {
 
 static_assert(sizeof(InDataAnchor) == sizeof(OutDataAnchor), "anchor block layout");
 static_assert(sizeof(InDataAnchor) == 24, "an anchor is 24 bytes (node blocks are streamed)");
-static_assert(sizeof(Node) == 48, "the node block's fields are 72 bytes (see node.h)");
+static_assert(sizeof(Node) == 48, "the node block's fields are 48 bytes (see node.h)");
 static_assert(alignof(InDataAnchor) == alignof(OutDataAnchor), "anchor block layout");
 
 namespace {

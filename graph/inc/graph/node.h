@@ -9,12 +9,13 @@
 // Ownership and lifetime
 //   * Nodes are always owned by shared_ptr (Node::Create is the only way to
 //     make one). A ComputeGraph owns the nodes in its list.
-//   * The node block holds what a whole-graph walk reads (list links, the
-//     OpDesc body pointer, anchor counts, the sort's scratch index) with the
-//     data anchors right behind it, in the pool's node region; everything
-//     else (the OpDesc handle, the owning pointers to the node itself, the
-//     owner graph, overflow anchors) and the shared_ptr control block live
-//     apart, so a 1M-node sort streams ~140 bytes per node, not ~240. The
+//   * The node block holds what a whole-graph walk reads (the OpDesc body
+//     pointer, the list token, anchor counts, the sort's scratch index: 48
+//     bytes) with the 24-byte data anchors right behind it, in the pool's
+//     node region; everything else (list links, the OpDesc handle, the
+//     owning pointers to the node itself, the graphs, overflow anchors)
+//     and the shared_ptr control block live in the kNodeCold region, so a
+//     1M-node sort streams ~115 bytes per node, not ~240. The
 //     two control anchors are created on first access (in one pooled
 //     block) since most nodes never get a control edge. InControlPeers() /
 //     OutControlPeers() read them without creating them.
