@@ -65,8 +65,8 @@ bool IsConstType(const std::string& type) { return type == CONSTANT || type == C
 
 namespace {
 
-// Hands out list tokens: the smallest free one, so a process that keeps
-// creating and dropping graphs reuses a few.
+// Hands out list tokens, reusing those of dead graphs first, so a process
+// that keeps creating and dropping graphs cycles through a few.
 class ListTokens {
  public:
   uint32_t Acquire() {

@@ -84,6 +84,39 @@ TEST(ComputeGraphTest, MovingANodeBetweenGraphs) {
   GE_EXPECT_CODE(b.graph()->RemoveJustNode(c), ErrorCode::kNotFound);
 }
 
+// Membership is a per-graph token that a new graph may reuse once its
+// holder is gone: a node that outlived its graph belongs to no graph.
+TEST(ComputeGraphTest, NodesOutlivingTheirGraphBelongToNoNewGraph) {
+  NodePtr kept;
+  NodePtr peer;
+  {
+    GraphBuilder b("old");
+    kept = b.AddNode("kept", "T", 0, 1);
+    peer = b.AddNode("peer", "T", 1, 0);
+    b.AddDataEdge(kept, 0, peer, 0);
+  }
+  EXPECT_EQ(kept->GetOwnerComputeGraph(), nullptr);
+  std::vector<ComputeGraphPtr> fresh;
+  for (int i = 0; i < 4; ++i) fresh.push_back(std::make_shared<ComputeGraph>("new"));
+  for (const ComputeGraphPtr& g : fresh) {
+    EXPECT_FALSE(g->HasNode(kept));
+    auto only = g->AddNode(MakeOp("only", "T", 0, 0));
+    GE_ASSERT_OK(only.status());
+    // The old graph's edge leads outside every new graph: not a successor.
+    GE_ASSERT_OK(g->TopologicalSorting(TopoSortingMode::kBFS));
+  }
+  GE_ASSERT_OK(fresh[0]->AddNode(kept).status());
+  EXPECT_TRUE(fresh[0]->HasNode(kept));
+  EXPECT_FALSE(fresh[1]->HasNode(kept));
+  GE_EXPECT_CODE(fresh[1]->AddNode(kept).status(), ErrorCode::kParamInvalid);
+  GE_ASSERT_OK(fresh[1]->AddNode(peer).status());
+  // kept -> peer crosses graphs: each sort sees only its own node.
+  GE_ASSERT_OK(fresh[0]->TopologicalSorting(TopoSortingMode::kDFS));
+  GE_ASSERT_OK(fresh[1]->TopologicalSorting(TopoSortingMode::kDFS));
+  EXPECT_EQ(NodeNames(*fresh[0]), (Strings{"only", "kept"}));
+  EXPECT_EQ(NodeNames(*fresh[1]), (Strings{"only", "peer"}));
+}
+
 TEST(ComputeGraphTest, AddNodeFrontAndInsert) {
   GraphBuilder b("g");
   b.AddNode("data", DATA, 0, 1);
