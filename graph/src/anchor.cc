@@ -97,17 +97,20 @@ const char* Anchor::KindName(Kind kind) {
 }
 
 std::string Anchor::DebugString() const {
-  const std::string owner = owner_ == nullptr ? std::string("<no node>") : owner_->GetName();
+  const Node* node = GetOwnerNodeBarePtr();
+  const std::string owner = node == nullptr ? std::string("<no node>") : node->GetName();
   return absl::StrCat(owner, ":", GetIdx(), "(", KindName(GetKind()), ")");
 }
 
 NodePtr Anchor::GetOwnerNode() const {
-  return owner_ == nullptr ? nullptr : owner_->weak_from_this().lock();
+  Node* node = GetOwnerNodeBarePtr();
+  return node == nullptr ? nullptr : node->weak_from_this().lock();
 }
 
 AnchorPtr Anchor::GetSharedPtr() const {
-  if (owner_ == nullptr) return nullptr;
-  NodePtr node = owner_->weak_from_this().lock();
+  Node* owner = GetOwnerNodeBarePtr();
+  if (owner == nullptr) return nullptr;
+  NodePtr node = owner->weak_from_this().lock();
   if (node == nullptr) return nullptr;
   return AnchorPtr(std::move(node), const_cast<Anchor*>(this));
 }
@@ -133,6 +136,11 @@ Status Anchor::CheckLink(const Anchor* src, const Anchor* dst) {
   if (!src->IsOutAnchor() || !dst->IsInAnchor()) {
     return ParamInvalid("cannot link ", src->DebugString(), " to ", dst->DebugString(),
                         ": a link goes from an output anchor to an input anchor");
+  }
+  constexpr uint32_t kMaxPeers = (1u << 30) - 1;  // num_peers_ has 30 bits
+  if (src->num_peers_ == kMaxPeers || dst->num_peers_ == kMaxPeers) {
+    return OutOfRange("cannot link ", src->DebugString(), " to ", dst->DebugString(), ": ",
+                      kMaxPeers, " peers is the most an anchor can have");
   }
   if (dst->IsInData() && dst->IsLinked()) {
     const Anchor* existing = dst->PeerData()[0];

@@ -193,14 +193,12 @@ Status ComputeGraph::SortThisGraph(const TopoSortOptions& options) {
       // index: also read through every consumer's peer anchor) and the
       // anchors behind them.
       const char* ahead = reinterpret_cast<const char*>(nodes[v + kPrefetchNode]);
-      __builtin_prefetch(ahead);
-      __builtin_prefetch(ahead + 64);
-      __builtin_prefetch(ahead + 128);
+      __builtin_prefetch(ahead - 16);  // the out anchors
+      __builtin_prefetch(ahead + 48);  // the in anchors
+      __builtin_prefetch(ahead + 96);
     }
     if (v + kPrefetchBody < n) {
       const Node* mid = nodes[v + kPrefetchBody];
-      // A node with several inputs has its out anchors on a later line.
-      if (mid->cap_in_ > 1) __builtin_prefetch(mid->OutBlock());
       // The type, first in the OpDesc's pooled body.
       if (read_bodies) __builtin_prefetch(&mid->op_body_->type_);
     }

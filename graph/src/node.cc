@@ -23,7 +23,7 @@
 namespace ge {
 
 static_assert(sizeof(InDataAnchor) == sizeof(OutDataAnchor), "anchor block layout");
-static_assert(sizeof(InDataAnchor) == 24, "an anchor is 24 bytes (node blocks are streamed)");
+static_assert(sizeof(InDataAnchor) == 16, "an anchor is 16 bytes (node blocks are streamed)");
 static_assert(sizeof(Node) == 48, "the node block's fields are 48 bytes (see node.h)");
 static_assert(alignof(InDataAnchor) == alignof(OutDataAnchor), "anchor block layout");
 
@@ -46,7 +46,10 @@ Status CheckAnchorCount(const Node& node, const char* what, size_t have, size_t 
 
 }  // namespace
 
-size_t Node::BlockBytes(size_t anchors) { return sizeof(Node) + anchors * kAnchorSize; }
+size_t Node::BlockBytes(size_t anchors) {
+  static_assert(sizeof(Node) == Anchor::kNodeFieldBytes, "Anchor::GetOwnerNodeBarePtr needs it");
+  return sizeof(Node) + anchors * kAnchorSize;
+}
 
 StatusOr<NodePtr> Node::Create(const OpDescPtr& op_desc) {
   if (op_desc == nullptr) return ParamInvalid("cannot create a node from a null OpDesc");
@@ -59,8 +62,9 @@ StatusOr<NodePtr> Node::Create(const OpDescPtr& op_desc) {
                       static_cast<int64_t>(Anchor::kMaxIdx) + 1, " of each are supported");
   }
   const size_t anchors = nin + nout;
-  void* block = internal::PoolAllocate(BlockBytes(anchors), internal::PoolRegion::kNodes);
-  Node* raw = new (block) Node(Passkey{}, op_desc);
+  char* block =
+      static_cast<char*>(internal::PoolAllocate(BlockBytes(anchors), internal::PoolRegion::kNodes));
+  Node* raw = new (block + nout * kAnchorSize) Node(Passkey{}, op_desc);
   // The control block goes with the cold part, apart from the node block.
   NodePtr node(raw, BlockDeleter{},
                internal::PoolStdAllocator<Node, internal::PoolRegion::kNodeCold>());
@@ -70,8 +74,9 @@ StatusOr<NodePtr> Node::Create(const OpDescPtr& op_desc) {
 
 void Node::BlockDeleter::operator()(Node* node) const noexcept {
   const size_t bytes = BlockBytes(size_t{node->cap_in_} + node->cap_out_);
+  void* start = node->BlockStart();
   node->~Node();
-  internal::PoolDeallocate(node, bytes, internal::PoolRegion::kNodes);
+  internal::PoolDeallocate(start, bytes, internal::PoolRegion::kNodes);
 }
 
 Node::Node(Passkey, OpDescPtr op_desc)
@@ -81,14 +86,13 @@ Node::Node(Passkey, OpDescPtr op_desc)
   const size_t nin = cold_->op->GetAllInputsSize();
   const size_t nout = cold_->op->GetAllOutputsDescSize();
   InDataAnchor* in_block = InBlock();
-  OutDataAnchor* out_block = reinterpret_cast<OutDataAnchor*>(in_block + nin);
   for (size_t i = 0; i < nin; ++i) {
     InDataAnchor* a = new (&in_block[i]) InDataAnchor();
-    static_cast<Anchor*>(a)->Init(this, static_cast<int32_t>(i));
+    static_cast<Anchor*>(a)->Init(Anchor::kInNodeBlock, static_cast<int32_t>(i));
   }
   for (size_t i = 0; i < nout; ++i) {
-    OutDataAnchor* a = new (&out_block[i]) OutDataAnchor();
-    static_cast<Anchor*>(a)->Init(this, static_cast<int32_t>(i));
+    OutDataAnchor* a = new (OutSlot(i)) OutDataAnchor();
+    static_cast<Anchor*>(a)->Init(Anchor::kInNodeBlock, static_cast<int32_t>(i));
   }
   cap_in_ = num_in_ = static_cast<uint32_t>(nin);
   cap_out_ = num_out_ = static_cast<uint32_t>(nout);
@@ -97,7 +101,7 @@ Node::Node(Passkey, OpDescPtr op_desc)
 Node::~Node() {
   UnlinkAllAnchors();
   for (uint32_t i = 0; i < cap_in_; ++i) InBlock()[i].~InDataAnchor();
-  for (uint32_t i = 0; i < cap_out_; ++i) OutBlock()[i].~OutDataAnchor();
+  for (uint32_t i = 0; i < cap_out_; ++i) OutSlot(i)->~OutDataAnchor();
   internal::PoolDelete(ctrl_.load(std::memory_order_acquire), internal::PoolRegion::kNodes);
   internal::PoolDelete(cold_, internal::PoolRegion::kNodeCold);
 }
@@ -105,8 +109,10 @@ Node::~Node() {
 Node::ControlAnchors& Node::MakeCtrl() const {
   ControlAnchors* fresh = internal::PoolNewIn<ControlAnchors>(internal::PoolRegion::kNodes);
   Node* self = const_cast<Node*>(this);
-  static_cast<Anchor&>(fresh->in).Init(self, -1);
-  static_cast<Anchor&>(fresh->out).Init(self, -1);
+  fresh->in_owner = self;
+  fresh->out_owner = self;
+  static_cast<Anchor&>(fresh->in).Init(Anchor::kSlotBefore, -1);
+  static_cast<Anchor&>(fresh->out).Init(Anchor::kSlotBefore, -1);
   ControlAnchors* expected = nullptr;
   if (ctrl_.compare_exchange_strong(expected, fresh, std::memory_order_acq_rel,
                                     std::memory_order_acquire)) {
@@ -134,9 +140,11 @@ void Node::UnlinkAllAnchors() {
   }
 }
 
-InDataAnchor* Node::InOverflowAt(size_t i) const { return cold_->overflow->in[i - cap_in_].get(); }
+InDataAnchor* Node::InOverflowAt(size_t i) const {
+  return &cold_->overflow->in[i - cap_in_]->anchor;
+}
 OutDataAnchor* Node::OutOverflowAt(size_t i) const {
-  return cold_->overflow->out[i - cap_out_].get();
+  return &cold_->overflow->out[i - cap_out_]->anchor;
 }
 
 const std::string& Node::GetName() const { return op_body_->name_; }
@@ -248,10 +256,11 @@ Status Node::AppendInDataAnchors(size_t num) {
       a = InAt(i);
     } else {
       if (cold_->overflow == nullptr) cold_->overflow = std::make_unique<Overflow>();
-      cold_->overflow->in.push_back(std::make_unique<InDataAnchor>());
-      a = cold_->overflow->in.back().get();
+      cold_->overflow->in.push_back(std::make_unique<Slotted<InDataAnchor>>());
+      cold_->overflow->in.back()->owner = this;
+      a = &cold_->overflow->in.back()->anchor;
+      static_cast<Anchor*>(a)->Init(Anchor::kSlotBefore, static_cast<int32_t>(i));
     }
-    static_cast<Anchor*>(a)->Init(this, static_cast<int32_t>(i));
     a->SetStatus(ANCHOR_SUSPEND);
     ++num_in_;
   }
@@ -268,10 +277,11 @@ Status Node::AppendOutDataAnchors(size_t num) {
       a = OutAt(i);
     } else {
       if (cold_->overflow == nullptr) cold_->overflow = std::make_unique<Overflow>();
-      cold_->overflow->out.push_back(std::make_unique<OutDataAnchor>());
-      a = cold_->overflow->out.back().get();
+      cold_->overflow->out.push_back(std::make_unique<Slotted<OutDataAnchor>>());
+      cold_->overflow->out.back()->owner = this;
+      a = &cold_->overflow->out.back()->anchor;
+      static_cast<Anchor*>(a)->Init(Anchor::kSlotBefore, static_cast<int32_t>(i));
     }
-    static_cast<Anchor*>(a)->Init(this, static_cast<int32_t>(i));
     a->SetStatus(ANCHOR_SUSPEND);
     ++num_out_;
   }

@@ -139,6 +139,42 @@ TEST(NodeTest, AppendedAnchorsDoNotMoveExistingOnes) {
   for (int i = 0; i < 4; ++i) EXPECT_EQ(node->GetOutDataAnchorBarePtr(i)->GetIdx(), i);
 }
 
+// Anchors hold no node pointer: each finds its node from where it sits
+// (before or after the node's fields in its block, or behind a pointer
+// slot for control and appended anchors).
+TEST(NodeTest, EveryAnchorFindsItsNode) {
+  auto node = *Node::Create(MakeOp("n", "T", 3, 4));
+  GE_ASSERT_OK(node->AppendInDataAnchors(2));
+  GE_ASSERT_OK(node->AppendOutDataAnchors(3));
+  for (int i = 0; i < 5; ++i) {
+    EXPECT_EQ(node->GetInDataAnchorBarePtr(i)->GetOwnerNodeBarePtr(), node.get()) << i;
+    EXPECT_EQ(node->GetInDataAnchor(i)->GetOwnerNode(), node) << i;
+    EXPECT_EQ(node->GetInDataAnchorBarePtr(i)->GetIdx(), i);
+  }
+  for (int i = 0; i < 7; ++i) {
+    EXPECT_EQ(node->GetOutDataAnchorBarePtr(i)->GetOwnerNodeBarePtr(), node.get()) << i;
+    EXPECT_EQ(node->GetOutDataAnchorBarePtr(i)->GetIdx(), i);
+  }
+  EXPECT_EQ(node->GetInControlAnchorBarePtr()->GetOwnerNodeBarePtr(), node.get());
+  EXPECT_EQ(node->GetOutControlAnchorBarePtr()->GetOwnerNodeBarePtr(), node.get());
+  // Retired and reused slots keep their node.
+  GE_ASSERT_OK(node->RemoveOutDataAnchors(5));
+  GE_ASSERT_OK(node->AppendOutDataAnchors(5));
+  for (int i = 0; i < 7; ++i) {
+    EXPECT_EQ(node->GetOutDataAnchorBarePtr(i)->GetOwnerNodeBarePtr(), node.get()) << i;
+  }
+  // Nodes without inputs or outputs, and an anchor no node made.
+  auto source = *Node::Create(MakeOp("s", "T", 0, 1));
+  EXPECT_EQ(source->GetOutDataAnchorBarePtr(0)->GetOwnerNodeBarePtr(), source.get());
+  auto sink = *Node::Create(MakeOp("k", "T", 1, 0));
+  EXPECT_EQ(sink->GetInDataAnchorBarePtr(0)->GetOwnerNodeBarePtr(), sink.get());
+  GE_ASSERT_OK(source->GetOutDataAnchorBarePtr(0)->LinkTo(sink->GetInDataAnchorBarePtr(0)));
+  EXPECT_EQ(sink->GetInDataNodes().front(), source);
+  InDataAnchor loose;
+  EXPECT_EQ(loose.GetOwnerNodeBarePtr(), nullptr);
+  EXPECT_EQ(loose.GetOwnerNode(), nullptr);
+}
+
 TEST(NodeTest, AnchorIndexesBeyondTheirRangeAreRefused) {
   auto node = *Node::Create(MakeOp("n", "T", 2, 1));
   const size_t max = static_cast<size_t>(Anchor::kMaxIdx) + 1;

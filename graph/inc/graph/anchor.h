@@ -97,7 +97,8 @@ class Anchor {
   int32_t GetIdx() const { return idx_; }
   // The largest input / output index an anchor can have.
   static constexpr int32_t kMaxIdx = (1 << 27) - 1;
-  Node* GetOwnerNodeBarePtr() const { return owner_; }
+  // nullptr for an anchor that no node made.
+  Node* GetOwnerNodeBarePtr() const;
   NodePtr GetOwnerNode() const;
   // An owning pointer to this anchor (keeps the node alive).
   AnchorPtr GetSharedPtr() const;
@@ -144,7 +145,12 @@ class Anchor {
   std::string DebugString() const;
 
  protected:
-  explicit Anchor(Kind kind) : idx_(0), kind_(static_cast<uint32_t>(kind)), status_(ANCHOR_SUSPEND) {}
+  explicit Anchor(Kind kind)
+      : num_peers_(0),
+        owner_at_(kNoOwner),
+        idx_(0),
+        kind_(static_cast<uint32_t>(kind)),
+        status_(ANCHOR_SUSPEND) {}
   ~Anchor() { PeerReset(); }
   // Validates and links src (an out anchor) -> dst (an in anchor); linking an
   // already linked control pair is OK and changes nothing.
@@ -155,8 +161,8 @@ class Anchor {
   friend struct internal::AnchorAccess;
 
   // The peers: one inline, two or more in a pooled array whose first slot
-  // holds its capacity (so an anchor is 24 bytes: a whole-graph walk
-  // streams the anchors behind every node).
+  // holds its capacity (so an anchor is 16 bytes: a whole-graph walk
+  // streams the anchors of every node).
   Anchor* const* PeerData() const { return num_peers_ <= 1 ? &peers_.one : peers_.many + 1; }
   Anchor** PeerData() { return num_peers_ <= 1 ? &peers_.one : peers_.many + 1; }
   absl::Span<Anchor* const> PeerSpan() const {
@@ -167,8 +173,22 @@ class Anchor {
   void PeerEraseAt(size_t i);
   void PeerReset();
 
-  void Init(Node* owner, int32_t idx) {
-    owner_ = owner;
+  // Where an anchor finds its node: anchors hold no pointer to it (a
+  // whole-graph walk streams every anchor, so each is 16 bytes).
+  enum OwnerAt : uint32_t {
+    kNoOwner = 0,
+    // In the node's block: out anchors right before the node's fields in
+    // reverse index order, in anchors right after them in index order
+    // (Node::InAt / OutAt), so the index locates the node.
+    kInNodeBlock = 1,
+    // Elsewhere (control anchors, anchors appended beyond the block): the
+    // node pointer sits in the 8 bytes before the anchor.
+    kSlotBefore = 2,
+  };
+  // sizeof(Node) (checked in node.cc).
+  static constexpr size_t kNodeFieldBytes = 48;
+  void Init(OwnerAt at, int32_t idx) {
+    owner_at_ = at;
     idx_ = idx;
   }
   // Validates a link from `src` (an out anchor) to `dst` (an in anchor).
@@ -176,12 +196,12 @@ class Anchor {
   // Links without checks (caller validated).
   static void LinkUnchecked(Anchor* src, Anchor* dst);
 
-  Node* owner_ = nullptr;
   union {
     Anchor* one;    // num_peers_ <= 1
     Anchor** many;  // num_peers_ >= 2: [capacity, peer 0, peer 1, ...]
   } peers_ = {nullptr};
-  uint32_t num_peers_ = 0;
+  uint32_t num_peers_ : 30;
+  uint32_t owner_at_ : 2;  // OwnerAt
   int32_t idx_ : 28;
   uint32_t kind_ : 2;    // Kind
   uint32_t status_ : 2;  // AnchorStatus
@@ -262,6 +282,21 @@ class OutControlAnchor : public ControlAnchor {
 };
 
 // ---- implementation details ----
+
+inline Node* Anchor::GetOwnerNodeBarePtr() const {
+  char* self = reinterpret_cast<char*>(const_cast<Anchor*>(this));
+  const ptrdiff_t idx = idx_;
+  switch (owner_at_) {
+    case kInNodeBlock:
+      return reinterpret_cast<Node*>(
+          IsInData() ? self - static_cast<ptrdiff_t>(kNodeFieldBytes) - idx * sizeof(Anchor)
+                     : self + (idx + 1) * static_cast<ptrdiff_t>(sizeof(Anchor)));
+    case kSlotBefore:
+      return *reinterpret_cast<Node* const*>(self - sizeof(Node*));
+    default:
+      return nullptr;
+  }
+}
 
 template <typename T>
 bool Anchor::IsTypeOf() const {

@@ -11,11 +11,12 @@
 //     make one). A ComputeGraph owns the nodes in its list.
 //   * The node block holds what a whole-graph walk reads (the OpDesc body
 //     pointer, the list token, anchor counts, the sort's scratch index: 48
-//     bytes) with the 24-byte data anchors right behind it, in the pool's
-//     node region; everything else (list links, the OpDesc handle, the
-//     owning pointers to the node itself, the graphs, overflow anchors)
-//     and the shared_ptr control block live in the kNodeCold region, so a
-//     1M-node sort streams ~115 bytes per node, not ~240. The
+//     bytes) with the 16-byte data anchors around it (outputs before,
+//     inputs after), in the pool's node region; everything else (list
+//     links, the OpDesc handle, the owning pointers to the node itself, the
+//     graphs, overflow anchors) and the shared_ptr control block live in
+//     the kNodeCold region, so a 1M-node sort streams ~95 bytes per node,
+//     not ~240. The
 //     two control anchors are created on first access (in one pooled
 //     block) since most nodes never get a control edge. InControlPeers() /
 //     OutControlPeers() read them without creating them.
@@ -177,21 +178,33 @@ class Node {
   // Bytes of a node block with `anchors` data anchors behind the node.
   static size_t BlockBytes(size_t anchors);
 
-  // Data anchors: the first `cap_in_ + cap_out_` live right behind the node
-  // in its block; more are allocated one by one on demand (rare). Entries
-  // beyond num_* are retired.
+  // Data anchors: the first `cap_out_` out anchors sit right before the
+  // node's fields (out anchor j at this - 1 - j, in anchor units) and the
+  // first `cap_in_` in anchors right after them, in one block; more are
+  // allocated one by one on demand (rare), each behind a pointer to the
+  // node. Entries beyond num_* are retired. An anchor finds its node from
+  // its kind and index (Anchor::OwnerAt).
+  template <typename A>
+  struct Slotted {
+    Node* owner;
+    A anchor;
+  };
   struct Overflow {
-    std::vector<std::unique_ptr<InDataAnchor>> in;
-    std::vector<std::unique_ptr<OutDataAnchor>> out;
+    std::vector<std::unique_ptr<Slotted<InDataAnchor>>> in;
+    std::vector<std::unique_ptr<Slotted<OutDataAnchor>>> out;
   };
   InDataAnchor* InBlock() const {
     return reinterpret_cast<InDataAnchor*>(const_cast<Node*>(this) + 1);
   }
-  OutDataAnchor* OutBlock() const { return reinterpret_cast<OutDataAnchor*>(InBlock() + cap_in_); }
-  InDataAnchor* InAt(size_t i) const { return i < cap_in_ ? &InBlock()[i] : InOverflowAt(i); }
-  OutDataAnchor* OutAt(size_t i) const {
-    return i < cap_out_ ? &OutBlock()[i] : OutOverflowAt(i);
+  OutDataAnchor* OutSlot(size_t j) const {
+    return reinterpret_cast<OutDataAnchor*>(const_cast<Node*>(this)) - 1 - j;
   }
+  // The start of the node's block.
+  void* BlockStart() const {
+    return reinterpret_cast<char*>(const_cast<Node*>(this)) - cap_out_ * sizeof(OutDataAnchor);
+  }
+  InDataAnchor* InAt(size_t i) const { return i < cap_in_ ? &InBlock()[i] : InOverflowAt(i); }
+  OutDataAnchor* OutAt(size_t i) const { return i < cap_out_ ? OutSlot(i) : OutOverflowAt(i); }
   InDataAnchor* InOverflowAt(size_t i) const;
   OutDataAnchor* OutOverflowAt(size_t i) const;
   void UnlinkAllAnchors();
@@ -199,7 +212,9 @@ class Node {
   // Created on first access, pooled (thread-safe: racing creators agree on
   // one through a compare-exchange).
   struct ControlAnchors {
+    Node* in_owner;
     InControlAnchor in;
+    Node* out_owner;
     OutControlAnchor out;
   };
   ControlAnchors& Ctrl() const {
