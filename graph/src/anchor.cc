@@ -36,7 +36,8 @@ int32_t Anchor::PeerIndexOf(const Anchor* a) const {
 namespace {
 // A pooled peer array of `cap` peers behind its capacity slot.
 Anchor** NewPeerArray(size_t cap) {
-  Anchor** many = static_cast<Anchor**>(internal::PoolAllocate((cap + 1) * sizeof(Anchor*), kRegion));
+  void* p = internal::PoolAllocate((cap + 1) * sizeof(Anchor*), kRegion);
+  Anchor** many = static_cast<Anchor**>(p);
   many[0] = reinterpret_cast<Anchor*>(static_cast<uintptr_t>(cap));
   return many;
 }

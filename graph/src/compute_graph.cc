@@ -189,8 +189,8 @@ Status ComputeGraph::CheckAddable(const NodePtr& node) const {
   }
   if (node->list_token_ != 0) {
     return ParamInvalid("node ", node->DebugString(), " belongs to ",
-                        node->cold_->list_graph->DebugString(), "; remove it there before adding it to ",
-                        DebugString());
+                        node->cold_->list_graph->DebugString(),
+                        "; remove it there before adding it to ", DebugString());
   }
   return OkStatus();
 }
@@ -202,11 +202,12 @@ StatusOr<NodePtr> ComputeGraph::CreateNode(const OpDescPtr& op_desc) const {
 
 void ComputeGraph::LinkIntoList(const NodePtr& node, Node* pos) {
   Node* n = node.get();
-  n->cold_->list_ref = node;
-  n->cold_->list_next = pos;
-  n->cold_->list_prev = pos == nullptr ? nodes_.tail_ : pos->cold_->list_prev;
-  if (n->cold_->list_prev != nullptr) {
-    n->cold_->list_prev->cold_->list_next = n;
+  Node::Cold& c = *n->cold_;
+  c.list_ref = node;
+  c.list_next = pos;
+  c.list_prev = pos == nullptr ? nodes_.tail_ : pos->cold_->list_prev;
+  if (c.list_prev != nullptr) {
+    c.list_prev->cold_->list_next = n;
   } else {
     nodes_.head_ = n;
   }
@@ -226,8 +227,8 @@ void ComputeGraph::LinkIntoList(const NodePtr& node, Node* pos) {
     }
   }
   node->list_token_ = list_token_;
-  node->cold_->list_graph = this;
-  node->cold_->owner_graph = this;
+  c.list_graph = this;
+  c.owner_graph = this;
   IndexAdd(node.get());
   RegisterDataInput(node);
 }
@@ -256,22 +257,23 @@ void ComputeGraph::EraseFromList(Node* node) {
   ids_synced_ = false;
   IndexRemove(node);
   node->list_token_ = 0;
-  node->cold_->list_graph = nullptr;
-  if (node->cold_->owner_graph == this) node->cold_->owner_graph = nullptr;
-  if (node->cold_->list_prev != nullptr) {
-    node->cold_->list_prev->cold_->list_next = node->cold_->list_next;
+  Node::Cold& c = *node->cold_;
+  c.list_graph = nullptr;
+  if (c.owner_graph == this) c.owner_graph = nullptr;
+  if (c.list_prev != nullptr) {
+    c.list_prev->cold_->list_next = c.list_next;
   } else {
-    nodes_.head_ = node->cold_->list_next;
+    nodes_.head_ = c.list_next;
   }
-  if (node->cold_->list_next != nullptr) {
-    node->cold_->list_next->cold_->list_prev = node->cold_->list_prev;
+  if (c.list_next != nullptr) {
+    c.list_next->cold_->list_prev = c.list_prev;
   } else {
-    nodes_.tail_ = node->cold_->list_prev;
+    nodes_.tail_ = c.list_prev;
   }
-  node->cold_->list_prev = nullptr;
-  node->cold_->list_next = nullptr;
+  c.list_prev = nullptr;
+  c.list_next = nullptr;
   --nodes_.size_;
-  NodePtr release = std::move(node->cold_->list_ref);  // may destroy the node: keep it last
+  NodePtr release = std::move(c.list_ref);  // may destroy the node: keep it last
 }
 
 void ComputeGraph::ApplyOrder(const std::vector<Node*>& nodes,
@@ -287,7 +289,9 @@ void ComputeGraph::ApplyOrder(const std::vector<Node*>& nodes,
     // The scratch index is written in the node block, the list links in
     // the node's cold part, the id in the OpDesc's pooled body (first
     // there).
-    if (k + kPrefetchNode < n) __builtin_prefetch(&nodes[order[k + kPrefetchNode]]->scratch_index_, 1);
+    if (k + kPrefetchNode < n) {
+      __builtin_prefetch(&nodes[order[k + kPrefetchNode]]->scratch_index_, 1);
+    }
     if (k + kPrefetchCold < n) __builtin_prefetch(nodes[order[k + kPrefetchCold]]->cold_, 1);
     if (k + kPrefetchBody < n) __builtin_prefetch(nodes[order[k + kPrefetchBody]]->op_body_, 1);
     Node* node = nodes[order[k]];

@@ -10,6 +10,7 @@
 #include <memory>
 #include <new>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -246,46 +247,41 @@ std::vector<AnchorPtr> Node::GetAllOutAnchors() const {
   return out;
 }
 
-Status Node::AppendInDataAnchors(size_t num) {
-  RETURN_IF_ERROR(CheckAnchorCount(*this, "input", num_in_, num));
-  for (size_t k = 0; k < num; ++k) {
-    const uint32_t i = num_in_;
-    const size_t constructed = cap_in_ + (cold_->overflow == nullptr ? 0 : cold_->overflow->in.size());
-    InDataAnchor* a;
-    if (i < constructed) {
-      a = InAt(i);
+template <typename A>
+Status Node::AppendAnchors(size_t num, const char* what, uint32_t cap, uint32_t* count,
+                           std::vector<std::unique_ptr<Slotted<A>>> Overflow::*list) {
+  RETURN_IF_ERROR(CheckAnchorCount(*this, what, *count, num));
+  for (size_t k = 0; k < num; ++k, ++*count) {
+    const uint32_t i = *count;
+    A* a;
+    if (i < cap) {
+      if constexpr (std::is_same_v<A, InDataAnchor>) {
+        a = &InBlock()[i];
+      } else {
+        a = OutSlot(i);
+      }
     } else {
       if (cold_->overflow == nullptr) cold_->overflow = std::make_unique<Overflow>();
-      cold_->overflow->in.push_back(std::make_unique<Slotted<InDataAnchor>>());
-      cold_->overflow->in.back()->owner = this;
-      a = &cold_->overflow->in.back()->anchor;
-      static_cast<Anchor*>(a)->Init(Anchor::kSlotBefore, static_cast<int32_t>(i));
+      auto& slots = cold_->overflow.get()->*list;
+      if (i - cap == slots.size()) {  // else a retired one is reused
+        slots.push_back(std::make_unique<Slotted<A>>());
+        slots.back()->owner = this;
+        Anchor& fresh = slots.back()->anchor;
+        fresh.Init(Anchor::kSlotBefore, static_cast<int32_t>(i));
+      }
+      a = &slots[i - cap]->anchor;
     }
     a->SetStatus(ANCHOR_SUSPEND);
-    ++num_in_;
   }
   return OkStatus();
 }
 
+Status Node::AppendInDataAnchors(size_t num) {
+  return AppendAnchors(num, "input", cap_in_, &num_in_, &Overflow::in);
+}
+
 Status Node::AppendOutDataAnchors(size_t num) {
-  RETURN_IF_ERROR(CheckAnchorCount(*this, "output", num_out_, num));
-  for (size_t k = 0; k < num; ++k) {
-    const uint32_t i = num_out_;
-    const size_t constructed = cap_out_ + (cold_->overflow == nullptr ? 0 : cold_->overflow->out.size());
-    OutDataAnchor* a;
-    if (i < constructed) {
-      a = OutAt(i);
-    } else {
-      if (cold_->overflow == nullptr) cold_->overflow = std::make_unique<Overflow>();
-      cold_->overflow->out.push_back(std::make_unique<Slotted<OutDataAnchor>>());
-      cold_->overflow->out.back()->owner = this;
-      a = &cold_->overflow->out.back()->anchor;
-      static_cast<Anchor*>(a)->Init(Anchor::kSlotBefore, static_cast<int32_t>(i));
-    }
-    a->SetStatus(ANCHOR_SUSPEND);
-    ++num_out_;
-  }
-  return OkStatus();
+  return AppendAnchors(num, "output", cap_out_, &num_out_, &Overflow::out);
 }
 
 Status Node::RemoveInDataAnchors(size_t num) {

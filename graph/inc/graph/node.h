@@ -16,16 +16,15 @@
 //     links, the OpDesc handle, the owning pointers to the node itself, the
 //     graphs, overflow anchors) and the shared_ptr control block live in
 //     the kNodeCold region, so a 1M-node sort streams ~95 bytes per node,
-//     not ~240. The
-//     two control anchors are created on first access (in one pooled
-//     block) since most nodes never get a control edge. InControlPeers() /
-//     OutControlPeers() read them without creating them.
+//     not ~240. The two control anchors are created on first access (in
+//     one pooled block) since most nodes never get a control edge.
+//     InControlPeers() / OutControlPeers() read them without creating them.
 //     Anchor addresses are stable for the node's lifetime: anchors appended
 //     later (NodeUtils::AppendInputAnchor, AddLinkFrom) never move existing
 //     ones, and anchors removed from the end are unlinked and kept (retired)
 //     until the node dies.
 //   * A node is linked into at most one graph's NodeList (defined below),
-//     which holds it through a reference stored in the node itself.
+//     which holds it through a reference stored in the node's cold part.
 //   * Destroying a node unlinks all its anchors, so peers never dangle.
 //   * The owner graph is a plain back pointer kept valid by ComputeGraph
 //     (set on AddNode, cleared on RemoveNode and when the graph dies).
@@ -175,7 +174,7 @@ class Node {
   struct BlockDeleter {
     void operator()(Node* node) const noexcept;
   };
-  // Bytes of a node block with `anchors` data anchors behind the node.
+  // Bytes of a node block with `anchors` data anchors around the node.
   static size_t BlockBytes(size_t anchors);
 
   // Data anchors: the first `cap_out_` out anchors sit right before the
@@ -207,6 +206,11 @@ class Node {
   OutDataAnchor* OutAt(size_t i) const { return i < cap_out_ ? OutSlot(i) : OutOverflowAt(i); }
   InDataAnchor* InOverflowAt(size_t i) const;
   OutDataAnchor* OutOverflowAt(size_t i) const;
+  // Appends `num` anchors to the direction with `cap` anchors in the block,
+  // `*count` in use and appended ones in `list` (reusing retired ones).
+  template <typename A>
+  Status AppendAnchors(size_t num, const char* what, uint32_t cap, uint32_t* count,
+                       std::vector<std::unique_ptr<Slotted<A>>> Overflow::*list);
   void UnlinkAllAnchors();
 
   // Created on first access, pooled (thread-safe: racing creators agree on
@@ -237,9 +241,9 @@ class Node {
     std::unique_ptr<Overflow> overflow;
   };
 
-  // The node block: what a topological sort reads or writes of every node
-  // (48 bytes), then the data anchors. A 1M-node sort is bound by the
-  // bytes of node blocks it streams.
+  // The node's fields in its block: what a topological sort reads or
+  // writes of every node (48 bytes), between the out and the in anchors. A
+  // 1M-node sort is bound by the bytes of node blocks it streams.
   // cold_->op->b_, cached: an OpDesc's body never moves.
   OpDesc::Body* op_body_ = nullptr;
   mutable std::atomic<ControlAnchors*> ctrl_{nullptr};
