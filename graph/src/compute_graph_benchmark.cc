@@ -139,17 +139,19 @@ ComputeGraphPtr BuildGraph(int64_t n, OpAlloc alloc = OpAlloc::kMakeShared) {
   return graph;
 }
 
-// Measured CPU seconds per node by name and size, one entry per
-// repetition (for BM_Summary).
-std::map<std::pair<std::string, int64_t>, std::vector<double>>& PerNode() {
+// Measured CPU seconds per node by name and size, with the iteration count
+// of each run (for BM_Summary). Google Benchmark first runs a benchmark with
+// growing iteration counts until it runs long enough; the reported runs
+// (every repetition) are those with the final, largest count.
+std::map<std::pair<std::string, int64_t>, std::vector<std::pair<int64_t, double>>>& PerNode() {
   static auto* const kPerNode =
-      new std::map<std::pair<std::string, int64_t>, std::vector<double>>();
+      new std::map<std::pair<std::string, int64_t>, std::vector<std::pair<int64_t, double>>>();
   return *kPerNode;
 }
 
 void SetPerNode(benchmark::State& state, const std::string& name, int64_t n, double cpu_seconds) {
   const double per = cpu_seconds / static_cast<double>(state.iterations()) / static_cast<double>(n);
-  PerNode()[{name, n}].push_back(per);
+  PerNode()[{name, n}].emplace_back(static_cast<int64_t>(state.iterations()), per);
   state.counters["ns_per_node"] = per * 1e9;
 }
 
@@ -431,10 +433,15 @@ BENCHMARK(BM_RoundTrip)->Arg(10000)->Arg(1000000)->Unit(benchmark::kMillisecond)
 void BM_Summary(benchmark::State& state) {
   for (auto _ : state) benchmark::DoNotOptimize(PerNode().size());
   std::map<std::string, std::map<int64_t, double>> by_name;
-  for (const auto& [key, reps] : PerNode()) {
-    std::vector<double> sorted = reps;
-    std::sort(sorted.begin(), sorted.end());
-    by_name[key.first][key.second] = sorted[sorted.size() / 2];  // the median
+  for (const auto& [key, runs] : PerNode()) {
+    int64_t reported = 0;
+    for (const auto& run : runs) reported = std::max(reported, run.first);
+    std::vector<double> reps;
+    for (const auto& run : runs) {
+      if (run.first == reported) reps.push_back(run.second);
+    }
+    std::sort(reps.begin(), reps.end());
+    by_name[key.first][key.second] = reps[reps.size() / 2];  // the median
   }
   for (const auto& [name, sizes] : by_name) {
     auto small = sizes.find(10000);
