@@ -190,8 +190,8 @@ Status ComputeGraph::SortThisGraph(const TopoSortOptions& options) {
   for (uint32_t v = 0; v < n; ++v) {
     if (v + kPrefetchNode < n) {
       // The node block: the sort fields (list token, body, counts, scratch
-      // index: also read through every consumer's peer anchor) and the
-      // anchors behind them.
+      // index: also read through every consumer's peer anchor) between its
+      // out and in anchors.
       const char* ahead = reinterpret_cast<const char*>(nodes[v + kPrefetchNode]);
       __builtin_prefetch(ahead - 16);  // the out anchors
       __builtin_prefetch(ahead + 48);  // the in anchors

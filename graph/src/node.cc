@@ -25,7 +25,6 @@ namespace ge {
 
 static_assert(sizeof(InDataAnchor) == sizeof(OutDataAnchor), "anchor block layout");
 static_assert(sizeof(InDataAnchor) == 16, "an anchor is 16 bytes (node blocks are streamed)");
-static_assert(sizeof(Node) == 48, "the node block's fields are 48 bytes (see node.h)");
 static_assert(alignof(InDataAnchor) == alignof(OutDataAnchor), "anchor block layout");
 
 namespace {
@@ -36,13 +35,11 @@ static_assert(alignof(Node) % alignof(InDataAnchor) == 0 &&
               "anchors placed right behind a node are aligned");
 
 // Anchor indexes are 28-bit (see Anchor).
-Status CheckAnchorCount(const Node& node, const char* what, size_t have, size_t more) {
-  if (more > static_cast<size_t>(Anchor::kMaxIdx) + 1 - have) {
-    return OutOfRange("node ", node.DebugString(), " would have ", have + more, " ", what,
-                      " anchors; at most ", static_cast<int64_t>(Anchor::kMaxIdx) + 1,
-                      " are supported");
-  }
-  return OkStatus();
+Status CheckAnchorCount(const OpDesc& op, const char* what, size_t have, size_t more) {
+  if (more <= static_cast<size_t>(Anchor::kMaxIdx) + 1 - have) return OkStatus();
+  return OutOfRange("node ", op.DebugString(), " would have ", have + more, " ", what,
+                    " anchors; at most ", static_cast<int64_t>(Anchor::kMaxIdx) + 1,
+                    " are supported");
 }
 
 }  // namespace
@@ -56,12 +53,8 @@ StatusOr<NodePtr> Node::Create(const OpDescPtr& op_desc) {
   if (op_desc == nullptr) return ParamInvalid("cannot create a node from a null OpDesc");
   const size_t nin = op_desc->GetAllInputsSize();
   const size_t nout = op_desc->GetAllOutputsDescSize();
-  if (nin > static_cast<size_t>(Anchor::kMaxIdx) + 1 ||
-      nout > static_cast<size_t>(Anchor::kMaxIdx) + 1) {
-    return OutOfRange("cannot create a node for ", op_desc->DebugString(), " with ", nin,
-                      " inputs and ", nout, " outputs; at most ",
-                      static_cast<int64_t>(Anchor::kMaxIdx) + 1, " of each are supported");
-  }
+  RETURN_IF_ERROR(CheckAnchorCount(*op_desc, "input", 0, nin));
+  RETURN_IF_ERROR(CheckAnchorCount(*op_desc, "output", 0, nout));
   const size_t anchors = nin + nout;
   char* block =
       static_cast<char*>(internal::PoolAllocate(BlockBytes(anchors), internal::PoolRegion::kNodes));
@@ -250,7 +243,7 @@ std::vector<AnchorPtr> Node::GetAllOutAnchors() const {
 template <typename A>
 Status Node::AppendAnchors(size_t num, const char* what, uint32_t cap, uint32_t* count,
                            std::vector<std::unique_ptr<Slotted<A>>> Overflow::*list) {
-  RETURN_IF_ERROR(CheckAnchorCount(*this, what, *count, num));
+  RETURN_IF_ERROR(CheckAnchorCount(*cold_->op, what, *count, num));
   for (size_t k = 0; k < num; ++k, ++*count) {
     const uint32_t i = *count;
     A* a;
