@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/types/span.h"
 #include "compiler/passes/const_value_util.h"
+#include "compiler/passes/pass_framework/pass_registry.h"
 #include "compiler/passes/pass_framework/topo_order.h"
 #include "graph/inc/graph/anchor.h"
 #include "graph/inc/graph/attr_utils.h"
@@ -931,5 +932,7 @@ StatusOr<bool> InferShapePass::RunImpl(const ComputeGraphPtr& graph) {
   }
   return r;
 }
+
+GE_REGISTER_GRAPH_PASS(InferShapePass);
 
 }  // namespace ge
