@@ -353,6 +353,7 @@ ge::Status RunOnnxCase(const OnnxCase& c, const CompareOptions& opts) {
   }
   if (reg->infer_shape == nullptr) return ge::Internal(c.op, " has no infer shape function");
   RETURN_IF_ERROR(reg->infer_shape(*ictx));
+  RETURN_IF_ERROR(ge::CheckValueReadsDeclared(*reg, *ictx));
   for (size_t i = 0; i < c.outputs.size(); ++i) {
     if (ib.OutputDataType(i) != c.outputs[i].dtype) {
       return ge::Internal("inferred output ", i, " dtype ", DataTypeName(ib.OutputDataType(i)),

@@ -141,6 +141,7 @@ inline InferResult InferOp(const std::string& type, const ge::AttrHolder* attrs,
     }
   }
   if (res.status.ok()) res.status = r->infer_shape(*ctx);
+  if (res.status.ok()) res.status = ge::CheckValueReadsDeclared(*r, *ctx);
   for (size_t i = 0; i < num_out; ++i) {
     res.shapes.push_back(b.OutputShape(i));
     res.dtypes.push_back(b.OutputDataType(i));
@@ -528,6 +529,7 @@ class OpTester {
     }
     if (reg.infer_shape == nullptr) return ge::NotFound("no infer shape for ", type_);
     RETURN_IF_ERROR(reg.infer_shape(*ctx));
+    RETURN_IF_ERROR(ge::CheckValueReadsDeclared(reg, *ctx));
     inferred_shapes_.clear();
     inferred_dtypes_.clear();
     for (size_t i = 0; i < ctx->GetOutputNum(); ++i) {

@@ -192,6 +192,7 @@ class OpRunner {
       }
     }
     if (st.ok() && reg_->infer_shape != nullptr) st = reg_->infer_shape(*ctx);
+    if (st.ok()) st = ge::CheckValueReadsDeclared(*reg_, *ctx);
     shapes_.clear();
     dtypes_.clear();
     for (size_t i = 0; i < n_out_; ++i) {
