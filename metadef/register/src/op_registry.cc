@@ -37,6 +37,7 @@
 #include "metadef/inc/external/graph/type_utils.h"
 #include "metadef/register/inc/gert/contexts.h"
 #include "metadef/register/inc/gert/tensor.h"
+#include "metadef/register/inc/register/op_infer_runner.h"
 #include "metadef/register/src/internal/suggest.h"
 
 namespace ge {
@@ -935,7 +936,9 @@ Status VerifyOpDesc(const OpDesc& op, const std::vector<const gert::Tensor*>& co
   if (reg->verify == nullptr) return OkStatus();
   OpInferContext c;
   RETURN_IF_ERROR(PrepareContext(op, ir, const_inputs, &c));
-  return NameNode(reg->verify(*c.ctx), op, "verify");
+  OpInferOptions verify_only;
+  verify_only.verify_only = true;
+  return NameNode(RunOpInfer(*reg, *c.ctx, verify_only), op, "verify");
 }
 
 Status InferShapeAndTypeForOpDesc(OpDesc& op,
@@ -952,15 +955,10 @@ Status InferShapeAndTypeForOpDesc(OpDesc& op,
   RETURN_IF_ERROR(PrepareContext(op, ir, const_inputs, &c));
   gert::InferShapeContext& ctx = *c.ctx;
   ctx.SetInputValueLoader(loader);
-  if (reg->verify != nullptr) RETURN_IF_ERROR(NameNode(reg->verify(ctx), op, "verify"));
-  if (reg->infer_data_type != nullptr) {
-    RETURN_IF_ERROR(NameNode(reg->infer_data_type(ctx), op, "infer data type"));
-  } else if (ctx.GetInputShape(0) != nullptr) {
-    for (size_t i = 0; i < ctx.GetOutputNum(); ++i) {
-      ctx.SetOutputDataType(i, ctx.GetInputDataType(0));
-    }
+  InferStep step = InferStep::kNone;
+  if (Status st = RunOpInfer(*reg, ctx, {}, &step); !st.ok()) {
+    return NameNode(st, op, InferStepName(step));
   }
-  RETURN_IF_ERROR(NameNode(reg->infer_shape(ctx), op, "infer shape"));
 
   for (size_t i = 0; i < ctx.GetOutputNum(); ++i) {
     GeTensorDescPtr desc = op.MutableOutputDesc(static_cast<uint32_t>(i));

@@ -370,9 +370,9 @@ Status CheckOpDescAgainstRegistration(const OpDesc& op);
 // CheckOpDescAgainstRegistration, then the registered verify function.
 Status VerifyOpDesc(const OpDesc& op, const std::vector<const gert::Tensor*>& const_inputs = {});
 
-// Runs the checks above, verify, infer data type (default: every output
-// takes input 0's data type) and infer shape of `op` through its registered
-// functions, writing the output descs (shape, data type, shape range; origin
+// Runs the checks above, then verify, infer data type (default: every
+// output takes input 0's data type) and infer shape of `op` through its
+// registered functions (RunOpInfer, op_infer_runner.h), writing the output descs (shape, data type, shape range; origin
 // shape / data type too while the format equals the origin format).
 // `const_inputs[i]` (may be shorter than the input count, entries may be
 // null) gives known input values; `loader` (may be null) loads the pending
