@@ -18,7 +18,9 @@
 #include "metadef/register/inc/gert/contexts.h"
 #include "metadef/register/inc/register/op_infer_runner.h"
 #include "metadef/register/inc/register/op_registry.h"
-#include "ops/common/op_util.h"
+#include "ops/common/dtype_dispatch.h"
+#include "ops/common/element_types.h"
+#include "ops/common/tensor_values.h"
 
 namespace ops {
 namespace testing {
