@@ -35,6 +35,7 @@
 #include "graph/inc/graph/node.h"
 #include "graph/inc/graph/op_desc.h"
 #include "graph/inc/graph/op_types.h"
+#include "metadef/inc/base/wire_format.h"
 #include "metadef/register/inc/register/framework_registry.h"
 #include "metadef/register/inc/register/op_registry.h"
 #include "onnx/common/constants.h"
@@ -83,106 +84,33 @@ struct HeldWeights {
   const char* file_base = nullptr;
 };
 
-class WireReader {
- public:
-  explicit WireReader(absl::string_view bytes) : p_(bytes.data()), end_(p_ + bytes.size()) {}
-  bool done() const { return p_ == end_; }
-  const char* pos() const { return p_; }
-
-  bool Varint(uint64_t* v) {
-    uint64_t r = 0;
-    for (int shift = 0; shift < 64; shift += 7) {
-      if (p_ == end_) return false;
-      const uint8_t b = static_cast<uint8_t>(*p_++);
-      r |= static_cast<uint64_t>(b & 0x7f) << shift;
-      if ((b & 0x80) == 0) {
-        *v = r;
-        return true;
-      }
-    }
-    return false;
-  }
-  // One field: its number, wire type, and payload (for wire type 2 the bytes
-  // after the length; for others the raw encoding). False when malformed.
-  bool Field(uint32_t* number, uint32_t* wire, absl::string_view* payload) {
-    uint64_t tag;
-    if (!Varint(&tag)) return false;
-    *number = static_cast<uint32_t>(tag >> 3);
-    *wire = static_cast<uint32_t>(tag & 7);
-    const char* start = p_;
-    switch (*wire) {
-      case 0: {
-        uint64_t ignored;
-        if (!Varint(&ignored)) return false;
-        break;
-      }
-      case 1:
-        if (end_ - p_ < 8) return false;
-        p_ += 8;
-        break;
-      case 2: {
-        uint64_t len;
-        if (!Varint(&len) || len > static_cast<uint64_t>(end_ - p_)) return false;
-        start = p_;
-        p_ += len;
-        break;
-      }
-      case 5:
-        if (end_ - p_ < 4) return false;
-        p_ += 4;
-        break;
-      default: return false;  // groups: not in ONNX
-    }
-    *payload = absl::string_view(start, static_cast<size_t>(p_ - start));
-    return true;
-  }
-
- private:
-  const char* p_;
-  const char* end_;
-};
-
-void PutVarint(uint64_t v, std::string* out) {
-  while (v >= 0x80) {
-    out->push_back(static_cast<char>((v & 0x7f) | 0x80));
-    v >>= 7;
-  }
-  out->push_back(static_cast<char>(v));
-}
-
-void PutLengthDelimited(uint32_t number, absl::string_view payload, std::string* out) {
-  PutVarint((static_cast<uint64_t>(number) << 3) | 2, out);
-  PutVarint(payload.size(), out);
-  out->append(payload.data(), payload.size());
-}
-
 // A TensorProto without its raw_data when that is large and the tensor is a
 // plain numeric one; false (keep it as is) otherwise.
 bool StripTensor(absl::string_view bytes, std::string* out, std::string* name,
                  absl::string_view* raw) {
-  WireReader r(bytes);
+  wire::WireReader r(bytes);
   int raw_count = 0;
   uint64_t data_type = 0;
   bool external = false;
   absl::string_view raw_field;
   const char* raw_begin = nullptr;
   const char* raw_end = nullptr;
-  while (!r.done()) {
+  while (!r.AtEnd()) {
     const char* field_begin = r.pos();
-    uint32_t number, wire;
+    uint32_t number;
+    wire::WireType type;
     absl::string_view payload;
-    if (!r.Field(&number, &wire, &payload)) return false;
-    if (number == 9 && wire == 2) {
+    if (!r.Field(&number, &type, &payload)) return false;
+    if (number == 9 && type == wire::kLen) {
       ++raw_count;
       raw_field = payload;
       raw_begin = field_begin;
       raw_end = r.pos();
-    } else if (number == 8 && wire == 2) {
+    } else if (number == 8 && type == wire::kLen) {
       name->assign(payload.data(), payload.size());
-    } else if (number == 2 && wire == 0) {
-      WireReader v(absl::string_view(field_begin, static_cast<size_t>(r.pos() - field_begin)));
-      uint64_t tag;
-      if (!v.Varint(&tag) || !v.Varint(&data_type)) return false;
+    } else if (number == 2 && type == wire::kVarint) {
+      wire::WireReader v(payload);
+      if (!v.ReadVarint(&data_type)) return false;
     } else if (number == 14 || number == 13 || number == 3) {
       external = true;  // data_location / external_data / segment: keep as is
     }
@@ -201,24 +129,25 @@ bool StripTensor(absl::string_view bytes, std::string* out, std::string* name,
 // The GraphProto with its big initializers' raw_data held out; false when
 // nothing was held out or the bytes are malformed.
 bool StripGraph(absl::string_view bytes, std::string* out, HeldWeights* held) {
-  WireReader r(bytes);
+  wire::WireReader r(bytes);
   bool any = false;
   std::string tensor;
   std::string name;
   const char* copied = bytes.data();  // bytes before this are in *out
   out->reserve(bytes.size() / 8);
-  while (!r.done()) {
+  while (!r.AtEnd()) {
     const char* field_begin = r.pos();
-    uint32_t number, wire;
+    uint32_t number;
+    wire::WireType type;
     absl::string_view payload;
-    if (!r.Field(&number, &wire, &payload)) return false;
-    if (number != 5 || wire != 2) continue;
+    if (!r.Field(&number, &type, &payload)) return false;
+    if (number != 5 || type != wire::kLen) continue;
     absl::string_view raw;
     name.clear();
     if (!StripTensor(payload, &tensor, &name, &raw)) continue;
     if (!held->raw.emplace(name, raw).second) return false;  // duplicate names: keep all
     out->append(copied, static_cast<size_t>(field_begin - copied));
-    PutLengthDelimited(5, tensor, out);
+    wire::AppendLenField(5, tensor, out);
     copied = r.pos();
     any = true;
   }
@@ -232,17 +161,18 @@ bool StripGraph(absl::string_view bytes, std::string* out, HeldWeights* held) {
 // they are; malformed bytes also end here and fail in the real parse).
 bool HoldOutWeights(absl::string_view bytes, std::string* out, HeldWeights* held) {
   if (bytes.size() < kHoldOutMinBytes) return false;
-  WireReader r(bytes);
+  wire::WireReader r(bytes);
   const char* graph_begin = nullptr;
   const char* graph_end = nullptr;
   absl::string_view graph;
   int graphs = 0;
-  while (!r.done()) {
+  while (!r.AtEnd()) {
     const char* field_begin = r.pos();
-    uint32_t number, wire;
+    uint32_t number;
+    wire::WireType type;
     absl::string_view payload;
-    if (!r.Field(&number, &wire, &payload)) return false;
-    if (number == 7 && wire == 2) {
+    if (!r.Field(&number, &type, &payload)) return false;
+    if (number == 7 && type == wire::kLen) {
       ++graphs;
       graph = payload;
       graph_begin = field_begin;
@@ -257,7 +187,7 @@ bool HoldOutWeights(absl::string_view bytes, std::string* out, HeldWeights* held
   }
   out->reserve(bytes.size() - graph.size() + stripped.size() + 16);
   out->assign(bytes.data(), static_cast<size_t>(graph_begin - bytes.data()));
-  PutLengthDelimited(7, stripped, out);
+  wire::AppendLenField(7, stripped, out);
   out->append(graph_end, static_cast<size_t>(bytes.data() + bytes.size() - graph_end));
   return true;
 }

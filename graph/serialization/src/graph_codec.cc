@@ -44,7 +44,7 @@
 #include "graph/proto/ge_ir.pb.h"
 #include "graph/serialization/inc/attr_serializer.h"
 #include "graph/serialization/inc/tensor_serialize_utils.h"
-#include "graph/serialization/src/wire_format.h"
+#include "metadef/inc/base/wire_format.h"
 
 namespace ge {
 namespace codec {
