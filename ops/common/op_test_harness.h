@@ -1,7 +1,7 @@
 // ops/common/op_test_harness.h (testonly)
 //
-// Runs one registered op the way the framework does, for op-family tests
-// (the one shared test runner of ops/; families keep only their own helpers):
+// Runs one registered op the way the framework does: the test runner every
+// op family's tests use (a family adds only helpers specific to its ops):
 //   Infer()      verify, infer data type (default: input 0's type) and infer
 //                shape through an InferShapeContextBuilder; inputs may carry
 //                shape ranges (Ranged), results hold the output ranges.
