@@ -33,7 +33,9 @@ OmChecksumChunk::OmChecksumChunk() : state_(XXH3_createState()) {
 OmChecksumChunk::~OmChecksumChunk() { XXH3_freeState(static_cast<XXH3_state_t*>(state_)); }
 
 void OmChecksumChunk::Update(absl::Span<const uint8_t> piece) {
-  if (!piece.empty()) XXH3_128bits_update(static_cast<XXH3_state_t*>(state_), piece.data(), piece.size());
+  if (!piece.empty()) {
+    XXH3_128bits_update(static_cast<XXH3_state_t*>(state_), piece.data(), piece.size());
+  }
 }
 
 std::array<uint8_t, 16> OmChecksumChunk::Digest() const {
@@ -54,7 +56,8 @@ std::array<uint8_t, 32> OmChecksum(absl::Span<const uint8_t> bytes) {
   std::vector<std::array<uint8_t, 16>> digests;
   digests.reserve(static_cast<size_t>(bytes.size() / kOmChecksumChunkBytes + 1));
   for (uint64_t at = 0; at < bytes.size(); at += kOmChecksumChunkBytes) {
-    const size_t n = static_cast<size_t>(std::min<uint64_t>(kOmChecksumChunkBytes, bytes.size() - at));
+    const size_t n =
+        static_cast<size_t>(std::min<uint64_t>(kOmChecksumChunkBytes, bytes.size() - at));
     digests.push_back(Canonical16(XXH3_128bits(bytes.data() + at, n)));
   }
   return OmChecksumFromChunks(digests);
@@ -75,7 +78,8 @@ void OmBodyChecksum::UpdateFile(absl::Span<const uint8_t> chunk) {
 
 void OmBodyChecksum::UpdateBody(absl::Span<const uint8_t> chunk) {
   while (!chunk.empty()) {
-    const size_t n = static_cast<size_t>(std::min<uint64_t>(chunk.size(), kOmChecksumChunkBytes - in_chunk_));
+    const size_t n =
+        static_cast<size_t>(std::min<uint64_t>(chunk.size(), kOmChecksumChunkBytes - in_chunk_));
     chunk_.Update(chunk.subspan(0, n));
     chunk.remove_prefix(n);
     in_chunk_ += n;
@@ -119,7 +123,8 @@ Status VerifyChecksum(absl::Span<const uint8_t> bytes, const std::array<uint8_t,
 
 }  // namespace om_internal
 
-Status VerifyOmBodyChecksum(absl::Span<const uint8_t> bytes, const std::array<uint8_t, 32>& body_sum) {
+Status VerifyOmBodyChecksum(absl::Span<const uint8_t> bytes,
+                            const std::array<uint8_t, 32>& body_sum) {
   return bytes.size() < kOmHeaderSize ? OkStatus() : om_internal::VerifyChecksum(bytes, &body_sum);
 }
 

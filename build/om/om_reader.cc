@@ -100,7 +100,9 @@ class Reader {
     uint64_t aligned = (pos_ + align - 1) / align * align;
     RETURN_IF_ERROR(Need(aligned - pos_, what));
     for (uint64_t p = pos_; p < aligned; ++p) {
-      if (bytes_[p] != 0) return ParseFailed("OM file: non-zero padding byte at offset ", p, " (", what, ")");
+      if (bytes_[p] != 0) {
+        return ParseFailed("OM file: non-zero padding byte at offset ", p, " (", what, ")");
+      }
     }
     pos_ = aligned;
     return OkStatus();
@@ -162,7 +164,8 @@ bool SplitTaskInfo(absl::Span<const uint8_t> bytes, std::vector<absl::Span<const
         return false;
       }
       if (is_task || is_plan) {
-        (is_task ? tasks : plans)->emplace_back(bytes.data() + in.CurrentPosition(), static_cast<size_t>(len));
+        (is_task ? tasks : plans)
+            ->emplace_back(bytes.data() + in.CurrentPosition(), static_cast<size_t>(len));
         if (!in.Skip(static_cast<int>(len))) return false;
         continue;
       }
@@ -188,7 +191,9 @@ bool HasLaunchPlan(absl::Span<const uint8_t> bytes) {
   while (in.CurrentPosition() < size) {
     const uint32_t tag = in.ReadTag();
     if (tag == 0) return false;
-    if (WireFormatLite::GetTagFieldNumber(tag) == proto::ModelTaskDef::kPlanFieldNumber) return true;
+    if (WireFormatLite::GetTagFieldNumber(tag) == proto::ModelTaskDef::kPlanFieldNumber) {
+      return true;
+    }
     if (!WireFormatLite::SkipField(&in, tag)) return false;
   }
   return false;
@@ -235,7 +240,8 @@ StatusOr<OmFileView> ParseOmStructure(absl::Span<const uint8_t> bytes, bool veri
   }
   hd.version = LoadU32(h + kOffVersion);
   if (hd.version != kOmVersion) {
-    return NotSupported("OM file: version ", hd.version, " (this reader supports ", kOmVersion, ")");
+    return NotSupported("OM file: version ", hd.version, " (this reader supports ", kOmVersion,
+                        ")");
   }
   hd.total_length = LoadU64(h + kOffTotalLength);
   if (hd.total_length != bytes.size()) {
@@ -243,10 +249,14 @@ StatusOr<OmFileView> ParseOmStructure(absl::Span<const uint8_t> bytes, bool veri
                        bytes.size());
   }
   for (size_t p = kOffReserved; p < kOmHeaderSize; ++p) {
-    if (h[p] != 0) return ParseFailed("OM file: reserved header byte ", p, " is ", int{h[p]}, ", not 0");
+    if (h[p] != 0) {
+      return ParseFailed("OM file: reserved header byte ", p, " is ", int{h[p]}, ", not 0");
+    }
   }
   for (size_t p = kOffChecksum + kOmChecksumBytes; p < kOffChecksum + 64; ++p) {
-    if (h[p] != 0) return ParseFailed("OM file: unused checksum byte ", p - kOffChecksum, " is not 0");
+    if (h[p] != 0) {
+      return ParseFailed("OM file: unused checksum byte ", p - kOffChecksum, " is not 0");
+    }
   }
   std::memcpy(hd.checksum.data(), h + kOffChecksum, hd.checksum.size());
   if (verify_checksum) RETURN_IF_ERROR(VerifyChecksum(bytes, precomputed));
@@ -279,7 +289,8 @@ StatusOr<OmFileView> ParseOmStructure(absl::Span<const uint8_t> bytes, bool veri
     RETURN_IF_ERROR(r.Align(8, what));
     ASSIGN_OR_RETURN(uint32_t name_len, r.U32(what + " name length"));
     if (name_len > kOmMaxNameLength) {
-      return ParseFailed("OM file: ", what, " name length ", name_len, " exceeds ", kOmMaxNameLength);
+      return ParseFailed("OM file: ", what, " name length ", name_len, " exceeds ",
+                         kOmMaxNameLength);
     }
     ASSIGN_OR_RETURN(m.name, r.Str(name_len, what + " name"));
     RETURN_IF_ERROR(r.Align(8, what));
@@ -306,11 +317,13 @@ StatusOr<OmFileView> ParseOmStructure(absl::Span<const uint8_t> bytes, bool veri
       if (pad != 0) return ParseFailed("OM file: ", pw, " reserved field is ", pad);
       const uint64_t align = type == 1 ? kOmWeightsAlign : kOmPartitionAlign;
       if (offset % align != 0) {
-        return ParseFailed("OM file: ", pw, " (", OmPartitionTypeName(static_cast<OmPartitionType>(type)),
-                           ") offset ", offset, " is not aligned to ", align);
+        return ParseFailed("OM file: ", pw, " (",
+                           OmPartitionTypeName(static_cast<OmPartitionType>(type)), ") offset ",
+                           offset, " is not aligned to ", align);
       }
       if (offset < end) {
-        return ParseFailed("OM file: ", pw, " offset ", offset, " overlaps the previous data ending at ", end);
+        return ParseFailed("OM file: ", pw, " offset ", offset,
+                           " overlaps the previous data ending at ", end);
       }
       if (offset > bytes.size() || size > bytes.size() - offset) {
         return OutOfRange("OM file: ", pw, " [", offset, ", +", size, ") exceeds the file size ",
@@ -322,19 +335,22 @@ StatusOr<OmFileView> ParseOmStructure(absl::Span<const uint8_t> bytes, bool veri
       m.partitions[p] = {static_cast<OmPartitionType>(type), offset, size};
       end = offset + size;
     }
-    auto span = [&](uint32_t p) { return bytes.subspan(m.partitions[p].offset, m.partitions[p].size); };
+    auto span = [&](uint32_t p) {
+      return bytes.subspan(m.partitions[p].offset, m.partitions[p].size);
+    };
     m.model_def = span(0);
     m.weights = span(1);
     m.task_info = span(2);
     m.kernels = span(3);
     if (m.task_info.size() > static_cast<uint64_t>(std::numeric_limits<int>::max())) {
-      return OutOfRange("OM file: ", what, " TASK_INFO of ", m.task_info.size(), " bytes is too large");
+      return OutOfRange("OM file: ", what, " TASK_INFO of ", m.task_info.size(),
+                        " bytes is too large");
     }
     r = Reader(bytes, end);
   }
   if (r.pos() != bytes.size()) {
-    return ParseFailed("OM file: ", bytes.size() - r.pos(), " unexpected bytes after the last model at offset ",
-                       r.pos());
+    return ParseFailed("OM file: ", bytes.size() - r.pos(),
+                       " unexpected bytes after the last model at offset ", r.pos());
   }
   return view;
 }
@@ -353,8 +369,8 @@ struct StreamedTasks {
 // td->plan()'s when null): checks it, then either keeps it (`streamed`: the
 // runtime prepares from the plan) or expands it into td's TaskDefs and
 // validates those as any TaskDefs.
-Status TakeLaunchPlan(const OmModelView& m, size_t mi, proto::ModelTaskDef* td, StreamedTasks* streamed,
-                      LaunchPlanFields* fields = nullptr) {
+Status TakeLaunchPlan(const OmModelView& m, size_t mi, proto::ModelTaskDef* td,
+                      StreamedTasks* streamed, LaunchPlanFields* fields = nullptr) {
   const std::string where = absl::StrCat("OM file: model ", mi, " '", m.name, "': ");
   if (td->task_size() != 0 || (streamed != nullptr && !streamed->bytes.empty())) {
     return ParseFailed(where, "TASK_INFO has both TaskDefs and a launch plan");
@@ -387,9 +403,11 @@ Status TakeLaunchPlan(const OmModelView& m, size_t mi, proto::ModelTaskDef* td, 
 // kept as its bytes, and a plan is read where it lies (LaunchPlanFields::
 // ReadInPlace; parsed into td when not in the serializer's form); the
 // verdicts and messages are those of the whole-message parse.
-Status ParseOneTaskInfo(const OmModelView& m, size_t mi, proto::ModelTaskDef* td, StreamedTasks* streamed) {
+Status ParseOneTaskInfo(const OmModelView& m, size_t mi, proto::ModelTaskDef* td,
+                        StreamedTasks* streamed) {
   auto invalid = [&]() {
-    return ParseFailed("OM file: model ", mi, " '", m.name, "': TASK_INFO is not a valid ModelTaskDef");
+    return ParseFailed("OM file: model ", mi, " '", m.name,
+                       "': TASK_INFO is not a valid ModelTaskDef");
   };
   std::string rest;
   std::vector<absl::Span<const uint8_t>> plans;
@@ -434,7 +452,9 @@ Status ParseOneTaskInfo(const OmModelView& m, size_t mi, proto::ModelTaskDef* td
     proto::TaskDef task;
     streamed->op_index.resize(tasks.size());
     for (size_t t = 0; t < tasks.size(); ++t) {
-      if (!task.ParseFromArray(tasks[t].data(), static_cast<int>(tasks[t].size()))) return invalid();
+      if (!task.ParseFromArray(tasks[t].data(), static_cast<int>(tasks[t].size()))) {
+        return invalid();
+      }
       if (weight_status.ok() && task_status.ok()) {
         task_status = ValidateTask(task, static_cast<int>(t), *td, m.name);
       }
@@ -444,7 +464,9 @@ Status ParseOneTaskInfo(const OmModelView& m, size_t mi, proto::ModelTaskDef* td
     return task_status;
   }
   if (streamed != nullptr) streamed->bytes.clear();
-  if (!td->ParseFromArray(m.task_info.data(), static_cast<int>(m.task_info.size()))) return invalid();
+  if (!td->ParseFromArray(m.task_info.data(), static_cast<int>(m.task_info.size()))) {
+    return invalid();
+  }
   if (td->has_plan()) return TakeLaunchPlan(m, mi, td, streamed);
   return ValidateTaskDef(*td, m.weights.size(), m.name);
 }
@@ -455,13 +477,15 @@ Status ParseOneTaskInfo(const OmModelView& m, size_t mi, proto::ModelTaskDef* td
 // else into its OmModelView::task_def; with `streamed` too, its tasks are
 // kept as bytes (ParseOneTaskInfo).
 Status ParseTaskInfos(absl::Span<const uint8_t> bytes, OmFileView* file,
-                      proto::ModelTaskDef* root_target = nullptr, StreamedTasks* streamed = nullptr) {
+                      proto::ModelTaskDef* root_target = nullptr,
+                      StreamedTasks* streamed = nullptr) {
   OmFileView& view = *file;
   const OmHeader& hd = view.header;
   for (size_t mi = 0; mi < view.models.size(); ++mi) {
     OmModelView& m = view.models[mi];
     const bool root = mi == 0 && root_target != nullptr;
-    RETURN_IF_ERROR(ParseOneTaskInfo(m, mi, root ? root_target : &m.task_def, root ? streamed : nullptr));
+    RETURN_IF_ERROR(
+        ParseOneTaskInfo(m, mi, root ? root_target : &m.task_def, root ? streamed : nullptr));
     if (m.partitions.size() > kNumRequiredPartitions) {
       const OmPartition& p = m.partitions[kAttrsPartition];
       ASSIGN_OR_RETURN(auto attrs, DecodeAttrs(bytes.subspan(p.offset, p.size)));
@@ -471,16 +495,19 @@ Status ParseTaskInfos(absl::Span<const uint8_t> bytes, OmFileView* file,
   const bool root_dynamic =
       (root_target != nullptr ? *root_target : view.models[0].task_def).dynamic();
   if (hd.is_unknown_model != (root_dynamic ? 1 : 0) ||
-      hd.model_type != static_cast<uint32_t>(root_dynamic ? OmModelType::kDynamic : OmModelType::kStatic)) {
-    return ParseFailed("OM file: header says is_unknown_model=", int{hd.is_unknown_model}, " model_type=",
-                       hd.model_type, " but the root TASK_INFO dynamic=", root_dynamic);
+      hd.model_type !=
+          static_cast<uint32_t>(root_dynamic ? OmModelType::kDynamic : OmModelType::kStatic)) {
+    return ParseFailed("OM file: header says is_unknown_model=", int{hd.is_unknown_model},
+                       " model_type=", hd.model_type,
+                       " but the root TASK_INFO dynamic=", root_dynamic);
   }
   return OkStatus();
 }
 
 // The weights of a model as a view into the file (a copy when the caller's
 // buffer is not kWeightAlign aligned).
-WeightBuffer WeightsView(absl::Span<const uint8_t> weights, const std::shared_ptr<const void>& owner) {
+WeightBuffer WeightsView(absl::Span<const uint8_t> weights,
+                         const std::shared_ptr<const void>& owner) {
   const uintptr_t addr = reinterpret_cast<uintptr_t>(weights.data());
   if (weights.empty()) return WeightBuffer{owner, nullptr, 0, {}};
   if (addr % kWeightAlign == 0) return WeightBuffer{owner, weights.data(), weights.size(), {}};
@@ -526,7 +553,8 @@ Status DecodeOm(absl::Span<const uint8_t> bytes, bool light_static_root, Decoded
   const bool caller_verifies = defer_sum && precomputed_sum == nullptr;
   const bool parallel_sum = !caller_verifies && bytes.size() >= kParallelChecksumBytes;
   if (parallel_sum && precomputed_sum != nullptr) {
-    sum_status = bytes.size() >= kOmHeaderSize ? VerifyChecksum(bytes, precomputed_sum) : OkStatus();
+    sum_status =
+        bytes.size() >= kOmHeaderSize ? VerifyChecksum(bytes, precomputed_sum) : OkStatus();
   } else if (parallel_sum) {
     sum_thread = std::thread([&sum_status, bytes]() { sum_status = VerifyChecksum(bytes); });
   }
@@ -542,7 +570,8 @@ Status DecodeOm(absl::Span<const uint8_t> bytes, bool light_static_root, Decoded
   OmFileView& view = out->view;
   // A header that says static but a root TASK_INFO that says dynamic fails
   // in ParseTaskInfos, before the decoded graphs are looked at.
-  out->light = light_static_root && view.header.model_type == static_cast<uint32_t>(OmModelType::kStatic);
+  out->light =
+      light_static_root && view.header.model_type == static_cast<uint32_t>(OmModelType::kStatic);
   if (out->light) {
     google::protobuf::ArenaOptions opts;
     const size_t task_bytes = view.models[0].task_info.size();
@@ -551,7 +580,8 @@ Status DecodeOm(absl::Span<const uint8_t> bytes, bool light_static_root, Decoded
     opts.start_block_size = std::min(kMaxArenaBlock, std::max<size_t>(4096, task_bytes / 64));
     opts.max_block_size = kMaxArenaBlock;
     out->arena = std::make_shared<google::protobuf::Arena>(opts);
-    out->root_task_def = google::protobuf::Arena::CreateMessage<proto::ModelTaskDef>(out->arena.get());
+    out->root_task_def =
+        google::protobuf::Arena::CreateMessage<proto::ModelTaskDef>(out->arena.get());
   }
   out->root_planned = out->light && HasLaunchPlan(view.models[0].task_info);
   uint64_t task_bytes = 0;
@@ -574,7 +604,8 @@ Status DecodeOm(absl::Span<const uint8_t> bytes, bool light_static_root, Decoded
   if (task_thread.joinable() || task_status.ok()) {
     for (size_t mi = 0; mi < view.models.size(); ++mi) {
       const OmModelView& mv = view.models[mi];
-      absl::string_view def(reinterpret_cast<const char*>(mv.model_def.data()), mv.model_def.size());
+      absl::string_view def(reinterpret_cast<const char*>(mv.model_def.data()),
+                            mv.model_def.size());
       if (mi == 0 && out->root_planned) {
         // The runtime prepares from the plan and reads nothing of MODEL_DEF.
         out->graphs.push_back(Internal("not decoded"));
@@ -605,7 +636,8 @@ Status DecodeOm(absl::Span<const uint8_t> bytes, bool light_static_root, Decoded
 
 // The GeRootModel of a fully decoded file (DecodeOm without light).
 StatusOr<GeRootModelPtr> AssembleRootModel(absl::Span<const uint8_t> bytes,
-                                           const std::shared_ptr<const void>& owner, DecodedOm* decoded) {
+                                           const std::shared_ptr<const void>& owner,
+                                           DecodedOm* decoded) {
   OmFileView& view = decoded->view;
   auto root = std::make_shared<GeRootModel>();
   for (size_t mi = 0; mi < view.models.size(); ++mi) {
@@ -620,8 +652,9 @@ StatusOr<GeRootModelPtr> AssembleRootModel(absl::Span<const uint8_t> bytes,
     model->task_def = std::move(mv.task_def);
     model->kernel_store.assign(reinterpret_cast<const char*>(mv.kernels.data()), mv.kernels.size());
     if (mv.partitions.size() > kNumRequiredPartitions) {
-      ASSIGN_OR_RETURN(model->attrs, DecodeAttrs(bytes.subspan(mv.partitions[kAttrsPartition].offset,
-                                                               mv.partitions[kAttrsPartition].size)));
+      ASSIGN_OR_RETURN(model->attrs,
+                       DecodeAttrs(bytes.subspan(mv.partitions[kAttrsPartition].offset,
+                                                 mv.partitions[kAttrsPartition].size)));
     }
     model->weights = WeightsView(mv.weights, owner);
     if (mi == 0) {
@@ -690,10 +723,12 @@ StatusOr<OmRuntimeModel> LoadOmForRuntime(absl::Span<const uint8_t> bytes,
     }
     const StatusOr<ComputeGraphPtr>& graph = decoded.graphs[mi];
     if (!graph.ok()) return Annotate(graph.status(), "OM model '", mv.name, "' MODEL_DEF: ");
-    RETURN_IF_ERROR(CheckOpIndices(mv.task_def, static_cast<int64_t>((*graph)->GetDirectNodesSize()),
-                                   mv.name));
+    RETURN_IF_ERROR(
+        CheckOpIndices(mv.task_def, static_cast<int64_t>((*graph)->GetDirectNodesSize()), mv.name));
     // (The attrs partitions were checked with the TASK_INFOs.)
-    if (!names.insert(mv.name).second) return ParseFailed("OM file: two models named '", mv.name, "'");
+    if (!names.insert(mv.name).second) {
+      return ParseFailed("OM file: two models named '", mv.name, "'");
+    }
   }
   const OmModelView& root = view.models[0];
   out.task_def = decoded.root_task_def;

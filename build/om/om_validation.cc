@@ -24,14 +24,17 @@ struct RefWhere {
 Status CheckRange(uint64_t offset, uint64_t size, uint64_t limit, absl::string_view region,
                   const RefWhere& where) {
   if (offset > limit || size > limit - offset) {
-    return OutOfRange(where.str(), ": ", region, " ref [", offset, ", +", size, ") exceeds the ", limit,
-                      "-byte ", region, " region");
+    return OutOfRange(where.str(), ": ", region, " ref [", offset, ", +", size, ") exceeds the ",
+                      limit, "-byte ", region, " region");
   }
   return OkStatus();
 }
 
-Status ValidateRef(const proto::TensorRef& ref, const proto::ModelTaskDef& def, const RefWhere& where) {
-  if (ref.dims_size() > 64) return OutOfRange(where.str(), ": ", ref.dims_size(), " dims (limit 64)");
+Status ValidateRef(const proto::TensorRef& ref, const proto::ModelTaskDef& def,
+                   const RefWhere& where) {
+  if (ref.dims_size() > 64) {
+    return OutOfRange(where.str(), ": ", ref.dims_size(), " dims (limit 64)");
+  }
   switch (ref.kind()) {
     case proto::MEM_ABSENT:
       return OkStatus();
@@ -45,7 +48,8 @@ Status ValidateRef(const proto::TensorRef& ref, const proto::ModelTaskDef& def, 
                           def.input_size(), " inputs");
       }
       if (!def.dynamic()) {
-        return CheckRange(ref.offset(), ref.size(), def.input(ref.index()).size(), "MODEL_INPUT", where);
+        return CheckRange(ref.offset(), ref.size(), def.input(ref.index()).size(), "MODEL_INPUT",
+                          where);
       }
       return OkStatus();
     case proto::MEM_MODEL_OUTPUT:
@@ -75,7 +79,8 @@ Status ValidateTask(const proto::TaskDef& task, int t, const proto::ModelTaskDef
     return ParseFailed(where.str(), ": unknown task type ", static_cast<int>(task.type()));
   }
   if (def.stream_num() > 0 && task.stream_id() >= def.stream_num()) {
-    return OutOfRange(where.str(), ": stream_id ", task.stream_id(), " >= stream_num ", def.stream_num());
+    return OutOfRange(where.str(), ": stream_id ", task.stream_id(), " >= stream_num ",
+                      def.stream_num());
   }
   if (task.op_index() < -1) return OutOfRange(where.str(), ": op_index ", task.op_index());
   if (task.type() == proto::TASK_MEMCPY && (task.input_size() != 1 || task.output_size() != 1)) {
@@ -101,7 +106,8 @@ Status ValidateTask(const proto::TaskDef& task, int t, const proto::ModelTaskDef
   return OkStatus();
 }
 
-Status ValidateWeightSize(const proto::ModelTaskDef& def, uint64_t weights_size, const std::string& model) {
+Status ValidateWeightSize(const proto::ModelTaskDef& def, uint64_t weights_size,
+                          const std::string& model) {
   if (def.weight_size() != weights_size) {
     return ParseFailed("OM model '", model, "': TASK_INFO weight_size ", def.weight_size(),
                        " differs from the WEIGHTS_DATA partition size ", weights_size);
@@ -109,9 +115,12 @@ Status ValidateWeightSize(const proto::ModelTaskDef& def, uint64_t weights_size,
   return OkStatus();
 }
 
-Status ValidateTaskDef(const proto::ModelTaskDef& def, uint64_t weights_size, const std::string& model) {
+Status ValidateTaskDef(const proto::ModelTaskDef& def, uint64_t weights_size,
+                       const std::string& model) {
   RETURN_IF_ERROR(ValidateWeightSize(def, weights_size, model));
-  for (int t = 0; t < def.task_size(); ++t) RETURN_IF_ERROR(ValidateTask(def.task(t), t, def, model));
+  for (int t = 0; t < def.task_size(); ++t) {
+    RETURN_IF_ERROR(ValidateTask(def.task(t), t, def, model));
+  }
   return OkStatus();
 }
 
@@ -123,22 +132,26 @@ Status ValidatePlanTasks(const LaunchPlanView& plan, const proto::ModelTaskDef& 
     const LaunchPlanView::Task task = plan.task(t);
     const RefWhere where{model, static_cast<int>(t), "", 0};
     if (def.stream_num() > 0 && task.stream_id >= def.stream_num()) {
-      return OutOfRange(where.str(), ": stream_id ", task.stream_id, " >= stream_num ", def.stream_num());
+      return OutOfRange(where.str(), ": stream_id ", task.stream_id, " >= stream_num ",
+                        def.stream_num());
     }
     if (task.op_index < -1) return OutOfRange(where.str(), ": op_index ", task.op_index);
     if (task.type == proto::TASK_MEMCPY && (task.inputs.size() != 1 || task.outputs.size() != 1)) {
-      return ParseFailed(where.str(), ": MEMCPY needs 1 input and 1 output, has ", task.inputs.size(),
-                         " and ", task.outputs.size());
+      return ParseFailed(where.str(), ": MEMCPY needs 1 input and 1 output, has ",
+                         task.inputs.size(), " and ", task.outputs.size());
     }
     auto check = [&](uint32_t id, const char* role, size_t i) -> Status {
       if (checked[id]) return OkStatus();
       ref.Clear();
       plan.FillTensorRef(id, &ref);
-      RETURN_IF_ERROR(ValidateRef(ref, def, RefWhere{model, static_cast<int>(t), role, static_cast<int>(i)}));
+      RETURN_IF_ERROR(
+          ValidateRef(ref, def, RefWhere{model, static_cast<int>(t), role, static_cast<int>(i)}));
       checked[id] = 1;
       return OkStatus();
     };
-    for (size_t i = 0; i < task.inputs.size(); ++i) RETURN_IF_ERROR(check(task.inputs[i], "input", i));
+    for (size_t i = 0; i < task.inputs.size(); ++i) {
+      RETURN_IF_ERROR(check(task.inputs[i], "input", i));
+    }
     for (size_t i = 0; i < task.outputs.size(); ++i) {
       RETURN_IF_ERROR(check(task.outputs[i], "output", i));
       if (plan.tensor(task.outputs[i]).kind == proto::MEM_WEIGHTS) {
@@ -148,7 +161,8 @@ Status ValidatePlanTasks(const LaunchPlanView& plan, const proto::ModelTaskDef& 
     for (size_t i = 0; i < task.workspaces.size(); ++i) {
       const proto::MemKind kind = plan.tensor(task.workspaces[i]).kind;
       if (kind != proto::MEM_ARENA) {
-        return ParseFailed(where.str(), " workspace ", i, ": kind ", static_cast<int>(kind), " is not ARENA");
+        return ParseFailed(where.str(), " workspace ", i, ": kind ", static_cast<int>(kind),
+                           " is not ARENA");
       }
       RETURN_IF_ERROR(check(task.workspaces[i], "workspace", i));
     }

@@ -70,10 +70,14 @@ class Writer {
     while (out_.size() % align != 0) U8(0);
   }
   void PutU32At(size_t pos, uint32_t v) {
-    for (int i = 0; i < 4; ++i) out_[pos + i] = static_cast<char>(static_cast<uint8_t>(v >> (8 * i)));
+    for (int i = 0; i < 4; ++i) {
+      out_[pos + i] = static_cast<char>(static_cast<uint8_t>(v >> (8 * i)));
+    }
   }
   void PutU64At(size_t pos, uint64_t v) {
-    for (int i = 0; i < 8; ++i) out_[pos + i] = static_cast<char>(static_cast<uint8_t>(v >> (8 * i)));
+    for (int i = 0; i < 8; ++i) {
+      out_[pos + i] = static_cast<char>(static_cast<uint8_t>(v >> (8 * i)));
+    }
   }
 
  private:
@@ -162,7 +166,8 @@ Status AddWeights(const WeightBuffer& w, const std::string& name, OmImage* image
   return OkStatus();
 }
 
-StatusOr<std::unique_ptr<OmImage>> BuildOmImage(const GeRootModel& model, const OmSaveOptions& options) {
+StatusOr<std::unique_ptr<OmImage>> BuildOmImage(const GeRootModel& model,
+                                                const OmSaveOptions& options) {
   if (model.root == nullptr) return ParamInvalid("SaveOm: the root model is null");
   std::vector<std::pair<std::string, const GeModel*>> models;
   models.emplace_back(model.root->name, model.root.get());
@@ -188,8 +193,9 @@ StatusOr<std::unique_ptr<OmImage>> BuildOmImage(const GeRootModel& model, const 
       return OutOfRange("SaveOm: model name of ", name.size(), " bytes exceeds ", kOmMaxNameLength);
     }
     if (m->task_def.weight_size() != m->weights.size) {
-      return ParamInvalid("SaveOm: model '", name, "' task_def.weight_size ", m->task_def.weight_size(),
-                          " differs from its ", m->weights.size, " weight bytes");
+      return ParamInvalid("SaveOm: model '", name, "' task_def.weight_size ",
+                          m->task_def.weight_size(), " differs from its ", m->weights.size,
+                          " weight bytes");
     }
     // TASK_INFO and MODEL_DEF are independent: a large TASK_INFO is encoded
     // on a second thread while this one encodes the graph.
@@ -285,8 +291,9 @@ StatusOr<std::unique_ptr<OmImage>> BuildOmImage(const GeRootModel& model, const 
   PutU32(h + kOffGenerateMode, options.generate_mode);
   const std::string& gname = root.name;
   std::memcpy(h + kOffName, gname.data(), std::min(gname.size(), kNameBytes - 1));
-  PutU32(h + kOffOpCount, static_cast<uint32_t>(std::min<size_t>(
-                              root.graph->GetDirectNodesSize(), std::numeric_limits<uint32_t>::max())));
+  PutU32(h + kOffOpCount,
+         static_cast<uint32_t>(std::min<size_t>(root.graph->GetDirectNodesSize(),
+                                                std::numeric_limits<uint32_t>::max())));
   PutU32(h + kOffModelCount, static_cast<uint32_t>(models.size()));
   std::memcpy(h + kOffPlatformVersion, soc.data(), std::min(soc.size(), kPlatformVersionBytes - 1));
   PutU32(h + kOffPlatformType, 0);
@@ -341,7 +348,8 @@ Status WriteBody(const OmImage& image, int fd, const std::string& path, Checksum
         if (sum != nullptr) sum->Update(seg.data, seg.size);
         const uint64_t copied = CopyFileRange(seg.file.fd, seg.file.offset, fd, file_pos, seg.size);
         // The rest (when the kernel cannot copy) from the mapped bytes.
-        RETURN_IF_ERROR(PwriteAll(fd, seg.data + copied, seg.size - copied, file_pos + copied, path));
+        RETURN_IF_ERROR(
+            PwriteAll(fd, seg.data + copied, seg.size - copied, file_pos + copied, path));
         file_pos += seg.size;
         continue;
       }
@@ -378,7 +386,8 @@ Status WriteBody(const OmImage& image, int fd, const std::string& path, Checksum
 // hashes the image while the kernel copies it (resnet50: write 80-131 ->
 // 56-70 ms); otherwise each piece is hashed as it is written (a second
 // thread gained nothing for a body written from memory).
-StatusOr<std::array<uint8_t, 32>> StreamBody(const OmImage& image, int fd, const std::string& path) {
+StatusOr<std::array<uint8_t, 32>> StreamBody(const OmImage& image, int fd,
+                                             const std::string& path) {
   constexpr uint64_t kParallelBytes = uint64_t{8} << 20;
   uint64_t file_bytes = 0;
   for (const OmImage::Segment& seg : image.segments) {
@@ -415,7 +424,8 @@ StatusOr<std::string> SaveOm(const GeRootModel& model, const OmSaveOptions& opti
       out.append(reinterpret_cast<const char*>(seg.data), static_cast<size_t>(seg.size));
     }
   }
-  const std::array<uint8_t, 32> sum = OmChecksum(AsBytes(absl::string_view(out).substr(kOmHeaderSize)));
+  const std::array<uint8_t, 32> sum =
+      OmChecksum(AsBytes(absl::string_view(out).substr(kOmHeaderSize)));
   std::memcpy(&out[kOffChecksum], sum.data(), sum.size());
   return out;
 }
@@ -434,7 +444,8 @@ StatusOr<uint64_t> SaveOmToFile(const GeRootModel& model, const std::string& pat
   StatusOr<std::array<uint8_t, 32>> sum = StreamBody(*image, file.fd(), file.temp_path());
   if (!sum.ok()) return sum.status();
   std::memcpy(image->header.data() + kOffChecksum, sum->data(), sum->size());
-  RETURN_IF_ERROR(PwriteAll(file.fd(), image->header.data(), image->header.size(), 0, file.temp_path()));
+  RETURN_IF_ERROR(
+      PwriteAll(file.fd(), image->header.data(), image->header.size(), 0, file.temp_path()));
   RETURN_IF_ERROR(file.Commit(options.sync));
   if (options.times != nullptr) {
     options.times->write_ms = std::chrono::duration<double, std::milli>(Clock::now() - t1).count();

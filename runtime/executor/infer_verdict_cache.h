@@ -36,8 +36,8 @@ namespace static_executor_internal {
 // registration (hence the same functions), IR mapping, input shapes and data
 // types, the same initial output data types and an equal attribute store,
 // and when the functions read input values (InputValuesRead), the same
-// values: weight inputs at the same location in the read-only weights. The registered op functions are pure functions of
-// those (they read nothing else of the context but the node name / type,
+// values: weight inputs at the same location in the read-only weights. The registered op functions
+// are pure functions of those (they read nothing else of the context but the node name / type,
 // which only enter error messages, and only successes are cached), so the
 // reused outputs are exactly what the functions would compute again.
 class InferVerdictCache {

@@ -66,8 +66,9 @@ StatusOr<std::unique_ptr<StaticExecutor>> StaticExecutor::Create(
     return ParamInvalid("model '", parts.name, "': a launch plan and also tasks or ops");
   }
   if (!parts.task_bytes.empty() && parts.task_def->task_size() != 0) {
-    return ParamInvalid("model '", parts.name, "': tasks both in task_def (", parts.task_def->task_size(),
-                        ") and as bytes (", parts.task_bytes.size(), ")");
+    return ParamInvalid("model '", parts.name, "': tasks both in task_def (",
+                        parts.task_def->task_size(), ") and as bytes (", parts.task_bytes.size(),
+                        ")");
   }
   std::unique_ptr<StaticExecutor> exec(new StaticExecutor(std::move(parts)));
   RETURN_IF_ERROR(Annotate(exec->Prepare(options), "model '", exec->parts_.name, "': "));

@@ -317,11 +317,13 @@ class StaticExecutor::Preparer {
   static std::string Head(const Cursor& c) { return TaskHead(c.f, c.pos); }
   // Role 0: input, 1: output, 2: workspace.
   ABSL_ATTRIBUTE_ALWAYS_INLINE RefFields RefAt(const Cursor& c, int role, size_t i) const;
-  StatusOr<gert::Tensor*> MakeView(const Cursor& c, const RefFields& ref, const char* role, size_t i,
-                                   bool writable);
-  StatusOr<gert::Tensor*> SlotView(const Cursor& c, int role, size_t i, const RefFields& ref, bool own);
+  StatusOr<gert::Tensor*> MakeView(const Cursor& c, const RefFields& ref, const char* role,
+                                   size_t i, bool writable);
+  StatusOr<gert::Tensor*> SlotView(const Cursor& c, int role, size_t i, const RefFields& ref,
+                                   bool own);
   ABSL_ATTRIBUTE_ALWAYS_INLINE Status BindInputs(const Cursor& c, Task& task);
-  ABSL_ATTRIBUTE_ALWAYS_INLINE Status BindOutputs(const Cursor& c, Task& task, bool rebinds_outputs);
+  ABSL_ATTRIBUTE_ALWAYS_INLINE Status BindOutputs(const Cursor& c, Task& task,
+                                                  bool rebinds_outputs);
   ABSL_ATTRIBUTE_ALWAYS_INLINE Status BindWorkspaces(const Cursor& c, Task& task);
   // Checks a non-kernel task; false for a kernel task (checked by the rest).
   ABSL_ATTRIBUTE_ALWAYS_INLINE StatusOr<bool> CheckOtherTask(const Cursor& c, Task& task);
@@ -336,7 +338,8 @@ class StaticExecutor::Preparer {
   // index (-1 when the cache is full; `shapes` / `dtypes` then point into
   // the scratch).
   StatusOr<int32_t> InferOutputs(const Cursor& c, const OpRegistrationData& reg, const OpDesc& op,
-                                 const Task& task, const gert::Shape** shapes, const DataType** dtypes);
+                                 const Task& task, const gert::Shape** shapes,
+                                 const DataType** dtypes);
   ABSL_ATTRIBUTE_ALWAYS_INLINE void Remember(const Cursor& c, int32_t verdict, const Task& task);
   ABSL_ATTRIBUTE_ALWAYS_INLINE Status CheckOutputs(const Cursor& c, const Task& task,
                                                   const gert::Shape* inferred_shapes,
@@ -577,7 +580,9 @@ inline RefFields StaticExecutor::Preparer::RefAt(const Cursor& c, int role, size
 StatusOr<gert::Tensor*> StaticExecutor::Preparer::MakeView(const Cursor& c, const RefFields& ref,
                                                            const char* role, size_t i,
                                                            bool writable) {
-  auto where = [&]() { return absl::StrCat(Head(c), role, " ", i, " (", KindName(ref.kind), "): "); };
+  auto where = [&]() {
+    return absl::StrCat(Head(c), role, " ", i, " (", KindName(ref.kind), "): ");
+  };
   if (!proto::MemKind_IsValid(ref.kind)) {
     return ParamInvalid(where(), "invalid memory kind ", static_cast<int>(ref.kind));
   }
@@ -700,7 +705,8 @@ StatusOr<gert::Tensor*> StaticExecutor::Preparer::SlotView(const Cursor& c, int 
     }
     return view;
   }
-  absl::flat_hash_map<InputRefKey, gert::Tensor*>& map = role == 0 ? shared_inputs_ : shared_outputs_;
+  absl::flat_hash_map<InputRefKey, gert::Tensor*>& map =
+      role == 0 ? shared_inputs_ : shared_outputs_;
   const InputRefKey probe(ref);
   auto it = map.find(probe);
   if (it != map.end()) return it->second;
@@ -742,7 +748,8 @@ inline Status StaticExecutor::Preparer::BindInputs(const Cursor& c, Task& task) 
   return OkStatus();
 }
 
-inline Status StaticExecutor::Preparer::BindOutputs(const Cursor& c, Task& task, bool rebinds_outputs) {
+inline Status StaticExecutor::Preparer::BindOutputs(const Cursor& c, Task& task,
+                                                    bool rebinds_outputs) {
   task.out_count = static_cast<uint16_t>(c.f.n_out);
   // Equal refs passed every check of MakeView but the read-only ones, which
   // depend on the kind alone (always writable here).
@@ -978,9 +985,9 @@ StatusOr<int32_t> StaticExecutor::Preparer::InferOutputs(const Cursor& c,
   s_no_weights_.assign(slots, WeightLoc());
   const absl::Span<const WeightLoc> no_weights(s_no_weights_.data(), slots);
   const absl::Span<const WeightLoc> in_weights(s_in_weights_.data(), slots);
-  const bool has_weights = std::any_of(in_weights.begin(), in_weights.end(), [](const WeightLoc& w) {
-    return w.size != 0 || w.offset != ~uint64_t{0};
-  });
+  const bool has_weights =
+      std::any_of(in_weights.begin(), in_weights.end(),
+                  [](const WeightLoc& w) { return w.size != 0 || w.offset != ~uint64_t{0}; });
   auto hash_plain = [&]() {
     return InferVerdictCache::Hash(&reg, ir, in_shapes, in_dtypes, no_weights, out_initial,
                                    attrs.size());

@@ -38,7 +38,8 @@ absl::string_view StaticExecutor::NodeNameAt(size_t i, const Task& t) const {
 Status StaticExecutor::Run(absl::Span<const gert::Tensor> inputs,
                            absl::Span<gert::Tensor> outputs) {
   const proto::ModelTaskDef& td = *td_;
-  RETURN_IF_ERROR(CheckUserTensorCount(static_cast<size_t>(td.input_size()), inputs.size(), "input"));
+  RETURN_IF_ERROR(
+      CheckUserTensorCount(static_cast<size_t>(td.input_size()), inputs.size(), "input"));
   RETURN_IF_ERROR(
       CheckUserTensorCount(static_cast<size_t>(td.output_size()), outputs.size(), "output"));
   for (size_t i = 0; i < inputs.size(); ++i) {
@@ -49,8 +50,9 @@ Status StaticExecutor::Run(absl::Span<const gert::Tensor> inputs,
   }
   // Zero copy: point the views at the user's buffers.
   for (const Patch& p : patches_) {
-    uint8_t* base = p.is_output ? static_cast<uint8_t*>(outputs[p.index].GetAddr())
-                                : static_cast<uint8_t*>(const_cast<void*>(inputs[p.index].GetAddr()));
+    uint8_t* base = p.is_output
+                        ? static_cast<uint8_t*>(outputs[p.index].GetAddr())
+                        : static_cast<uint8_t*>(const_cast<void*>(inputs[p.index].GetAddr()));
     p.tensor->SetData(base == nullptr ? nullptr : base + p.offset, static_cast<size_t>(p.size));
   }
   if (parts_.plan != nullptr) return RunPlan();
@@ -81,7 +83,8 @@ Status StaticExecutor::RunPlan() {
     ctx.SetNode(t.name, e.op->GetType());
     ctx.SetAttrHolder(e.op);
     ctx.SetOutputAllocator(&g_refusing_allocator);
-    ctx.SetTensors(absl::MakeConstSpan(ins, t.inputs.size()), absl::MakeConstSpan(outs, t.outputs.size()));
+    ctx.SetTensors(absl::MakeConstSpan(ins, t.inputs.size()),
+                   absl::MakeConstSpan(outs, t.outputs.size()));
     ctx.SetIrInputs(absl::MakeConstSpan(ir_.data() + e.ir_begin, e.ir_count));
     ctx.SetWorkspaces(absl::MakeConstSpan(ws, t.workspaces.size()));
     Status st = e.fn(ctx);
@@ -107,7 +110,8 @@ Status StaticExecutor::RunTask(size_t i, const Task& t) {
     }
     case proto::TASK_MEMCPY:
       if (t.copy_bytes > 0) {
-        std::memmove(slots_[t.in_begin + 1]->GetAddr(), slots_[t.in_begin]->GetAddr(), t.copy_bytes);
+        std::memmove(slots_[t.in_begin + 1]->GetAddr(), slots_[t.in_begin]->GetAddr(),
+                     t.copy_bytes);
       }
       return OkStatus();
     default:  // events: tasks already run in a valid sequential order
