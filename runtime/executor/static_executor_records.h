@@ -29,8 +29,8 @@
 namespace ge {
 
 // One prepared task: a fixed-size record (40 bytes: load touches fresh
-// memory per byte, see the header). Its slices of the executor's flat
-// arrays are recorded as [begin, begin + count): its inputs and then its
+// memory per byte, see static_executor.h). Its slices of the executor's
+// flat arrays are recorded as [begin, begin + count): its inputs and then its
 // outputs in slots_, its IR mapping in ir_, its workspaces in workspaces_.
 // The KernelContext is made on the stack per run from these; the node name
 // its kernel sees is the op's, or the plan's task name (NodeNameAt).
