@@ -18,6 +18,7 @@
 #include "graph/inc/graph/node.h"
 #include "graph/inc/graph/op_desc.h"
 #include "graph/serialization/inc/model_serialize.h"
+#include "metadef/inc/base/file_io.h"
 
 namespace ge {
 namespace {

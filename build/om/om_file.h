@@ -43,6 +43,11 @@
 //     just before writing it, then renames the temp file over the path. The
 //     bytes equal SaveOm's.
 //
+// Implementation (one target, //build/om:om_file): om_writer.cc (SaveOm,
+// SaveOmToFile), om_reader.cc (ParseOmFile, the loaders), om_validation.cc
+// (task and TensorRef checks), om_checksum.cc (OmChecksum, Sha256), over
+// the internal headers om_layout.h, om_validation.h and om_checksum.h.
+//
 // Example
 //   ASSIGN_OR_RETURN(uint64_t size, SaveOmToFile(*root_model, "/tmp/m.om"));
 //   ASSIGN_OR_RETURN(std::string om, SaveOm(*root_model, OmSaveOptions{}));
@@ -64,6 +69,7 @@
 #include "build/model/ge_model.h"
 #include "build/proto/model_task.pb.h"
 #include "graph/inc/graph/graph_fwd.h"
+#include "metadef/inc/base/file_io.h"
 #include "metadef/inc/external/base/status.h"
 
 namespace ge {
@@ -277,12 +283,8 @@ StatusOr<OmRuntimeModel> LoadOmForRuntime(absl::Span<const uint8_t> bytes,
                                           std::shared_ptr<const void> owner,
                                           const OmLoadOptions& options = {});
 
-// Reads a whole file (OutOfRange above max_size bytes).
-StatusOr<std::string> ReadFileToString(const std::string& path,
-                                       uint64_t max_size = uint64_t{1} << 36);
-// Writes `bytes` to `<path>.tmp.<pid>` in the same directory, then renames it
-// over `path`; on failure the temp file is removed and `path` is untouched.
-Status WriteFileAtomically(const std::string& path, absl::string_view bytes);
+// ReadFileToString and WriteFileAtomically, which OM files are read and
+// written with, come from metadef/inc/base/file_io.h (included above).
 
 // Compares `body_sum` (OmBodyChecksum of the file's bytes) with the
 // checksum in the header of `bytes` (the whole file): ParseFailed "checksum

@@ -66,12 +66,17 @@
 // made once per distinct kernel key, the IR mapping once per distinct
 // (registration, input names, slot count), and verify / infer once per
 // distinct (registration, IR mapping, input shapes and data types, weight
-// inputs' locations in the weights, output desc data types, attributes) (see
-// InferVerdictCache in the .cc: the op functions are pure functions of the
-// context, so an equal context gives an equal verdict). Equal output refs
-// share one view (kernels write through their output views and do not
-// rebind them; Switch, which rebinds its dead output, gets views of its
-// own), as equal input refs do.
+// inputs' locations in the weights, output desc data types, attributes)
+// (see InferVerdictCache in infer_verdict_cache.h: the op functions are pure
+// functions of the context, so an equal context gives an equal verdict).
+// Equal output refs share one view (kernels write through their output
+// views and do not rebind them; Switch, which rebinds its dead output, gets
+// views of its own), as equal input refs do.
+//
+// Files: static_executor.cc (Create), static_executor_prepare.cc (the load),
+// static_executor_run.cc (Run), over the internal headers
+// static_executor_records.h (what the load builds and Run reads) and
+// infer_verdict_cache.h.
 //
 // Example
 //   ASSIGN_OR_RETURN(std::unique_ptr<StaticExecutor> exec, StaticExecutor::Create(ge_model));
@@ -155,7 +160,7 @@ class StaticExecutor {
   struct Task;
   struct Patch;
   struct PlanEntry;
-  class Preparer;  // the task walk of Prepare (static_executor.cc)
+  class Preparer;  // the task walk of Prepare (static_executor_prepare.cc)
   // plan_code_: the task's record in tasks_ (this bit | index), else its
   // PlanEntry index.
   static constexpr uint32_t kPlanRecord = 0x80000000u;
