@@ -77,7 +77,7 @@
 //
 // Example
 //   graph main {
-//     %x = Data() <id = 0> {index = 0} : (float[1,3,8,8] NCHW) -> (float[1,3,8,8] NCHW)
+//     %x = Data() {index = 0} : () -> (float[1,3,8,8] NCHW)
 //     %w = Const() {value = tensor(float[2], [0.5, 1.0])} : () -> (float[2])
 //     %y = Add(%x:0, %w:0, ^%x) : (float[1,3,8,8] NCHW, float[2]) -> (float[1,3,8,8] NCHW)
 //     %out = NetOutput(%y:0) : (float[1,3,8,8] NCHW) -> ()
