@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The README's main job: set up the machine, build atc and om_run, convert the
-# bundled small CNN (tools/models/small_cnn.onnx, 1x3x32x32 -> 10 classes) to
-# an OM file and run it 20 times, printing the top-5 classes and the latency.
+# The README's main job: set up the machine, build atc and om_run (optimised),
+# convert the bundled small CNN (tools/models/small_cnn.onnx, 1x3x32x32 -> 10
+# classes) to an OM file and run it 20 times, printing the top-5 classes and
+# the latency.
 #
 #   bash tools/main_job.sh            # OM and outputs under /tmp/ge_main_job
 #   OUT=/some/dir bash tools/main_job.sh
@@ -10,8 +11,10 @@ cd "$(dirname "$0")/.."
 OUT="${OUT:-/tmp/ge_main_job}"
 
 bash tools/setup.sh
-bazel build //tools/atc:atc //tools/om_run:om_run
-BIN="$(bazel info bazel-bin 2>/dev/null)"
+# The tools a user runs are built optimised (-c opt, no -march=native: the
+# binaries run on any x86-64 machine and write the same OM bytes).
+bazel build -c opt //tools/atc:atc //tools/om_run:om_run
+BIN="$(bazel info -c opt bazel-bin 2>/dev/null)"
 
 mkdir -p "$OUT"
 echo "== atc: tools/models/small_cnn.onnx -> $OUT/small_cnn.om"

@@ -22,6 +22,7 @@
 #include "graph/inc/graph/utils/tensor_utils.h"
 #include "metadef/inc/external/graph/type_utils.h"
 #include "metadef/inc/external/graph/types.h"
+#include "metadef/register/inc/register/op_registry.h"
 
 namespace ge {
 namespace {
@@ -63,7 +64,7 @@ TypeInfo ClassifyType(const std::string& type) {
   } else if (IsNonKernelType(type)) {
     info.kind = NodeKind::kNonKernel;
   }
-  info.data_dependent = IsDataDependentOpType(type);
+  info.data_dependent = OpTraitsOf(type).Has(kOpTraitDataDependentOutputShape);
   return info;
 }
 
@@ -499,19 +500,6 @@ void FillIoDef(const std::string& name, const GeTensorDesc& d, uint64_t size, pr
 }
 
 }  // namespace
-
-bool IsDataDependentOpType(const std::string& type) {
-  static const char* const kTypes[] = {
-      "NonZero", "Unique", "NonMaxSuppression", "Compress", "StringSplit",
-      "TopKV2Dynamic", "SequenceConstruct", "SequenceEmpty", "SequenceInsert", "SequenceErase",
-      "SequenceAt", "SplitToSequence", "ConcatFromSequence", "Optional", "OptionalGetElement",
-      "OptionalHasElement", "StringNormalizer", "RegexFullMatch", "StringConcat", "Loop", "If",
-      "Scan", "While", "Case"};
-  for (const char* t : kTypes) {
-    if (type == t) return true;
-  }
-  return false;
-}
 
 StatusOr<GeRootModelPtr> ModelBuilder::Build(const ComputeGraphPtr& graph) {
   stats_ = ModelBuildStats{};

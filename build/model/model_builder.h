@@ -21,8 +21,9 @@
 //      the Const's output desc (which names dtype and dims otherwise);
 //      RestoreConstValues puts the tensors back;
 //   3. dynamic check: an unknown shape, an output whose size is not known at
-//      compile time (strings, resources, variants, data-dependent ops such as
-//      NonZero / Unique) or a subgraph makes the model dynamic: task_def.dynamic
+//      compile time (strings, resources, variants, op types with the
+//      DataDependentOutputShape trait such as NonZero / Unique, see
+//      OpTraitsOf) or a subgraph makes the model dynamic: task_def.dynamic
 //      = true, no memory plan and no tasks (the runtime runs MODEL_DEF);
 //   4. CalcOpParam (static models): Data outputs are MODEL_INPUT refs, Const
 //      outputs WEIGHTS refs, a kernel output feeding NetOutput input k exactly
@@ -97,9 +98,6 @@ class ModelBuilder {
   ModelBuildOptions options_;
   ModelBuildStats stats_;
 };
-
-// True for op types whose output sizes depend on input values.
-bool IsDataDependentOpType(const std::string& type);
 
 // Puts the "value" tensors of the Const nodes of model.graph (and its
 // subgraphs) back from model.weights and removes the weight attributes.

@@ -5,6 +5,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
+#include "compiler/passes/pass_framework/pass_registry.h"
 #include "compiler/passes/pass_utils.h"
 #include "graph/inc/graph/anchor.h"
 #include "graph/inc/graph/compute_graph.h"
@@ -123,5 +124,7 @@ Status CastRemovePass::RunImpl(const NodePtr& node) {
   if (!used && graph.HasNode(inner)) RETURN_IF_ERROR(rw.RemoveDeadNode(inner));
   return OkStatus();
 }
+
+GE_REGISTER_NODE_PASS(CastRemovePass);
 
 }  // namespace ge

@@ -11,6 +11,7 @@
 #include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
 #include "compiler/passes/pass_framework/graph_rewriter.h"
+#include "compiler/passes/pass_framework/pass_registry.h"
 #include "compiler/passes/pass_framework/topo_order.h"
 #include "compiler/passes/pass_utils.h"
 #include "graph/inc/graph/anchor.h"
@@ -183,5 +184,7 @@ StatusOr<bool> CommonSubexpressionEliminationPass::RunOnGraph(const ComputeGraph
   if (collect_types && !rw.changed()) cache->StoreTypes(*graph, std::move(types));
   return rw.changed();
 }
+
+GE_REGISTER_GRAPH_PASS(CommonSubexpressionEliminationPass);
 
 }  // namespace ge

@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "compiler/passes/const_value_util.h"
 #include "compiler/passes/pass_framework/graph_rewriter.h"
+#include "compiler/passes/pass_framework/pass_registry.h"
 #include "compiler/passes/pass_framework/topo_order.h"
 #include "compiler/passes/pass_utils.h"
 #include "graph/inc/graph/anchor.h"
@@ -204,5 +205,7 @@ StatusOr<bool> CondRemovePass::RunImpl(const ComputeGraphPtr& graph) {
   }
   return changed;
 }
+
+GE_REGISTER_GRAPH_PASS(CondRemovePass);
 
 }  // namespace ge

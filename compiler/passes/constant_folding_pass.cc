@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "compiler/passes/const_value_util.h"
 #include "compiler/passes/pass_framework/graph_rewriter.h"
+#include "compiler/passes/pass_framework/pass_registry.h"
 #include "compiler/passes/pass_framework/topo_order.h"
 #include "graph/inc/graph/anchor.h"
 #include "graph/inc/graph/op_desc.h"
@@ -332,5 +333,7 @@ StatusOr<bool> ConstantFoldingPass::RunImpl(const ComputeGraphPtr& graph) {
   }
   return changed;
 }
+
+GE_REGISTER_GRAPH_PASS(ConstantFoldingPass);
 
 }  // namespace ge

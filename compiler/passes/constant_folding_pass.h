@@ -52,6 +52,10 @@ class ConstantFoldingPass : public GraphPass {
   explicit ConstantFoldingPass(int64_t max_output_bytes) : max_output_bytes_(max_output_bytes) {}
 
   absl::string_view name() const override { return "ConstantFoldingPass"; }
+  // Reads settings.constant_folding_max_bytes.
+  void Configure(const PassSettings& settings) override {
+    max_output_bytes_ = settings.constant_folding_max_bytes;
+  }
 
   // Parses the "ge.constantFoldingMaxBytes" option value (a non-negative
   // decimal byte count).

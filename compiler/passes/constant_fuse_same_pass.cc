@@ -10,6 +10,7 @@
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "compiler/passes/pass_framework/graph_rewriter.h"
+#include "compiler/passes/pass_framework/pass_registry.h"
 #include "compiler/passes/pass_framework/topo_order.h"
 #include "compiler/passes/pass_utils.h"
 #include "graph/inc/graph/anchor.h"
@@ -136,5 +137,7 @@ StatusOr<bool> ConstantFuseSamePass::RunOnGraph(const ComputeGraphPtr& graph) {
   }
   return rw.changed();
 }
+
+GE_REGISTER_GRAPH_PASS(ConstantFuseSamePass);
 
 }  // namespace ge

@@ -10,6 +10,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "compiler/passes/pass_framework/graph_rewriter.h"
+#include "compiler/passes/pass_framework/pass_registry.h"
 #include "compiler/passes/pass_framework/topo_order.h"
 #include "compiler/passes/pass_utils.h"
 #include "graph/inc/graph/anchor.h"
@@ -206,5 +207,7 @@ StatusOr<bool> ControlFlowLoweringPass::RunImpl(const ComputeGraphPtr& graph) {
   }
   return changed;
 }
+
+GE_REGISTER_GRAPH_PASS(ControlFlowLoweringPass);
 
 }  // namespace ge

@@ -9,6 +9,7 @@
 
 #include "absl/container/flat_hash_set.h"
 #include "compiler/passes/pass_framework/graph_rewriter.h"
+#include "compiler/passes/pass_framework/pass_registry.h"
 #include "compiler/passes/pass_framework/topo_order.h"
 #include "compiler/passes/pass_utils.h"
 #include "graph/inc/graph/anchor.h"
@@ -137,5 +138,7 @@ StatusOr<bool> DeadCodeEliminationPass::RunOnGraph(const ComputeGraphPtr& graph)
   }
   return rewriter.changed();
 }
+
+GE_REGISTER_GRAPH_PASS(DeadCodeEliminationPass);
 
 }  // namespace ge

@@ -9,6 +9,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "compiler/passes/pass_framework/graph_rewriter.h"
+#include "compiler/passes/pass_framework/pass_registry.h"
 #include "compiler/passes/pass_utils.h"
 #include "graph/inc/graph/anchor.h"
 #include "graph/inc/graph/attr_utils.h"
@@ -114,5 +115,7 @@ StatusOr<bool> FuseDataNodesWithCommonInputPass::RunImpl(const ComputeGraphPtr& 
   }
   return changed;
 }
+
+GE_REGISTER_GRAPH_PASS(FuseDataNodesWithCommonInputPass);
 
 }  // namespace ge

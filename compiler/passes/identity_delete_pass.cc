@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_set.h"
+#include "compiler/passes/pass_framework/pass_registry.h"
 #include "compiler/passes/pass_utils.h"
 #include "graph/inc/graph/anchor.h"
 
@@ -80,5 +81,7 @@ Status IdentityDeletePass::RunImpl(const NodePtr& node) {
   for (size_t i = 0; i < io_map.size(); ++i) io_map[i] = static_cast<int32_t>(i);
   return rewriter().RemoveNode(node, io_map);
 }
+
+GE_REGISTER_NODE_PASS(IdentityDeletePass);
 
 }  // namespace ge

@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/types/span.h"
 #include "compiler/passes/const_value_util.h"
+#include "compiler/passes/pass_framework/pass_registry.h"
 #include "compiler/passes/pass_framework/topo_order.h"
 #include "graph/inc/graph/anchor.h"
 #include "graph/inc/graph/attr_utils.h"
@@ -19,6 +20,7 @@
 #include "graph/inc/graph/utils/node_utils.h"
 #include "metadef/register/inc/gert/contexts.h"
 #include "metadef/register/inc/gert/tensor.h"
+#include "metadef/register/inc/register/op_infer_runner.h"
 #include "metadef/register/inc/register/op_registry.h"
 
 namespace ge {
@@ -578,20 +580,7 @@ FastResult FastInfer(OpDesc& op, const OpRegistrationData& reg,
     *code = GetErrorCode(st);
     return FastResult::kFailed;
   };
-  if (reg.verify != nullptr) {
-    Status st = reg.verify(ctx);
-    if (!st.ok()) return failed(st);
-  }
-  if (reg.infer_data_type != nullptr) {
-    Status st = reg.infer_data_type(ctx);
-    if (!st.ok()) return failed(st);
-  } else if (ctx.GetInputShape(0) != nullptr) {
-    for (size_t i = 0; i < n_out; ++i) ctx.SetOutputDataType(i, ctx.GetInputDataType(0));
-  }
-  {
-    Status st = reg.infer_shape(ctx);
-    if (!st.ok()) return failed(st);
-  }
+  if (Status st = RunOpInfer(reg, ctx); !st.ok()) return failed(st);
 
   // Write back as the full function does (shape, data type, origin shape /
   // type while the format is the origin format, range), skipping equal
@@ -931,5 +920,7 @@ StatusOr<bool> InferShapePass::RunImpl(const ComputeGraphPtr& graph) {
   }
   return r;
 }
+
+GE_REGISTER_GRAPH_PASS(InferShapePass);
 
 }  // namespace ge

@@ -127,6 +127,8 @@ class InferShapePass : public GraphPass {
   static constexpr int32_t kMaxLoopIterations = 32;
 
   absl::string_view name() const override { return "InferShapePass"; }
+  // Reads settings.lenient_infer.
+  void Configure(const PassSettings& settings) override { lenient_ = settings.lenient_infer; }
 
   // Lenient: a node whose inference fails (unsupported input type, an input
   // desc without a data type, ...) keeps its output descs instead of failing

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "compiler/passes/identity_delete_pass.h"
+#include "compiler/passes/pass_framework/pass_registry.h"
 #include "compiler/passes/pass_utils.h"
 #include "graph/inc/graph/anchor.h"
 #include "graph/inc/graph/compute_graph.h"
@@ -51,5 +52,7 @@ Status InnerIdentityDeletePass::RunImpl(const NodePtr& node) {
   for (size_t i = 0; i < io_map.size(); ++i) io_map[i] = static_cast<int32_t>(i);
   return rewriter().RemoveNode(node, io_map);
 }
+
+GE_REGISTER_NODE_PASS(InnerIdentityDeletePass);
 
 }  // namespace ge

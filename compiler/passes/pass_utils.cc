@@ -13,6 +13,7 @@
 #include "graph/inc/graph/op_desc.h"
 #include "graph/inc/graph/op_types.h"
 #include "metadef/inc/external/graph/type_utils.h"
+#include "metadef/register/inc/register/op_registry.h"
 
 namespace ge {
 namespace {
@@ -36,30 +37,6 @@ const TypeSet& ControlFlowTypes() {
       "StreamMerge", "StreamActive", "LabelSet", "LabelGoto", "LabelGotoEx",
       "LabelSwitchByIndex", IF, "StatelessIf", WHILE, "StatelessWhile", CASE, "Loop", "Scan",
       "For", PARTITIONEDCALL, "StatefulPartitionedCall", "SequenceMap"};
-  return *s;
-}
-
-const TypeSet& SideEffectTypes() {
-  static const TypeSet* s = new TypeSet{
-      // communication
-      "Send", "Recv", "HcomAllReduce", "HcomAllGather", "HcomBroadcast", "HcomReduceScatter",
-      "HcomSend", "HcomReceive", "HcomAllToAllV",
-      // state
-      "Assign", "AssignAdd", "AssignSub", "AssignVariableOp", "ScatterUpdate", VARIABLE,
-      VARIABLEV2, VARHANDLEOP,
-      // host I/O
-      "Print", "PrintV2", "Assert",
-      // stream / label control
-      "StreamActive", "StreamSwitch", "StreamSwitchN", "LabelSet", "LabelGoto", "LabelGotoEx",
-      "LabelSwitchByIndex"};
-  return *s;
-}
-
-const TypeSet& RandomTypes() {
-  static const TypeSet* s = new TypeSet{
-      "RandomUniform", "RandomUniformLike", "RandomNormal", "RandomNormalLike",
-      "RandomStandardNormal", "TruncatedNormal", "RandomShuffle", "Multinomial", "Bernoulli",
-      "Dropout", "DropOutGenMask", "DropOutDoMask"};
   return *s;
 }
 
@@ -117,8 +94,10 @@ bool IsDataLikeType(absl::string_view type) { return DataLikeTypes().contains(ty
 bool IsConstType(absl::string_view type) { return type == CONSTANT || type == CONSTANTOP; }
 bool IsVariableType(absl::string_view type) { return VariableTypes().contains(type); }
 bool IsControlFlowType(absl::string_view type) { return ControlFlowTypes().contains(type); }
-bool IsSideEffectType(absl::string_view type) { return SideEffectTypes().contains(type); }
-bool IsRandomType(absl::string_view type) { return RandomTypes().contains(type); }
+bool IsSideEffectType(absl::string_view type) {
+  return OpTraitsOf(type).Has(kOpTraitSideEffect);
+}
+bool IsRandomType(absl::string_view type) { return OpTraitsOf(type).Has(kOpTraitRandom); }
 
 bool HasSideEffects(const Node& node) {
   if ((OpTypeClassOf(node) & kOpTypeSideEffect) != 0) return true;

@@ -5,16 +5,19 @@
 // (must not be removed) and which are non-deterministic (must not be merged),
 // plus small desc / constant helpers.
 //
-// Side effects (HasSideEffects): an op type in kSideEffectOpTypes
-// (communication, assignment, printing, stream / label control, variables,
-// which hold state), a node whose OpDesc carries the bool attribute
-// kAttrHasSideEffect = true, or a node whose subgraphs (recursively) contain
-// such a node. The op registry has no side-effect flag yet; the list and the
-// attribute stand in for it.
+// Side effects (HasSideEffects): an op type whose registration declares
+// the SideEffect trait (OpTraitsOf: communication, assignment, printing,
+// stream / label control, variables, which hold state), a node whose OpDesc
+// carries the bool attribute kAttrHasSideEffect = true, or a node whose
+// subgraphs (recursively) contain such a node.
 //
-// Non-determinism (IsNonDeterministic): random ops (kRandomOpTypes) and
+// Non-determinism (IsNonDeterministic): op types with the Random trait and
 // nodes with side effects; two such nodes with equal inputs may produce
 // different values.
+//
+// The traits come from the op registry: a binary answers for the op types
+// it links (the op families, and //ops/internal for the framework types
+// the library does not define).
 //
 // Example
 //   if (HasSideEffects(*node) || IsDataLikeType(node->GetType())) continue;
@@ -40,8 +43,8 @@ bool IsDataLikeType(absl::string_view type);      // Data, RefData, AippData
 bool IsConstType(absl::string_view type);         // Const, Constant
 bool IsVariableType(absl::string_view type);      // Variable, VariableV2, VarHandleOp, RefData
 bool IsControlFlowType(absl::string_view type);   // Switch/Merge/Enter/..., If/While/Case/...
-bool IsSideEffectType(absl::string_view type);
-bool IsRandomType(absl::string_view type);
+bool IsSideEffectType(absl::string_view type);   // the SideEffect trait
+bool IsRandomType(absl::string_view type);       // the Random trait
 
 // The classes above as bits, for the op type of a node: computed once per
 // interned op type (per thread), so a per-node test is one pointer lookup

@@ -1,6 +1,7 @@
 // compiler/passes/reshape_remove_pass.cc
 #include "compiler/passes/reshape_remove_pass.h"
 
+#include "compiler/passes/pass_framework/pass_registry.h"
 #include "compiler/passes/pass_utils.h"
 #include "graph/inc/graph/anchor.h"
 #include "graph/inc/graph/attr_value.h"
@@ -119,5 +120,7 @@ Status ReshapeRemovePass::RunImpl(const NodePtr& node) {
   if (!used && rw.graph()->HasNode(inner)) RETURN_IF_ERROR(rw.RemoveDeadNode(inner));
   return OkStatus();
 }
+
+GE_REGISTER_NODE_PASS(ReshapeRemovePass);
 
 }  // namespace ge

@@ -2,7 +2,8 @@
 // ConstantFoldingPass alternate until neither changes the graph, through the
 // framework's PassFix fixed-point wrapper.
 //
-// Contract: one round = InferShapePass then ConstantFoldingPass; the round
+// Contract: one round = InferShapePass then ConstantFoldingPass (either one
+// left out when Configure finds its name disabled); the round
 // reports a change when either did. PassFix repeats rounds until a round
 // changes nothing (Internal error after max_iterations rounds). Folding
 // Shape of a static desc makes downstream shape inputs Const, which lets the
@@ -35,6 +36,9 @@ class ShapeOptimizationRound : public GraphPass {
   explicit ShapeOptimizationRound(int64_t max_fold_bytes) : fold_(max_fold_bytes) {}
 
   absl::string_view name() const override { return "ShapeOptimizationPass"; }
+  // Configures both halves; a half whose name (InferShapePass,
+  // ConstantFoldingPass) is in settings.disabled_passes is skipped.
+  void Configure(const PassSettings& settings) override;
 
   InferShapePass& infer() { return infer_; }
   ConstantFoldingPass& folding() { return fold_; }
@@ -45,6 +49,8 @@ class ShapeOptimizationRound : public GraphPass {
  private:
   InferShapePass infer_;
   ConstantFoldingPass fold_;
+  bool run_infer_ = true;
+  bool run_fold_ = true;
 };
 
 using ShapeOptimizationPass = PassFix<ShapeOptimizationRound>;

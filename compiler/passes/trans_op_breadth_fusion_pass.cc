@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "compiler/passes/pass_framework/graph_rewriter.h"
+#include "compiler/passes/pass_framework/pass_registry.h"
 #include "compiler/passes/pass_framework/topo_order.h"
 #include "compiler/passes/pass_utils.h"
 #include "graph/inc/graph/anchor.h"
@@ -119,5 +120,7 @@ StatusOr<bool> TransOpBreadthFusionPass::RunOnGraph(const ComputeGraphPtr& graph
   }
   return rw.changed();
 }
+
+GE_REGISTER_GRAPH_PASS(TransOpBreadthFusionPass);
 
 }  // namespace ge

@@ -14,21 +14,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
-#include "compiler/passes/cast_remove_pass.h"
-#include "compiler/passes/common_subexpression_elimination_pass.h"
-#include "compiler/passes/cond_remove_pass.h"
-#include "compiler/passes/constant_fuse_same_pass.h"
-#include "compiler/passes/control_flow_lowering_pass.h"
-#include "compiler/passes/dead_code_elimination_pass.h"
-#include "compiler/passes/fuse_data_nodes_with_common_input_pass.h"
-#include "compiler/passes/identity_delete_pass.h"
 #include "compiler/passes/infer_shape_pass.h"
-#include "compiler/passes/inner_identity_delete_pass.h"
-#include "compiler/passes/pass_framework/ge_pass.h"
 #include "compiler/passes/pass_framework/topo_order.h"
-#include "compiler/passes/reshape_remove_pass.h"
-#include "compiler/passes/shape_optimization_pass.h"
-#include "compiler/passes/trans_op_breadth_fusion_pass.h"
 #include "graph/inc/graph/attr_utils.h"
 #include "graph/inc/graph/node.h"
 #include "graph/inc/graph/op_desc.h"
@@ -468,105 +455,50 @@ namespace {
 // Registered names of the built-in passes (they edit the graph through the
 // GraphRewriter and never change a node's attributes in place, which the
 // InferShapeMemo relies on).
-bool IsBuiltinPassName(absl::string_view name) {
-  if (name == "NodeSimplifyPasses") return true;
-  for (const std::string& n : GraphOptimize::Stage1PassOrder()) {
-    if (n == name) return true;
-  }
-  for (const std::string& n : GraphOptimize::Stage2PassOrder()) {
-    if (n == name) return true;
+bool IsBuiltinPassName(absl::string_view name) { return IsBuiltinStagePass(name); }
+
+bool ConditionHolds(PassCondition condition, const CompileOptions& options) {
+  switch (condition) {
+    case PassCondition::kAlways:
+      return true;
+    case PassCondition::kLowerControlFlow:
+      return options.lower_control_flow;
   }
   return false;
 }
 
-// The Stage 1 node passes in one GEPass traversal, each disabled by its name.
-std::unique_ptr<NodePassGroup> MakeNodeSimplifyGroup() {
-  auto group = std::make_unique<NodePassGroup>("NodeSimplifyPasses");
-  group->AddPass<CastRemovePass>();
-  group->AddPass<ReshapeRemovePass>();
-  group->AddPass<IdentityDeletePass>();
-  return group;
+// The settings a phase's passes run with.
+PassSettings SettingsFor(const std::vector<StagePassEntry>* entries,
+                         const CompileOptions& options) {
+  PassSettings settings;
+  settings.disabled_passes = options.disabled_passes;
+  settings.constant_folding_max_bytes = options.constant_folding_max_bytes;
+  settings.lenient_infer = true;
+  if (entries != nullptr) {
+    for (const StagePassEntry& entry : *entries) {
+      if (!ConditionHolds(entry.condition, options)) settings.disabled_passes.insert(entry.name);
+    }
+  }
+  return settings;
 }
 
 }  // namespace
 
 GraphOptimize::GraphOptimize(bool builtin_passes)
-    : stage1_("OptimizeStage1"), subgraph_("OptimizeSubgraph"), stage2_("OptimizeStage2") {
+    : stage1_("OptimizeStage1"),
+      subgraph_("OptimizeSubgraph"),
+      stage2_("OptimizeStage2"),
+      builtin_(builtin_passes) {
   if (!builtin_passes) return;
-  // Stage 1, in the order of Stage1PassOrder().
-  stage1_.AddPass<ConstantFuseSamePass>();
-  stage1_.AddPass<CommonSubexpressionEliminationPass>();
-  stage1_.AddPass<FuseDataNodesWithCommonInputPass>();
-  stage1_.AddPass<TransOpBreadthFusionPass>();
-  {
-    auto fold = std::make_unique<ShapeOptimizationPass>();
-    fold->pass().infer().set_lenient(true);
-    folding_.push_back(fold.get());
-    (void)stage1_.AddPass("ConstantFoldingPass", std::move(fold));
-  }
-  {
-    auto group = MakeNodeSimplifyGroup();
-    node_groups_.push_back(group.get());
-    (void)stage1_.AddPass("NodeSimplifyPasses", std::move(group));
-  }
-  stage1_.AddPass<DeadCodeEliminationPass>();
-  {
-    auto lower = std::make_unique<ControlFlowLoweringPass>();
-    lowering_ = lower.get();
-    (void)stage1_.AddPass("ControlFlowLoweringPass", std::move(lower));
-  }
-  // Stage 2, in the order of Stage2PassOrder().
-  {
-    auto group = std::make_unique<NodePassGroup>("InnerIdentityDeletePass");
-    group->AddPass<InnerIdentityDeletePass>();
-    node_groups_.push_back(group.get());
-    (void)stage2_.AddPass("InnerIdentityDeletePass", std::move(group));
-  }
-  {
-    auto fold = std::make_unique<ShapeOptimizationPass>();
-    fold->pass().infer().set_lenient(true);
-    folding_.push_back(fold.get());
-    (void)stage2_.AddPass("ConstantFoldingPass", std::move(fold));
-  }
-  stage2_.AddPass<CondRemovePass>();
-  stage2_.AddPass<DeadCodeEliminationPass>();
+  init_status_ = AddStagePasses(Stage1Passes(), &stage1_);
+  if (init_status_.ok()) init_status_ = AddStagePasses(SubgraphPasses(), &subgraph_);
+  if (init_status_.ok()) init_status_ = AddStagePasses(Stage2Passes(), &stage2_);
 }
 
-const std::vector<std::string>& GraphOptimize::Stage1PassOrder() {
-  static const auto* order = new std::vector<std::string>{
-      "MergeInputMemcpyPass",       "SwitchDataEdgesBypass",
-      "ConstantFuseSamePass",       "CommonSubexpressionEliminationPass",
-      "FuseDataNodesWithCommonInputPass", "PermutePass",
-      "SameTransdataBreadthFusionPass",   "TransOpBreadthFusionPass",
-      "VariableOpPass",             "ConstantFoldingPass",
-      "CastRemovePass",             "ReshapeRemovePass",
-      "IdentityDeletePass",         "DeadCodeEliminationPass",
-      "ControlFlowLoweringPass",
-  };
-  return *order;
-}
-
-const std::vector<std::string>& GraphOptimize::Stage2PassOrder() {
-  static const auto* order = new std::vector<std::string>{
-      "InnerIdentityDeletePass", "ConstantFoldingPass", "CondRemovePass",
-      "AssignRemovePass",        "DeadCodeEliminationPass",
-  };
-  return *order;
-}
-
-Status GraphOptimize::RunManager(PassManager& manager, const ComputeGraphPtr& graph,
-                                 const CompileOptions& options) {
-  manager.mutable_options().disabled_passes = options.disabled_passes;
-  if (!options.lower_control_flow) {
-    manager.mutable_options().disabled_passes.insert("ControlFlowLoweringPass");
-  }
-  for (GraphPass* p : folding_) {
-    static_cast<ShapeOptimizationPass*>(p)->pass().folding().set_max_output_bytes(
-        options.constant_folding_max_bytes);
-  }
-  for (GraphPass* p : node_groups_) {
-    static_cast<NodePassGroup*>(p)->mutable_options().disabled_passes = options.disabled_passes;
-  }
+Status GraphOptimize::RunManager(PassManager& manager, const std::vector<StagePassEntry>* entries,
+                                 const ComputeGraphPtr& graph, const CompileOptions& options) {
+  RETURN_IF_ERROR(init_status_);
+  manager.Configure(SettingsFor(builtin_ ? entries : nullptr, options));
   const std::string stage(manager.name());
   const PassObserver observer = options.pass_observer;
   manager.mutable_options().dump_hook = [stage, observer](const ComputeGraph& g,
@@ -589,7 +521,7 @@ Status GraphOptimize::RunManager(PassManager& manager, const ComputeGraphPtr& gr
 
 Status GraphOptimize::OptimizeOriginalGraph(const ComputeGraphPtr& graph,
                                             const CompileOptions& options) {
-  RETURN_IF_ERROR(RunManager(stage1_, graph, options));
+  RETURN_IF_ERROR(RunManager(stage1_, &Stage1Passes(), graph, options));
   RETURN_IF_ERROR(GraphPrepare::PrepareDynShape(graph));
   RETURN_IF_ERROR(StageDone(graph, "OptimizeStage1", options));
   return RunCustomPasses(CustomPassStage::kAfterOriginGraphOptimize, graph, options);
@@ -597,14 +529,14 @@ Status GraphOptimize::OptimizeOriginalGraph(const ComputeGraphPtr& graph,
 
 Status GraphOptimize::OptimizeSubgraph(const ComputeGraphPtr& subgraph,
                                        const CompileOptions& options) {
-  RETURN_IF_ERROR(RunManager(subgraph_, subgraph, options));
+  RETURN_IF_ERROR(RunManager(subgraph_, &SubgraphPasses(), subgraph, options));
   RETURN_IF_ERROR(StageDone(subgraph, "OptimizeSubgraph", options));
   return RunCustomPasses(CustomPassStage::kAfterBuiltinFusion, subgraph, options);
 }
 
 Status GraphOptimize::OptimizeAfterMerge(const ComputeGraphPtr& graph,
                                          const CompileOptions& options) {
-  RETURN_IF_ERROR(RunManager(stage2_, graph, options));
+  RETURN_IF_ERROR(RunManager(stage2_, &Stage2Passes(), graph, options));
   RETURN_IF_ERROR(GraphPrepare::PrepareDynShape(graph));
   return StageDone(graph, "OptimizeStage2", options);
 }

@@ -29,7 +29,7 @@
 // the graph and continues with the step after S; the result equals an
 // uninterrupted build.
 //
-// Cost (issue 6): Compile() keeps, for the whole compile, an InferShapeMemo
+// Cost: Compile() keeps, for the whole compile, an InferShapeMemo
 // (nodes whose inputs did not change skip their infer function) and a
 // TopoOrderCache (one topological order and graph facts such as "inferred",
 // "no dead code", "nothing to fold", "dyn-shape marks current", reused while
@@ -60,6 +60,7 @@
 
 #include "absl/strings/string_view.h"
 #include "compiler/passes/pass_framework/pass_manager.h"
+#include "compiler/stages/stage_pass_lists.h"
 #include "graph/inc/graph/compute_graph.h"
 #include "graph/inc/graph/ge_attr_define.h"
 #include "graph/inc/graph/graph_fwd.h"
@@ -203,26 +204,13 @@ class GraphPrepare {
 
 // --------------------------------------------------------------- optimize
 //
-// Three phases (seed §1.3). Stage 1 / subgraph / Stage 2 are PassManagers.
-// By default Stage 1 and Stage 2 hold the built-in passes in the seed order
-// of Stage1PassOrder() / Stage2PassOrder(), each registered under its seed
-// name (ge.disabledPasses disables it; callers may AddPass more after them):
-//
-//   Stage 1: ConstantFuseSamePass, CommonSubexpressionEliminationPass,
-//            FuseDataNodesWithCommonInputPass, TransOpBreadthFusionPass,
-//            ConstantFoldingPass (InferShape <-> ConstantFolding to a fixed
-//            point, seed §8; cap = options.constant_folding_max_bytes),
-//            CastRemovePass, ReshapeRemovePass, IdentityDeletePass (one
-//            GEPass traversal; each disabled by its name),
-//            DeadCodeEliminationPass, ControlFlowLoweringPass (only with
-//            options.lower_control_flow).
-//   Stage 2: InnerIdentityDeletePass, ConstantFoldingPass (fixed point
-//            again), CondRemovePass, DeadCodeEliminationPass.
-//
-// Seed passes without an implementation here (MergeInputMemcpyPass,
-// SwitchDataEdgesBypass, PermutePass, SameTransdataBreadthFusionPass,
-// VariableOpPass, AssignRemovePass) are listed by the order functions and
-// skipped. GraphOptimize(false) starts with empty managers (tests).
+// Three phases (seed §1.3). Stage 1 / subgraph / Stage 2 are PassManagers
+// holding the built-in passes of stage_pass_lists.h (one registered name per
+// entry; ge.disabledPasses disables it; callers may AddPass more after
+// them). Before each phase runs, its manager is configured (PassSettings)
+// from the CompileOptions: disabled passes (and entries whose condition does
+// not hold), the folding cap, lenient inference. GraphOptimize(false) starts
+// with empty managers (tests).
 class GraphOptimize {
  public:
   explicit GraphOptimize(bool builtin_passes = true);
@@ -238,20 +226,16 @@ class GraphOptimize {
   PassManager& subgraph_passes() { return subgraph_; }
   PassManager& stage2() { return stage2_; }
 
-  static const std::vector<std::string>& Stage1PassOrder();
-  static const std::vector<std::string>& Stage2PassOrder();
-
  private:
-  Status RunManager(PassManager& manager, const ComputeGraphPtr& graph,
-                    const CompileOptions& options);
+  Status RunManager(PassManager& manager, const std::vector<StagePassEntry>* entries,
+                    const ComputeGraphPtr& graph, const CompileOptions& options);
   PassManager stage1_;
   PassManager subgraph_;
   PassManager stage2_;
-  // Built-in passes whose settings come from CompileOptions (owned by the
-  // managers above).
-  std::vector<GraphPass*> folding_;       // ShapeOptimizationPass instances
-  std::vector<GraphPass*> node_groups_;   // NodePassGroup instances
-  GraphPass* lowering_ = nullptr;         // ControlFlowLoweringPass
+  bool builtin_ = true;
+  // An error building the built-in pipelines (an unregistered list name),
+  // returned by every phase.
+  Status init_status_;
 };
 
 // -------------------------------------------------------------- partition
@@ -277,8 +261,9 @@ class EnginePartitioner {
 class GraphBuilder {
  public:
   virtual ~GraphBuilder() = default;
-  // Default: the graph as it is (stream assignment, memory planning and
-  // task generation come with the build issue).
+  // Default: the graph as it is. The model build (memory plan, tasks, the
+  // GeRootModel) runs after the stages, in the GraphManager
+  // (runtime/manager/graph_manager.h).
   virtual StatusOr<ComputeGraphPtr> Build(const ComputeGraphPtr& graph);
 };
 

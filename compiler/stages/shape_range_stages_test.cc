@@ -1,6 +1,6 @@
 // compiler/stages/shape_range_stages_test.cc
 //
-// Shape ranges through GraphPrepare (issue 4): a Data input [-1, 3] with
+// Shape ranges through GraphPrepare: a Data input [-1, 3] with
 // range [(1, 8), (3, 3)] feeds Relu -> MatMul -> Concat -> If, and every
 // downstream desc carries the derived range: producer output -> consumer
 // input, parent input -> subgraph Data, branch NetOutput -> If output

@@ -2,7 +2,8 @@
 //
 // onnx_parse_time: times the ONNX front end alone (OnnxModelParser::ParseFile)
 // on each model given, reporting the fastest of --repeat runs, the node count,
-// the time per node and the time of each parse phase (OnnxParseInfo::phase_ms). Used to track parse speed (issue 6).
+// the time per node and the time of each parse phase (OnnxParseInfo::phase_ms),
+// so a change to the parser can be timed against the same models.
 // Also the process CPU time of the fastest run ("cpu N ms"): on a shared
 // machine it is less disturbed by other processes than the wall time.
 //
@@ -13,7 +14,7 @@
 // Exit status 1 when a model fails to parse (the error is printed).
 //
 // Example:
-//   bazel run -c opt //compiler/tools:onnx_parse_time -- /tmp/zoo/resnet50.onnx
+//   bazel run -c opt //compiler/tools:onnx_parse_time -- $PWD/model.onnx
 #include <time.h>
 
 #include <chrono>  // NOLINT(build/c++11)

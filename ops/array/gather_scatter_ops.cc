@@ -756,6 +756,8 @@ REG_OP(Compress)
     .Input("condition", kBool)
     .Output("output", ArrayTensorTypes())
     .InferShape(InferCompress)
+    .DataDependentOutputShape()
+    .ValueDependentInput("condition")
     .Kernel(ge::kEngineHostCpu, CompressKernel);
 
 REG_OP(NonZero)
@@ -763,6 +765,8 @@ REG_OP(NonZero)
     .Output("Y", kInt64)
     .InferShape(InferNonZero)
     .InferDataType(InferInt64Output)
+    .DataDependentOutputShape()
+    .ValueDependentInput("X")
     .Kernel(ge::kEngineHostCpu, NonZeroKernel);
 
 }  // namespace

@@ -494,6 +494,9 @@ REG_OP(Range)
             ge::TensorType({ge::DT_FLOAT, ge::DT_DOUBLE, ge::DT_INT16, ge::DT_INT32, ge::DT_INT64}))
     .InferShape(InferRange)
     .Verify(VerifyRange)
+    .ValueDependentInput("start")
+    .ValueDependentInput("limit")
+    .ValueDependentInput("delta")
     .Kernel(ge::kEngineHostCpu, RangeKernel);
 
 REG_OP(ConstantOfShape)
@@ -501,6 +504,7 @@ REG_OP(ConstantOfShape)
     .Output("output", RealBoolTensorTypes())
     .InferShape(InferConstantOfShape)
     .InferDataType(InferConstantOfShapeType)
+    .ValueDependentInput("input")
     .Kernel(ge::kEngineHostCpu, ConstantOfShapeKernel);
 
 REG_OP(Constant)
@@ -525,6 +529,7 @@ REG_OP(OneHot)
     .Attr("axis", ge::AttrValue::CreateFrom<int64_t>(-1))
     .InferShape(InferOneHot)
     .InferDataType(InferOneHotType)
+    .ValueDependentInput("depth")
     .Kernel(ge::kEngineHostCpu, OneHotKernel);
 
 }  // namespace

@@ -456,6 +456,7 @@ REG_OP(Reshape)
     .Output("reshaped", ArrayTensorTypes())
     .Attr("allowzero", ge::AttrValue::CreateFrom<int64_t>(0))
     .InferShape(InferReshape)
+    .ValueDependentInput("shape")
     .Kernel(ge::kEngineHostCpu, ReshapeKernel);
 
 REG_OP(Flatten)
@@ -470,6 +471,7 @@ REG_OP(Squeeze)
     .OptionalInput("axes", kInt64)
     .Output("squeezed", ArrayTensorTypes())
     .InferShape(InferSqueeze)
+    .ValueDependentInput("axes")
     .Kernel(ge::kEngineHostCpu, SqueezeKernel);
 
 REG_OP(Unsqueeze)
@@ -477,6 +479,7 @@ REG_OP(Unsqueeze)
     .Input("axes", kInt64)
     .Output("expanded", ArrayTensorTypes())
     .InferShape(InferUnsqueeze)
+    .ValueDependentInput("axes")
     .Kernel(ge::kEngineHostCpu, UnsqueezeKernel);
 
 // Identity also forwards sequence / optional values (DT_VARIANT).

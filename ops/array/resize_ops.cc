@@ -558,6 +558,9 @@ REG_OP(Resize)
     .Attr("cubic_coeff_a", ge::AttrValue::CreateFrom<float>(-0.75f))
     .Attr("extrapolation_value", ge::AttrValue::CreateFrom<float>(0.0f))
     .InferShape(InferResize)
+    .ValueDependentInput("roi")
+    .ValueDependentInput("scales")
+    .ValueDependentInput("sizes")
     .Kernel(ge::kEngineHostCpu, ResizeKernel);
 
 REG_OP(Upsample)
@@ -566,6 +569,7 @@ REG_OP(Upsample)
     .Output("Y", ResizeTypes())
     .Attr("mode", ge::AttrValue::CreateFrom<std::string>("nearest"))
     .InferShape(InferResize)
+    .ValueDependentInput("scales")
     .Kernel(ge::kEngineHostCpu, ResizeKernel);
 
 }  // namespace

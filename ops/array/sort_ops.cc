@@ -339,6 +339,7 @@ REG_OP(TopK)
     .Attr("sorted", ge::AttrValue::CreateFrom<int64_t>(1))
     .InferShape(InferTopK)
     .InferDataType(InferTopKType)
+    .ValueDependentInput("K")
     .Kernel(ge::kEngineHostCpu, TopKKernel);
 
 REG_OP(Unique)
@@ -350,6 +351,7 @@ REG_OP(Unique)
     .Attr("sorted", ge::AttrValue::CreateFrom<int64_t>(1))
     .InferShape(InferUnique)
     .InferDataType(InferUniqueType)
+    .DataDependentOutputShape()
     .Kernel(ge::kEngineHostCpu, UniqueKernel);
 
 }  // namespace

@@ -966,6 +966,7 @@ REG_OP(Split)
     .DynamicOutput("outputs", ArrayTensorTypes())
     .Attr("axis", ge::AttrValue::CreateFrom<int64_t>(0))
     .InferShape(InferSplit)
+    .ValueDependentInput("split")
     .Kernel(ge::kEngineHostCpu, SplitKernel);
 
 REG_OP(Slice)
@@ -976,6 +977,10 @@ REG_OP(Slice)
     .OptionalInput("steps", IndexTensorTypes())
     .Output("output", ArrayTensorTypes())
     .InferShape(InferSlice)
+    .ValueDependentInput("starts")
+    .ValueDependentInput("ends")
+    .ValueDependentInput("axes")
+    .ValueDependentInput("steps")
     .Kernel(ge::kEngineHostCpu, SliceKernel);
 
 REG_OP(Pad)
@@ -987,6 +992,8 @@ REG_OP(Pad)
     .Attr("mode", ge::AttrValue::CreateFrom<std::string>("constant"))
     .InferShape(InferPad)
     .Verify(VerifyPad)
+    .ValueDependentInput("pads")
+    .ValueDependentInput("axes")
     .Kernel(ge::kEngineHostCpu, PadKernel);
 
 REG_OP(Tile)
@@ -994,6 +1001,7 @@ REG_OP(Tile)
     .Input("repeats", kInt64)
     .Output("output", ArrayTensorTypes())
     .InferShape(InferTile)
+    .ValueDependentInput("repeats")
     .Kernel(ge::kEngineHostCpu, TileKernel);
 
 REG_OP(Expand)
@@ -1001,6 +1009,7 @@ REG_OP(Expand)
     .Input("shape", kInt64)
     .Output("output", ArrayTensorTypes())
     .InferShape(InferExpand)
+    .ValueDependentInput("shape")
     .Kernel(ge::kEngineHostCpu, ExpandKernel);
 
 REG_OP(Trilu)

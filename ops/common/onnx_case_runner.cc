@@ -16,8 +16,11 @@
 #include "graph/inc/graph/attr_value.h"
 #include "metadef/inc/external/graph/type_utils.h"
 #include "metadef/register/inc/gert/contexts.h"
+#include "metadef/register/inc/register/op_infer_runner.h"
 #include "metadef/register/inc/register/op_registry.h"
-#include "ops/common/op_util.h"
+#include "ops/common/dtype_dispatch.h"
+#include "ops/common/element_types.h"
+#include "ops/common/tensor_values.h"
 
 namespace ops {
 namespace testing {
@@ -345,14 +348,15 @@ ge::Status RunOnnxCase(const OnnxCase& c, const CompareOptions& opts) {
   }
   ib.Outputs(c.outputs.size());
   gert::InferShapeContext* ictx = ib.Build();
-  if (reg->verify != nullptr) RETURN_IF_ERROR(reg->verify(*ictx));
-  if (reg->infer_data_type != nullptr) {
-    RETURN_IF_ERROR(reg->infer_data_type(*ictx));
-  } else {
-    for (size_t i = 0; i < c.outputs.size(); ++i) ictx->SetOutputDataType(i, ictx->GetInputDataType(0));
+  ge::OpInferOptions infer_options;
+  infer_options.check_value_reads = true;  // undeclared value reads fail the case
+  ge::InferStep step = ge::InferStep::kNone;
+  if (ge::Status st = ge::RunOpInfer(*reg, *ictx, infer_options, &step); !st.ok()) {
+    if (step == ge::InferStep::kNoInferShape) {
+      return ge::Internal(c.op, " has no infer shape function");
+    }
+    return st;
   }
-  if (reg->infer_shape == nullptr) return ge::Internal(c.op, " has no infer shape function");
-  RETURN_IF_ERROR(reg->infer_shape(*ictx));
   for (size_t i = 0; i < c.outputs.size(); ++i) {
     if (ib.OutputDataType(i) != c.outputs[i].dtype) {
       return ge::Internal("inferred output ", i, " dtype ", DataTypeName(ib.OutputDataType(i)),

@@ -1,7 +1,7 @@
 // ops/common/op_test_harness.h (testonly)
 //
-// Runs one registered op the way the framework does, for op-family tests
-// (the one shared test runner of ops/; families keep only their own helpers):
+// Runs one registered op the way the framework does: the test runner every
+// op family's tests use (a family adds only helpers specific to its ops):
 //   Infer()      verify, infer data type (default: input 0's type) and infer
 //                shape through an InferShapeContextBuilder; inputs may carry
 //                shape ranges (Ranged), results hold the output ranges.
@@ -35,6 +35,7 @@
 #include "metadef/inc/external/base/status.h"
 #include "metadef/register/inc/gert/contexts.h"
 #include "metadef/register/inc/gert/tensor.h"
+#include "metadef/register/inc/register/op_infer_runner.h"
 #include "metadef/register/inc/register/op_registry.h"
 #include "ops/common/op_util.h"
 
@@ -109,6 +110,15 @@ inline const ge::OpRegistrationData& RegRef(const std::string& type) {
   return r != nullptr ? *r : kNone;
 }
 
+// How the harnesses run an op's functions: as the framework does, and a
+// function reading an input value the registration does not declare
+// value-dependent fails the test.
+inline ge::OpInferOptions HarnessInferOptions() {
+  ge::OpInferOptions options;
+  options.check_value_reads = true;
+  return options;
+}
+
 // Runs verify, infer data type and infer shape like the framework does, for
 // node `node_name` with attributes `attrs` (may be null).
 inline InferResult InferOp(const std::string& type, const ge::AttrHolder* attrs,
@@ -131,16 +141,7 @@ inline InferResult InferOp(const std::string& type, const ge::AttrHolder* attrs,
   }
   b.Outputs(num_out);
   gert::InferShapeContext* ctx = b.Build();
-  res.status = ge::OkStatus();
-  if (r->verify != nullptr) res.status = r->verify(*ctx);
-  if (res.status.ok()) {
-    if (r->infer_data_type != nullptr) {
-      res.status = r->infer_data_type(*ctx);
-    } else {
-      for (size_t i = 0; i < num_out; ++i) ctx->SetOutputDataType(i, ctx->GetInputDataType(0));
-    }
-  }
-  if (res.status.ok()) res.status = r->infer_shape(*ctx);
+  res.status = ge::RunOpInfer(*r, *ctx, HarnessInferOptions());
   for (size_t i = 0; i < num_out; ++i) {
     res.shapes.push_back(b.OutputShape(i));
     res.dtypes.push_back(b.OutputDataType(i));
@@ -518,16 +519,11 @@ class OpTester {
 
   ge::Status InferWith(const ge::OpRegistrationData& reg, gert::InferShapeContextBuilder& ib) {
     gert::InferShapeContext* ctx = ib.Build();
-    if (reg.verify != nullptr) RETURN_IF_ERROR(reg.verify(*ctx));
-    if (reg.infer_data_type != nullptr) {
-      RETURN_IF_ERROR(reg.infer_data_type(*ctx));
-    } else {
-      for (size_t i = 0; i < ctx->GetOutputNum(); ++i) {
-        ctx->SetOutputDataType(i, ctx->GetInputDataType(0));
-      }
+    ge::InferStep step = ge::InferStep::kNone;
+    if (ge::Status st = ge::RunOpInfer(reg, *ctx, HarnessInferOptions(), &step); !st.ok()) {
+      if (step == ge::InferStep::kNoInferShape) return ge::NotFound("no infer shape for ", type_);
+      return st;
     }
-    if (reg.infer_shape == nullptr) return ge::NotFound("no infer shape for ", type_);
-    RETURN_IF_ERROR(reg.infer_shape(*ctx));
     inferred_shapes_.clear();
     inferred_dtypes_.clear();
     for (size_t i = 0; i < ctx->GetOutputNum(); ++i) {

@@ -7,7 +7,6 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "ops/common/op_util.h"
 
 namespace ops {
 namespace {

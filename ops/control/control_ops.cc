@@ -483,6 +483,7 @@ REG_OP(If)
     .Verify(VerifyIf)
     .InferDataType(InferAllUnknown)
     .InferShape(InferAllUnknown)
+    .DataDependentOutputShape()
     .Kernel(ge::kEngineHostCpu, IfKernel);
 
 REG_OP(Loop)
@@ -494,6 +495,7 @@ REG_OP(Loop)
     .Verify(VerifyLoop)
     .InferDataType(InferLoop)
     .InferShape(InferLoop)
+    .DataDependentOutputShape()
     .Kernel(ge::kEngineHostCpu, LoopKernel);
 
 REG_OP(Scan)
@@ -508,6 +510,7 @@ REG_OP(Scan)
     .Verify(VerifyScan)
     .InferDataType(InferScan)
     .InferShape(InferScan)
+    .DataDependentOutputShape()
     .Kernel(ge::kEngineHostCpu, ScanKernel);
 
 }  // namespace

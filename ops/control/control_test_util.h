@@ -31,6 +31,7 @@
 #include "metadef/inc/external/base/status.h"
 #include "metadef/register/inc/gert/contexts.h"
 #include "metadef/register/inc/gert/tensor.h"
+#include "metadef/register/inc/register/op_infer_runner.h"
 #include "metadef/register/inc/register/op_registry.h"
 #include "ops/common/op_test_harness.h"
 #include "ops/common/op_util.h"
@@ -182,16 +183,10 @@ class OpRunner {
     gert::InferShapeContext* ctx = builder_->Build();
     for (size_t i = 0; i < n_out_; ++i) ctx->SetOutputDataType(i, ge::DT_UNDEFINED);
     for (const Preset& p : presets_) ctx->SetOutputDataType(p.index, p.dt);
-    ge::Status st = ge::OkStatus();
-    if (reg_->verify != nullptr) st = reg_->verify(*ctx);
-    if (st.ok()) {
-      if (reg_->infer_data_type != nullptr) {
-        st = reg_->infer_data_type(*ctx);
-      } else if (ctx->GetInputShape(0) != nullptr) {
-        for (size_t i = 0; i < n_out_; ++i) ctx->SetOutputDataType(i, ctx->GetInputDataType(0));
-      }
-    }
-    if (st.ok() && reg_->infer_shape != nullptr) st = reg_->infer_shape(*ctx);
+    ge::OpInferOptions infer_options;
+    infer_options.missing_infer_shape = ge::OpInferOptions::MissingInferShape::kSkip;
+    infer_options.check_value_reads = true;  // undeclared value reads fail the test
+    const ge::Status st = ge::RunOpInfer(*reg_, *ctx, infer_options);
     shapes_.clear();
     dtypes_.clear();
     for (size_t i = 0; i < n_out_; ++i) {

@@ -294,6 +294,12 @@ REG_OP(NonMaxSuppression)
     .InferShape(InferNms)
     .InferDataType(InferNmsType)
     .Verify(VerifyNms)
+    .DataDependentOutputShape()
+    .ValueDependentInput("boxes")
+    .ValueDependentInput("scores")
+    .ValueDependentInput("max_output_boxes_per_class")
+    .ValueDependentInput("iou_threshold")
+    .ValueDependentInput("score_threshold")
     .Kernel(ge::kEngineHostCpu, NmsKernel);
 
 }  // namespace ops

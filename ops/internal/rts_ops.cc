@@ -273,11 +273,13 @@ REG_OP(StreamSwitch)
     .Attr("switch_condition", ge::AttrValue::CreateFrom<int64_t>(0))
     .Verify(VerifyStreamSwitch)
     .InferShape(InferNothing)
+    .SideEffect()
     .Kernel(ge::kEngineRts, StreamSwitchKernel);
 
 REG_OP(StreamActive)
     .Attr("active_stream_list", ge::AttrValue::CreateFrom<std::vector<int64_t>>({}))
     .InferShape(InferNothing)
+    .SideEffect()
     .Kernel(ge::kEngineRts, NoOpKernel);
 
 REG_OP(StreamMerge)
@@ -294,24 +296,28 @@ REG_OP(Send)
     .Attr("event_id", ge::AttrValue::CreateFrom<int64_t>(0))
     .Verify(VerifyEventId)
     .InferShape(InferNothing)
+    .SideEffect()
     .Kernel(ge::kEngineRts, NoOpKernel);
 
 REG_OP(Recv)
     .Attr("event_id", ge::AttrValue::CreateFrom<int64_t>(0))
     .Verify(VerifyEventId)
     .InferShape(InferNothing)
+    .SideEffect()
     .Kernel(ge::kEngineRts, NoOpKernel);
 
 REG_OP(LabelSet)
     .Attr("_label_switch_index", ge::AttrValue::CreateFrom<int64_t>(0))
     .Verify(VerifyLabelIndex)
     .InferShape(InferNothing)
+    .SideEffect()
     .Kernel(ge::kEngineRts, NoOpKernel);
 
 REG_OP(LabelGoto)
     .Attr("_label_switch_index", ge::AttrValue::CreateFrom<int64_t>(0))
     .Verify(VerifyLabelIndex)
     .InferShape(InferNothing)
+    .SideEffect()
     .Kernel(ge::kEngineRts, NoOpKernel);
 
 REG_OP(LabelSwitchByIndex)
@@ -319,6 +325,8 @@ REG_OP(LabelSwitchByIndex)
     .Attr("_label_switch_list", ge::AttrValue::CreateFrom<std::vector<int64_t>>({}))
     .Verify(VerifyLabelSwitchByIndex)
     .InferShape(InferNothing)
+    .SideEffect()
+    .ValueDependentInput("index")
     .Kernel(ge::kEngineRts, LabelSwitchByIndexKernel);
 
 REG_OP(MemcpyAsync)

@@ -929,6 +929,8 @@ REG_OP(Col2Im)
     .Attr("strides", AttrInts())
     .InferShape(InferCol2Im)
     .Verify(InferCol2ImVerify)
+    .ValueDependentInput("image_shape")
+    .ValueDependentInput("block_shape")
     .Kernel(ge::kEngineHostCpu, Col2ImKernel);
 
 }  // namespace nn

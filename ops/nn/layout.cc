@@ -244,6 +244,7 @@ REG_OP(Dropout)
     .Attr("seed", AttrInt(0))
     .InferShape(InferDropout)
     .InferDataType(InferDropoutType)
+    .Random()
     .Kernel(ge::kEngineHostCpu, DropoutKernel);
 
 REG_OP(DepthToSpace)

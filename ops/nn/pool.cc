@@ -685,6 +685,7 @@ REG_OP(MaxUnpool)
     .Attr("pads", AttrInts())
     .Attr("strides", AttrInts())
     .InferShape(InferMaxUnpool)
+    .ValueDependentInput("output_shape")
     .Kernel(ge::kEngineHostCpu, MaxUnpoolKernel);
 
 REG_OP(LpPool)

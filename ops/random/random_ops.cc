@@ -380,6 +380,7 @@ REG_OP(RandomUniform)
     .Attr("low", AttrFloat(0.f))
     .InferShape(InferFromShapeAttr)
     .InferDataType(InferGeneratorType)
+    .Random()
     .Kernel(ge::kEngineHostCpu, RandomUniformKernel);
 
 REG_OP(RandomNormal)
@@ -390,6 +391,7 @@ REG_OP(RandomNormal)
     .Attr("scale", AttrFloat(1.f))
     .InferShape(InferFromShapeAttr)
     .InferDataType(InferGeneratorType)
+    .Random()
     .Kernel(ge::kEngineHostCpu, RandomNormalKernel);
 
 REG_OP(RandomUniformLike)
@@ -399,6 +401,7 @@ REG_OP(RandomUniformLike)
     .Attr("low", AttrFloat(0.f))
     .InferShape(InferShapeSameAsInput0)
     .InferDataType(InferLikeType)
+    .Random()
     .Kernel(ge::kEngineHostCpu, RandomUniformLikeKernel);
 
 REG_OP(RandomNormalLike)
@@ -408,6 +411,7 @@ REG_OP(RandomNormalLike)
     .Attr("scale", AttrFloat(1.f))
     .InferShape(InferShapeSameAsInput0)
     .InferDataType(InferLikeType)
+    .Random()
     .Kernel(ge::kEngineHostCpu, RandomNormalLikeKernel);
 
 REG_OP(Bernoulli)
@@ -415,6 +419,7 @@ REG_OP(Bernoulli)
     .Output("output", BernoulliOutputTypes())
     .InferShape(InferShapeSameAsInput0)
     .InferDataType(InferBernoulliType)
+    .Random()
     .Kernel(ge::kEngineHostCpu, BernoulliKernel);
 
 REG_OP(Multinomial)
@@ -424,6 +429,7 @@ REG_OP(Multinomial)
     .Attr("sample_size", ge::AttrValue::CreateFrom<int64_t>(1))
     .InferShape(InferMultinomial)
     .InferDataType(InferMultinomialType)
+    .Random()
     .Kernel(ge::kEngineHostCpu, MultinomialKernel);
 
 }  // namespace ops

@@ -499,6 +499,7 @@ REG_OP(ReduceSum)
     .Attr("keepdims", ge::AttrValue::CreateFrom<int64_t>(1))
     .Attr("noop_with_empty_axes", ge::AttrValue::CreateFrom<int64_t>(0))
     .InferShape(InferReduce<ReduceKind::kSum>)
+    .ValueDependentInput("axes")
     .Kernel(ge::kEngineHostCpu, ReduceKernel<ReduceKind::kSum>);
 
 }  // namespace ops

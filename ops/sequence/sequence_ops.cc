@@ -736,6 +736,7 @@ REG_OP(SequenceConstruct)
     .Verify(VerifySequenceConstruct)
     .InferDataType(InferSequenceConstruct)
     .InferShape(InferSequenceConstruct)
+    .DataDependentOutputShape()
     .Kernel(ge::kEngineHostCpu, SequenceConstructKernel);
 
 REG_OP(SequenceEmpty)
@@ -744,6 +745,7 @@ REG_OP(SequenceEmpty)
     .Verify(VerifySequenceEmpty)
     .InferDataType(InferSequenceEmpty)
     .InferShape(InferSequenceEmpty)
+    .DataDependentOutputShape()
     .Kernel(ge::kEngineHostCpu, SequenceEmptyKernel);
 
 REG_OP(SequenceAt)
@@ -753,6 +755,9 @@ REG_OP(SequenceAt)
     .Verify(VerifySequenceAt)
     .InferDataType(InferSequenceAt)
     .InferShape(InferSequenceAt)
+    .DataDependentOutputShape()
+    .ValueDependentInput("input_sequence")
+    .ValueDependentInput("position")
     .Kernel(ge::kEngineHostCpu, SequenceAtKernel);
 
 REG_OP(SequenceInsert)
@@ -763,6 +768,9 @@ REG_OP(SequenceInsert)
     .Verify(VerifySequenceInsert)
     .InferDataType(InferSequenceInsert)
     .InferShape(InferSequenceInsert)
+    .DataDependentOutputShape()
+    .ValueDependentInput("input_sequence")
+    .ValueDependentInput("position")
     .Kernel(ge::kEngineHostCpu, SequenceInsertKernel);
 
 REG_OP(SequenceErase)
@@ -772,6 +780,8 @@ REG_OP(SequenceErase)
     .Verify(VerifySequenceErase)
     .InferDataType(InferSequenceErase)
     .InferShape(InferSequenceErase)
+    .DataDependentOutputShape()
+    .ValueDependentInput("position")
     .Kernel(ge::kEngineHostCpu, SequenceEraseKernel);
 
 REG_OP(SequenceLength)
@@ -789,6 +799,8 @@ REG_OP(SplitToSequence)
     .Attr("keepdims", ge::AttrValue::CreateFrom<int64_t>(1))
     .InferDataType(InferSplitToSequence)
     .InferShape(InferSplitToSequence)
+    .DataDependentOutputShape()
+    .ValueDependentInput("split")
     .Kernel(ge::kEngineHostCpu, SplitToSequenceKernel);
 
 REG_OP(ConcatFromSequence)
@@ -798,6 +810,8 @@ REG_OP(ConcatFromSequence)
     .Attr("new_axis", ge::AttrValue::CreateFrom<int64_t>(0))
     .InferDataType(InferConcatFromSequence)
     .InferShape(InferConcatFromSequence)
+    .DataDependentOutputShape()
+    .ValueDependentInput("input_sequence")
     .Kernel(ge::kEngineHostCpu, ConcatFromSequenceKernel);
 
 REG_OP(SequenceMap)
@@ -817,6 +831,7 @@ REG_OP(Optional)
     .Verify(VerifyOptional)
     .InferDataType(InferOptional)
     .InferShape(InferOptional)
+    .DataDependentOutputShape()
     .Kernel(ge::kEngineHostCpu, OptionalKernel);
 
 REG_OP(OptionalHasElement)
@@ -824,6 +839,7 @@ REG_OP(OptionalHasElement)
     .Output("output", ge::TensorType({ge::DT_BOOL}))
     .InferDataType(InferOptionalHasElement)
     .InferShape(InferOptionalHasElement)
+    .DataDependentOutputShape()
     .Kernel(ge::kEngineHostCpu, OptionalHasElementKernel);
 
 REG_OP(OptionalGetElement)
@@ -831,6 +847,8 @@ REG_OP(OptionalGetElement)
     .Output("output", ControlValueTypes())
     .InferDataType(InferOptionalGetElement)
     .InferShape(InferOptionalGetElement)
+    .DataDependentOutputShape()
+    .ValueDependentInput("input")
     .Kernel(ge::kEngineHostCpu, OptionalGetElementKernel);
 
 }  // namespace

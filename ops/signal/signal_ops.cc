@@ -678,6 +678,7 @@ REG_OP(DFT)
     .Attr("onesided", AttrInt(0))
     .InferShape(InferDft)
     .Verify(VerifyDft)
+    .ValueDependentInput("dft_length")
     .Kernel(ge::kEngineHostCpu, DftKernel);
 
 REG_OP(STFT)
@@ -689,6 +690,8 @@ REG_OP(STFT)
     .Attr("onesided", AttrInt(1))
     .InferShape(InferStft)
     .Verify(VerifyStft)
+    .ValueDependentInput("frame_step")
+    .ValueDependentInput("frame_length")
     .Kernel(ge::kEngineHostCpu, StftKernel);
 
 REG_OP(BlackmanWindow)
@@ -699,6 +702,7 @@ REG_OP(BlackmanWindow)
     .InferShape(InferWindow)
     .InferDataType(InferOutputDatatype)
     .Verify(VerifyIndexInput0)
+    .ValueDependentInput("size")
     .Kernel(ge::kEngineHostCpu, BlackmanKernel);
 
 REG_OP(HammingWindow)
@@ -709,6 +713,7 @@ REG_OP(HammingWindow)
     .InferShape(InferWindow)
     .InferDataType(InferOutputDatatype)
     .Verify(VerifyIndexInput0)
+    .ValueDependentInput("size")
     .Kernel(ge::kEngineHostCpu, HammingKernel);
 
 REG_OP(HannWindow)
@@ -719,6 +724,7 @@ REG_OP(HannWindow)
     .InferShape(InferWindow)
     .InferDataType(InferOutputDatatype)
     .Verify(VerifyIndexInput0)
+    .ValueDependentInput("size")
     .Kernel(ge::kEngineHostCpu, HannKernel);
 
 REG_OP(MelWeightMatrix)
@@ -732,6 +738,8 @@ REG_OP(MelWeightMatrix)
     .InferShape(InferMel)
     .InferDataType(InferOutputDatatype)
     .Verify(VerifyMel)
+    .ValueDependentInput("num_mel_bins")
+    .ValueDependentInput("dft_length")
     .Kernel(ge::kEngineHostCpu, MelKernel);
 
 }  // namespace ops

@@ -516,6 +516,8 @@ REG_OP(StringNormalizer)
     .Attr("stopwords", ge::AttrValue::CreateFrom<std::vector<std::string>>({}))
     .InferShape(InferStringNormalizer)
     .Verify(VerifyStringInput)
+    .DataDependentOutputShape()
+    .ValueDependentInput("X")
     .Kernel(ge::kEngineHostCpu, StringNormalizerKernel);
 
 REG_OP(TfIdfVectorizer)

@@ -46,10 +46,8 @@ ComputeGraphPtr MakeGraph(int which) {
 const char* Name(int which) { return which == 0 ? "chain10k" : "cnn"; }
 
 std::string CompileToOm(const ComputeGraphPtr& graph) {
-  StatusOr<ComputeGraphPtr> compiled = rttest::CompileGraph(graph);
-  CheckOk(compiled.status(), "compile");
-  StatusOr<GeRootModelPtr> root = rttest::BuildModel(*compiled);
-  CheckOk(root.status(), "build");
+  StatusOr<GeRootModelPtr> root = rttest::CompileToRootModel(graph);
+  CheckOk(root.status(), "compile");
   StatusOr<std::string> om = SaveOm(**root);
   CheckOk(om.status(), "save");
   return std::move(om).value();
@@ -114,11 +112,9 @@ void BM_CompileVsLoad(benchmark::State& state) {
     state.ResumeTiming();
     {
       const Clock::time_point t0 = Clock::now();
-      StatusOr<ComputeGraphPtr> compiled = rttest::CompileGraph(g);
-      CheckOk(compiled.status(), "compile");
-      nodes += static_cast<double>((*compiled)->GetDirectNodesSize());
-      StatusOr<GeRootModelPtr> root = rttest::BuildModel(*compiled);
-      CheckOk(root.status(), "build");
+      StatusOr<GeRootModelPtr> root = rttest::CompileToRootModel(g);
+      CheckOk(root.status(), "compile");
+      nodes += static_cast<double>((*root)->root->graph->GetDirectNodesSize());
       CheckOk(SaveOmToFile(**root, path).status(), "save");
       const Clock::time_point t1 = Clock::now();
       StatusOr<Model> m = Model::LoadFromFile(path);

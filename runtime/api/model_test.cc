@@ -217,9 +217,7 @@ TEST(ModelTest, DataDependentModelIsDynamic) {
 TEST(ModelTest, InMemoryModelAndMoves) {
   StatusOr<ComputeGraphPtr> g = rttest::ParseOnnx(rttest::Mlp());
   ASSERT_TRUE(g.ok());
-  StatusOr<ComputeGraphPtr> compiled = rttest::CompileGraph(*g);
-  ASSERT_TRUE(compiled.ok()) << compiled.status();
-  StatusOr<GeRootModelPtr> root = rttest::BuildModel(*compiled);
+  StatusOr<GeRootModelPtr> root = rttest::CompileToRootModel(*g);
   ASSERT_TRUE(root.ok()) << root.status();
   StatusOr<Model> model = LoadModelFromGeRootModel(*root, ModelLoadOptions{});
   ASSERT_TRUE(model.ok()) << model.status();
@@ -653,9 +651,7 @@ TEST(ModelTest, LaunchPlanAndTaskDefFormsRunAlike) {
   for (const auto& [onnx, dims] : models) {
     StatusOr<ComputeGraphPtr> graph = rttest::ParseOnnx(onnx);
     ASSERT_TRUE(graph.ok()) << graph.status();
-    StatusOr<ComputeGraphPtr> compiled = rttest::CompileGraph(*graph);
-    ASSERT_TRUE(compiled.ok()) << compiled.status();
-    StatusOr<GeRootModelPtr> root = rttest::BuildModel(*compiled);
+    StatusOr<GeRootModelPtr> root = rttest::CompileToRootModel(*graph);
     ASSERT_TRUE(root.ok()) << root.status();
     OmSaveOptions task_defs;
     task_defs.launch_plan = false;

@@ -25,6 +25,7 @@
 #include "metadef/inc/base/prefault.h"
 #include "metadef/inc/external/graph/type_utils.h"
 #include "metadef/register/inc/gert/contexts.h"
+#include "metadef/register/inc/register/op_infer_runner.h"
 #include "metadef/register/inc/register/op_registry.h"
 #include "runtime/executor/io_check.h"
 
@@ -1234,21 +1235,14 @@ StatusOr<int32_t> StaticExecutor::Preparer::InferOutputs(const Cursor& c,
                   absl::MakeConstSpan(s_out_dtype_ptrs_.data(), n_outs));
   ictx.SetIrInputs(ir);
   // (Messages are built on failure only.)
-  if (reg.verify != nullptr) {
-    if (Status st = reg.verify(ictx); !st.ok()) return Annotate(st, Head(c), "verify: ");
-  }
-  if (reg.infer_data_type != nullptr) {
-    if (Status st = reg.infer_data_type(ictx); !st.ok()) {
-      return Annotate(st, Head(c), "infer data type: ");
+  InferStep step = InferStep::kNone;
+  if (Status st = RunOpInfer(reg, ictx, {}, &step); !st.ok()) {
+    if (step == InferStep::kNoInferShape) {
+      return NotSupported(Head(c), "op ", reg.type,
+                          " has no infer shape function; its outputs cannot be checked");
     }
-  } else if (ictx.GetInputShape(0) != nullptr) {
-    for (size_t i = 0; i < n_outs; ++i) ictx.SetOutputDataType(i, ictx.GetInputDataType(0));
+    return Annotate(st, Head(c), InferStepName(step), ": ");
   }
-  if (reg.infer_shape == nullptr) {
-    return NotSupported(Head(c), "op ", reg.type,
-                        " has no infer shape function; its outputs cannot be checked");
-  }
-  if (Status st = reg.infer_shape(ictx); !st.ok()) return Annotate(st, Head(c), "infer shape: ");
   *shapes = s_out_shapes_.data();
   *dtypes = s_out_dtypes_.data();
   if (verdicts_.size() >= kMaxVerdictEntries) return -1;

@@ -30,6 +30,7 @@
 #include "graph/inc/graph/op_types.h"
 #include "metadef/inc/external/graph/type_utils.h"
 #include "metadef/register/inc/gert/contexts.h"
+#include "metadef/register/inc/register/op_infer_runner.h"
 
 namespace ge {
 namespace {
@@ -782,14 +783,11 @@ Status GraphExec::RunKernel(size_t pos, absl::Span<const Tensor* const> inputs) 
     const GeTensorDesc* desc = op.GetOutputDescBarePtr(static_cast<uint32_t>(i));
     if (desc != nullptr) ictx.SetOutputDataType(i, desc->GetDataType());
   }
-  if (reg->verify != nullptr) RETURN_IF_ERROR(NameNode(reg->verify(ictx), node, "verify"));
-  if (reg->infer_data_type != nullptr) {
-    RETURN_IF_ERROR(NameNode(reg->infer_data_type(ictx), node, "infer data type"));
-  } else if (ictx.GetInputShape(0) != nullptr) {
-    for (size_t i = 0; i < n_out; ++i) ictx.SetOutputDataType(i, ictx.GetInputDataType(0));
-  }
-  if (reg->infer_shape != nullptr) {
-    RETURN_IF_ERROR(NameNode(reg->infer_shape(ictx), node, "infer shape"));
+  OpInferOptions infer_options;  // a kernel without infer sizes its own outputs
+  infer_options.missing_infer_shape = OpInferOptions::MissingInferShape::kSkip;
+  InferStep step = InferStep::kNone;
+  if (Status st = RunOpInfer(*reg, ictx, infer_options, &step); !st.ok()) {
+    return NameNode(st, node, InferStepName(step));
   }
 
   // With skip_unconsumed_optional_outputs, optional outputs nobody consumes

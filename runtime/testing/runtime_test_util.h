@@ -46,10 +46,10 @@ onnx::ModelProto NonZeroModel();
 
 // ---- the user's pipeline
 StatusOr<ComputeGraphPtr> ParseOnnx(const onnx::ModelProto& model);
-// Parse + CompilerStages::Compile.
+// The compile stages through the GraphManager (no model build).
 StatusOr<ComputeGraphPtr> CompileGraph(const ComputeGraphPtr& graph);
-// Compiled graph -> GeRootModel (ModelBuilder).
-StatusOr<GeRootModelPtr> BuildModel(const ComputeGraphPtr& compiled);
+// Stages + model build through the GraphManager.
+StatusOr<GeRootModelPtr> CompileToRootModel(const ComputeGraphPtr& graph);
 // Everything up to the OM bytes.
 StatusOr<std::string> CompileOnnxToOm(const onnx::ModelProto& model);
 

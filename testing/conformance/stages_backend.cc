@@ -5,9 +5,8 @@
 #include <utility>
 #include <vector>
 
-#include "compiler/stages/compiler_stages.h"
+#include "runtime/manager/graph_manager.h"
 #include "runtime/reference/reference_interpreter.h"
-#include "testing/conformance/stages_backend_internal.h"
 
 namespace ge {
 namespace conformance {
@@ -24,20 +23,30 @@ class InterpretedModel : public CompiledModel {
   ComputeGraphPtr graph_;
 };
 
+// The GraphManager compiles (no model build); the reference interpreter runs
+// the compiled graph.
 class StagesInterpreterBackend : public Backend {
  public:
   std::string Name() const override { return "stages+interpreter"; }
   void WarmUp() override {
-    internal::WarmUpOnnxParser();
+    // Registries and ONNX schemas are initialized by a first (failing)
+    // parse; the children inherit them.
+    GraphManager gm;
+    if (gm.Initialize({}).ok()) (void)gm.AddOnnxGraph(0, OnnxSource::Bytes("warm-up"));
   }
   StatusOr<std::unique_ptr<CompiledModel>> Compile(const ModelSource& model) override {
-    StatusOr<ComputeGraphPtr> graph = internal::ParseOnnxFile(model.path);
-    if (!graph.ok()) return Annotate(graph.status(), "parse: ");
-    CompilerStages stages;
-    StatusOr<CompileResult> compiled = stages.Compile(*graph, CompileOptions());
-    if (!compiled.ok()) return Annotate(compiled.status(), "CompilerStages: ");
-    if (compiled->graph == nullptr) return Internal("CompilerStages returned no graph");
-    return std::unique_ptr<CompiledModel>(new InterpretedModel(compiled->graph));
+    GraphManager gm;
+    RETURN_IF_ERROR(gm.Initialize({}));
+    gm.set_build_model(false);
+    const OnnxSource source =
+        model.path.empty() ? OnnxSource::Bytes(model.bytes) : OnnxSource::File(model.path);
+    Status added = gm.AddOnnxGraph(0, source);
+    if (!added.ok()) return Annotate(added, "parse: ");
+    Status built = gm.BuildGraph(0);
+    if (!built.ok()) return Annotate(built, "CompilerStages: ");
+    ASSIGN_OR_RETURN(ComputeGraphPtr compiled, gm.GetCompiledGraph(0));
+    if (compiled == nullptr) return Internal("CompilerStages returned no graph");
+    return std::unique_ptr<CompiledModel>(new InterpretedModel(std::move(compiled)));
   }
 };
 

@@ -15,26 +15,16 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
+#include "build/model/model_builder.h"
 #include "build/om/om_file.h"
 #include "compiler/manager/session_options.h"
-#include "compiler/passes/cast_remove_pass.h"
-#include "compiler/passes/common_subexpression_elimination_pass.h"
-#include "compiler/passes/constant_folding_pass.h"
-#include "compiler/passes/constant_fuse_same_pass.h"
-#include "compiler/passes/dead_code_elimination_pass.h"
-#include "compiler/passes/identity_delete_pass.h"
-#include "compiler/passes/infer_shape_pass.h"
-#include "compiler/passes/inner_identity_delete_pass.h"
-#include "compiler/passes/pass_framework/ge_pass.h"
-#include "compiler/passes/pass_framework/pass_manager.h"
-#include "compiler/passes/reshape_remove_pass.h"
 #include "compiler/stages/compiler_stages.h"
 #include "graph/inc/graph/compute_graph.h"
 #include "graph/inc/graph/node.h"
 #include "graph/inc/graph/op_desc.h"
 #include "graph/inc/graph/op_types.h"
 #include "metadef/inc/external/graph/type_utils.h"
-#include "tools/atc/atc_build.h"
+#include "runtime/manager/graph_manager.h"
 #include "tools/atc/atc_parse.h"
 
 namespace ge {
@@ -102,31 +92,6 @@ std::map<std::string, std::string> GeOptionsOf(const AtcOptions& options) {
   return ge;
 }
 
-// The built-in passes in seed order, when the stages come without them.
-void AddDefaultPasses(CompilerStages* stages, int64_t fold_bytes) {
-  if (stages->preparer.infer_shape || stages->optimizer.stage1().size() != 0 ||
-      stages->optimizer.stage2().size() != 0) {
-    return;
-  }
-  stages->preparer.infer_shape = [](const ComputeGraphPtr& graph) -> Status {
-    InferShapePass pass;
-    return pass.Run(graph).status();
-  };
-  PassManager& s1 = stages->optimizer.stage1();
-  s1.AddPass<ConstantFuseSamePass>();
-  s1.AddPass<CommonSubexpressionEliminationPass>();
-  s1.AddPass<ConstantFoldingPass>(fold_bytes);
-  auto& simplify = s1.AddPass<NodePassGroup>("NodeSimplify");
-  simplify.AddPass<CastRemovePass>();
-  simplify.AddPass<ReshapeRemovePass>();
-  simplify.AddPass<IdentityDeletePass>();
-  s1.AddPass<DeadCodeEliminationPass>();
-  PassManager& s2 = stages->optimizer.stage2();
-  s2.AddPass<NodePassGroup>("InnerIdentityDelete").AddPass<InnerIdentityDeletePass>();
-  s2.AddPass<ConstantFoldingPass>(fold_bytes);
-  s2.AddPass<DeadCodeEliminationPass>();
-}
-
 Status ApplyInputFormat(const ComputeGraphPtr& graph, absl::string_view text) {
   if (text.empty()) return OkStatus();
   auto format = TypeUtils::SerialStringToFormat(text);
@@ -152,7 +117,11 @@ Status ApplyInputFormat(const ComputeGraphPtr& graph, absl::string_view text) {
 
 }  // namespace
 
-StatusOr<AtcResult> ConvertOnnxToModel(const AtcOptions& options) {
+namespace {
+
+// parse -> GraphManager (stages + model build) with atc's recorded options;
+// `gm` keeps the built model (graph id 0) for saving.
+Status Compile(const AtcOptions& options, GraphManager* gm, AtcResult* result) {
   RETURN_IF_ERROR(CheckFramework(options.framework));
   RETURN_IF_ERROR(CheckModelSource(options));
   const std::map<std::string, std::string> ge_options = GeOptionsOf(options);
@@ -163,42 +132,19 @@ StatusOr<AtcResult> ConvertOnnxToModel(const AtcOptions& options) {
   if (compile_options->build_mode != BuildMode::kNormal) {
     return ParamInvalid("options: atc needs ", kOptBuildMode, "=normal");
   }
-  int64_t fold_bytes = 0;
-  if (!absl::SimpleAtoi(OptionOrDefault(ge_options, kOptConstantFoldingMaxBytes), &fold_bytes)) {
-    fold_bytes = int64_t{1} << 20;
-  }
+  Status init = gm->Initialize(ge_options);
+  if (!init.ok()) return Annotate(init, "options: ");
 
-  AtcResult result;
   // ---- parse
   Clock::time_point t0 = Clock::now();
   auto graph = atc_internal::ParseOnnxForAtc(options);
   if (!graph.ok()) return Annotate(graph.status(), "parse: ");
   Status fmt = ApplyInputFormat(*graph, options.input_format);
   if (!fmt.ok()) return Annotate(fmt, "parse: ");
-  Report(options, &result, "parse", MsSince(t0));
+  Report(options, result, "parse", MsSince(t0));
 
-  // ---- prepare + optimize (partition and the graph build step included)
-  CompilerStages stages;
-  AddDefaultPasses(&stages, fold_bytes);
-  CompileOptions copts = *compile_options;
-  Clock::time_point t1 = Clock::now();
-  bool prepared = false;
-  copts.observer = [&](absl::string_view stage) {
-    if (!prepared && stage == "PrepareDynShape") {
-      prepared = true;
-      Report(options, &result, "prepare", MsSince(t1));
-      t1 = Clock::now();
-    }
-  };
-  auto compiled = stages.Compile(*graph, copts);
-  if (!compiled.ok()) {
-    return Annotate(compiled.status(), prepared ? "optimize: " : "prepare: ");
-  }
-  Report(options, &result, "optimize", MsSince(t1));
-  result.graph = compiled->graph;
-
-  // ---- build
-  Clock::time_point t2 = Clock::now();
+  // ---- prepare, optimize (partition and the graph build step included),
+  // build (the model builder)
   std::map<std::string, std::string> attrs;
   attrs[kAtcAttrFramework] = absl::StrCat(options.framework);
   if (!options.soc_version.empty()) attrs[kAtcAttrSocVersion] = options.soc_version;
@@ -210,19 +156,62 @@ StatusOr<AtcResult> ConvertOnnxToModel(const AtcOptions& options) {
   if (!options.op_select_implmode.empty()) {
     attrs[kAtcAttrOpSelectImplMode] = options.op_select_implmode;
   }
-  auto root = atc_internal::BuildRootModel(result.graph, options, attrs);
-  if (!root.ok()) return Annotate(root.status(), "build: ");
-  result.root_model = *root;
-  Report(options, &result, "build", MsSince(t2));
+  Status added = gm->AddGraph(0, *graph);
+  if (!added.ok()) return Annotate(added, "prepare: ");
+  ModelBuildOptions build;
+  build.attrs = std::move(attrs);
+  RETURN_IF_ERROR(gm->SetModelBuildOptions(0, std::move(build)));
+  enum class Phase { kPrepare, kOptimize, kBuild, kDone };
+  Phase phase = Phase::kPrepare;
+  Clock::time_point t1 = Clock::now();
+  gm->SetStageObserver([&](absl::string_view stage) {
+    if (phase == Phase::kPrepare && stage == "PrepareDynShape") {
+      Report(options, result, "prepare", MsSince(t1));
+      phase = Phase::kOptimize;
+      t1 = Clock::now();
+    } else if (phase == Phase::kOptimize && stage == "Build") {
+      Report(options, result, "optimize", MsSince(t1));
+      phase = Phase::kBuild;
+      t1 = Clock::now();
+    } else if (phase == Phase::kBuild && stage == "ModelBuild") {
+      Report(options, result, "build", MsSince(t1));
+      phase = Phase::kDone;
+    }
+  });
+  Status built = gm->BuildGraph(0);
+  gm->SetStageObserver(nullptr);
+  if (!built.ok()) {
+    const char* where = phase == Phase::kPrepare    ? "prepare: "
+                        : phase == Phase::kOptimize ? "optimize: "
+                                                    : "build: ";
+    return Annotate(built, where);
+  }
+  ASSIGN_OR_RETURN(result->graph, gm->GetCompiledGraph(0));
+  ASSIGN_OR_RETURN(result->root_model, gm->GetRootModel(0));
+  return OkStatus();
+}
+
+OmSaveOptions SaveOptionsOf(const AtcOptions& options) {
+  OmSaveOptions save;
+  save.soc_version = options.soc_version;
+  return save;
+}
+
+}  // namespace
+
+StatusOr<AtcResult> ConvertOnnxToModel(const AtcOptions& options) {
+  GraphManager gm;
+  AtcResult result;
+  RETURN_IF_ERROR(Compile(options, &gm, &result));
   return result;
 }
 
 StatusOr<AtcResult> ConvertOnnx(const AtcOptions& options) {
-  ASSIGN_OR_RETURN(AtcResult result, ConvertOnnxToModel(options));
+  GraphManager gm;
+  AtcResult result;
+  RETURN_IF_ERROR(Compile(options, &gm, &result));
   Clock::time_point t0 = Clock::now();
-  OmSaveOptions save;
-  save.soc_version = options.soc_version;
-  auto om = SaveOm(*result.root_model, save);
+  auto om = gm.SaveModelToBytes(0, SaveOptionsOf(options));
   if (!om.ok()) return Annotate(om.status(), "serialize: ");
   result.om_bytes = std::move(*om);
   result.om_size = result.om_bytes.size();
@@ -232,15 +221,16 @@ StatusOr<AtcResult> ConvertOnnx(const AtcOptions& options) {
 
 StatusOr<AtcResult> ConvertOnnxToFile(const AtcOptions& options, const std::string& output_path) {
   if (output_path.empty()) return ParamInvalid("empty output path");
-  ASSIGN_OR_RETURN(AtcResult result, ConvertOnnxToModel(options));
+  GraphManager gm;
+  AtcResult result;
+  RETURN_IF_ERROR(Compile(options, &gm, &result));
   // "serialize" = MODEL_DEF / TASK_INFO encoding and the file layout;
   // "write" = hashing and streaming the bytes (weights straight from the
   // constants, never assembled in memory) + rename.
-  OmSaveOptions save;
-  save.soc_version = options.soc_version;
+  OmSaveOptions save = SaveOptionsOf(options);
   OmSaveTimes times;
   save.times = &times;
-  auto size = SaveOmToFile(*result.root_model, output_path, save);
+  auto size = gm.SaveModel(0, output_path, save);
   if (!size.ok()) {
     return Annotate(size.status(), times.serialize_ms > 0 ? "write: " : "serialize: ");
   }

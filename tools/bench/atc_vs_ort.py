@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Compile time of `atc` vs ONNX Runtime session creation, measured in one run.
 
-Issue 6 sets compile-speed targets relative to ONNX Runtime on the same
-machine: atc on resnet50 no slower than ORT's session creation, atc on the
+The compile-speed targets are relative to ONNX Runtime on the same machine:
+atc on resnet50 no slower than ORT's session creation, atc on the
 100k-node synthetic ladder at most 10% of ORT's creation, per-node compile cost
 at 100k within 1.5x of 10k, and OM load time under 10% of compile time. These
 machines are noisy, so every figure here is taken in the same run, with the

@@ -115,6 +115,10 @@ class NodePassGroup : public GraphPass {
   explicit NodePassGroup(std::string name, GEPassOptions options = GEPassOptions());
 
   absl::string_view name() const override { return name_; }
+  // Takes settings.disabled_passes as the disabled node passes.
+  void Configure(const PassSettings& settings) override {
+    options_.disabled_passes = settings.disabled_passes;
+  }
 
   // ParamInvalid for a null pass or an empty name.
   Status AddPass(std::string name, std::unique_ptr<BaseNodePass> pass);

@@ -15,6 +15,8 @@
 //     spin until its cap.
 //   * A pass must leave the graph valid for GraphVerifier.
 //   * Passes are not thread-safe; run one pass object on one graph at a time.
+//   * Configure(settings) may be called before any Run; a pass keeps what it
+//     reads until the next Configure.
 //
 // Example
 //   class MyPass : public GraphPass {
@@ -28,6 +30,7 @@
 #define COMPILER_PASSES_PASS_FRAMEWORK_GRAPH_PASS_H_
 
 #include "absl/strings/string_view.h"
+#include "compiler/passes/pass_framework/pass_settings.h"
 #include "graph/inc/graph/compute_graph.h"
 #include "graph/inc/graph/graph_fwd.h"
 #include "metadef/inc/external/base/status.h"
@@ -42,6 +45,10 @@ class GraphPass {
   virtual ~GraphPass() = default;
 
   virtual absl::string_view name() const = 0;
+
+  // Takes the typed options it reads (pass_settings.h) before a run;
+  // composite passes forward them to their parts. Default: none to read.
+  virtual void Configure(const PassSettings& settings) { (void)settings; }
 
   // Runs the pass; true when the graph changed.
   [[nodiscard]] StatusOr<bool> Run(const ComputeGraphPtr& graph);

@@ -4,7 +4,7 @@
 // until it reports no change: XLA's HloPassFix, with a hard cap.
 //
 // Contract
-//   * name() is T's name (disabling T disables the loop).
+//   * name() is T's name (disabling T disables the loop); Configure goes to T.
 //   * Run returns true when any iteration changed the graph.
 //   * An iteration error stops the loop and is returned.
 //   * When the pass still reports a change on iteration max_iterations(),
@@ -43,6 +43,7 @@ class PassFix : public GraphPass {
   explicit PassFix(Args&&... args) : pass_(std::forward<Args>(args)...) {}
 
   absl::string_view name() const override { return pass_.name(); }
+  void Configure(const PassSettings& settings) override { pass_.Configure(settings); }
 
   T& pass() { return pass_; }
   const T& pass() const { return pass_; }

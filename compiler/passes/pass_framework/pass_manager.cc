@@ -45,6 +45,11 @@ std::vector<std::string> PassManager::pass_names() const {
   return names;
 }
 
+void PassManager::Configure(const PassSettings& settings) {
+  options_.disabled_passes = settings.disabled_passes;
+  for (auto& [pass_name, pass] : passes_) pass->Configure(settings);
+}
+
 StatusOr<bool> PassManager::RunImpl(const ComputeGraphPtr& graph) {
   last_run_.clear();
   // Topological orders are reused between passes that change nothing (the

@@ -91,6 +91,9 @@ class PassManager : public GraphPass {
                        PassManagerOptions options = PassManagerOptions());
 
   absl::string_view name() const override { return name_; }
+  // Takes settings.disabled_passes as options().disabled_passes and hands
+  // the settings to every registered pass.
+  void Configure(const PassSettings& settings) override;
 
   // GE's AddPass: takes ownership. ParamInvalid for a null pass or an empty
   // name. The same name may be registered more than once (e.g. two DCE runs);

@@ -59,8 +59,8 @@
 //   After sorting the list is in the new order and every OpDesc id is its
 //   position; sorting the root also sorts every subgraph and renumbers ids
 //   over GetAllNodes(). A cycle is a GraphCycle error naming the nodes of one
-//   cycle ("a -> b -> c -> a"). Everything is iterative (1M-node chains are
-//   fine) and deterministic.
+//   cycle ("a -> b -> c -> a"). Everything is iterative (no recursion, so a
+//   long chain cannot overflow the stack) and deterministic.
 //
 // Example
 //   auto graph = std::make_shared<ComputeGraph>("g");

@@ -13,6 +13,16 @@
 // (ModelSerializeImp, GeTensorSerializeUtils) is this codec plus a
 // generated parse / serialize.
 //
+// Where each part lives (all internal, in this package's srcs):
+//   graph_writer.cc       EncodeModel, EncodeGraph: GraphDef trees out
+//   graph_reader.cc       DecodeModel, DecodeGraph, DecodeModelOpDescs
+//   op_desc_codec.{h,cc}  OpDef fields; EncodeOpDesc, DecodeOpDesc
+//   tensor_desc_codec.{h,cc}  TensorDescriptor fields, the decoded-desc
+//                         cache; EncodeTensorDesc, DecodeTensorDesc
+//   attr_codec.{h,cc}     AttrEntry lists <-> attribute stores
+//   duplicate_names.{h,cc}  the duplicate-name check of writer and reader
+//   codec_common.h        wire primitives, message aliases, shared checks
+//
 // Example
 //   std::string bytes;
 //   SerializeContext ctx;

@@ -16,7 +16,7 @@
 #include "graph/proto/ge_ir.pb.h"
 #include "graph/serialization/inc/model_serialize.h"
 #include "graph/serialization/inc/model_serialize_proto.h"
-#include "graph/serialization/src/wire_format.h"
+#include "metadef/inc/base/wire_format.h"
 #include "graph/serialization/testing/graph_compare.h"
 #include "graph/serialization/testing/random_graph.h"
 #include "graph/src/testing/graph_builder.h"
@@ -26,7 +26,6 @@ namespace ge {
 namespace {
 
 using ::testing::HasSubstr;
-using wire::WireReader;
 using wire::WireWriter;
 
 // Generated parse + deterministic serialize of codec bytes.
@@ -200,28 +199,6 @@ TEST(GraphCodecTest, ReaderRejectsMalformedEncodings) {
   }
 }
 
-TEST(GraphCodecTest, WireReaderBounds) {
-  const std::string one("\x96\x01", 2);  // 150
-  WireReader r(one);
-  uint64_t v = 0;
-  ASSERT_TRUE(r.ReadVarint(&v));
-  EXPECT_EQ(v, 150u);
-  EXPECT_TRUE(r.AtEnd());
-  EXPECT_FALSE(r.ReadVarint(&v));  // nothing left
-  EXPECT_FALSE(r.ok());
-  const std::string three("\x01\x02\x03", 3);  // readers keep views: keep the bytes alive
-  WireReader fixed(three);
-  uint32_t f32 = 0;
-  EXPECT_FALSE(fixed.ReadFixed32(&f32));
-  // Packed payload ending inside a varint.
-  const std::string cut("\x0a\x02\x01\x80", 4);
-  WireReader packed(cut);
-  uint32_t field = 0;
-  wire::WireType type;
-  ASSERT_TRUE(packed.Next(&field, &type));
-  EXPECT_FALSE(packed.Repeated(type, [](int64_t) { return true; }));
-}
-
 TEST(GraphCodecTest, OpAndDescLevelApiRoundTrip) {
   const ComputeGraphPtr g = testing::RandomGraph(17);
   for (const NodePtr& node : g->GetDirectNode()) {
@@ -280,19 +257,6 @@ TEST(GraphCodecTest, DecodedOpsOfATypeShareEqualIrMetadata) {
   GE_ASSERT_OK(op("a2")->AppendIrInput("z", kIrInputDynamic));
   EXPECT_EQ(op("a1")->GetIrInputs().size(), 2u);
   EXPECT_EQ(op("a2")->GetIrInputs().size(), 3u);
-}
-
-// The writer grows its buffer past a reservation without losing bytes.
-TEST(GraphCodecTest, WireWriterGrowsPastItsReservation) {
-  std::string out = "prefix";
-  out.reserve(64);
-  {
-    WireWriter w(&out);
-    for (int i = 0; i < 5000; ++i) w.Append("0123456789");
-  }
-  ASSERT_EQ(out.size(), 6u + 50000u);
-  EXPECT_EQ(out.substr(0, 6), "prefix");
-  for (size_t i = 6; i < out.size(); i += 10) ASSERT_EQ(out.compare(i, 10, "0123456789"), 0) << i;
 }
 
 }  // namespace

@@ -329,6 +329,42 @@ int GeCOpRegSetPriority(GeCOpReg* reg, int32_t priority) {
   return ge::Ok();
 }
 
+int GeCOpRegAddTraits(GeCOpReg* reg, uint32_t traits) {
+  if (reg == nullptr) return ge::Fail(ge::ParamInvalid("null C op registration"));
+  constexpr uint32_t kKnown = GE_C_TRAIT_SIDE_EFFECT | GE_C_TRAIT_RANDOM |
+                              GE_C_TRAIT_DATA_DEPENDENT_OUTPUT_SHAPE;
+  static_assert(GE_C_TRAIT_SIDE_EFFECT == ge::kOpTraitSideEffect &&
+                    GE_C_TRAIT_RANDOM == ge::kOpTraitRandom &&
+                    GE_C_TRAIT_DATA_DEPENDENT_OUTPUT_SHAPE ==
+                        ge::kOpTraitDataDependentOutputShape,
+                "C trait bits are the OpTraitFlag bits");
+  if ((traits & ~kKnown) != 0) {
+    return ge::FailBuilder(reg, ge::ParamInvalid(ge::RegName(reg), ": unknown trait bits 0x",
+                                                 absl::Hex(traits & ~kKnown)));
+  }
+  if ((traits & GE_C_TRAIT_SIDE_EFFECT) != 0) reg->reg.SideEffect();
+  if ((traits & GE_C_TRAIT_RANDOM) != 0) reg->reg.Random();
+  if ((traits & GE_C_TRAIT_DATA_DEPENDENT_OUTPUT_SHAPE) != 0) reg->reg.DataDependentOutputShape();
+  return ge::Ok();
+}
+
+int GeCOpRegAddValueDependentInput(GeCOpReg* reg, const char* name) {
+  if (reg == nullptr) return ge::Fail(ge::ParamInvalid("null C op registration"));
+  if (name == nullptr) {
+    return ge::FailBuilder(reg,
+                           ge::ParamInvalid(ge::RegName(reg), ": null value-dependent input name"));
+  }
+  const std::vector<ge::OpIoDef>& inputs = reg->reg.data().inputs;
+  for (const ge::OpIoDef& io : inputs) {
+    if (io.name == name) {
+      reg->reg.ValueDependentInput(absl::string_view(name));
+      return ge::Ok();
+    }
+  }
+  return ge::FailBuilder(reg, ge::ParamInvalid(ge::RegName(reg), ": value-dependent input '",
+                                               name, "' is not declared"));
+}
+
 int GeCOpRegCommit(GeCOpReg* reg) {
   if (reg == nullptr) return ge::Fail(ge::ParamInvalid("null C op registration"));
   if (!reg->first_error.empty()) {

@@ -71,6 +71,9 @@ TEST_F(OpRegisterCTest, RegisteredFromCFoundFromCpp) {
   EXPECT_EQ(d->FindAttr("axis")->type, AttrValue::VT_INT);
   EXPECT_NE(d->FindKernel(kEngineHostCpu), nullptr);
   EXPECT_NE(d->infer_shape, nullptr);
+  EXPECT_EQ(d->traits.flags, uint32_t{kOpTraitSideEffect});
+  EXPECT_THAT(d->traits.value_dependent_inputs, ElementsAre(1u));
+  EXPECT_TRUE(OpTraitsOf("CScale").Has(kOpTraitSideEffect));
 }
 
 TEST_F(OpRegisterCTest, FactoryInferAndKernel) {

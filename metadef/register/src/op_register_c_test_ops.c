@@ -66,6 +66,8 @@ int GeCTestRegisterOps(void) {
   if (GeCOpRegAddRequiredAttr(reg, "axis", GE_C_ATTR_INT) != 0) return 7;
   if (GeCOpRegSetInferShape(reg, InferSameAsX, NULL) != 0) return 8;
   if (GeCOpRegSetKernel(reg, NULL, ScaleKernel, &g_scale_config) != 0) return 9;
+  if (GeCOpRegAddTraits(reg, GE_C_TRAIT_SIDE_EFFECT) != 0) return 12;
+  if (GeCOpRegAddValueDependentInput(reg, "bias") != 0) return 13;
   if (GeCOpRegCommit(reg) != 0) return 10;
   if (strlen(GeCGetLastError()) != 0) return 11;
   return 0;
@@ -97,6 +99,10 @@ int GeCTestBadRegistrations(void) {
   if (GeCOpRegSetKernel(reg, NULL, NULL, NULL) == 0) return 13;
   if (GeCOpRegAddRequiredAttr(reg, "a", (GeCAttrType)77) == 0) return 14;
   if (GeCOpRegAddAttrString(reg, "s", NULL) == 0) return 15;
+  if (GeCOpRegAddTraits(reg, 0x100u) == 0) return 23;
+  if (strstr(GeCGetLastError(), "unknown trait bits") == NULL) return 24;
+  if (GeCOpRegAddValueDependentInput(reg, "nope") == 0) return 25;
+  if (GeCOpRegAddValueDependentInput(reg, NULL) == 0) return 26;
   GeCOpRegDestroy(reg);
   GeCOpRegDestroy(NULL);
 

@@ -37,6 +37,7 @@
 #include "metadef/inc/external/graph/type_utils.h"
 #include "metadef/register/inc/gert/contexts.h"
 #include "metadef/register/inc/gert/tensor.h"
+#include "metadef/register/inc/register/op_infer_runner.h"
 #include "metadef/register/src/internal/suggest.h"
 
 namespace ge {
@@ -88,6 +89,18 @@ Status ValidateRegistration(const OpRegistrationData& d) {
   // an OM load), so the passing path allocates nothing.
   auto where = [&d]() { return absl::StrCat("op type '", d.type, "' from ", SourceOf(d), ": "); };
   if (!d.decl_error.empty()) return ParamInvalid(where(), d.decl_error);
+  if (d.traits_only &&
+      (!d.inputs.empty() || !d.outputs.empty() || !d.attrs.empty() || !d.subgraphs.empty() ||
+       !d.kernels.empty() || d.infer_shape != nullptr || d.infer_data_type != nullptr ||
+       d.infer_format != nullptr || d.verify != nullptr || d.tiling != nullptr)) {
+    return ParamInvalid(where(), "a traits-only declaration declares more than traits");
+  }
+  for (uint32_t k : d.traits.value_dependent_inputs) {
+    if (k >= d.inputs.size()) {
+      return ParamInvalid(where(), "value-dependent input index ", k, " is not an IR input (",
+                          d.inputs.size(), " declared)");
+    }
+  }
   for (const OpIoDef& in : d.inputs) {
     if (in.name.empty()) return ParamInvalid(where(), "an input has an empty name");
   }
@@ -192,11 +205,20 @@ const OpAttrDef* OpRegistrationData::FindAttr(absl::string_view name) const {
   return nullptr;
 }
 
+bool OpTraits::IsValueDependentInput(size_t ir_index) const {
+  return std::binary_search(value_dependent_inputs.begin(), value_dependent_inputs.end(),
+                            ir_index);
+}
+
 // ---------------------------------------------------------------- OpReg
 
 OpReg::OpReg(std::string type) {
   data_.type = std::move(type);
   if (data_.type.empty()) data_.decl_error = "empty op type";
+}
+
+OpReg::OpReg(std::string type, TraitsOnlyTag) : OpReg(std::move(type)) {
+  data_.traits_only = true;
 }
 
 namespace {
@@ -353,6 +375,39 @@ OpReg& OpReg::Priority(int32_t priority) {
   return *this;
 }
 
+OpReg& OpReg::SideEffect() {
+  data_.traits.flags |= kOpTraitSideEffect;
+  return *this;
+}
+
+OpReg& OpReg::Random() {
+  data_.traits.flags |= kOpTraitRandom;
+  return *this;
+}
+
+OpReg& OpReg::DataDependentOutputShape() {
+  data_.traits.flags |= kOpTraitDataDependentOutputShape;
+  return *this;
+}
+
+OpReg& OpReg::ValueDependentInput(absl::string_view ir_input_name) {
+  for (size_t k = 0; k < data_.inputs.size(); ++k) {
+    if (data_.inputs[k].name == ir_input_name) return ValueDependentInput(static_cast<uint32_t>(k));
+  }
+  if (data_.decl_error.empty()) {
+    data_.decl_error = absl::StrCat("ValueDependentInput(\"", ir_input_name,
+                                    "\"): no input of that name is declared before it");
+  }
+  return *this;
+}
+
+OpReg& OpReg::ValueDependentInput(uint32_t ir_index) {
+  std::vector<uint32_t>& v = data_.traits.value_dependent_inputs;
+  auto it = std::lower_bound(v.begin(), v.end(), ir_index);
+  if (it == v.end() || *it != ir_index) v.insert(it, ir_index);
+  return *this;
+}
+
 OpReceiver::OpReceiver(OpReg& reg) { Enqueue(reg.Release()); }
 OpReceiver::OpReceiver(OpReg&& reg) { Enqueue(reg.Release()); }
 
@@ -381,6 +436,8 @@ struct OpRegistry::Impl {
   // Keys view the entries' `type`. Batches are never freed, so replaced
   // and unregistered entries (and pointers handed out) stay valid.
   absl::flat_hash_map<absl::string_view, Entry> ops;
+  // Traits-only declarations (their prototypes are never built).
+  absl::flat_hash_map<absl::string_view, Entry> traits_only;
   std::vector<std::unique_ptr<Batch>> batches ABSL_GUARDED_BY(commit_mu);
   std::atomic<bool> overridable{false};
 
@@ -419,7 +476,8 @@ Status OpRegistry::Impl::CommitOne(const OpRegistrationData& n, Prototype* proto
     return valid;
   }
   const Entry entry{&n, prototype};
-  auto [it, inserted] = ops.try_emplace(absl::string_view(n.type), entry);
+  auto& map = n.traits_only ? traits_only : ops;
+  auto [it, inserted] = map.try_emplace(absl::string_view(n.type), entry);
   if (inserted) return OkStatus();
   const std::string source = SourceOf(n);
   const OpRegistrationData& e = *it->second.data;
@@ -481,6 +539,44 @@ const OpRegistrationData* OpRegistry::Find(absl::string_view type) const {
   const Impl* im = impl();
   auto it = im->ops.find(type);
   return it == im->ops.end() ? nullptr : it->second.data;
+}
+
+const OpTraits& OpRegistry::Traits(absl::string_view type) const {
+  static const OpTraits* const kNone = new OpTraits();
+  const Impl* im = impl();
+  if (auto it = im->ops.find(type); it != im->ops.end()) return it->second.data->traits;
+  if (auto it = im->traits_only.find(type); it != im->traits_only.end()) {
+    return it->second.data->traits;
+  }
+  return *kNone;
+}
+
+const OpTraits& OpTraitsOf(absl::string_view type) { return OpRegistry::Instance().Traits(type); }
+
+Status CheckValueReadsDeclared(const OpRegistrationData& reg,
+                               const gert::InferShapeContext& ctx) {
+  const uint64_t mask = ctx.InputValuesReadMask();
+  if (mask == 0) return OkStatus();
+  bool has_ir = false;
+  for (size_t k = 0; k < reg.inputs.size(); ++k) has_ir |= ctx.GetIrInputInstance(k).count > 0;
+  for (size_t i = 0; i < ctx.GetInputNum() && i < 64; ++i) {
+    if ((mask & (uint64_t{1} << i)) == 0) continue;
+    size_t ir = reg.inputs.size();
+    if (!has_ir) {
+      ir = i < reg.inputs.size() ? i : ir;
+    } else {
+      for (size_t k = 0; k < reg.inputs.size(); ++k) {
+        const gert::IrInstance inst = ctx.GetIrInputInstance(k);
+        if (i >= inst.start && i < inst.start + inst.count) ir = k;
+      }
+    }
+    if (ir < reg.inputs.size() && reg.traits.IsValueDependentInput(ir)) continue;
+    return ParamInvalid(
+        "op type ", reg.type, ": a verify / infer function read the value of input ", i,
+        ir < reg.inputs.size() ? absl::StrCat(" (IR input '", reg.inputs[ir].name, "')") : "",
+        ", which the registration does not declare with ValueDependentInput");
+  }
+  return OkStatus();
 }
 
 const OpDesc* OpRegistry::FindPrototype(absl::string_view type) const {
@@ -840,7 +936,9 @@ Status VerifyOpDesc(const OpDesc& op, const std::vector<const gert::Tensor*>& co
   if (reg->verify == nullptr) return OkStatus();
   OpInferContext c;
   RETURN_IF_ERROR(PrepareContext(op, ir, const_inputs, &c));
-  return NameNode(reg->verify(*c.ctx), op, "verify");
+  OpInferOptions verify_only;
+  verify_only.verify_only = true;
+  return NameNode(RunOpInfer(*reg, *c.ctx, verify_only), op, "verify");
 }
 
 Status InferShapeAndTypeForOpDesc(OpDesc& op,
@@ -857,15 +955,10 @@ Status InferShapeAndTypeForOpDesc(OpDesc& op,
   RETURN_IF_ERROR(PrepareContext(op, ir, const_inputs, &c));
   gert::InferShapeContext& ctx = *c.ctx;
   ctx.SetInputValueLoader(loader);
-  if (reg->verify != nullptr) RETURN_IF_ERROR(NameNode(reg->verify(ctx), op, "verify"));
-  if (reg->infer_data_type != nullptr) {
-    RETURN_IF_ERROR(NameNode(reg->infer_data_type(ctx), op, "infer data type"));
-  } else if (ctx.GetInputShape(0) != nullptr) {
-    for (size_t i = 0; i < ctx.GetOutputNum(); ++i) {
-      ctx.SetOutputDataType(i, ctx.GetInputDataType(0));
-    }
+  InferStep step = InferStep::kNone;
+  if (Status st = RunOpInfer(*reg, ctx, {}, &step); !st.ok()) {
+    return NameNode(st, op, InferStepName(step));
   }
-  RETURN_IF_ERROR(NameNode(reg->infer_shape(ctx), op, "infer shape"));
 
   for (size_t i = 0; i < ctx.GetOutputNum(); ++i) {
     GeTensorDescPtr desc = op.MutableOutputDesc(static_cast<uint32_t>(i));

@@ -268,6 +268,12 @@ TEST(OpRegTest, MisuseIsRejectedAtCommit) {
   cases.push_back({OpReg("MisuseDupOutput"), "duplicate output 'y'"});
   cases.back().reg.Output("y", DT_FLOAT).DynamicOutput("y", DT_FLOAT);
   cases.push_back({OpReg(""), "empty op type"});
+  cases.push_back({OpReg("MisuseValueDepName"), "ValueDependentInput(\"shape\")"});
+  cases.back().reg.ValueDependentInput("shape").Input("shape", DT_INT64);
+  cases.push_back({OpReg("MisuseValueDepIndex"), "value-dependent input index 1"});
+  cases.back().reg.Input("x", DT_FLOAT).ValueDependentInput(1u);
+  cases.push_back({OpReg("MisuseTraitsOnly", OpReg::kTraitsOnly), "more than traits"});
+  cases.back().reg.Input("x", DT_FLOAT).SideEffect();
 
   OpRegistry& r = OpRegistry::Instance();
   for (Case& c : cases) {
@@ -283,6 +289,84 @@ TEST(OpRegTest, MisuseIsRejectedAtCommit) {
     EXPECT_THAT(st.message(), HasSubstr("misuse_test"));
     EXPECT_EQ(r.Find(type), nullptr) << type;
   }
+}
+
+// ---------------------------------------------------------------- traits
+
+TEST(OpTraitsTest, ChainDeclaresTraits) {
+  OpRegistry& r = OpRegistry::Instance();
+  {
+    OpReceiver a(OpReg("TraitsReshapeLike")
+                     .Input("data", DT_FLOAT)
+                     .OptionalInput("axes", DT_INT64)
+                     .Input("shape", DT_INT64)
+                     .ValueDependentInput("shape")
+                     .ValueDependentInput(1u)
+                     .ValueDependentInput("shape")  // given twice: once
+                     .Output("y", DT_FLOAT));
+    OpReceiver b(OpReg("TraitsRandomEffect").Output("y", DT_FLOAT).Random().SideEffect());
+    OpReceiver c(OpReg("TraitsNonZeroLike")
+                     .Input("x", DT_FLOAT)
+                     .Output("y", DT_INT64)
+                     .DataDependentOutputShape());
+    OpReceiver d(OpReg("TraitsPlain").Input("x", DT_FLOAT).Output("y", DT_FLOAT));
+  }
+  ASSERT_TRUE(r.CommitPending("traits_test").ok());
+  const OpTraits& reshape = OpTraitsOf("TraitsReshapeLike");
+  EXPECT_EQ(reshape.flags, 0u);
+  EXPECT_THAT(reshape.value_dependent_inputs, ElementsAre(1u, 2u));
+  EXPECT_FALSE(reshape.IsValueDependentInput(0));
+  EXPECT_TRUE(reshape.IsValueDependentInput(1));
+  EXPECT_TRUE(reshape.IsValueDependentInput(2));
+  EXPECT_FALSE(reshape.IsValueDependentInput(3));
+  EXPECT_TRUE(reshape.HasValueDependentInputs());
+  EXPECT_EQ(&reshape, &r.Find("TraitsReshapeLike")->traits);
+
+  const OpTraits& rnd = OpTraitsOf("TraitsRandomEffect");
+  EXPECT_TRUE(rnd.Has(kOpTraitRandom));
+  EXPECT_TRUE(rnd.Has(kOpTraitSideEffect));
+  EXPECT_FALSE(rnd.Has(kOpTraitDataDependentOutputShape));
+  EXPECT_FALSE(rnd.HasValueDependentInputs());
+
+  EXPECT_EQ(OpTraitsOf("TraitsNonZeroLike").flags, uint32_t{kOpTraitDataDependentOutputShape});
+  EXPECT_EQ(OpTraitsOf("TraitsPlain").flags, 0u);
+  EXPECT_EQ(OpTraitsOf("NoSuchTypeForTraits").flags, 0u);
+  EXPECT_FALSE(OpTraitsOf("NoSuchTypeForTraits").HasValueDependentInputs());
+}
+
+TEST(OpTraitsTest, TraitsOnlyDeclarationsAreNotOps) {
+  OpRegistry& r = OpRegistry::Instance();
+  const size_t before = r.size();
+  { OpReceiver a(OpReg("TraitsOnlyAssign", OpReg::kTraitsOnly).SideEffect()); }
+  ASSERT_TRUE(r.CommitPending("traits_test").ok());
+  EXPECT_TRUE(OpTraitsOf("TraitsOnlyAssign").Has(kOpTraitSideEffect));
+  EXPECT_EQ(r.Find("TraitsOnlyAssign"), nullptr);
+  EXPECT_FALSE(OperatorFactory::IsExistOp("TraitsOnlyAssign"));
+  EXPECT_EQ(r.size(), before);
+  const std::vector<std::string> types = r.GetAllTypes();
+  EXPECT_EQ(std::find(types.begin(), types.end(), "TraitsOnlyAssign"), types.end());
+
+  // A full registration of the type answers for it from then on.
+  { OpReceiver b(OpReg("TraitsOnlyAssign").Input("x", DT_FLOAT).Random()); }
+  ASSERT_TRUE(r.CommitPending("traits_test").ok());
+  EXPECT_EQ(OpTraitsOf("TraitsOnlyAssign").flags, uint32_t{kOpTraitRandom});
+}
+
+TEST(OpTraitsTest, ReadInputMaskTracksWhichValuesWereRead) {
+  const gert::HostTensor v = *gert::HostTensor::Create(DT_INT64, gert::Shape{1});
+  gert::InferShapeContextBuilder b;
+  b.Node("n", "T")
+      .Input(gert::Shape{2}, DT_FLOAT, nullptr)
+      .Input(gert::Shape{1}, DT_INT64, &v.tensor())
+      .Input(gert::Shape{1}, DT_INT64, &v.tensor())
+      .Outputs(1);
+  gert::InferShapeContext* ctx = b.Build();
+  EXPECT_FALSE(ctx->InputValuesRead());
+  EXPECT_EQ(ctx->GetInputTensor(0), nullptr);  // unknown: not a read
+  EXPECT_FALSE(ctx->InputValuesRead());
+  EXPECT_NE(ctx->GetInputTensor(2), nullptr);
+  EXPECT_TRUE(ctx->InputValuesRead());
+  EXPECT_EQ(ctx->InputValuesReadMask(), uint64_t{1} << 2);
 }
 
 // ---------------------------------------------------------------- registry

@@ -142,13 +142,16 @@ class InferShapeContext : public ContextBase {
     if (t != nullptr && t->GetAddr() == nullptr && t->GetSize() != 0) {
       t = value_loader_ == nullptr ? nullptr : value_loader_->Load(i);
     }
-    if (t != nullptr) input_values_read_ = true;
+    if (t != nullptr) input_values_read_ |= uint64_t{1} << (i < 63 ? i : 63);
     return t;
   }
   // True once GetInputTensor has returned a value: the op's functions then
   // may depend on input values, not only on shapes, types and attributes
   // (a caller that caches verdicts keys them on the values only then).
-  bool InputValuesRead() const { return input_values_read_; }
+  bool InputValuesRead() const { return input_values_read_ != 0; }
+  // Which inputs' values GetInputTensor has returned: bit i for input i,
+  // bit 63 for input 63 and every later one.
+  uint64_t InputValuesReadMask() const { return input_values_read_; }
   // Shape range of input i, or nullptr when none is recorded.
   const ShapeRange* GetInputShapeRange(size_t i) const {
     return i < input_ranges_.size() ? input_ranges_[i] : nullptr;
@@ -202,7 +205,7 @@ class InferShapeContext : public ContextBase {
   absl::Span<ge::DataType* const> output_dtypes_;
   absl::Span<ShapeRange* const> output_ranges_;
   absl::Span<const IrInstance> ir_inputs_;
-  mutable bool input_values_read_ = false;
+  mutable uint64_t input_values_read_ = 0;
 };
 
 // Tiling: choose kernel parameters from shapes (the compute engine's blocked

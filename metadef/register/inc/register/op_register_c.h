@@ -95,6 +95,14 @@ int GeCOpRegSetInferShape(GeCOpReg* reg, GeCInferShapeFn fn, void* user);
 /* engine: NULL = the host CPU engine ("DNN_VM_HOST_CPU"). */
 int GeCOpRegSetKernel(GeCOpReg* reg, const char* engine, GeCKernelFn fn, void* user);
 int GeCOpRegSetPriority(GeCOpReg* reg, int32_t priority);
+/* Traits (ge::OpTraits): GE_C_TRAIT_* bits, ORed into what is set. */
+#define GE_C_TRAIT_SIDE_EFFECT 1u                /* kOpTraitSideEffect */
+#define GE_C_TRAIT_RANDOM 2u                     /* kOpTraitRandom */
+#define GE_C_TRAIT_DATA_DEPENDENT_OUTPUT_SHAPE 4u /* kOpTraitDataDependentOutputShape */
+int GeCOpRegAddTraits(GeCOpReg* reg, uint32_t traits);
+/* The infer function reads the value of the input named `name` (declared
+ * before this call). */
+int GeCOpRegAddValueDependentInput(GeCOpReg* reg, const char* name);
 /* Commits the registration to the op registry and frees `reg` (always). */
 int GeCOpRegCommit(GeCOpReg* reg);
 /* Frees `reg` without registering. NULL is allowed. */

@@ -12,6 +12,17 @@
 //       .Kernel(ge::kEngineHostCpu, AddKernel) // gert::KernelContext
 //       .Kernel(ge::kEngineAiCore, AddFast);
 //
+// Traits say what passes, the builder and the partitioner may assume about
+// every node of the type (OpTraits; ask OpTraitsOf(type)):
+//
+//   REG_OP(Reshape)
+//       .Input("data", ...).Input("shape", kInt64).Output("reshaped", ...)
+//       .ValueDependentInput("shape")  // infer reads the value of "shape"
+//       .InferShape(InferReshape);
+//   REG_OP(NonZero)...DataDependentOutputShape();
+//   REG_OP(RandomNormal)...Random();
+//   REG_OP_TRAITS(Assign).SideEffect();  // a type defined elsewhere
+//
 // The chain builds an OpRegistrationData. REG_OP hands it to an OpReceiver
 // (a static object) that only queues it; the queue is committed to the
 // OpRegistry when the registry is first used and after each plugin library
@@ -105,6 +116,38 @@ struct OpKernelDef {
   KernelFn fn = nullptr;
 };
 
+// Bits of OpTraits::flags.
+enum OpTraitFlag : uint32_t {
+  // A node must run even when nothing reads its outputs, and two equal nodes
+  // must not be merged: state (variables, assignment), host I/O,
+  // communication, stream / label control.
+  kOpTraitSideEffect = 1u << 0,
+  // Equal inputs may give different outputs (random number generation).
+  kOpTraitRandom = 1u << 1,
+  // The output shapes (or sizes) are known only when the op runs: they
+  // follow from input values or from what a subgraph does (NonZero, Unique,
+  // NonMaxSuppression, sequences, control flow, ...), whatever is known at
+  // compile time.
+  kOpTraitDataDependentOutputShape = 1u << 2,
+};
+
+// What a registration declares about every node of its type beyond its
+// inputs, outputs and functions. Node-level facts (an OpDesc attribute
+// saying a node has a side effect) are the callers' business.
+struct OpTraits {
+  uint32_t flags = 0;  // OpTraitFlag bits
+  // IR input indices (ascending, distinct) whose values the verify / infer
+  // functions read (InferShapeContext::GetInputTensor): the output shapes
+  // (or dtypes) follow from them when they are known, and an unknown value
+  // gives unknown dims. Reshape's "shape", Tile's "repeats", ... Each
+  // instance of a dynamic input counts.
+  std::vector<uint32_t> value_dependent_inputs;
+
+  bool Has(OpTraitFlag f) const { return (flags & f) != 0; }
+  bool IsValueDependentInput(size_t ir_index) const;
+  bool HasValueDependentInputs() const { return !value_dependent_inputs.empty(); }
+};
+
 // Everything REG_OP declares about one op type.
 struct OpRegistrationData {
   std::string type;
@@ -118,6 +161,12 @@ struct OpRegistrationData {
   VerifyFn verify = nullptr;
   TilingFn tiling = nullptr;
   std::vector<OpKernelDef> kernels;
+  OpTraits traits;
+  // A declaration of traits only (REG_OP_TRAITS), for an op type this
+  // library does not define (framework ops a graph may carry: variables,
+  // collective communication, host printing). It declares nothing else; it
+  // is not an op to Find / Get / the factory, only to OpTraitsOf.
+  bool traits_only = false;
   int32_t priority = 0;
   std::string source;  // "builtin" or the plugin library path
   // Set by the chain when it is misused (Format() before any input/output,
@@ -132,7 +181,10 @@ struct OpRegistrationData {
 // The chain. Each call returns *this.
 class OpReg {
  public:
+  enum TraitsOnlyTag { kTraitsOnly };
   explicit OpReg(std::string type);
+  // A traits-only declaration (see OpRegistrationData::traits_only).
+  OpReg(std::string type, TraitsOnlyTag);
 
   OpReg& Input(std::string name, TensorType types);
   OpReg& OptionalInput(std::string name, TensorType types);
@@ -162,6 +214,15 @@ class OpReg {
   OpReg& Kernel(absl::string_view engine, KernelFn fn);
   OpReg& Priority(int32_t priority);
 
+  // Traits (OpTraits). ValueDependentInput names an input declared before
+  // it (a chain error otherwise) or gives an IR input index (checked at
+  // commit); each may be given several times.
+  OpReg& SideEffect();
+  OpReg& Random();
+  OpReg& DataDependentOutputShape();
+  OpReg& ValueDependentInput(absl::string_view ir_input_name);
+  OpReg& ValueDependentInput(uint32_t ir_index);
+
   const OpRegistrationData& data() const { return data_; }
   OpRegistrationData&& Release() { return std::move(data_); }
 
@@ -184,8 +245,11 @@ class OpRegistry {
   // that finds the queue non-empty.
   static OpRegistry& Instance();
 
-  // nullptr when unknown.
+  // nullptr when unknown (traits-only declarations are not ops).
   const OpRegistrationData* Find(absl::string_view type) const;
+  // The traits of `type`: its registration's, else its traits-only
+  // declaration's, else none (flags 0). Lock-free, allocates nothing.
+  const OpTraits& Traits(absl::string_view type) const;
   // NotFound naming the type and suggesting up to three close names.
   StatusOr<const OpRegistrationData*> Get(absl::string_view type) const;
   std::vector<std::string> GetAllTypes() const;  // sorted
@@ -217,6 +281,18 @@ class OpRegistry {
   Impl* impl();
   const Impl* impl() const;
 };
+
+// OpRegistry::Instance().Traits(type).
+const OpTraits& OpTraitsOf(absl::string_view type);
+
+// OK when every input whose value `ctx` handed out (InputValuesReadMask)
+// belongs to an IR input `reg` declares value-dependent; else ParamInvalid
+// naming the op type, the input index and its IR input. Input slots map to
+// IR inputs through ctx's IR instances (slot i is IR input i when the
+// context has none). The test harnesses run it after the op's functions, so
+// a function reading an undeclared input fails its tests.
+Status CheckValueReadsDeclared(const OpRegistrationData& reg,
+                               const gert::InferShapeContext& ctx);
 
 // Creates OpDescs with the IR metadata of a registered type copied in:
 // IR inputs / outputs with their kinds, input / output descs (dynamic ones
@@ -294,9 +370,9 @@ Status CheckOpDescAgainstRegistration(const OpDesc& op);
 // CheckOpDescAgainstRegistration, then the registered verify function.
 Status VerifyOpDesc(const OpDesc& op, const std::vector<const gert::Tensor*>& const_inputs = {});
 
-// Runs the checks above, verify, infer data type (default: every output
-// takes input 0's data type) and infer shape of `op` through its registered
-// functions, writing the output descs (shape, data type, shape range; origin
+// Runs the checks above, then verify, infer data type (default: every
+// output takes input 0's data type) and infer shape of `op` through its
+// registered functions (RunOpInfer, op_infer_runner.h), writing the output descs (shape, data type, shape range; origin
 // shape / data type too while the format equals the origin format).
 // `const_inputs[i]` (may be shorter than the input count, entries may be
 // null) gives known input values; `loader` (may be null) loads the pending
@@ -314,5 +390,10 @@ Status InferShapeAndTypeForOpDesc(OpDesc& op,
 #define REG_OP(type)                                                       \
   static ::ge::OpReceiver GE_REG_CONCAT_(g_ge_op_receiver_##type##_, __COUNTER__) \
       __attribute__((unused)) = ::ge::OpReg(#type)
+
+// REG_OP_TRAITS(Type).SideEffect();  traits of a type defined elsewhere.
+#define REG_OP_TRAITS(type)                                                       \
+  static ::ge::OpReceiver GE_REG_CONCAT_(g_ge_op_traits_receiver_##type##_, __COUNTER__) \
+      __attribute__((unused)) = ::ge::OpReg(#type, ::ge::OpReg::kTraitsOnly)
 
 #endif  // METADEF_REGISTER_INC_REGISTER_OP_REGISTRY_H_

@@ -1,6 +1,7 @@
 // Tests of the GraphManager lifecycle, option handling, tuning through the
-// manager and an end-to-end compile + run through the reference interpreter.
-#include "compiler/manager/graph_manager.h"
+// manager, the model build, OM saving, ONNX input, and end-to-end runs
+// through the runtime and through the reference interpreter.
+#include "runtime/manager/graph_manager.h"
 
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -12,6 +13,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/types/span.h"
+#include "build/om/om_file.h"
 #include "compiler/manager/session_options.h"
 #include "gmock/gmock.h"
 #include "graph/inc/graph/attr_utils.h"
@@ -23,6 +25,7 @@
 #include "metadef/register/inc/register/op_registry.h"
 #include "runtime/reference/reference_interpreter.h"
 #include "runtime/reference/reference_test_util.h"
+#include "runtime/testing/runtime_test_util.h"
 
 namespace ge {
 namespace {
@@ -58,6 +61,21 @@ class InterpreterExecutor : public Executor {
 ComputeGraphPtr MathGraph(const std::string& name = "math") {
   TestGraph g(name);
   NodePtr x = g.Data("x", 0);
+  NodePtr w = g.Const("w", F32({4}, {1, -2, 0.5f, 3}));
+  NodePtr b = g.Const("b", F32({4}, {0.25f, 1, -1, 2}));
+  NodePtr mul = g.Op("mul", "Mul", {x, w});
+  NodePtr add = g.Op("add", "Add", {mul, b});
+  NodePtr relu = g.Op("relu", "Relu", {add});
+  NodePtr z = g.Op("z", "Add", {x, b});
+  g.Op("dead", "Relu", {x});
+  g.NetOutput({relu, z});
+  return g.graph();
+}
+
+// MathGraph with a [4] float input: what the runtime's static model needs.
+ComputeGraphPtr TypedMathGraph(const std::string& name = "math") {
+  TestGraph g(name);
+  NodePtr x = g.TypedData("x", 0, {4});
   NodePtr w = g.Const("w", F32({4}, {1, -2, 0.5f, 3}));
   NodePtr b = g.Const("b", F32({4}, {0.25f, 1, -1, 2}));
   NodePtr mul = g.Op("mul", "Mul", {x, w});
@@ -232,7 +250,8 @@ TEST(GraphManagerTest, EndToEndMatchesTheOriginalGraph) {
 
   std::vector<HostTensor> outs;
   // RunGraph builds the graph first.
-  ASSERT_TRUE(gm.RunGraph(11, Inputs(F32({4}, x)), &outs).ok());
+  Status first = gm.RunGraph(11, Inputs(F32({4}, x)), &outs);
+  ASSERT_TRUE(first.ok()) << first;
   EXPECT_EQ(runs, 1);
   EXPECT_EQ(*gm.GetGraphState(11), GraphState::kCompiled);
   auto compiled = gm.GetCompiledGraph(11);
@@ -259,13 +278,104 @@ TEST(GraphManagerTest, EndToEndMatchesTheOriginalGraph) {
   EXPECT_EQ(GetErrorCode(gm.RunGraph(99, {}, &outs)), ErrorCode::kNotFound);
 }
 
-TEST(GraphManagerTest, RunWithoutExecutor) {
+TEST(GraphManagerTest, RunWithoutExecutorRunsTheBuiltModel) {
+  const std::vector<float> x = {1, 2, -3, 0.5f};
+  auto expected = ReferenceInterpreter::Run(*TypedMathGraph(), Inputs(F32({4}, x)));
+  ASSERT_TRUE(expected.ok()) << expected.status();
   GraphManager gm;
   ASSERT_TRUE(gm.Initialize({}).ok());
-  ASSERT_TRUE(gm.AddGraph(1, MathGraph()).ok());
+  ASSERT_TRUE(gm.AddGraph(1, TypedMathGraph()).ok());
+  std::vector<HostTensor> outs;
+  Status run = gm.RunGraph(1, Inputs(F32({4}, x)), &outs);
+  ASSERT_TRUE(run.ok()) << run;
+  ASSERT_EQ(outs.size(), expected->size());
+  for (size_t i = 0; i < outs.size(); ++i) {
+    EXPECT_EQ(ToF32(outs[i]), ToF32((*expected)[i])) << "output " << i;
+  }
+  // The loaded model is reused; a bad input is the runtime's error.
+  ASSERT_TRUE(gm.RunGraph(1, Inputs(F32({4}, x)), &outs).ok());
+  Status bad = gm.RunGraph(1, {}, &outs);
+  EXPECT_FALSE(bad.ok());
+  EXPECT_THAT(Msg(bad), HasSubstr("graph id 1"));
+}
+
+TEST(GraphManagerTest, CompileOnlyHasNoModel) {
+  GraphManager gm;
+  ASSERT_TRUE(gm.Initialize({}).ok());
+  gm.set_build_model(false);
+  ASSERT_TRUE(gm.AddGraph(1, TypedMathGraph()).ok());
+  ASSERT_TRUE(gm.BuildGraph(1).ok());
+  EXPECT_TRUE(gm.GetCompiledGraph(1).ok());
+  EXPECT_EQ(GetErrorCode(gm.GetRootModel(1).status()), ErrorCode::kParamInvalid);
   std::vector<HostTensor> outs;
   EXPECT_EQ(GetErrorCode(gm.RunGraph(1, Inputs(F32({4}, {1, 2, 3, 4})), &outs)),
             ErrorCode::kNotSupported);
+}
+
+// ------------------------------------------------------------ model build
+
+TEST(GraphManagerTest, BuildsARootModelAndSavesIt) {
+  GraphManager gm;
+  ASSERT_TRUE(gm.Initialize({{kOptDisableReuseMemory, "1"}}).ok());
+  std::vector<std::string> seen;
+  gm.SetStageObserver([&seen](absl::string_view s) { seen.emplace_back(s); });
+  ASSERT_TRUE(gm.AddGraph(1, TypedMathGraph()).ok());
+  EXPECT_EQ(GetErrorCode(gm.GetRootModel(1).status()), ErrorCode::kParamInvalid);
+  ModelBuildOptions build;
+  build.num_threads = 1;
+  build.attrs["soc_version"] = "HostCpu";
+  ASSERT_TRUE(gm.SetModelBuildOptions(1, build).ok());
+  ASSERT_TRUE(gm.BuildGraph(1).ok());
+  ASSERT_FALSE(seen.empty());
+  EXPECT_EQ(seen.back(), "ModelBuild");
+  EXPECT_EQ(GetErrorCode(gm.SetModelBuildOptions(1, build)), ErrorCode::kParamInvalid);
+  auto root = gm.GetRootModel(1);
+  ASSERT_TRUE(root.ok()) << root.status();
+  EXPECT_EQ((*root)->root->attrs.at("soc_version"), "HostCpu");
+
+  auto bytes = gm.SaveModelToBytes(1);
+  ASSERT_TRUE(bytes.ok()) << bytes.status();
+  auto direct = SaveOm(**root);
+  ASSERT_TRUE(direct.ok());
+  EXPECT_EQ(*bytes, *direct);
+  const std::string path = TempDir("gm_save") + "/math.om";
+  auto size = gm.SaveModel(1, path);
+  ASSERT_TRUE(size.ok()) << size.status();
+  EXPECT_EQ(*size, bytes->size());
+  auto loaded = Model::LoadFromFile(path);
+  ASSERT_TRUE(loaded.ok()) << loaded.status();
+  auto outs = loaded->Run(Inputs(F32({4}, {1, 2, -3, 0.5f})));
+  ASSERT_TRUE(outs.ok()) << outs.status();
+  EXPECT_EQ(ToF32((*outs)[0]), (std::vector<float>{1.25f, 0, 0, 3.5f}));
+  EXPECT_EQ(GetErrorCode(gm.SaveModel(9, path).status()), ErrorCode::kNotFound);
+}
+
+TEST(GraphManagerTest, AddsOnnxModels) {
+  std::string onnx;
+  ASSERT_TRUE(rttest::SmallCnn().SerializeToString(&onnx));
+  GraphManager gm;
+  ASSERT_TRUE(gm.Initialize({}).ok());
+  ASSERT_TRUE(gm.AddOnnxGraph(1, OnnxSource::Bytes(onnx)).ok());
+  ASSERT_TRUE(gm.BuildGraph(1).ok());
+  auto om = gm.SaveModelToBytes(1);
+  ASSERT_TRUE(om.ok()) << om.status();
+  // The same bytes as the test helpers' compile (which is this driver too)
+  // and as a second manager's.
+  GraphManager again;
+  ASSERT_TRUE(again.Initialize({}).ok());
+  ASSERT_TRUE(again.AddOnnxGraph(1, OnnxSource::Bytes(onnx)).ok());
+  ASSERT_TRUE(again.BuildGraph(1).ok());
+  EXPECT_EQ(*again.SaveModelToBytes(1), *om);
+
+  Status garbage = gm.AddOnnxGraph(2, OnnxSource::Bytes("not a model"));
+  EXPECT_FALSE(garbage.ok());
+  EXPECT_FALSE(gm.HasGraph(2));
+  EXPECT_EQ(GetErrorCode(gm.AddOnnxGraph(2, OnnxSource())), ErrorCode::kParamInvalid);
+  Status missing = gm.AddOnnxGraph(3, OnnxSource::File("/nonexistent/model.onnx"));
+  EXPECT_FALSE(missing.ok());
+  EXPECT_THAT(Msg(missing), HasSubstr("/nonexistent/model.onnx"));
+  EXPECT_EQ(GetErrorCode(gm.AddOnnxGraph(1, OnnxSource::Bytes(onnx))),
+            ErrorCode::kAlreadyExists);
 }
 
 // ----------------------------------------------------------------- tuning
@@ -274,6 +384,7 @@ TEST(GraphManagerTest, TuningStopThenResumeThroughOptions) {
   const std::string dir = TempDir("gm_tuning");
   GraphManager reference;
   ASSERT_TRUE(reference.Initialize({}).ok());
+  reference.set_build_model(false);  // the compiled graph as the executor sees it
   reference.stages().optimizer.stage1().AddPass<DeadNodePass>();
   // Same id as the resumed graph below (the id is serialized).
   ASSERT_TRUE(reference.AddGraph(2, MathGraph()).ok());

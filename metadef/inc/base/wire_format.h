@@ -1,33 +1,47 @@
-// graph/serialization/src/wire_format.h
+// metadef/inc/base/wire_format.h
 //
-// Internal: protobuf wire-format primitives for the graph codec
-// (graph_codec.cc), which writes and reads ge_ir.proto messages directly
-// instead of through generated message objects.
+// Protobuf wire-format primitives for the hand-written readers and writers
+// of the project (the graph codec, the ONNX parser's weight hold-out), which
+// walk or emit protobuf messages directly instead of through generated
+// message objects. Internal: not ABI-public (not under inc/external).
 //
 // WireWriter emits canonical proto3 encoding, byte-identical to the
-// generated serializer's: fields in the order the caller writes them (the
-// codec writes field-number order), proto3 scalars only when non-zero,
-// strings only when non-empty (repeated elements and oneof members always),
-// packed repeated scalars, minimal varints, negative int32 as 10-byte
-// varints. Nested messages: BeginMessage reserves one length byte and
-// EndMessage patches it (moving the body when the length needs more bytes).
+// generated serializer's: fields in the order the caller writes them (write
+// them in field-number order), proto3 scalars only when non-zero, strings
+// only when non-empty (repeated elements and oneof members always), packed
+// repeated scalars, minimal varints, negative int32 as 10-byte varints.
+// Nested messages: BeginMessage reserves length bytes and EndMessage patches
+// them (moving the body when the length needs another number of bytes).
+// AppendLenField appends one length-delimited field to a string.
 //
 // WireReader walks the fields of one message; every read checks bounds, so a
 // truncated or malformed message makes it return false (and stay failed),
-// never read out of bounds. Groups (wire types 3 / 4) are rejected.
+// never read out of bounds. Field number 0, numbers above 2^29 - 1, varints
+// longer than 10 bytes or overflowing 64 bits, and groups (wire types 3 / 4)
+// are rejected.
 //
 // Example
 //   std::string out;
-//   WireWriter w(&out);
-//   w.String(1, name);
-//   const size_t m = w.BeginMessage(3);
-//   w.PackedInt64(1, dims);
-//   w.EndMessage(m);
-#ifndef GRAPH_SERIALIZATION_SRC_WIRE_FORMAT_H_
-#define GRAPH_SERIALIZATION_SRC_WIRE_FORMAT_H_
-
+//   {
+//     WireWriter w(&out);
+//     w.String(1, name);
+//     const size_t m = w.BeginMessage(3);
+//     w.PackedInt64(1, absl::MakeConstSpan(dims));
+//     w.EndMessage(m);
+//   }  // out holds exactly the bytes written
+//   WireReader r(out);
+//   uint32_t field;
+//   WireType type;
+//   while (r.Next(&field, &type)) {
+//     if (field == 1) { absl::string_view s; if (!r.Bytes(type, &s)) break; }
+//     else if (!r.Skip(type)) break;
+//   }
+//   if (!r.ok()) ... malformed ...
+#ifndef METADEF_INC_BASE_WIRE_FORMAT_H_
+#define METADEF_INC_BASE_WIRE_FORMAT_H_
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -65,6 +79,15 @@ inline size_t EncodeVarint(uint64_t v, char* buf) {
   }
   buf[n++] = static_cast<char>(v);
   return n;
+}
+
+// Appends one length-delimited field (tag, length, payload) to *out.
+inline void AppendLenField(uint32_t field, absl::string_view payload, std::string* out) {
+  char head[20];
+  size_t n = EncodeVarint((static_cast<uint64_t>(field) << 3) | kLen, head);
+  n += EncodeVarint(payload.size(), head + n);
+  out->append(head, n);
+  out->append(payload.data(), payload.size());
 }
 
 class WireWriter {
@@ -248,6 +271,8 @@ class WireReader {
 
   bool ok() const { return ok_; }
   bool AtEnd() const { return p_ == end_; }
+  // Where the next read starts (inside the viewed bytes).
+  const char* pos() const { return reinterpret_cast<const char*>(p_); }
 
   // Reads the next field's tag; false at the end of the message or on error
   // (check ok()).
@@ -257,11 +282,25 @@ class WireReader {
     if (!ReadVarint(&tag)) return false;
     const uint64_t number = tag >> 3;
     const uint32_t wt = static_cast<uint32_t>(tag & 7);
-    if (number == 0 || number > 0x1fffffff || wt == kStartGroup || wt == kEndGroup || wt > kFixed32) {
+    if (number == 0 || number > 0x1fffffff || wt == kStartGroup || wt == kEndGroup ||
+        wt > kFixed32) {
       return Fail();
     }
     *field = static_cast<uint32_t>(number);
     *type = static_cast<WireType>(wt);
+    return true;
+  }
+
+  // Reads the next field's tag and value: *payload is the bytes after the
+  // length for kLen, the value's raw encoding for the other wire types.
+  // False at the end of the message or on error (check ok()).
+  bool Field(uint32_t* field, WireType* type, absl::string_view* payload) {
+    if (!Next(field, type)) return false;
+    if (*type == kLen) return ReadLen(payload);
+    const uint8_t* start = p_;
+    if (!Skip(*type)) return false;
+    *payload = absl::string_view(reinterpret_cast<const char*>(start),
+                                 static_cast<size_t>(p_ - start));
     return true;
   }
 
@@ -379,4 +418,4 @@ class WireReader {
 }  // namespace wire
 }  // namespace ge
 
-#endif  // GRAPH_SERIALIZATION_SRC_WIRE_FORMAT_H_
+#endif  // METADEF_INC_BASE_WIRE_FORMAT_H_

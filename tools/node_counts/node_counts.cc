@@ -1,8 +1,8 @@
-// compiler/tools/node_counts.cc
+// tools/node_counts/node_counts.cc
 //
-// node_counts: parses ONNX models, compiles each through the default
+// node_counts: parses ONNX models, compiles each through the GraphManager's
 // CompilerStages (prepare, Stage 1, partition, subgraph optimisation,
-// Stage 2, build; nothing is executed) and prints, per model, the number of
+// Stage 2, graph build; no model build, nothing is executed) and prints, per model, the number of
 // nodes per op type before and after, and the wall time of every stage and
 // built-in pass.
 //
@@ -17,7 +17,7 @@
 // printed, naming the model).
 //
 // Example:
-//   bazel run -c opt //compiler/tools:node_counts -- /tmp/zoo/resnet50.onnx
+//   bazel run -c opt //tools/node_counts -- /tmp/zoo/resnet50.onnx
 #include <algorithm>
 #include <chrono>  // NOLINT(build/c++11)
 #include <cstdio>
@@ -30,10 +30,10 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "compiler/manager/session_options.h"
-#include "compiler/stages/compiler_stages.h"
 #include "compiler/tools/onnx_loader.h"
 #include "graph/inc/graph/compute_graph.h"
 #include "graph/inc/graph/node.h"
+#include "runtime/manager/graph_manager.h"
 
 namespace ge {
 namespace {
@@ -67,34 +67,38 @@ struct Compiled {
   RunTimes times;
 };
 
-StatusOr<Compiled> CompileOnce(const std::string& path, const CompileOptions& base) {
+StatusOr<Compiled> CompileOnce(const std::string& path,
+                               const std::map<std::string, std::string>& options) {
   Compiled c;
   const auto t0 = Clock::now();
   ASSIGN_OR_RETURN(ComputeGraphPtr graph, LoadOnnxModel(path));
   c.parse_ms = Ms(Clock::now() - t0);
   c.before = CountTypes(*graph);
-  CompileOptions opts = base;
+  GraphManager gm;
+  RETURN_IF_ERROR(gm.Initialize(options));
+  gm.set_build_model(false);
+  RETURN_IF_ERROR(gm.AddGraph(0, graph));
   auto last = Clock::now();
-  opts.observer = [&c, &last](absl::string_view stage) {
+  gm.SetStageObserver([&c, &last](absl::string_view stage) {
     const auto now = Clock::now();
     c.times.stages.emplace_back(std::string(stage), Ms(now - last));
     last = now;
-  };
+  });
   auto pass_last = Clock::now();
-  opts.pass_observer = [&c, &pass_last](absl::string_view manager, absl::string_view pass,
-                                        bool starting) {
+  gm.SetPassObserver([&c, &pass_last](absl::string_view manager, absl::string_view pass,
+                                      bool starting) {
     const auto now = Clock::now();
     if (!starting) {
       c.times.passes.emplace_back(absl::StrCat(manager, "/", pass), Ms(now - pass_last));
     }
     pass_last = now;
-  };
+  });
   const auto start = Clock::now();
   last = start;
-  CompilerStages stages;
-  ASSIGN_OR_RETURN(CompileResult result, stages.Compile(graph, opts));
+  RETURN_IF_ERROR(gm.BuildGraph(0));
   c.times.total_ms = Ms(Clock::now() - start);
-  c.after = CountTypes(*result.graph);
+  ASSIGN_OR_RETURN(ComputeGraphPtr compiled, gm.GetCompiledGraph(0));
+  c.after = CountTypes(*compiled);
   return c;
 }
 
@@ -151,16 +155,16 @@ int Main(int argc, char** argv) {
     std::fprintf(stderr, "usage: node_counts [--repeat=N] [--quiet] [--options=k=v,...] model.onnx...\n");
     return 2;
   }
-  StatusOr<CompileOptions> base = ToCompileOptions(options);
-  if (!base.ok()) {
-    std::fprintf(stderr, "options: %s\n", base.status().ToString().c_str());
+  Status valid = ValidateOptions(options);
+  if (!valid.ok()) {
+    std::fprintf(stderr, "options: %s\n", valid.ToString().c_str());
     return 2;
   }
   int rc = 0;
   for (const std::string& path : models) {
     StatusOr<Compiled> best = NotFound("no run");
     for (int r = 0; r < repeat; ++r) {
-      StatusOr<Compiled> c = CompileOnce(path, *base);
+      StatusOr<Compiled> c = CompileOnce(path, options);
       if (!c.ok()) {
         best = c.status();
         break;
