@@ -1,6 +1,7 @@
 // tools/ge_opt/ge_opt_lib.cc
 #include "tools/ge_opt/ge_opt_lib.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <functional>
@@ -16,22 +17,10 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "compiler/parser/onnx/onnx_parser.h"
-#include "compiler/passes/cast_remove_pass.h"
-#include "compiler/passes/common_subexpression_elimination_pass.h"
-#include "compiler/passes/cond_remove_pass.h"
-#include "compiler/passes/constant_folding_pass.h"
-#include "compiler/passes/constant_fuse_same_pass.h"
-#include "compiler/passes/control_flow_lowering_pass.h"
-#include "compiler/passes/dead_code_elimination_pass.h"
-#include "compiler/passes/fuse_data_nodes_with_common_input_pass.h"
-#include "compiler/passes/identity_delete_pass.h"
-#include "compiler/passes/infer_shape_pass.h"
-#include "compiler/passes/inner_identity_delete_pass.h"
 #include "compiler/passes/pass_framework/ge_pass.h"
 #include "compiler/passes/pass_framework/graph_pass.h"
 #include "compiler/passes/pass_framework/pass_manager.h"
-#include "compiler/passes/reshape_remove_pass.h"
-#include "compiler/passes/trans_op_breadth_fusion_pass.h"
+#include "compiler/passes/pass_framework/pass_registry.h"
 #include "compiler/stages/compiler_stages.h"
 #include "graph/inc/graph/compute_graph.h"
 #include "graph/serialization/inc/graph_text.h"
@@ -40,41 +29,19 @@ namespace ge {
 namespace ge_opt {
 namespace {
 
-using PassFactory = std::function<std::unique_ptr<GraphPass>()>;
-
-template <typename T>
-PassFactory Graph() {
-  return [] { return std::unique_ptr<GraphPass>(std::make_unique<T>()); };
-}
-
-// A node pass runs as the compiler runs it: in a NodePassGroup (GEPass).
-template <typename T>
-PassFactory Node() {
-  return [] {
-    auto group = std::make_unique<NodePassGroup>(std::string(T().name()));
-    group->template AddPass<T>();
+// A pass by its registered name: a graph pass, or a node pass in a
+// NodePassGroup of its own (a GEPass traversal, as the compiler runs it).
+StatusOr<std::unique_ptr<GraphPass>> CreatePass(const std::string& name) {
+  const PassRegistry& registry = PassRegistry::Instance();
+  if (registry.HasGraphPass(name)) return registry.CreateGraphPass(name);
+  if (registry.HasNodePass(name)) {
+    ASSIGN_OR_RETURN(std::unique_ptr<BaseNodePass> node_pass, registry.CreateNodePass(name));
+    auto group = std::make_unique<NodePassGroup>(name);
+    RETURN_IF_ERROR(group->AddPass(name, std::move(node_pass)));
     return std::unique_ptr<GraphPass>(std::move(group));
-  };
-}
-
-// The passes --passes accepts, by class name.
-const std::map<std::string, PassFactory>& PassTable() {
-  static const auto* const kTable = new std::map<std::string, PassFactory>{
-      {"CastRemovePass", Node<CastRemovePass>()},
-      {"CommonSubexpressionEliminationPass", Graph<CommonSubexpressionEliminationPass>()},
-      {"CondRemovePass", Graph<CondRemovePass>()},
-      {"ConstantFoldingPass", Graph<ConstantFoldingPass>()},
-      {"ConstantFuseSamePass", Graph<ConstantFuseSamePass>()},
-      {"ControlFlowLoweringPass", Graph<ControlFlowLoweringPass>()},
-      {"DeadCodeEliminationPass", Graph<DeadCodeEliminationPass>()},
-      {"FuseDataNodesWithCommonInputPass", Graph<FuseDataNodesWithCommonInputPass>()},
-      {"IdentityDeletePass", Node<IdentityDeletePass>()},
-      {"InferShapePass", Graph<InferShapePass>()},
-      {"InnerIdentityDeletePass", Node<InnerIdentityDeletePass>()},
-      {"ReshapeRemovePass", Node<ReshapeRemovePass>()},
-      {"TransOpBreadthFusionPass", Graph<TransOpBreadthFusionPass>()},
-  };
-  return *kTable;
+  }
+  return NotFound("unknown pass '", name,
+                  "'; known passes: ", absl::StrJoin(KnownPassNames(), ", "));
 }
 
 StatusOr<std::string> ReadFile(const std::string& path) {
@@ -89,8 +56,9 @@ StatusOr<std::string> ReadFile(const std::string& path) {
 }  // namespace
 
 std::vector<std::string> KnownPassNames() {
-  std::vector<std::string> names;
-  for (const auto& [name, factory] : PassTable()) names.push_back(name);
+  std::vector<std::string> names = PassRegistry::Instance().GraphPassNames();
+  for (std::string& n : PassRegistry::Instance().NodePassNames()) names.push_back(std::move(n));
+  std::sort(names.begin(), names.end());
   return names;
 }
 
@@ -124,8 +92,9 @@ StatusOr<GeOptOptions> ParseArgs(const std::vector<std::string>& args) {
   }
   if (o.input.empty())
     return ParamInvalid("no input file (usage: ge_opt FILE [--passes=...] [--stage=...])");
+  const PassRegistry& registry = PassRegistry::Instance();
   for (const std::string& p : o.passes) {
-    if (PassTable().count(p) == 0) {
+    if (!registry.HasGraphPass(p) && !registry.HasNodePass(p)) {
       return NotFound("unknown pass '", p,
                       "'; known passes: ", absl::StrJoin(KnownPassNames(), ", "));
     }
@@ -171,12 +140,8 @@ Status Run(const ComputeGraphPtr& graph, const GeOptOptions& options) {
   // before and after each pass in debug and test builds).
   PassManager pm("ge_opt");
   for (const std::string& name : options.passes) {
-    auto it = PassTable().find(name);
-    if (it == PassTable().end()) {
-      return NotFound("unknown pass '", name,
-                      "'; known passes: ", absl::StrJoin(KnownPassNames(), ", "));
-    }
-    RETURN_IF_ERROR(pm.AddPass(name, it->second()));
+    ASSIGN_OR_RETURN(std::unique_ptr<GraphPass> pass, CreatePass(name));
+    RETURN_IF_ERROR(pm.AddPass(name, std::move(pass)));
   }
   return pm.Run(graph).status();
 }

@@ -7,8 +7,9 @@
 // RUN line.
 //
 // Arguments (flags; the one positional argument is the input file):
-//   --passes=A,B,...   run these passes in order (names as listed by
-//                      KnownPassNames(), the class names)
+//   --passes=A,B,...   run these passes in order: the passes of the
+//                      PassRegistry (compiler/passes/pass_framework/
+//                      pass_registry.h), by class name; KnownPassNames()
 //   --stage=S          run a compiler stage: prepare (GraphPrepare),
 //                      stage1 (GraphOptimize Stage 1), stage2 (Stage 2),
 //                      all (CompilerStages::Compile); with --passes the
@@ -49,7 +50,8 @@ struct GeOptOptions {
   std::string output;
 };
 
-// The pass names --passes accepts, sorted.
+// The pass names --passes accepts (the registry's graph and node passes),
+// sorted.
 std::vector<std::string> KnownPassNames();
 
 StatusOr<GeOptOptions> ParseArgs(const std::vector<std::string>& args);
