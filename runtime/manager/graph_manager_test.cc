@@ -57,10 +57,12 @@ class InterpreterExecutor : public Executor {
   int* runs_;
 };
 
-// y = relu(x * w + b) and z = x + b; "dead" = relu(x) feeds nothing.
-ComputeGraphPtr MathGraph(const std::string& name = "math") {
+// y = relu(x * w + b) and z = x + b; "dead" = relu(x) feeds nothing. `x`
+// has no shape, or with `typed` a [4] float one (what the runtime's static
+// model needs).
+ComputeGraphPtr MathGraph(const std::string& name = "math", bool typed = false) {
   TestGraph g(name);
-  NodePtr x = g.Data("x", 0);
+  NodePtr x = typed ? g.TypedData("x", 0, {4}) : g.Data("x", 0);
   NodePtr w = g.Const("w", F32({4}, {1, -2, 0.5f, 3}));
   NodePtr b = g.Const("b", F32({4}, {0.25f, 1, -1, 2}));
   NodePtr mul = g.Op("mul", "Mul", {x, w});
@@ -72,20 +74,7 @@ ComputeGraphPtr MathGraph(const std::string& name = "math") {
   return g.graph();
 }
 
-// MathGraph with a [4] float input: what the runtime's static model needs.
-ComputeGraphPtr TypedMathGraph(const std::string& name = "math") {
-  TestGraph g(name);
-  NodePtr x = g.TypedData("x", 0, {4});
-  NodePtr w = g.Const("w", F32({4}, {1, -2, 0.5f, 3}));
-  NodePtr b = g.Const("b", F32({4}, {0.25f, 1, -1, 2}));
-  NodePtr mul = g.Op("mul", "Mul", {x, w});
-  NodePtr add = g.Op("add", "Add", {mul, b});
-  NodePtr relu = g.Op("relu", "Relu", {add});
-  NodePtr z = g.Op("z", "Add", {x, b});
-  g.Op("dead", "Relu", {x});
-  g.NetOutput({relu, z});
-  return g.graph();
-}
+ComputeGraphPtr TypedMathGraph() { return MathGraph("math", /*typed=*/true); }
 
 // Stage-1 test pass: removes nodes whose outputs feed nothing.
 class DeadNodePass : public GraphPass {

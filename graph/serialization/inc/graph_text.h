@@ -90,6 +90,7 @@
 #define GRAPH_SERIALIZATION_INC_GRAPH_TEXT_H_
 
 #include <string>
+#include <vector>
 
 #include "absl/strings/string_view.h"
 #include "graph/inc/graph/compute_graph.h"
@@ -101,6 +102,10 @@ namespace ge {
 // The text form of `graph` and its subgraphs (for a subgraph: it as a root,
 // and the subgraphs below it).
 std::string PrintGraphText(const ComputeGraph& graph);
+
+// The subgraphs printed with `graph`: the root's registry for a root, the
+// root's subgraphs below `graph` otherwise, in registration order.
+std::vector<ComputeGraphPtr> SubgraphsBelow(const ComputeGraph& graph);
 
 // A graph tree from its text form. ParseFailed with "line L, column C: ..."
 // on any error.

@@ -226,7 +226,7 @@ class Printer {
   // `indent` (or in a value: the subgraph blocks follow on new lines).
   void Tree(const ComputeGraph& graph, int indent) {
     Block(graph, "graph", nullptr, indent);
-    for (const ComputeGraphPtr& sg : SubgraphsOf(graph)) {
+    for (const ComputeGraphPtr& sg : SubgraphsBelow(graph)) {
       *out_ += "\n";
       Pad(indent);
       Block(*sg, "subgraph", graph.GetRootGraphBarePtr(), indent);
@@ -236,22 +236,6 @@ class Printer {
  private:
   void Pad(int indent) { out_->append(static_cast<size_t>(indent), ' '); }
 
-  static std::vector<ComputeGraphPtr> SubgraphsOf(const ComputeGraph& graph) {
-    if (graph.GetParentGraphBarePtr() == nullptr) return graph.GetAllSubgraphs();
-    const ComputeGraph* root = graph.GetRootGraphBarePtr();
-    std::vector<ComputeGraphPtr> below;
-    for (const ComputeGraphPtr& sg : root->GetAllSubgraphs()) {
-      const ComputeGraph* g = sg.get();
-      for (size_t steps = 0; g != nullptr && steps <= root->GetAllSubgraphs().size(); ++steps) {
-        g = g->GetParentGraphBarePtr();
-        if (g == &graph) {
-          below.push_back(sg);
-          break;
-        }
-      }
-    }
-    return below;
-  }
 
   void Block(const ComputeGraph& g, const char* keyword, const ComputeGraph* root, int indent) {
     *out_ += absl::StrCat(keyword, " ", Name(g.GetName()));
@@ -2393,6 +2377,23 @@ class Parser {
 };
 
 }  // namespace
+
+std::vector<ComputeGraphPtr> SubgraphsBelow(const ComputeGraph& graph) {
+  if (graph.GetParentGraphBarePtr() == nullptr) return graph.GetAllSubgraphs();
+  const ComputeGraph* root = graph.GetRootGraphBarePtr();
+  std::vector<ComputeGraphPtr> below;
+  for (const ComputeGraphPtr& sg : root->GetAllSubgraphs()) {
+    const ComputeGraph* g = sg.get();
+    for (size_t steps = 0; g != nullptr && steps <= root->GetAllSubgraphs().size(); ++steps) {
+      g = g->GetParentGraphBarePtr();
+      if (g == &graph) {
+        below.push_back(sg);
+        break;
+      }
+    }
+  }
+  return below;
+}
 
 std::string PrintGraphText(const ComputeGraph& graph) {
   std::string out;

@@ -12,6 +12,7 @@
 #include "graph/inc/graph/anchor.h"
 #include "graph/inc/graph/node.h"
 #include "graph/inc/graph/op_desc.h"
+#include "graph/serialization/inc/graph_text.h"
 
 namespace ge {
 namespace testing {
@@ -211,20 +212,7 @@ std::string RegisteredNameOf(const ComputeGraph& registry, const ComputeGraphPtr
 }  // namespace
 
 std::vector<ComputeGraphPtr> TreeSubgraphs(const ComputeGraph& graph) {
-  if (graph.GetParentGraphBarePtr() == nullptr) return graph.GetAllSubgraphs();
-  const ComputeGraph* root = graph.GetRootGraphBarePtr();
-  std::vector<ComputeGraphPtr> below;
-  for (const ComputeGraphPtr& sg : root->GetAllSubgraphs()) {
-    const ComputeGraph* g = sg.get();
-    for (size_t steps = 0; g != nullptr && steps <= root->GetAllSubgraphs().size(); ++steps) {
-      g = g->GetParentGraphBarePtr();
-      if (g == &graph) {
-        below.push_back(sg);
-        break;
-      }
-    }
-  }
-  return below;
+  return SubgraphsBelow(graph);
 }
 
 Status CompareTensorDescs(const GeTensorDesc& a, const GeTensorDesc& b) {
