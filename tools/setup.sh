@@ -32,6 +32,8 @@ PACKAGES=(
   libxxhash-dev
   # tcmalloc for the command line tools (//third_party:malloc).
   libgoogle-perftools-dev
+  # The C++ format check (tools/format/check_format.sh).
+  clang-format
   # Scripts (model generation, checks).
   python3
   python3-numpy

@@ -65,6 +65,8 @@ struct CaseDef {
   std::vector<TensorDef> outputs;
 };
 
+// The generated tables keep their generator's layout.
+// clang-format off
 const double kData[] = {
     1.76405239, 0.400157213, 0.97873801, 2.24089313, 1.867558, -0.977277875, 0.950088441, -0.151357204, -0.103218853, 0.410598516, 0.144043565, 1.45427346,
     0.761037707, 0.121675014, 0.443863243, 0.333674341, 1.49407911, -0.205158263, 0.313067704, -0.854095757, -2.55298972, 0.653618574, 0.864436209, -0.742165029,
@@ -1822,6 +1824,7 @@ const std::vector<CaseDef>& Cases() {
 std::vector<double> Values(const TensorDef& t) {
   return std::vector<double>(kData + t.offset, kData + t.offset + t.count);
 }
+// clang-format on
 
 class OnnxNodeTest : public ::testing::TestWithParam<size_t> {};
 
