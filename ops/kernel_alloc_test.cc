@@ -100,11 +100,11 @@ TEST(KernelAllocTest, BinaryBroadcastAllocatesNothing) {
     gert::Shape a, b, y;
   };
   const std::vector<Case> cases = {
-      {"Add", {2, 3, 4}, {3, 1}, {2, 3, 4}},       // broadcast path
-      {"Sub", {2, 3, 4}, {2, 3, 4}, {2, 3, 4}},    // same shapes
-      {"Mul", {4, 5}, {}, {4, 5}},                  // scalar
+      {"Add", {2, 3, 4}, {3, 1}, {2, 3, 4}},                                   // broadcast path
+      {"Sub", {2, 3, 4}, {2, 3, 4}, {2, 3, 4}},                                // same shapes
+      {"Mul", {4, 5}, {}, {4, 5}},                                             // scalar
       {"Add", {2, 1, 3, 1, 2, 1, 2}, {3, 4, 1, 3, 2}, {2, 1, 3, 4, 2, 3, 2}},  // rank 7
-      {"Mul", {1, 6}, {5, 1}, {5, 6}},              // outer product
+      {"Mul", {1, 6}, {5, 1}, {5, 6}},                                         // outer product
   };
   for (const Case& c : cases) {
     gert::HostTensor a = Pattern(c.a);
@@ -153,10 +153,10 @@ TEST(KernelAllocTest, MatMulAllocatesNothing) {
     gert::Shape a, b, y;
   };
   const std::vector<Case> cases = {
-      {{2, 3, 4}, {4, 5}, {2, 3, 5}},              // shared B: one GEMM
-      {{2, 1, 3, 4}, {3, 4, 5}, {2, 3, 3, 5}},     // broadcast batches
-      {{64, 96}, {96, 80}, {64, 80}},              // the packed (blocked) GEMM
-      {{3, 40, 300}, {3, 300, 50}, {3, 40, 50}},   // packed, several K blocks
+      {{2, 3, 4}, {4, 5}, {2, 3, 5}},             // shared B: one GEMM
+      {{2, 1, 3, 4}, {3, 4, 5}, {2, 3, 3, 5}},    // broadcast batches
+      {{64, 96}, {96, 80}, {64, 80}},             // the packed (blocked) GEMM
+      {{3, 40, 300}, {3, 300, 50}, {3, 40, 50}},  // packed, several K blocks
   };
   for (const Case& c : cases) {
     gert::HostTensor a = Pattern(c.a);
@@ -260,7 +260,8 @@ TEST(KernelAllocTest, SoftmaxAllocatesNothing) {
         for (int64_t j = 0; j < n; ++j) z += std::exp(double{xs[(o * n + j) * inner + i]});
         for (int64_t j = 0; j < n; ++j) {
           const int64_t at = (o * n + j) * inner + i;
-          ASSERT_NEAR(ys[at], std::exp(double{xs[at]}) / z, 1e-6) << "axis " << axis << " at " << at;
+          ASSERT_NEAR(ys[at], std::exp(double{xs[at]}) / z, 1e-6)
+              << "axis " << axis << " at " << at;
         }
       }
     }

@@ -23,26 +23,64 @@ namespace {
 using ::testing::IsEmpty;
 
 // The lists the traits replace, verbatim.
-const char* const kOldSideEffectTypes[] = {
-    "Send", "Recv", "HcomAllReduce", "HcomAllGather", "HcomBroadcast", "HcomReduceScatter",
-    "HcomSend", "HcomReceive", "HcomAllToAllV",
-    "Assign", "AssignAdd", "AssignSub", "AssignVariableOp", "ScatterUpdate", "Variable",
-    "VariableV2", "VarHandleOp",
-    "Print", "PrintV2", "Assert",
-    "StreamActive", "StreamSwitch", "StreamSwitchN", "LabelSet", "LabelGoto", "LabelGotoEx",
-    "LabelSwitchByIndex"};
+const char* const kOldSideEffectTypes[] = {"Send",
+                                           "Recv",
+                                           "HcomAllReduce",
+                                           "HcomAllGather",
+                                           "HcomBroadcast",
+                                           "HcomReduceScatter",
+                                           "HcomSend",
+                                           "HcomReceive",
+                                           "HcomAllToAllV",
+                                           "Assign",
+                                           "AssignAdd",
+                                           "AssignSub",
+                                           "AssignVariableOp",
+                                           "ScatterUpdate",
+                                           "Variable",
+                                           "VariableV2",
+                                           "VarHandleOp",
+                                           "Print",
+                                           "PrintV2",
+                                           "Assert",
+                                           "StreamActive",
+                                           "StreamSwitch",
+                                           "StreamSwitchN",
+                                           "LabelSet",
+                                           "LabelGoto",
+                                           "LabelGotoEx",
+                                           "LabelSwitchByIndex"};
 
 const char* const kOldRandomTypes[] = {
-    "RandomUniform", "RandomUniformLike", "RandomNormal", "RandomNormalLike",
-    "RandomStandardNormal", "TruncatedNormal", "RandomShuffle", "Multinomial", "Bernoulli",
-    "Dropout", "DropOutGenMask", "DropOutDoMask"};
+    "RandomUniform",    "RandomUniformLike",    "RandomNormal",
+    "RandomNormalLike", "RandomStandardNormal", "TruncatedNormal",
+    "RandomShuffle",    "Multinomial",          "Bernoulli",
+    "Dropout",          "DropOutGenMask",       "DropOutDoMask"};
 
-const char* const kOldDataDependentTypes[] = {
-    "NonZero", "Unique", "NonMaxSuppression", "Compress", "StringSplit",
-    "TopKV2Dynamic", "SequenceConstruct", "SequenceEmpty", "SequenceInsert", "SequenceErase",
-    "SequenceAt", "SplitToSequence", "ConcatFromSequence", "Optional", "OptionalGetElement",
-    "OptionalHasElement", "StringNormalizer", "RegexFullMatch", "StringConcat", "Loop", "If",
-    "Scan", "While", "Case"};
+const char* const kOldDataDependentTypes[] = {"NonZero",
+                                              "Unique",
+                                              "NonMaxSuppression",
+                                              "Compress",
+                                              "StringSplit",
+                                              "TopKV2Dynamic",
+                                              "SequenceConstruct",
+                                              "SequenceEmpty",
+                                              "SequenceInsert",
+                                              "SequenceErase",
+                                              "SequenceAt",
+                                              "SplitToSequence",
+                                              "ConcatFromSequence",
+                                              "Optional",
+                                              "OptionalGetElement",
+                                              "OptionalHasElement",
+                                              "StringNormalizer",
+                                              "RegexFullMatch",
+                                              "StringConcat",
+                                              "Loop",
+                                              "If",
+                                              "Scan",
+                                              "While",
+                                              "Case"};
 
 TEST(OpTraitsTest, OpTypesOfTheOldListsKeepTheirTraits) {
   for (const char* t : kOldSideEffectTypes) {

@@ -25,7 +25,9 @@ namespace {
 
 class Hasher {
  public:
-  Hasher() : ctx_(EVP_MD_CTX_new()) { ok_ = ctx_ != nullptr && EVP_DigestInit_ex(ctx_, EVP_sha256(), nullptr) == 1; }
+  Hasher() : ctx_(EVP_MD_CTX_new()) {
+    ok_ = ctx_ != nullptr && EVP_DigestInit_ex(ctx_, EVP_sha256(), nullptr) == 1;
+  }
   ~Hasher() { EVP_MD_CTX_free(ctx_); }
   Hasher(const Hasher&) = delete;
   Hasher& operator=(const Hasher&) = delete;

@@ -13,11 +13,11 @@
 #include "build/model/build_test_util.h"
 #include "build/model/model_builder.h"
 #include "build/om/om_file.h"
-#include "gtest/gtest.h"
 #include "graph/inc/graph/attr_value.h"
 #include "graph/inc/graph/compute_graph.h"
 #include "graph/inc/graph/ge_tensor.h"
 #include "graph/src/testing/file_view_testing.h"
+#include "gtest/gtest.h"
 
 namespace ge {
 namespace {
@@ -136,9 +136,8 @@ TEST(ModelCacheTest, CorruptEntryIsAMissAndBadKeysRejected) {
   bool hit = true;
   EXPECT_FALSE(cache.GetOrBuild(std::string(64, 'c'), nullptr, &hit).ok());
   // A failing build stores nothing.
-  auto failed = cache.GetOrBuild(std::string(64, 'd'), []() -> StatusOr<std::string> {
-    return Internal("compile failed");
-  });
+  auto failed = cache.GetOrBuild(
+      std::string(64, 'd'), []() -> StatusOr<std::string> { return Internal("compile failed"); });
   EXPECT_EQ(GetErrorCode(failed.status()), ErrorCode::kInternal);
   EXPECT_NE(::stat(cache.PathFor(std::string(64, 'd')).c_str(), &st), 0);
 }

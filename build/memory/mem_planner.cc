@@ -32,11 +32,13 @@ Status CheckIds(absl::Span<Node* const> nodes, const std::vector<NodeMemory>& me
     if (nodes[i] == nullptr) return ParamInvalid("node ", i, " is null");
     const OpDesc* op = nodes[i]->GetOpDescBarePtr();
     if (op->GetId() != static_cast<int64_t>(i)) {
-      return ParamInvalid("node '", op->GetName(), "' has id ", op->GetId(), ", expected its position ", i);
+      return ParamInvalid("node '", op->GetName(), "' has id ", op->GetId(),
+                          ", expected its position ", i);
     }
     if (mem[i].outputs.size() > nodes[i]->GetAllOutDataAnchorsSize()) {
       return ParamInvalid("node '", op->GetName(), "' has ", mem[i].outputs.size(),
-                          " planned outputs but ", nodes[i]->GetAllOutDataAnchorsSize(), " output anchors");
+                          " planned outputs but ", nodes[i]->GetAllOutDataAnchorsSize(),
+                          " output anchors");
     }
   }
   return OkStatus();
@@ -65,7 +67,9 @@ uint64_t LastUse(absl::Span<Node* const> nodes, size_t i, uint32_t out) {
 class FreeBlocks {
  public:
   explicit FreeBlocks(size_t num_classes)
-      : heaps_(num_classes), bits_((num_classes + 63) / 64, 0), summary_((bits_.size() + 63) / 64, 0) {}
+      : heaps_(num_classes),
+        bits_((num_classes + 63) / 64, 0),
+        summary_((bits_.size() + 63) / 64, 0) {}
 
   void Add(size_t cls, uint64_t block) {
     std::vector<uint64_t>& h = heaps_[cls];
@@ -159,7 +163,8 @@ StatusOr<MemPlanStats> PlanArenaWithLifetimes(std::vector<NodeMemory>& mem,
   std::sort(classes.begin(), classes.end());
   classes.erase(std::unique(classes.begin(), classes.end()), classes.end());
   auto class_of = [&](uint64_t aligned) {
-    return static_cast<size_t>(std::lower_bound(classes.begin(), classes.end(), aligned) - classes.begin());
+    return static_cast<size_t>(std::lower_bound(classes.begin(), classes.end(), aligned) -
+                               classes.begin());
   };
 
   std::vector<uint64_t> block_size;   // aligned
@@ -247,8 +252,8 @@ Status VerifyArenaPlan(absl::Span<Node* const> nodes, const std::vector<NodeMemo
                        uint64_t arena_size) {
   RETURN_IF_ERROR(CheckIds(nodes, mem));
   struct Live {
-    uint64_t begin, end;  // bytes
-    uint64_t first, last; // steps
+    uint64_t begin, end;   // bytes
+    uint64_t first, last;  // steps
     size_t node;
     bool workspace;
     size_t index;

@@ -49,9 +49,9 @@ namespace ge {
 // Where one tensor lives (a TensorRef without dtype / dims).
 struct TensorSlot {
   proto::MemKind kind = proto::MEM_ARENA;
-  uint32_t index = 0;   // model input / output index
-  uint64_t offset = 0;  // filled by PlanArena for MEM_ARENA
-  uint64_t size = 0;    // exact bytes
+  uint32_t index = 0;       // model input / output index
+  uint64_t offset = 0;      // filled by PlanArena for MEM_ARENA
+  uint64_t size = 0;        // exact bytes
   bool keep_alive = false;  // ARENA tensor never freed (read at the end)
   // ARENA outputs: position of the last node reading the tensor (the
   // producer's own position when nothing reads it). Input of
@@ -69,8 +69,8 @@ struct MemPlanOptions {
 };
 
 struct MemPlanStats {
-  uint64_t arena_size = 0;      // bytes (multiple of kMemAlign)
-  uint64_t no_reuse_size = 0;   // what the plan would need without reuse
+  uint64_t arena_size = 0;     // bytes (multiple of kMemAlign)
+  uint64_t no_reuse_size = 0;  // what the plan would need without reuse
   uint64_t num_blocks = 0;
 };
 

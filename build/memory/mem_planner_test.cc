@@ -13,10 +13,10 @@
 #include "absl/strings/str_cat.h"
 #include "build/model/build_test_util.h"
 #include "build/model/ge_model.h"
-#include "gtest/gtest.h"
 #include "graph/inc/graph/compute_graph.h"
 #include "graph/inc/graph/node.h"
 #include "graph/inc/graph/op_desc.h"
+#include "gtest/gtest.h"
 
 namespace ge {
 namespace {
@@ -108,7 +108,8 @@ TEST(MemPlannerTest, KeepAliveAndNonArenaSlots) {
   auto stats = PlanArena(nodes, mem, MemPlanOptions{});
   ASSERT_TRUE(stats.ok());
   EXPECT_EQ(mem[0].outputs[0].offset, 12345u);
-  for (size_t i = 2; i < nodes.size(); ++i) EXPECT_NE(mem[i].outputs[0].offset, mem[1].outputs[0].offset);
+  for (size_t i = 2; i < nodes.size(); ++i)
+    EXPECT_NE(mem[i].outputs[0].offset, mem[1].outputs[0].offset);
   EXPECT_TRUE(VerifyArenaPlan(nodes, mem, stats->arena_size).ok());
 }
 
@@ -295,8 +296,10 @@ TEST(MemPlannerTest, WithLifetimesMatchesTheReferencePlan) {
   // bitmap word (64) and one summary word (4096) cover.
   for (const Case& c : {Case{2000, 1}, Case{2000, 7}, Case{3000, 300}, Case{20000, 9000}}) {
     for (bool disable_reuse : {false, true}) {
-      SCOPED_TRACE(absl::StrCat(c.nodes, " nodes, ", c.sizes, " sizes, disable_reuse ", disable_reuse));
-      std::vector<NodeMemory> mem = RandomMemory(c.nodes, c.sizes, static_cast<uint32_t>(c.nodes + c.sizes));
+      SCOPED_TRACE(
+          absl::StrCat(c.nodes, " nodes, ", c.sizes, " sizes, disable_reuse ", disable_reuse));
+      std::vector<NodeMemory> mem =
+          RandomMemory(c.nodes, c.sizes, static_cast<uint32_t>(c.nodes + c.sizes));
       std::vector<NodeMemory> expected = mem;
       const uint64_t expected_size = ReferencePlan(expected, disable_reuse);
       MemPlanOptions o;
@@ -345,7 +348,8 @@ TEST(MemPlannerTest, GraphLifetimesEqualGivenLifetimes) {
   auto same = PlanArenaWithLifetimes(given, MemPlanOptions{});
   ASSERT_TRUE(same.ok());
   EXPECT_EQ(same->arena_size, from_graph->arena_size);
-  for (size_t i = 0; i < mem.size(); ++i) EXPECT_EQ(given[i].outputs[0].offset, mem[i].outputs[0].offset);
+  for (size_t i = 0; i < mem.size(); ++i)
+    EXPECT_EQ(given[i].outputs[0].offset, mem[i].outputs[0].offset);
   given[1].outputs[0].last_use = 2;  // pretend a dies at b
   auto tighter = PlanArenaWithLifetimes(given, MemPlanOptions{});
   ASSERT_TRUE(tighter.ok());
@@ -390,7 +394,8 @@ TEST(MemPlannerTest, WithLifetimesOverflowIsAnError) {
   std::vector<NodeMemory> mem(2);
   mem[0].outputs.resize(1);
   mem[0].outputs[0].size = ~uint64_t{0} - 3;  // does not align
-  EXPECT_EQ(GetErrorCode(PlanArenaWithLifetimes(mem, MemPlanOptions{}).status()), ErrorCode::kOverflow);
+  EXPECT_EQ(GetErrorCode(PlanArenaWithLifetimes(mem, MemPlanOptions{}).status()),
+            ErrorCode::kOverflow);
   mem[0].outputs[0].size = uint64_t{1} << 63;  // aligns, but two of them overflow the arena
   mem[0].outputs[0].keep_alive = true;
   mem[1].workspaces.resize(1);

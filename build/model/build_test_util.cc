@@ -74,9 +74,8 @@ NodePtr GraphMaker::Op(const std::string& name, const std::string& type,
       Check(op->AddOptionalInputDesc(absl::StrCat("x", i), GeTensorDesc()), "optional input");
       continue;
     }
-    Check(op->AddInputDesc(absl::StrCat("x", i),
-                           inputs[i].first->GetOpDesc()->GetOutputDesc(
-                               static_cast<uint32_t>(inputs[i].second))),
+    Check(op->AddInputDesc(absl::StrCat("x", i), inputs[i].first->GetOpDesc()->GetOutputDesc(
+                                                     static_cast<uint32_t>(inputs[i].second))),
           "input");
   }
   for (size_t k = 0; k < outputs.size(); ++k) {

@@ -37,7 +37,8 @@ std::shared_ptr<const void> WeightBuffer::OwnerAt(uint64_t offset) const {
 
 WeightBuffer MakeContiguousWeights(const WeightBuffer& weights) {
   if (weights.is_contiguous()) return weights;
-  const size_t rounded = static_cast<size_t>((weights.size + kWeightAlign - 1) / kWeightAlign * kWeightAlign);
+  const size_t rounded =
+      static_cast<size_t>((weights.size + kWeightAlign - 1) / kWeightAlign * kWeightAlign);
   void* mem = std::aligned_alloc(kWeightAlign, rounded);
   if (mem == nullptr) return WeightBuffer{};  // size 0 / null: callers report it
   uint8_t* dst = static_cast<uint8_t*>(mem);
@@ -48,7 +49,8 @@ WeightBuffer MakeContiguousWeights(const WeightBuffer& weights) {
     std::memcpy(dst + p.offset, p.data, static_cast<size_t>(p.size));
   }
   WeightBuffer out;
-  out.owner = std::shared_ptr<const void>(dst, [](const void* q) { std::free(const_cast<void*>(q)); });
+  out.owner =
+      std::shared_ptr<const void>(dst, [](const void* q) { std::free(const_cast<void*>(q)); });
   out.data = dst;
   out.size = weights.size;
   return out;

@@ -41,8 +41,8 @@ inline constexpr uint64_t kWeightAlign = 64;
 
 // Bytes [offset, offset + size) of a weight blob held elsewhere.
 struct WeightPiece {
-  uint64_t offset = 0;                // inside the blob
-  const uint8_t* data = nullptr;      // at any alignment (see `buffer`)
+  uint64_t offset = 0;            // inside the blob
+  const uint8_t* data = nullptr;  // at any alignment (see `buffer`)
   uint64_t size = 0;
   std::shared_ptr<const void> owner;  // keeps `data` alive
   // A constant's piece: the buffer `data` is the bytes() of. Readers take
@@ -80,10 +80,10 @@ WeightBuffer MakeContiguousWeights(const WeightBuffer& weights);
 
 struct GeModel {
   std::string name;
-  ComputeGraphPtr graph;        // MODEL_DEF
-  proto::ModelTaskDef task_def; // TASK_INFO
-  WeightBuffer weights;         // WEIGHTS_DATA
-  std::string kernel_store;     // KERNELS partition bytes (may be empty)
+  ComputeGraphPtr graph;         // MODEL_DEF
+  proto::ModelTaskDef task_def;  // TASK_INFO
+  WeightBuffer weights;          // WEIGHTS_DATA
+  std::string kernel_store;      // KERNELS partition bytes (may be empty)
   // Recorded options (soc_version, ...), written into the OM.
   std::map<std::string, std::string> attrs;
 };

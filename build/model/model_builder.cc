@@ -12,7 +12,6 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "build/task/task_generator.h"
-#include "xxhash.h"
 #include "graph/inc/graph/anchor.h"
 #include "graph/inc/graph/attr_value.h"
 #include "graph/inc/graph/compute_graph.h"
@@ -23,6 +22,7 @@
 #include "metadef/inc/external/graph/type_utils.h"
 #include "metadef/inc/external/graph/types.h"
 #include "metadef/register/inc/register/op_registry.h"
+#include "xxhash.h"
 
 namespace ge {
 namespace {
@@ -128,7 +128,7 @@ struct GraphScan {
   std::vector<NodeMemory> mem;  // parallel to nodes; see Scan
   std::vector<Node*> data;      // Data / RefData nodes, in node order
   std::vector<Node*> net_outputs;
-  std::vector<Node*> consts;    // root Const nodes, in node order
+  std::vector<Node*> consts;  // root Const nodes, in node order
   bool sorted = true;
   // Set at the first node (in node order) that makes the model dynamic;
   // sizes are not computed from there on.
@@ -142,7 +142,8 @@ struct GraphScan {
 std::string DynamicOutputReason(const Node& node, size_t k, const GeTensorDesc& d, NodeKind kind) {
   const GeShape& shape = d.GetShape();
   if (shape.IsUnknownShape() || shape.IsUnknownDimNum()) {
-    return absl::StrCat("output ", k, " of ", NodeHead(node), " has unknown shape ", shape.ToString());
+    return absl::StrCat("output ", k, " of ", NodeHead(node), " has unknown shape ",
+                        shape.ToString());
   }
   if (IsSizeUnknownDataType(d.GetDataType()) && kind != NodeKind::kConst) {
     return absl::StrCat("output ", k, " of ", NodeHead(node), " has data type ",
@@ -324,7 +325,8 @@ void CollectConsts(const ComputeGraph& graph, std::vector<Node*>* out) {
 // with equal keys get a full XXH3 of their bytes (computed once, lazily)
 // before the memcmp, so a model of many same-size constants stays linear.
 // `root_consts`: the Const nodes of the root graph in node order.
-StatusOr<WeightPlan> MergeWeights(const ComputeGraphPtr& graph, absl::Span<Node* const> root_consts) {
+StatusOr<WeightPlan> MergeWeights(const ComputeGraphPtr& graph,
+                                  absl::Span<Node* const> root_consts) {
   WeightPlan plan;
   std::vector<Node*>& consts = plan.consts;
   consts.assign(root_consts.begin(), root_consts.end());
@@ -374,8 +376,7 @@ StatusOr<WeightPlan> MergeWeights(const ComputeGraphPtr& graph, absl::Span<Node*
     // copy of a FileView.
     absl::Span<const uint8_t> data = t->GetBytes();
     const GeTensorDesc& d = t->GetTensorDesc();
-    auto newest =
-        newest_by_key.try_emplace(TensorUtils::SampledContentHash(*t), kEndOfChain).first;
+    auto newest = newest_by_key.try_emplace(TensorUtils::SampledContentHash(*t), kEndOfChain).first;
     bool found = false;
     Unique candidate{t, 0, false, 0};
     for (uint32_t u = newest->second; u != kEndOfChain; u = same_key[u]) {
@@ -434,17 +435,17 @@ StatusOr<WeightPlan> MergeWeights(const ComputeGraphPtr& graph, absl::Span<Node*
     const bool same_desc = out != nullptr && out->GetDataType() == d.GetDataType() &&
                            out->GetFormat() == d.GetFormat() && out->GetShape() == d.GetShape();
     if (!same_desc) {
-      RETURN_IF_ERROR(op->SetAttr(kAttrWeightDtype, AttrValue::CreateFrom<int64_t>(
-                                                        static_cast<int64_t>(d.GetDataType()))));
-      RETURN_IF_ERROR(op->SetAttr(kAttrWeightFormat, AttrValue::CreateFrom<int64_t>(
-                                                         static_cast<int64_t>(d.GetFormat()))));
-      RETURN_IF_ERROR(op->SetAttr(kAttrWeightDims, AttrValue::CreateFrom<std::vector<int64_t>>(
-                                                       d.GetShape().GetDims())));
+      RETURN_IF_ERROR(op->SetAttr(
+          kAttrWeightDtype, AttrValue::CreateFrom<int64_t>(static_cast<int64_t>(d.GetDataType()))));
+      RETURN_IF_ERROR(op->SetAttr(
+          kAttrWeightFormat, AttrValue::CreateFrom<int64_t>(static_cast<int64_t>(d.GetFormat()))));
+      RETURN_IF_ERROR(op->SetAttr(
+          kAttrWeightDims, AttrValue::CreateFrom<std::vector<int64_t>>(d.GetShape().GetDims())));
     }
-    RETURN_IF_ERROR(op->SetAttr(kAttrWeightOffset, AttrValue::CreateFrom<int64_t>(
-                                                       static_cast<int64_t>(slot.offset))));
-    RETURN_IF_ERROR(op->SetAttr(kAttrWeightSize, AttrValue::CreateFrom<int64_t>(
-                                                     static_cast<int64_t>(slot.size))));
+    RETURN_IF_ERROR(op->SetAttr(kAttrWeightOffset,
+                                AttrValue::CreateFrom<int64_t>(static_cast<int64_t>(slot.offset))));
+    RETURN_IF_ERROR(op->SetAttr(kAttrWeightSize,
+                                AttrValue::CreateFrom<int64_t>(static_cast<int64_t>(slot.size))));
     RETURN_IF_ERROR(op->DelAttr(kAttrValue));
   }
   return plan;
@@ -461,8 +462,8 @@ struct ModelIo {
 StatusOr<ModelIo> FindModelIo(const GraphScan& scan) {
   ModelIo io;
   if (scan.net_outputs.size() > 1) {
-    return GraphInvalid("graph has two NetOutput nodes: '", scan.net_outputs[0]->GetName(), "' and '",
-                        scan.net_outputs[1]->GetName(), "'");
+    return GraphInvalid("graph has two NetOutput nodes: '", scan.net_outputs[0]->GetName(),
+                        "' and '", scan.net_outputs[1]->GetName(), "'");
   }
   if (!scan.net_outputs.empty()) io.net_output = scan.net_outputs[0];
   std::vector<std::pair<int64_t, Node*>> data;
@@ -491,7 +492,8 @@ StatusOr<ModelIo> FindModelIo(const GraphScan& scan) {
   return io;
 }
 
-void FillIoDef(const std::string& name, const GeTensorDesc& d, uint64_t size, proto::ModelIoDef* io) {
+void FillIoDef(const std::string& name, const GeTensorDesc& d, uint64_t size,
+               proto::ModelIoDef* io) {
   io->set_name(name);
   io->set_data_type(static_cast<int32_t>(d.GetDataType()));
   for (int64_t dim : d.GetShape().GetDimsSpan()) io->add_dims(dim);
@@ -628,10 +630,11 @@ StatusOr<GeRootModelPtr> ModelBuilder::Build(const ComputeGraphPtr& graph) {
     const int64_t src_id = src->GetOpDescBarePtr()->GetId();
     const uint32_t idx = static_cast<uint32_t>(out_src[k]->GetIdx());
     if (idx >= mem[src_id].outputs.size()) {
-      return GraphInvalid("output ", idx, " of ", NodeHead(*src), " feeds NetOutput but has no memory");
+      return GraphInvalid("output ", idx, " of ", NodeHead(*src),
+                          " feeds NetOutput but has no memory");
     }
     const TensorSlot& s = mem[src_id].outputs[idx];
-    if (s.kind == proto::MEM_MODEL_OUTPUT) continue;  // written in place
+    if (s.kind == proto::MEM_MODEL_OUTPUT) continue;                       // written in place
     const GeTensorDesc* d = src->GetOpDescBarePtr()->PeekOutputDesc(idx);  // read here only
     if (d == nullptr) return GraphInvalid("output ", idx, " of ", NodeHead(*src), " has no desc");
     proto::TaskDef* t = def.add_task();
@@ -693,7 +696,8 @@ Status RestoreGraphConsts(ComputeGraph& graph, const WeightBuffer& weights) {
       if (*format < 0 || *format > std::numeric_limits<int32_t>::max()) {
         return ParamInvalid(NodeHead(*n), " weight format ", *format, " is out of range");
       }
-      desc = GeTensorDesc(GeShape(*dims), static_cast<Format>(*format), static_cast<DataType>(*dtype));
+      desc =
+          GeTensorDesc(GeShape(*dims), static_cast<Format>(*format), static_cast<DataType>(*dtype));
     } else {
       const GeTensorDesc* out = op->GetOutputDescBarePtr(0);
       if (out == nullptr) return GraphInvalid(NodeHead(*n), " has no output desc for its weight");

@@ -58,9 +58,11 @@ void BM_BuildLadder(benchmark::State& state) {
     graph.reset();
     state.ResumeTiming();
   }
-  if (options.num_threads == 1) state.counters["heap_bytes_per_node"] = heap_bytes / static_cast<double>(n);
-  state.counters["time_per_node"] = benchmark::Counter(
-      static_cast<double>(state.iterations() * n), benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  if (options.num_threads == 1)
+    state.counters["heap_bytes_per_node"] = heap_bytes / static_cast<double>(n);
+  state.counters["time_per_node"] =
+      benchmark::Counter(static_cast<double>(state.iterations() * n),
+                         benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 
 BENCHMARK(BM_BuildLadder)

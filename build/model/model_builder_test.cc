@@ -9,12 +9,12 @@
 #include "build/memory/mem_planner.h"
 #include "build/model/build_test_util.h"
 #include "compiler/stages/compiler_stages.h"
-#include "gtest/gtest.h"
 #include "graph/inc/graph/attr_value.h"
 #include "graph/inc/graph/compute_graph.h"
 #include "graph/inc/graph/ge_tensor.h"
 #include "graph/inc/graph/node.h"
 #include "graph/inc/graph/op_desc.h"
+#include "gtest/gtest.h"
 
 namespace ge {
 namespace {
@@ -118,7 +118,7 @@ TEST(ModelBuilderTest, ConstValuesMoveToWeightsAndRestore) {
   ASSERT_NE(bytes, nullptr);
   EXPECT_EQ(std::memcmp(bytes, expected, sizeof(expected)), 0);
   EXPECT_EQ(m.weights.Find(0, sizeof(expected) + 1), nullptr);  // runs into the zero gap
-  EXPECT_EQ(m.weights.Find(60, 8), nullptr);                      // past the blob
+  EXPECT_EQ(m.weights.Find(60, 8), nullptr);                    // past the blob
   const WeightBuffer flat = MakeContiguousWeights(m.weights);
   ASSERT_NE(flat.data, nullptr);
   EXPECT_EQ(reinterpret_cast<uintptr_t>(flat.data) % kWeightAlign, 0u);
@@ -169,10 +169,10 @@ TEST(ModelBuilderTest, IdenticalConstantsStoredOnce) {
   GraphMaker g("dedup");
   NodePtr x = g.Data("x", 0, {4});
   NodePtr a = g.ConstF32("a", {4}, {1, 2, 3, 4});
-  NodePtr b = g.ConstF32("b", {4}, {1, 2, 3, 4});       // same as a
-  NodePtr c = g.ConstF32("c", {2, 2}, {1, 2, 3, 4});    // same bytes, other dims
+  NodePtr b = g.ConstF32("b", {4}, {1, 2, 3, 4});     // same as a
+  NodePtr c = g.ConstF32("c", {2, 2}, {1, 2, 3, 4});  // same bytes, other dims
   NodePtr d = g.ConstBytes("d", {4}, DT_INT32, std::vector<uint8_t>(16, 0));
-  NodePtr e = g.ConstF32("e", {4}, {1, 2, 3, 5});       // differs in one byte
+  NodePtr e = g.ConstF32("e", {4}, {1, 2, 3, 5});  // differs in one byte
   NodePtr y = g.Binary("y0", "Add", x, a);
   y = g.Binary("y1", "Add", y, b);
   y = g.Op("y2", "Reshape", {{y, 0}, {c, 0}}, {y->GetOpDesc()->GetOutputDesc(0)});
@@ -187,10 +187,9 @@ TEST(ModelBuilderTest, IdenticalConstantsStoredOnce) {
   const proto::ModelTaskDef& def = (*model)->root->task_def;
   EXPECT_EQ(def.weight_size(), 4 * kWeightAlign);
   EXPECT_EQ(FindTask(def, "y0")->input(1).offset(), FindTask(def, "y1")->input(1).offset());
-  std::vector<uint64_t> offsets = {FindTask(def, "y0")->input(1).offset(),
-                                   FindTask(def, "y2")->input(1).offset(),
-                                   FindTask(def, "y3")->input(1).offset(),
-                                   FindTask(def, "y4")->input(1).offset()};
+  std::vector<uint64_t> offsets = {
+      FindTask(def, "y0")->input(1).offset(), FindTask(def, "y2")->input(1).offset(),
+      FindTask(def, "y3")->input(1).offset(), FindTask(def, "y4")->input(1).offset()};
   for (size_t i = 0; i < offsets.size(); ++i) {
     EXPECT_EQ(offsets[i] % kWeightAlign, 0u);
     for (size_t j = i + 1; j < offsets.size(); ++j) EXPECT_NE(offsets[i], offsets[j]);
@@ -263,8 +262,10 @@ TEST(ModelBuilderTest, OutputCopies) {
     EXPECT_EQ(task.output(0).size(), 32u);
     copies.emplace_back(task.input(0).kind(), task.output(0).index());
   }
-  std::vector<std::pair<proto::MemKind, uint32_t>> expected = {
-      {proto::MEM_MODEL_INPUT, 0}, {proto::MEM_WEIGHTS, 1}, {proto::MEM_ARENA, 3}, {proto::MEM_ARENA, 4}};
+  std::vector<std::pair<proto::MemKind, uint32_t>> expected = {{proto::MEM_MODEL_INPUT, 0},
+                                                               {proto::MEM_WEIGHTS, 1},
+                                                               {proto::MEM_ARENA, 3},
+                                                               {proto::MEM_ARENA, 4}};
   EXPECT_EQ(copies, expected);
   // The arena tensor read by the copies stays alive: nothing else overlaps it.
   std::vector<Node*> nodes = Nodes(g.graph());
@@ -300,10 +301,10 @@ TEST(ModelBuilderTest, OutputSizesMatchGetDataSize) {
   GraphMaker g("sizes");
   NodePtr x = g.Data("x", 0, {2, 3});
   const std::vector<GeTensorDesc> outs = {
-      GeTensorDesc(GeShape({3, 3}), FORMAT_ND, DT_INT4),        // 9 nibbles -> 5 bytes
-      GeTensorDesc(GeShape({0, 5}), FORMAT_ND, DT_FLOAT),       // empty
+      GeTensorDesc(GeShape({3, 3}), FORMAT_ND, DT_INT4),   // 9 nibbles -> 5 bytes
+      GeTensorDesc(GeShape({0, 5}), FORMAT_ND, DT_FLOAT),  // empty
       GeTensorDesc(GeShape({1, 2, 3, 4}), FORMAT_NHWC, DT_FLOAT16),
-      GeTensorDesc(GeShape({}), FORMAT_NCHW, DT_DOUBLE),        // scalar
+      GeTensorDesc(GeShape({}), FORMAT_NCHW, DT_DOUBLE),  // scalar
   };
   NodePtr a = g.Op("a", "Split4", {{x, 0}}, outs);
   g.NetOutput({{a, 0}, {a, 1}, {a, 2}, {a, 3}});
@@ -325,8 +326,9 @@ TEST(ModelBuilderTest, OutputSizesMatchGetDataSize) {
 
   GraphMaker big("big");
   NodePtr y = big.Data("y", 0, {2});
-  NodePtr b = big.Op("huge", "Tile", {{y, 0}},
-                     {GeTensorDesc(GeShape({int64_t{1} << 40, int64_t{1} << 40}), FORMAT_ND, DT_FLOAT)});
+  NodePtr b =
+      big.Op("huge", "Tile", {{y, 0}},
+             {GeTensorDesc(GeShape({int64_t{1} << 40, int64_t{1} << 40}), FORMAT_ND, DT_FLOAT)});
   NodePtr r = big.Unary("r", "Relu", y);
   big.NetOutput({{r, 0}});
   (void)b;
@@ -360,7 +362,8 @@ TEST(ModelBuilderTest, DynamicModels) {
   {
     GraphMaker g("nonzero");
     NodePtr x = g.Data("x", 0, {4});
-    NodePtr nz = g.Op("nz", "NonZero", {{x, 0}}, {GeTensorDesc(GeShape({1, 4}), FORMAT_ND, DT_INT64)});
+    NodePtr nz =
+        g.Op("nz", "NonZero", {{x, 0}}, {GeTensorDesc(GeShape({1, 4}), FORMAT_ND, DT_INT64)});
     g.NetOutput({{nz, 0}});
     auto model = ModelBuilder().Build(g.graph());
     ASSERT_TRUE(model.ok()) << model.status();
@@ -458,9 +461,15 @@ ReluChain AddReluChain(const ComputeGraphPtr& graph, std::initializer_list<Chain
   ReluChain c;
   for (ChainNode which : order) {
     switch (which) {
-      case kData: c.data = *graph->AddNode(data_op); break;
-      case kRelu: c.relu = *graph->AddNode(relu_op); break;
-      case kOut: c.out = *graph->AddNode(out_op); break;
+      case kData:
+        c.data = *graph->AddNode(data_op);
+        break;
+      case kRelu:
+        c.relu = *graph->AddNode(relu_op);
+        break;
+      case kOut:
+        c.out = *graph->AddNode(out_op);
+        break;
     }
   }
   EXPECT_TRUE(c.relu->GetInDataAnchor(0)->LinkFrom(c.data->GetOutDataAnchor(0)).ok());
@@ -549,15 +558,18 @@ TEST(ModelBuilderTest, SizeErrorsWaitForTheDynamicCheck) {
   auto make = [](bool dynamic_tail, bool bad_workspace) {
     GraphMaker g("late_dynamic");
     NodePtr y = g.Data("y", 0, {2});
-    NodePtr b = g.Op("huge", "Tile", {{y, 0}},
-                     {GeTensorDesc(GeShape({int64_t{1} << 40, int64_t{1} << 40}), FORMAT_ND, DT_FLOAT)});
+    NodePtr b =
+        g.Op("huge", "Tile", {{y, 0}},
+             {GeTensorDesc(GeShape({int64_t{1} << 40, int64_t{1} << 40}), FORMAT_ND, DT_FLOAT)});
     if (bad_workspace) {
-      EXPECT_TRUE(b->GetOpDesc()->UpdateOutputDesc(0, GeTensorDesc(GeShape({2}), FORMAT_ND, DT_FLOAT)).ok());
+      EXPECT_TRUE(b->GetOpDesc()
+                      ->UpdateOutputDesc(0, GeTensorDesc(GeShape({2}), FORMAT_ND, DT_FLOAT))
+                      .ok());
       b->GetOpDesc()->SetWorkspaceBytes({-7});
     }
-    NodePtr r = dynamic_tail
-                    ? g.Op("r", "Relu", {{b, 0}}, {GeTensorDesc(GeShape({-1}), FORMAT_ND, DT_FLOAT)})
-                    : g.Unary("r", "Relu", y);
+    NodePtr r = dynamic_tail ? g.Op("r", "Relu", {{b, 0}},
+                                    {GeTensorDesc(GeShape({-1}), FORMAT_ND, DT_FLOAT)})
+                             : g.Unary("r", "Relu", y);
     g.NetOutput({{r, 0}});
     return g.graph();
   };
@@ -567,10 +579,12 @@ TEST(ModelBuilderTest, SizeErrorsWaitForTheDynamicCheck) {
     auto dynamic = builder.Build(make(true, bad_workspace));
     ASSERT_TRUE(dynamic.ok()) << dynamic.status();
     EXPECT_TRUE((*dynamic)->root->task_def.dynamic());
-    EXPECT_NE(builder.stats().dynamic_reason.find("'r'"), std::string::npos) << builder.stats().dynamic_reason;
+    EXPECT_NE(builder.stats().dynamic_reason.find("'r'"), std::string::npos)
+        << builder.stats().dynamic_reason;
     auto bad = ModelBuilder().Build(make(false, bad_workspace));
     ASSERT_FALSE(bad.ok());
-    EXPECT_NE(std::string(bad.status().message()).find("'huge'"), std::string::npos) << bad.status();
+    EXPECT_NE(std::string(bad.status().message()).find("'huge'"), std::string::npos)
+        << bad.status();
     if (bad_workspace) {
       EXPECT_NE(std::string(bad.status().message()).find("-7"), std::string::npos) << bad.status();
     }
@@ -587,9 +601,10 @@ TEST(ModelBuilderTest, PlanEqualsThePlanFromGraphLifetimes) {
     for (int i = 0; i < 60; ++i) {
       NodePtr a = live[(i * 7) % live.size()];
       NodePtr b = live[(i * 3 + 1) % live.size()];
-      live.push_back(i % 5 == 4 ? branchy.Op(absl::StrCat("n", i), "Concat", {{a, 0}, {b, 0}},
-                                             {GeTensorDesc(GeShape({64 + 16 * i}), FORMAT_ND, DT_FLOAT)})
-                                : branchy.Binary(absl::StrCat("n", i), i % 2 ? "Add" : "Mul", a, b));
+      live.push_back(i % 5 == 4
+                         ? branchy.Op(absl::StrCat("n", i), "Concat", {{a, 0}, {b, 0}},
+                                      {GeTensorDesc(GeShape({64 + 16 * i}), FORMAT_ND, DT_FLOAT)})
+                         : branchy.Binary(absl::StrCat("n", i), i % 2 ? "Add" : "Mul", a, b));
       if (i % 9 == 0) live.back()->GetOpDesc()->SetWorkspaceBytes({100 + i});
     }
     branchy.NetOutput({{live.back(), 0}, {live[10], 0}});
@@ -641,7 +656,8 @@ TEST(ModelBuilderTest, PlanEqualsThePlanFromGraphLifetimes) {
     for (const proto::TaskDef& t : def.task()) {
       if (t.type() != proto::TASK_KERNEL) continue;
       for (int k = 0; k < t.output_size(); ++k) {
-        EXPECT_EQ(t.output(k).offset(), mem[t.op_index()].outputs[k].offset) << t.node_name() << ":" << k;
+        EXPECT_EQ(t.output(k).offset(), mem[t.op_index()].outputs[k].offset)
+            << t.node_name() << ":" << k;
       }
       for (int w = 0; w < t.workspace_size(); ++w) {
         EXPECT_EQ(t.workspace(w).offset(), mem[t.op_index()].workspaces[w].offset) << t.node_name();
@@ -665,7 +681,8 @@ TEST(ModelBuilderTest, DataToControlEdgeExtendsTheLifetime) {
     auto model = ModelBuilder().Build(g.graph());
     EXPECT_TRUE(model.ok()) << model.status();
     const proto::ModelTaskDef& def = (*model)->root->task_def;
-    return std::make_pair(FindTask(def, "a")->output(0).offset(), FindTask(def, "c")->output(0).offset());
+    return std::make_pair(FindTask(def, "a")->output(0).offset(),
+                          FindTask(def, "c")->output(0).offset());
   };
   auto [a_free, c_free] = offsets();
   EXPECT_EQ(a_free, c_free);  // a dies at b: c takes its block

@@ -38,7 +38,8 @@ constexpr int kMaxWords = std::numeric_limits<int>::max();
 // their pointers are hashed.
 size_t OpHash(const OpDesc& op) {
   const AttrStore& attrs = op.GetAttrStore();
-  size_t h = absl::HashOf(op.GetInternedType(), attrs.size(), op.GetAllInputsSize(), op.GetOutputsSize());
+  size_t h =
+      absl::HashOf(op.GetInternedType(), attrs.size(), op.GetAllInputsSize(), op.GetOutputsSize());
   for (size_t i = 0; i < attrs.size(); ++i) h = absl::HashOf(h, absl::string_view(attrs.NameAt(i)));
   const uint32_t num_in = static_cast<uint32_t>(op.GetAllInputsSize());
   for (uint32_t i = 0; i < num_in; ++i) h = absl::HashOf(h, op.GetInputNamePtr(i));
@@ -57,8 +58,7 @@ int OutputDataType(const OpDesc& op, uint32_t i) {
 
 bool SameOp(const OpDesc& a, const OpDesc& b) {
   if ((a.GetInternedType() != b.GetInternedType() && a.GetType() != b.GetType()) ||
-      a.GetAllInputsSize() != b.GetAllInputsSize() ||
-      a.GetOutputsSize() != b.GetOutputsSize()) {
+      a.GetAllInputsSize() != b.GetAllInputsSize() || a.GetOutputsSize() != b.GetOutputsSize()) {
     return false;
   }
   const uint32_t num_in = static_cast<uint32_t>(a.GetAllInputsSize());
@@ -174,13 +174,15 @@ class OpsById {
 // Builds the plan; nullopt when a task does not fit.
 class Encoder {
  public:
-  Encoder(const ComputeGraph& graph, const proto::ModelTaskDef& def) : ops_by_id_(graph), def_(def) {}
+  Encoder(const ComputeGraph& graph, const proto::ModelTaskDef& def)
+      : ops_by_id_(graph), def_(def) {}
 
   StatusOr<std::optional<proto::LaunchPlan>> Run() {
     const int n = def_.task_size();
     // Reserved from the task count alone (a pass over the TaskDefs to count
     // refs and name bytes would cost a cache miss per task).
-    words_.Reserve(static_cast<int>(std::min<int64_t>(int64_t{n} * (kLaunchTaskWords + 3), kMaxWords)));
+    words_.Reserve(
+        static_cast<int>(std::min<int64_t>(int64_t{n} * (kLaunchTaskWords + 3), kMaxWords)));
     names_.reserve(static_cast<size_t>(n) * 8);
     plan_.mutable_name_end()->Reserve(n);
     // Finding a task's op is a chain of dependent cache misses (node, op
@@ -229,7 +231,8 @@ class Encoder {
       op_id = it->second;
     }
     const KindKey kind{task.op_type(), task.engine(), task.kernel_name()};
-    auto [kit, kind_new] = kind_ids_.try_emplace(kind, static_cast<uint32_t>(plan_.kind_op_type_size()));
+    auto [kit, kind_new] =
+        kind_ids_.try_emplace(kind, static_cast<uint32_t>(plan_.kind_op_type_size()));
     if (kind_new) {
       plan_.add_kind_op_type(task.op_type());
       plan_.add_kind_engine(task.engine());
@@ -263,18 +266,22 @@ class Encoder {
   }
 
   bool AddTensor(const proto::TensorRef& ref) {
-    if (!proto::MemKind_IsValid(ref.kind()) || ref.data_type() < 0 || ref.data_type() >= kMaxDataType) {
+    if (!proto::MemKind_IsValid(ref.kind()) || ref.data_type() < 0 ||
+        ref.data_type() >= kMaxDataType) {
       return false;
     }
-    const TensorKey key{static_cast<uint64_t>(ref.kind()) | static_cast<uint64_t>(ref.data_type()) << 8,
-                        ref.index(), ref.offset(), ref.size(),
-                        absl::Span<const int64_t>(ref.dims().data(), static_cast<size_t>(ref.dims_size()))};
-    auto [tit, tensor_new] =
-        tensor_ids_.try_emplace(key, static_cast<uint32_t>(plan_.tensor_size() / kLaunchTensorWords));
+    const TensorKey key{
+        static_cast<uint64_t>(ref.kind()) | static_cast<uint64_t>(ref.data_type()) << 8,
+        ref.index(), ref.offset(), ref.size(),
+        absl::Span<const int64_t>(ref.dims().data(), static_cast<size_t>(ref.dims_size()))};
+    auto [tit, tensor_new] = tensor_ids_.try_emplace(
+        key, static_cast<uint32_t>(plan_.tensor_size() / kLaunchTensorWords));
     if (tensor_new) {
-      auto [sit, shape_new] = shape_ids_.try_emplace(key.dims, static_cast<uint32_t>(plan_.shape_end_size()));
+      auto [sit, shape_new] =
+          shape_ids_.try_emplace(key.dims, static_cast<uint32_t>(plan_.shape_end_size()));
       if (shape_new) {
-        if (static_cast<uint64_t>(plan_.shape_dims_size()) + key.dims.size() > kMaxU32) return false;
+        if (static_cast<uint64_t>(plan_.shape_dims_size()) + key.dims.size() > kMaxU32)
+          return false;
         plan_.mutable_shape_dims()->Add(key.dims.begin(), key.dims.end());
         plan_.add_shape_end(static_cast<uint32_t>(plan_.shape_dims_size()));
       }
@@ -315,12 +322,15 @@ LaunchPlanFields LaunchPlanFields::Of(const proto::LaunchPlan& plan) {
   f.kind_engine.assign(plan.kind_engine().begin(), plan.kind_engine().end());
   f.kind_kernel_name.assign(plan.kind_kernel_name().begin(), plan.kind_kernel_name().end());
   f.op_model = plan.op_model();
-  f.shape_dims = absl::MakeConstSpan(plan.shape_dims().data(), static_cast<size_t>(plan.shape_dims_size()));
-  f.shape_end = absl::MakeConstSpan(plan.shape_end().data(), static_cast<size_t>(plan.shape_end_size()));
+  f.shape_dims =
+      absl::MakeConstSpan(plan.shape_dims().data(), static_cast<size_t>(plan.shape_dims_size()));
+  f.shape_end =
+      absl::MakeConstSpan(plan.shape_end().data(), static_cast<size_t>(plan.shape_end_size()));
   f.tensor = PackedWords<uint64_t>(plan.tensor().data(), static_cast<size_t>(plan.tensor_size()));
   f.task = PackedWords<uint32_t>(plan.task().data(), static_cast<size_t>(plan.task_size()));
   f.names = plan.names();
-  f.name_end = absl::MakeConstSpan(plan.name_end().data(), static_cast<size_t>(plan.name_end_size()));
+  f.name_end =
+      absl::MakeConstSpan(plan.name_end().data(), static_cast<size_t>(plan.name_end_size()));
   return f;
 }
 
@@ -331,9 +341,9 @@ namespace {
 template <typename T>
 bool DecodeVarints(absl::string_view data, std::vector<T>* out) {
   // One varint per byte with the high bit clear (when well formed).
-  ReservePrefaulted(out, static_cast<size_t>(std::count_if(
-                             data.begin(), data.end(),
-                             [](char c) { return (static_cast<uint8_t>(c) & 0x80) == 0; })));
+  ReservePrefaulted(out, static_cast<size_t>(std::count_if(data.begin(), data.end(), [](char c) {
+                      return (static_cast<uint8_t>(c) & 0x80) == 0;
+                    })));
   google::protobuf::io::CodedInputStream in(reinterpret_cast<const uint8_t*>(data.data()),
                                             static_cast<int>(data.size()));
   while (in.CurrentPosition() < static_cast<int>(data.size())) {
@@ -346,7 +356,8 @@ bool DecodeVarints(absl::string_view data, std::vector<T>* out) {
 }
 
 bool IsAscii(absl::string_view s) {
-  return std::all_of(s.begin(), s.end(), [](char c) { return (static_cast<uint8_t>(c) & 0x80) == 0; });
+  return std::all_of(s.begin(), s.end(),
+                     [](char c) { return (static_cast<uint8_t>(c) & 0x80) == 0; });
 }
 
 }  // namespace
@@ -361,12 +372,15 @@ bool LaunchPlanFields::ReadInPlace(absl::Span<const uint8_t> bytes, LaunchPlanFi
   while (in.CurrentPosition() < size) {
     const uint32_t tag = in.ReadTag();
     const int number = static_cast<int>(WireFormatLite::GetTagFieldNumber(tag));
-    if (tag == 0 || WireFormatLite::GetTagWireType(tag) != WireFormatLite::WIRETYPE_LENGTH_DELIMITED ||
-        number < proto::LaunchPlan::kKindOpTypeFieldNumber || number > proto::LaunchPlan::kNameEndFieldNumber) {
+    if (tag == 0 ||
+        WireFormatLite::GetTagWireType(tag) != WireFormatLite::WIRETYPE_LENGTH_DELIMITED ||
+        number < proto::LaunchPlan::kKindOpTypeFieldNumber ||
+        number > proto::LaunchPlan::kNameEndFieldNumber) {
       return false;
     }
     uint64_t len = 0;
-    if (!in.ReadVarint64(&len) || len > static_cast<uint64_t>(size - in.CurrentPosition())) return false;
+    if (!in.ReadVarint64(&len) || len > static_cast<uint64_t>(size - in.CurrentPosition()))
+      return false;
     const absl::string_view data(reinterpret_cast<const char*>(bytes.data() + in.CurrentPosition()),
                                  static_cast<size_t>(len));
     if (!in.Skip(static_cast<int>(len))) return false;
@@ -435,11 +449,12 @@ Status CheckEnds(absl::Span<const uint32_t> ends, size_t size, absl::string_view
   for (size_t k = 0; k < ends.size(); ++k) {
     const uint32_t end = ends[k];
     if (end < prev) {
-      return ParseFailed("launch plan: ", field, "[", k, "] = ", end, " is below ", field, "[", k - 1,
-                         "] = ", prev);
+      return ParseFailed("launch plan: ", field, "[", k, "] = ", end, " is below ", field, "[",
+                         k - 1, "] = ", prev);
     }
     if (end > size) {
-      return OutOfRange("launch plan: ", field, "[", k, "] = ", end, " is beyond the ", size, beyond);
+      return OutOfRange("launch plan: ", field, "[", k, "] = ", end, " is beyond the ", size,
+                        beyond);
     }
     prev = end;
   }
@@ -514,16 +529,18 @@ StatusOr<LaunchPlanView> LaunchPlanView::Create(LaunchPlanFields fields, size_t 
     const size_t num_in = (w[0] >> 8) & 0xFF, num_out = (w[0] >> 16) & 0xFF, num_ws = w[0] >> 24;
     const size_t refs = num_in + num_out + num_ws;
     if (size - pos - kLaunchTaskWords < refs) {
-      return ParseFailed("launch plan: task ", t, " has ", num_in, " inputs, ", num_out, " outputs and ",
-                         num_ws, " workspaces but only ", size - pos - kLaunchTaskWords,
-                         " words are left");
+      return ParseFailed("launch plan: task ", t, " has ", num_in, " inputs, ", num_out,
+                         " outputs and ", num_ws, " workspaces but only ",
+                         size - pos - kLaunchTaskWords, " words are left");
     }
     if (w[1] >= num_kinds) {
-      return OutOfRange("launch plan: task ", t, " has kind id ", w[1], " of ", num_kinds, " kinds");
+      return OutOfRange("launch plan: task ", t, " has kind id ", w[1], " of ", num_kinds,
+                        " kinds");
     }
     if (type == proto::TASK_KERNEL) {
       if (w[2] >= num_ops) {
-        return OutOfRange("launch plan: kernel task ", t, " has op id ", w[2], " of ", num_ops, " ops");
+        return OutOfRange("launch plan: kernel task ", t, " has op id ", w[2], " of ", num_ops,
+                          " ops");
       }
     } else if (w[2] != kLaunchNoOp) {
       return OutOfRange("launch plan: task ", t, " of type ", type, " has op id ", w[2],
@@ -532,8 +549,8 @@ StatusOr<LaunchPlanView> LaunchPlanView::Create(LaunchPlanFields fields, size_t 
     for (size_t r = 0; r < refs; ++r) {
       const uint32_t id = words[pos + kLaunchTaskWords + r];
       if (id >= num_tensors) {
-        return OutOfRange("launch plan: task ", t, " tensor ", r, " has id ", id, " of ", num_tensors,
-                          " tensors");
+        return OutOfRange("launch plan: task ", t, " tensor ", r, " has id ", id, " of ",
+                          num_tensors, " tensors");
       }
     }
     view.task_start_.push_back(static_cast<uint32_t>(pos));
@@ -542,10 +559,11 @@ StatusOr<LaunchPlanView> LaunchPlanView::Create(LaunchPlanFields fields, size_t 
   // Names.
   const size_t num_tasks = view.task_start_.size();
   if (f.name_end.size() != num_tasks) {
-    return ParseFailed("launch plan: ", f.name_end.size(), " name_end entries for ", num_tasks, " tasks");
+    return ParseFailed("launch plan: ", f.name_end.size(), " name_end entries for ", num_tasks,
+                       " tasks");
   }
-  RETURN_IF_ERROR(CheckEnds(f.name_end, f.names.size(), "name_end", " bytes of names", "names end at ",
-                            "names has ", " bytes"));
+  RETURN_IF_ERROR(CheckEnds(f.name_end, f.names.size(), "name_end", " bytes of names",
+                            "names end at ", "names has ", " bytes"));
   return view;
 }
 
@@ -560,7 +578,8 @@ LaunchPlanView::Task LaunchPlanView::task(size_t t) const {
   task.stream_id = w[3];
   task.event_id = w[4];
   task.label_id = w[5];
-  task.op_index = static_cast<int64_t>(static_cast<uint64_t>(w[6]) | static_cast<uint64_t>(w[7]) << 32);
+  task.op_index =
+      static_cast<int64_t>(static_cast<uint64_t>(w[6]) | static_cast<uint64_t>(w[7]) << 32);
   task.name = task_name(t);
   task.inputs = w.subspan(kLaunchTaskWords, num_in);
   task.outputs = w.subspan(kLaunchTaskWords + num_in, num_out);
@@ -617,7 +636,8 @@ void LaunchPlanView::FillTaskDef(size_t t, proto::TaskDef* def) const {
   for (uint32_t id : x.inputs) FillTensorRef(id, def->add_input());
   if (!x.outputs.empty()) def->mutable_output()->Reserve(static_cast<int>(x.outputs.size()));
   for (uint32_t id : x.outputs) FillTensorRef(id, def->add_output());
-  if (!x.workspaces.empty()) def->mutable_workspace()->Reserve(static_cast<int>(x.workspaces.size()));
+  if (!x.workspaces.empty())
+    def->mutable_workspace()->Reserve(static_cast<int>(x.workspaces.size()));
   for (uint32_t id : x.workspaces) FillTensorRef(id, def->add_workspace());
 }
 

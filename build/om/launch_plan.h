@@ -117,7 +117,9 @@ class PackedWords {
   size_t size() const { return n_; }
   bool empty() const { return n_ == 0; }
   T operator[](size_t i) const { return Load(p_ + i * sizeof(T)); }
-  PackedWords subspan(size_t pos, size_t len) const { return PackedWords(p_ + pos * sizeof(T), len); }
+  PackedWords subspan(size_t pos, size_t len) const {
+    return PackedWords(p_ + pos * sizeof(T), len);
+  }
   Iterator begin() const { return Iterator(p_); }
   Iterator end() const { return Iterator(p_ + n_ * sizeof(T)); }
 
@@ -173,7 +175,7 @@ class LaunchPlanView {
   using Ids = PackedWords<uint32_t>;
   struct Task {
     proto::TaskType type = proto::TASK_KERNEL;
-    uint32_t kind = 0;       // < num_kinds()
+    uint32_t kind = 0;          // < num_kinds()
     uint32_t op = kLaunchNoOp;  // < num_ops for TASK_KERNEL, kLaunchNoOp otherwise
     uint32_t stream_id = 0;
     uint32_t event_id = 0;

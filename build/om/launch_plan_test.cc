@@ -96,7 +96,9 @@ void ExpectRoundTrip(const GeModel& model) {
   ASSERT_EQ(td.task_size(), model.task_def.task_size());
   for (int t = 0; t < td.task_size(); ++t) {
     EXPECT_EQ(td.task(t).SerializeAsString(), model.task_def.task(t).SerializeAsString())
-        << t << ":\n" << td.task(t).DebugString() << "vs\n" << model.task_def.task(t).DebugString();
+        << t << ":\n"
+        << td.task(t).DebugString() << "vs\n"
+        << model.task_def.task(t).DebugString();
   }
   proto::ModelTaskDef original;
   *original.mutable_task() = model.task_def.task();
@@ -172,7 +174,8 @@ TEST(LaunchPlanTest, ConvWithAbsentOptionalInputRoundTrips) {
   ASSERT_EQ(ops->ops.size(), 2u);
   EXPECT_EQ(ops->ops[0]->GetType(), "Conv2D");
   EXPECT_EQ(ops->ops[0]->GetAllInputsSize(), 3u);
-  EXPECT_EQ(ops->ops[0]->GetAttrStore(), model->graph->FindNode("conv")->GetOpDesc()->GetAttrStore());
+  EXPECT_EQ(ops->ops[0]->GetAttrStore(),
+            model->graph->FindNode("conv")->GetOpDesc()->GetAttrStore());
 }
 
 TEST(LaunchPlanTest, RtsTasksAndWorkspacesRoundTrip) {
@@ -301,7 +304,8 @@ TEST(LaunchPlanTest, OpModelDecodesToTheRepresentativesInOrder) {
     EXPECT_EQ(op->GetAllInputsSize(), src->GetAllInputsSize());
     EXPECT_EQ(op->GetAllInputNames(), src->GetAllInputNames());
     EXPECT_EQ(op->GetOutputDesc(0).GetDataType(), src->GetOutputDesc(0).GetDataType());
-    EXPECT_EQ(op->GetOutputDesc(0).GetShape().GetDims(), src->GetOutputDesc(0).GetShape().GetDims());
+    EXPECT_EQ(op->GetOutputDesc(0).GetShape().GetDims(),
+              src->GetOutputDesc(0).GetShape().GetDims());
   }
   EXPECT_TRUE(ops->input_ops.empty());
   // DeserializeModel agrees (unlinked inputs are fine).
@@ -327,7 +331,8 @@ TEST(LaunchPlanTest, TasksThatDoNotFitGiveNoPlan) {
       {"wait_event", [](GeModel& m) { m.task_def.mutable_task(0)->add_wait_event(1); }},
       {"record_event", [](GeModel& m) { m.task_def.mutable_task(2)->add_record_event(0); }},
       {"task_id", [](GeModel& m) { m.task_def.mutable_task(1)->set_task_id(0); }},
-      {"kernel op_index not a node", [](GeModel& m) { m.task_def.mutable_task(0)->set_op_index(999); }},
+      {"kernel op_index not a node",
+       [](GeModel& m) { m.task_def.mutable_task(0)->set_op_index(999); }},
       {"negative op_index", [](GeModel& m) { m.task_def.mutable_task(0)->set_op_index(-1); }},
       {"256 inputs",
        [](GeModel& m) {
@@ -337,10 +342,14 @@ TEST(LaunchPlanTest, TasksThatDoNotFitGiveNoPlan) {
        [](GeModel& m) {
          for (int i = 0; i < 256; ++i) m.task_def.mutable_task(1)->add_workspace();
        }},
-      {"bad task type", [](GeModel& m) { m.task_def.mutable_task(2)->set_type(static_cast<proto::TaskType>(77)); }},
+      {"bad task type",
+       [](GeModel& m) { m.task_def.mutable_task(2)->set_type(static_cast<proto::TaskType>(77)); }},
       {"bad mem kind",
-       [](GeModel& m) { m.task_def.mutable_task(0)->mutable_input(0)->set_kind(static_cast<proto::MemKind>(300)); }},
-      {"negative data_type", [](GeModel& m) { m.task_def.mutable_task(0)->mutable_output(0)->set_data_type(-1); }},
+       [](GeModel& m) {
+         m.task_def.mutable_task(0)->mutable_input(0)->set_kind(static_cast<proto::MemKind>(300));
+       }},
+      {"negative data_type",
+       [](GeModel& m) { m.task_def.mutable_task(0)->mutable_output(0)->set_data_type(-1); }},
       {"data_type >= 2^24",
        [](GeModel& m) { m.task_def.mutable_task(0)->mutable_output(0)->set_data_type(1 << 24); }},
       {"dynamic", [](GeModel& m) { m.task_def.set_dynamic(true); }},
@@ -406,7 +415,8 @@ void ExpectRejected(const proto::LaunchPlan& plan, size_t num_ops, const std::st
   const Status st = ExpandLaunchPlan(plan, num_ops, &td);
   ASSERT_FALSE(st.ok()) << what;
   const ErrorCode code = GetErrorCode(st);
-  EXPECT_TRUE(code == ErrorCode::kParseFailed || code == ErrorCode::kOutOfRange) << what << ": " << st;
+  EXPECT_TRUE(code == ErrorCode::kParseFailed || code == ErrorCode::kOutOfRange)
+      << what << ": " << st;
   EXPECT_NE(std::string(st.message()).find(message), std::string::npos) << what << ": " << st;
   EXPECT_FALSE(LaunchPlanView::Create(plan, num_ops).ok()) << what;
 }
@@ -423,35 +433,36 @@ TEST(LaunchPlanTest, HostilePlansAreRejected) {
   // Task word offsets: task 0 at 0, task 1 at 11, task 2 at 21.
   const std::vector<Mutation> corpus = {
       {"kind lists differ", [](proto::LaunchPlan& p) { p.add_kind_engine("x"); }, "kind lists"},
-      {"kind_kernel_name short", [](proto::LaunchPlan& p) { p.mutable_kind_kernel_name()->RemoveLast(); },
-       "kind lists"},
+      {"kind_kernel_name short",
+       [](proto::LaunchPlan& p) { p.mutable_kind_kernel_name()->RemoveLast(); }, "kind lists"},
       {"shape_end short", [](proto::LaunchPlan& p) { p.mutable_shape_end()->RemoveLast(); },
        "shapes end"},
       {"shape_dims short", [](proto::LaunchPlan& p) { p.mutable_shape_dims()->RemoveLast(); },
        "shape_end["},
-      {"shape_end not monotonic",
-       [](proto::LaunchPlan& p) {
-         p.add_shape_end(0);
-       },
+      {"shape_end not monotonic", [](proto::LaunchPlan& p) { p.add_shape_end(0); },
        "is below shape_end"},
       {"shape_end huge", [](proto::LaunchPlan& p) { p.set_shape_end(0, 0xFFFFFFFFu); }, "beyond"},
       {"tensor truncated", [](proto::LaunchPlan& p) { p.mutable_tensor()->RemoveLast(); },
        "not a multiple"},
-      {"tensor bad kind", [](proto::LaunchPlan& p) { p.set_tensor(0, (p.tensor(0) & ~0xFFull) | 5); },
+      {"tensor bad kind",
+       [](proto::LaunchPlan& p) { p.set_tensor(0, (p.tensor(0) & ~0xFFull) | 5); },
        "not a MemKind"},
-      {"tensor shape id", [](proto::LaunchPlan& p) { p.set_tensor(4, p.tensor(4) | (uint64_t{77} << 32)); },
+      {"tensor shape id",
+       [](proto::LaunchPlan& p) { p.set_tensor(4, p.tensor(4) | (uint64_t{77} << 32)); },
        "shape id 7"},
       {"tensor index", [](proto::LaunchPlan& p) { p.set_tensor(1, uint64_t{1} << 32); }, "index"},
       {"task truncated", [](proto::LaunchPlan& p) { p.mutable_task()->RemoveLast(); }, "task 2"},
       {"task words cut", [](proto::LaunchPlan& p) { p.mutable_task()->Truncate(25); },
        "task 2 is truncated"},
       {"task extra word", [](proto::LaunchPlan& p) { p.add_task(0); }, "task 3 is truncated"},
-      {"huge counts in t0", [](proto::LaunchPlan& p) { p.set_task(0, 0xFFFFFF00u); }, "task 0 has 255"},
+      {"huge counts in t0", [](proto::LaunchPlan& p) { p.set_task(0, 0xFFFFFF00u); },
+       "task 0 has 255"},
       {"bad task type", [](proto::LaunchPlan& p) { p.set_task(0, (p.task(0) & ~0xFFu) | 9); },
        "not a TaskType"},
       {"kind id", [](proto::LaunchPlan& p) { p.set_task(11 + 1, 3); }, "task 1 has kind id 3"},
       {"op id", [](proto::LaunchPlan& p) { p.set_task(11 + 2, 2); }, "op id 2 of 2"},
-      {"kernel without op", [](proto::LaunchPlan& p) { p.set_task(2, kLaunchNoOp); }, "kernel task 0"},
+      {"kernel without op", [](proto::LaunchPlan& p) { p.set_task(2, kLaunchNoOp); },
+       "kernel task 0"},
       {"memcpy with op", [](proto::LaunchPlan& p) { p.set_task(21 + 2, 0); },
        "only kernel tasks have ops"},
       {"tensor id", [](proto::LaunchPlan& p) { p.set_task(8, 1000); }, "tensor 0 has id 1000"},
@@ -459,10 +470,12 @@ TEST(LaunchPlanTest, HostilePlansAreRejected) {
        "task 2 tensor 1"},
       {"name_end short", [](proto::LaunchPlan& p) { p.mutable_name_end()->RemoveLast(); },
        "name_end entries"},
-      {"name_end extra", [](proto::LaunchPlan& p) { p.add_name_end(p.name_end(2)); }, "name_end entries"},
+      {"name_end extra", [](proto::LaunchPlan& p) { p.add_name_end(p.name_end(2)); },
+       "name_end entries"},
       {"name_end beyond names", [](proto::LaunchPlan& p) { p.set_name_end(2, 1000); }, "beyond"},
       {"name_end not monotonic", [](proto::LaunchPlan& p) { p.set_name_end(1, 1); }, "is below"},
-      {"names longer", [](proto::LaunchPlan& p) { p.mutable_names()->append("zz"); }, "names end at"},
+      {"names longer", [](proto::LaunchPlan& p) { p.mutable_names()->append("zz"); },
+       "names end at"},
       {"names shorter", [](proto::LaunchPlan& p) { p.mutable_names()->pop_back(); }, "beyond"},
   };
   for (const Mutation& m : corpus) {
@@ -474,7 +487,8 @@ TEST(LaunchPlanTest, HostilePlansAreRejected) {
   ExpectRejected(good, 1, "num_ops 1", "op id 1 of 1");
   ExpectRejected(good, 0, "num_ops 0", "op id 0 of 0");
   // Every repeated field truncated to each shorter length.
-  auto truncations = [&](const std::string& field, int size, const std::function<void(proto::LaunchPlan&, int)>& cut) {
+  auto truncations = [&](const std::string& field, int size,
+                         const std::function<void(proto::LaunchPlan&, int)>& cut) {
     for (int n = 0; n < size; ++n) {
       proto::LaunchPlan p = good;
       cut(p, n);
@@ -482,18 +496,22 @@ TEST(LaunchPlanTest, HostilePlansAreRejected) {
       EXPECT_FALSE(ExpandLaunchPlan(p, num_ops, &td).ok()) << field << " cut to " << n;
     }
   };
-  truncations("task", good.task_size(), [](proto::LaunchPlan& p, int n) { p.mutable_task()->Truncate(n); });
-  truncations("tensor", good.tensor_size(), [](proto::LaunchPlan& p, int n) { p.mutable_tensor()->Truncate(n); });
+  truncations("task", good.task_size(),
+              [](proto::LaunchPlan& p, int n) { p.mutable_task()->Truncate(n); });
+  truncations("tensor", good.tensor_size(),
+              [](proto::LaunchPlan& p, int n) { p.mutable_tensor()->Truncate(n); });
   truncations("shape_dims", good.shape_dims_size(),
               [](proto::LaunchPlan& p, int n) { p.mutable_shape_dims()->Truncate(n); });
   truncations("shape_end", good.shape_end_size(),
               [](proto::LaunchPlan& p, int n) { p.mutable_shape_end()->Truncate(n); });
   truncations("name_end", good.name_end_size(),
               [](proto::LaunchPlan& p, int n) { p.mutable_name_end()->Truncate(n); });
-  truncations("names", static_cast<int>(good.names().size()),
-              [](proto::LaunchPlan& p, int n) { p.mutable_names()->resize(static_cast<size_t>(n)); });
-  truncations("kind_op_type", good.kind_op_type_size(),
-              [](proto::LaunchPlan& p, int n) { p.mutable_kind_op_type()->DeleteSubrange(n, p.kind_op_type_size() - n); });
+  truncations("names", static_cast<int>(good.names().size()), [](proto::LaunchPlan& p, int n) {
+    p.mutable_names()->resize(static_cast<size_t>(n));
+  });
+  truncations("kind_op_type", good.kind_op_type_size(), [](proto::LaunchPlan& p, int n) {
+    p.mutable_kind_op_type()->DeleteSubrange(n, p.kind_op_type_size() - n);
+  });
 }
 
 // Random word flips: every result is a clean rejection or a plan that
@@ -512,11 +530,22 @@ TEST(LaunchPlanTest, RandomMutationsNeverCrash) {
       const uint32_t value = rng() % 4 == 0 ? rng() : rng() % 300;
       if (p.task_size() == 0) break;  // cut to nothing already
       switch (rng() % 5) {
-        case 0: p.set_task(static_cast<int>(rng() % p.task_size()), value); break;
-        case 1: p.set_tensor(static_cast<int>(rng() % p.tensor_size()), uint64_t{value} << (rng() % 2 * 32)); break;
-        case 2: p.set_shape_end(static_cast<int>(rng() % p.shape_end_size()), value); break;
-        case 3: p.set_name_end(static_cast<int>(rng() % p.name_end_size()), value); break;
-        default: p.mutable_task()->Truncate(static_cast<int>(rng() % p.task_size())); break;
+        case 0:
+          p.set_task(static_cast<int>(rng() % p.task_size()), value);
+          break;
+        case 1:
+          p.set_tensor(static_cast<int>(rng() % p.tensor_size()),
+                       uint64_t{value} << (rng() % 2 * 32));
+          break;
+        case 2:
+          p.set_shape_end(static_cast<int>(rng() % p.shape_end_size()), value);
+          break;
+        case 3:
+          p.set_name_end(static_cast<int>(rng() % p.name_end_size()), value);
+          break;
+        default:
+          p.mutable_task()->Truncate(static_cast<int>(rng() % p.task_size()));
+          break;
       }
     }
     proto::ModelTaskDef td;
@@ -539,7 +568,6 @@ TEST(LaunchPlanTest, RandomMutationsNeverCrash) {
   }
   EXPECT_GT(rejected, 1000);
 }
-
 
 // ------------------------------------------------------------ in place
 
@@ -596,7 +624,8 @@ TEST(LaunchPlanInPlaceTest, SerializedPlansAreReadInPlace) {
         in_place->FillTaskDef(t, &a);
         parsed->FillTaskDef(t, &b);
         EXPECT_EQ(a.SerializeAsString(), b.SerializeAsString());
-        EXPECT_EQ(a.SerializeAsString(), model->task_def.task(static_cast<int>(t)).SerializeAsString());
+        EXPECT_EQ(a.SerializeAsString(),
+                  model->task_def.task(static_cast<int>(t)).SerializeAsString());
       }
     }
   }
@@ -623,14 +652,16 @@ TEST(LaunchPlanInPlaceTest, OtherEncodingsAreLeftToTheParser) {
       // `names` twice: the last one wins.
       {"names twice", wire + field(proto::LaunchPlan::kNamesFieldNumber, "x")},
       // name_end as a single unpacked varint.
-      {"unpacked", wire + std::string{static_cast<char>(proto::LaunchPlan::kNameEndFieldNumber << 3), 5}},
+      {"unpacked",
+       wire + std::string{static_cast<char>(proto::LaunchPlan::kNameEndFieldNumber << 3), 5}},
       // An unknown field.
       {"unknown", wire + field(15, "zz")},
       // A kind string that is not ASCII (valid UTF-8 here).
       {"utf8 kind", wire + field(proto::LaunchPlan::kKindOpTypeFieldNumber, "\xc3\xa9")},
       // A uint32 varint beyond 32 bits (the parser truncates it).
       {"wide varint",
-       field(proto::LaunchPlan::kShapeEndFieldNumber, std::string("\xff\xff\xff\xff\x1f", 5)) + wire},
+       field(proto::LaunchPlan::kShapeEndFieldNumber, std::string("\xff\xff\xff\xff\x1f", 5)) +
+           wire},
   };
   for (const auto& c : cases) {
     LaunchPlanFields fields;
@@ -665,11 +696,11 @@ TEST(LaunchPlanInPlaceTest, AcceptsOnlyWhatTheParserReadsAlike) {
     bytes[i / 8] = static_cast<char>(bytes[i / 8] ^ (1 << (i % 8)));
     check(bytes, absl::StrCat("bit ", i));
   }
-  for (size_t n = 0; n < wire.size(); ++n) check(wire.substr(0, n), absl::StrCat("first ", n, " bytes"));
+  for (size_t n = 0; n < wire.size(); ++n)
+    check(wire.substr(0, n), absl::StrCat("first ", n, " bytes"));
   EXPECT_GT(accepted, 100);
   EXPECT_GT(declined, 100);
 }
 
 }  // namespace
 }  // namespace ge
-

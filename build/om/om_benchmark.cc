@@ -39,8 +39,9 @@ void BM_ModelBuild(benchmark::State& state) {
     state.ResumeTiming();
   }
   // Seconds per node (shown with an SI suffix: 1.2u = 1.2 us/node).
-  state.counters["time_per_node"] = benchmark::Counter(
-      static_cast<double>(state.iterations() * n), benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  state.counters["time_per_node"] =
+      benchmark::Counter(static_cast<double>(state.iterations() * n),
+                         benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 
 void BM_SaveOm(benchmark::State& state) {
@@ -57,8 +58,9 @@ void BM_SaveOm(benchmark::State& state) {
     benchmark::DoNotOptimize(om);
   }
   state.counters["om_bytes"] = static_cast<double>(bytes);
-  state.counters["time_per_node"] = benchmark::Counter(
-      static_cast<double>(state.iterations() * n), benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  state.counters["time_per_node"] =
+      benchmark::Counter(static_cast<double>(state.iterations() * n),
+                         benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 
 void BM_LoadOm(benchmark::State& state) {
@@ -69,14 +71,16 @@ void BM_LoadOm(benchmark::State& state) {
     return;
   }
   auto om = SaveOm(**model);
-  auto buf = std::make_shared<AlignedBuffer>(reinterpret_cast<const uint8_t*>(om->data()), om->size());
+  auto buf =
+      std::make_shared<AlignedBuffer>(reinterpret_cast<const uint8_t*>(om->data()), om->size());
   for (auto _ : state) {
     auto loaded = LoadGeRootModelFromOm(absl::Span<const uint8_t>(buf->data(), buf->size()), buf);
     if (!loaded.ok()) state.SkipWithError(std::string(loaded.status().message()).c_str());
     benchmark::DoNotOptimize(loaded);
   }
-  state.counters["time_per_node"] = benchmark::Counter(
-      static_cast<double>(state.iterations() * n), benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  state.counters["time_per_node"] =
+      benchmark::Counter(static_cast<double>(state.iterations() * n),
+                         benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 
 // Compile (build + SaveOmToFile) vs load (mmap-free: read back + parse +

@@ -1,4 +1,6 @@
 // build/om/om_checksum.cc
+#include "build/om/om_checksum.h"
+
 #include <openssl/evp.h>
 
 #include <algorithm>
@@ -6,7 +8,6 @@
 #include <new>
 #include <vector>
 
-#include "build/om/om_checksum.h"
 #include "build/om/om_file.h"
 #include "build/om/om_layout.h"
 #include "xxhash.h"

@@ -107,12 +107,12 @@ struct OmHeader {
   uint32_t version = kOmVersion;
   std::array<uint8_t, 64> checksum{};  // XXH3-128 in the first 16 bytes
   uint64_t total_length = 0;
-  uint32_t model_type = 0;      // OmModelType of the root
-  uint32_t generate_mode = 0;   // 0 = offline (atc)
-  std::string name;             // at most 31 bytes stored (NUL padded)
-  uint32_t op_count = 0;        // nodes of the root graph
-  uint32_t model_count = 0;     // root + submodels
-  std::string platform_version; // soc_version, at most 19 bytes stored
+  uint32_t model_type = 0;       // OmModelType of the root
+  uint32_t generate_mode = 0;    // 0 = offline (atc)
+  std::string name;              // at most 31 bytes stored (NUL padded)
+  uint32_t op_count = 0;         // nodes of the root graph
+  uint32_t model_count = 0;      // root + submodels
+  std::string platform_version;  // soc_version, at most 19 bytes stored
   uint32_t platform_type = 0;
   uint8_t is_unknown_model = 0;
 };
@@ -187,8 +187,8 @@ StatusOr<GeRootModelPtr> LoadGeRootModelFromOm(absl::Span<const uint8_t> bytes,
 // A model loaded for execution (LoadOmForRuntime). A static root is loaded
 // without a ComputeGraph: only its op descs are decoded (DecodeModelOpDescs,
 // graph/serialization/inc/model_op_descs.h) and its TASK_INFO is parsed into
-// a protobuf Arena (freed in bulk), its tasks kept as validated bytes. A dynamic root needs its graphs:
-// `root` is what LoadGeRootModelFromOm returns.
+// a protobuf Arena (freed in bulk), its tasks kept as validated bytes. A dynamic root needs its
+// graphs: `root` is what LoadGeRootModelFromOm returns.
 struct OmRuntimeModel {
   std::string name;  // the root model's name
   bool dynamic = false;
@@ -202,9 +202,9 @@ struct OmRuntimeModel {
   // top level the splitter leaves to the full parser).
   const proto::ModelTaskDef* task_def = nullptr;
   std::vector<absl::Span<const uint8_t>> task_bytes;
-  WeightBuffer weights;                           // views into the file (owner held)
-  std::string graph_name;                         // the root graph's name
-  std::vector<OpDescPtr> ops;                     // root graph ops, in node order
+  WeightBuffer weights;        // views into the file (owner held)
+  std::string graph_name;      // the root graph's name
+  std::vector<OpDescPtr> ops;  // root graph ops, in node order
   // A static root whose TASK_INFO holds a LaunchPlan: the validated plan (a
   // view into task_def's, on `arena`) and its op descs by op id. Then
   // task_bytes and ops are empty, and MODEL_DEF is not decoded (the runtime
@@ -290,7 +290,8 @@ StatusOr<OmRuntimeModel> LoadOmForRuntime(absl::Span<const uint8_t> bytes,
 // checksum in the header of `bytes` (the whole file): ParseFailed "checksum
 // mismatch" when they differ; OK when `bytes` is shorter than the header
 // (the structure check reports that).
-Status VerifyOmBodyChecksum(absl::Span<const uint8_t> bytes, const std::array<uint8_t, 32>& body_sum);
+Status VerifyOmBodyChecksum(absl::Span<const uint8_t> bytes,
+                            const std::array<uint8_t, 32>& body_sum);
 
 // The header checksum of an OM body (`bytes` = file bytes [256, end)): XXH3-128
 // (canonical, big-endian) in the first kOmChecksumBytes, zero after.

@@ -171,8 +171,7 @@ bool SplitTaskInfo(absl::Span<const uint8_t> bytes, std::vector<absl::Span<const
       }
       if (!in.Skip(static_cast<int>(len))) return false;
     } else if (is_task || is_plan || wire == WireFormatLite::WIRETYPE_START_GROUP ||
-               wire == WireFormatLite::WIRETYPE_END_GROUP ||
-               !WireFormatLite::SkipField(&in, tag)) {
+               wire == WireFormatLite::WIRETYPE_END_GROUP || !WireFormatLite::SkipField(&in, tag)) {
       return false;  // a task / plan that is not length-delimited; groups: the full parser decides
     }
     rest->append(reinterpret_cast<const char*>(bytes.data() + field_start),
@@ -525,7 +524,7 @@ struct DecodedOm {
   bool light = false;
   std::shared_ptr<google::protobuf::Arena> arena;
   proto::ModelTaskDef* root_task_def = nullptr;  // on arena (light)
-  StreamedTasks root_tasks;                       // light: the root's tasks as bytes
+  StreamedTasks root_tasks;                      // light: the root's tasks as bytes
   bool root_planned = false;  // light, and the root's TASK_INFO has a launch plan
   StatusOr<ModelOpDescs> root_ops = Internal("not decoded");
 };
@@ -685,7 +684,6 @@ StatusOr<GeRootModelPtr> LoadGeRootModelFromOm(absl::Span<const uint8_t> bytes,
   RETURN_IF_ERROR(DecodeOm(bytes, /*light_static_root=*/false, &decoded));
   return AssembleRootModel(bytes, owner, &decoded);
 }
-
 
 StatusOr<OmRuntimeModel> LoadOmForRuntime(absl::Span<const uint8_t> bytes,
                                           std::shared_ptr<const void> owner,

@@ -122,7 +122,7 @@ struct OmImage {
   struct Segment {
     const uint8_t* data;  // nullptr: `size` zero bytes
     uint64_t size;
-    FileExtent file;      // fd >= 0: `data` are these bytes of a file
+    FileExtent file;  // fd >= 0: `data` are these bytes of a file
   };
   std::vector<Segment> segments;
   std::deque<std::string> owned;  // storage of the built bytes (stable addresses)
@@ -268,11 +268,21 @@ StatusOr<std::unique_ptr<OmImage>> BuildOmImage(const GeRootModel& model,
     for (uint32_t p = 0; p < num_parts; ++p) {
       image->Zeros(offsets[p] - image->total);
       switch (p) {
-        case 0: image->AddOwned(std::move(model_def)); break;
-        case 1: RETURN_IF_ERROR(AddWeights(m->weights, name, image.get())); break;
-        case 2: image->AddOwned(std::move(task_info)); break;
-        case 3: image->Add(m->kernel_store.data(), m->kernel_store.size()); break;
-        default: image->AddOwned(std::move(attrs)); break;
+        case 0:
+          image->AddOwned(std::move(model_def));
+          break;
+        case 1:
+          RETURN_IF_ERROR(AddWeights(m->weights, name, image.get()));
+          break;
+        case 2:
+          image->AddOwned(std::move(task_info));
+          break;
+        case 3:
+          image->Add(m->kernel_store.data(), m->kernel_store.size());
+          break;
+        default:
+          image->AddOwned(std::move(attrs));
+          break;
       }
       if (image->total != offsets[p] + sizes[p]) {
         return Internal("SaveOm: partition ", p, " of model '", name, "' ends at ", image->total,
@@ -321,7 +331,6 @@ class Checksum {
  private:
   OmBodyChecksum body_;
 };
-
 
 // Writes the image body to fd at [256, total); with `sum`, hashes each
 // piece right before writing it (while it is in cache). Small segments are

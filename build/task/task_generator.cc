@@ -85,7 +85,8 @@ Status FillTask(Node* node, absl::Span<Node* const> nodes, const std::vector<Nod
   for (size_t k = 0; k < m.outputs.size(); ++k) {
     FillTensorRef(m.outputs[k], OutputDesc(*op, static_cast<uint32_t>(k)), task->add_output());
   }
-  if (!m.workspaces.empty()) task->mutable_workspace()->Reserve(static_cast<int>(m.workspaces.size()));
+  if (!m.workspaces.empty())
+    task->mutable_workspace()->Reserve(static_cast<int>(m.workspaces.size()));
   for (const TensorSlot& ws : m.workspaces) {
     proto::TensorRef* ref = task->add_workspace();
     ref->set_kind(proto::MEM_ARENA);

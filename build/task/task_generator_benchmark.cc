@@ -52,8 +52,9 @@ void BM_GenerateLadder(benchmark::State& state) {
     def.reset();
     state.ResumeTiming();
   }
-  state.counters["time_per_node"] = benchmark::Counter(
-      static_cast<double>(state.iterations() * n), benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  state.counters["time_per_node"] =
+      benchmark::Counter(static_cast<double>(state.iterations() * n),
+                         benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 
 BENCHMARK(BM_GenerateLadder)

@@ -8,10 +8,10 @@
 #include "build/memory/mem_planner.h"
 #include "build/model/build_test_util.h"
 #include "google/protobuf/arena.h"
-#include "gtest/gtest.h"
 #include "graph/inc/graph/compute_graph.h"
 #include "graph/inc/graph/node.h"
 #include "graph/inc/graph/op_desc.h"
+#include "gtest/gtest.h"
 
 namespace ge {
 namespace {
@@ -107,7 +107,8 @@ TEST(TaskGeneratorTest, SameBytesForAnyThreadCount) {
     if (first.empty()) {
       first = bytes;
       EXPECT_GT(def.task_size(), 13000);
-      for (int t = 0; t < def.task_size(); ++t) ASSERT_EQ(def.task(t).task_id(), static_cast<uint32_t>(t));
+      for (int t = 0; t < def.task_size(); ++t)
+        ASSERT_EQ(def.task(t).task_id(), static_cast<uint32_t>(t));
     } else {
       EXPECT_EQ(bytes, first) << threads << " threads";
     }
@@ -119,10 +120,12 @@ TEST(TaskGeneratorTest, BadInputsRejected) {
   NodePtr x = g.Data("x", 0, {4});
   NodePtr a = g.Unary("a", "Relu", x);
   Planned p = Plan(g.graph());
-  EXPECT_EQ(GetErrorCode(TaskGenerator().Generate(p.nodes, p.mem, nullptr)), ErrorCode::kParamInvalid);
+  EXPECT_EQ(GetErrorCode(TaskGenerator().Generate(p.nodes, p.mem, nullptr)),
+            ErrorCode::kParamInvalid);
   std::vector<NodeMemory> short_mem(1);
   proto::ModelTaskDef def;
-  EXPECT_EQ(GetErrorCode(TaskGenerator().Generate(p.nodes, short_mem, &def)), ErrorCode::kParamInvalid);
+  EXPECT_EQ(GetErrorCode(TaskGenerator().Generate(p.nodes, short_mem, &def)),
+            ErrorCode::kParamInvalid);
   a->GetOpDesc()->SetId(5);
   Status st = TaskGenerator().Generate(p.nodes, p.mem, &def);
   EXPECT_EQ(GetErrorCode(st), ErrorCode::kParamInvalid);
@@ -148,7 +151,8 @@ TEST(TaskGeneratorTest, AppendsAndFailsAtomically) {
   ASSERT_TRUE(TaskGenerator(o).Generate(p.nodes, p.mem, &def).ok());
   ASSERT_GT(def.task_size(), 1000);
   EXPECT_EQ(def.task(0).node_name(), "pre");
-  for (int t = 1; t < def.task_size(); ++t) ASSERT_EQ(def.task(t).task_id(), static_cast<uint32_t>(t));
+  for (int t = 1; t < def.task_size(); ++t)
+    ASSERT_EQ(def.task(t).task_id(), static_cast<uint32_t>(t));
 
   // Break the producers of two nodes in different chunks: the earlier wins.
   const size_t late = p.nodes.size() - 10;
@@ -184,7 +188,8 @@ TEST(TaskGeneratorTest, NodeErrorsInLaterChunks) {
   EXPECT_NE(std::string(st.message()).find(absl::StrCat("'", p.nodes[late]->GetName(), "'")),
             std::string::npos)
       << st;
-  EXPECT_NE(std::string(st.message()).find(absl::StrCat("position ", late)), std::string::npos) << st;
+  EXPECT_NE(std::string(st.message()).find(absl::StrCat("position ", late)), std::string::npos)
+      << st;
   EXPECT_EQ(def.task_size(), 1);
 
   // A null node earlier than the bad id wins.
@@ -192,7 +197,8 @@ TEST(TaskGeneratorTest, NodeErrorsInLaterChunks) {
   with_null[mid] = nullptr;
   st = TaskGenerator(o).Generate(with_null, p.mem, &def);
   ASSERT_EQ(GetErrorCode(st), ErrorCode::kParamInvalid) << st;
-  EXPECT_NE(std::string(st.message()).find(absl::StrCat("node ", mid, " is null")), std::string::npos)
+  EXPECT_NE(std::string(st.message()).find(absl::StrCat("node ", mid, " is null")),
+            std::string::npos)
       << st;
   EXPECT_EQ(def.task_size(), 1);
 

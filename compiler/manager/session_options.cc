@@ -56,8 +56,7 @@ std::vector<OptionSpec> MakeTable() {
            "must_keep_origin_dtype", "operator precision selection"),
       Enum(kOptTopoSortingMode, {"0", "1", "2", "3"}, "",
            "0 BFS, 1 DFS, 2 RDFS, 3 StableRDFS; unset: DFS (inference) / BFS (training)"),
-      Other(kOptDisabledPasses, OptionType::kString, "",
-            "comma-separated pass names to skip"),
+      Other(kOptDisabledPasses, OptionType::kString, "", "comma-separated pass names to skip"),
       Int(kOptConstantFoldingMaxBytes, 0, int64_t{1} << 40, "1048576",
           "largest constant (bytes) constant folding may create"),
       Other(kOptOpsProtoLibPath, OptionType::kString, "", "path of the op prototype library"),
@@ -72,8 +71,7 @@ std::vector<OptionSpec> MakeTable() {
       Enum(kOptDisableReuseMemory, {"0", "1"}, "0", "1: no memory reuse between tensors"),
       Other(kOptInputShape, OptionType::kShapeList, "",
             "input shapes, \"name:d0,d1;name2:d0\" (-1 unknown dim, -2 unknown rank)"),
-      Other(kOptOutNodes, OptionType::kNodeList, "",
-            "graph outputs, \"node:index;node2:index\""),
+      Other(kOptOutNodes, OptionType::kNodeList, "", "graph outputs, \"node:index;node2:index\""),
       Other(kOptSocVersion, OptionType::kString, "", "target SoC version"),
       Enum(kOptLowerControlFlow, {"true", "false"}, "false",
            "lower Switch / Merge to StreamSwitch / StreamActive / StreamMerge in Stage 1"),
@@ -87,8 +85,7 @@ Status CheckShapeList(const OptionSpec& spec, absl::string_view value) {
   for (absl::string_view item : absl::StrSplit(value, ';')) {
     std::vector<absl::string_view> parts = absl::StrSplit(item, absl::MaxSplits(':', 1));
     if (parts.size() != 2 || !IsName(parts[0])) {
-      return ParamInvalid("option ", spec.name, ": entry '", item,
-                          "' is not 'name:d0,d1,...'");
+      return ParamInvalid("option ", spec.name, ": entry '", item, "' is not 'name:d0,d1,...'");
     }
     if (parts[1].empty()) continue;  // scalar
     for (absl::string_view d : absl::StrSplit(parts[1], ',')) {
@@ -137,8 +134,7 @@ Status ValidateOption(absl::string_view name, absl::string_view value) {
   if (spec == nullptr) {
     std::vector<std::string> names;
     for (const OptionSpec& s : KnownOptions()) names.push_back(s.name);
-    return ParamInvalid("unknown option '", name, "'; known options: ",
-                        absl::StrJoin(names, ", "));
+    return ParamInvalid("unknown option '", name, "'; known options: ", absl::StrJoin(names, ", "));
   }
   switch (spec->type) {
     case OptionType::kString:
@@ -159,8 +155,8 @@ Status ValidateOption(absl::string_view name, absl::string_view value) {
     case OptionType::kEnum: {
       const auto& allowed = spec->allowed_values;
       if (std::find(allowed.begin(), allowed.end(), value) == allowed.end()) {
-        return ParamInvalid("option ", spec->name, ": '", value, "' is not allowed; allowed: ",
-                            absl::StrJoin(allowed, ", "));
+        return ParamInvalid("option ", spec->name, ": '", value,
+                            "' is not allowed; allowed: ", absl::StrJoin(allowed, ", "));
       }
       return OkStatus();
     }

@@ -42,10 +42,10 @@ inline constexpr char kOptSocVersion[] = "ge.socVersion";
 inline constexpr char kOptLowerControlFlow[] = "ge.lowerControlFlow";
 
 enum class OptionType : int32_t {
-  kString = 0,  // any text
-  kInt = 1,     // decimal integer in [min_value, max_value]
-  kBool = 2,    // "true" / "false"
-  kEnum = 3,    // one of allowed_values
+  kString = 0,     // any text
+  kInt = 1,        // decimal integer in [min_value, max_value]
+  kBool = 2,       // "true" / "false"
+  kEnum = 3,       // one of allowed_values
   kShapeList = 4,  // "name:d0,d1;name2:d0" (dims integers >= -2)
   kNodeList = 5,   // "node:out_index;node2:out_index" (":index" optional)
 };
@@ -69,8 +69,9 @@ Status ValidateOption(absl::string_view name, absl::string_view value);
 Status ValidateOptions(const std::map<std::string, std::string>& options);
 
 // `overrides` on top of `base` (graph options over session options).
-std::map<std::string, std::string> MergeOptions(const std::map<std::string, std::string>& base,
-                                                const std::map<std::string, std::string>& overrides);
+std::map<std::string, std::string> MergeOptions(
+    const std::map<std::string, std::string>& base,
+    const std::map<std::string, std::string>& overrides);
 
 // The value of `name` in `options`, or its default.
 std::string OptionOrDefault(const std::map<std::string, std::string>& options,

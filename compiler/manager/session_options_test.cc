@@ -116,8 +116,8 @@ TEST(SessionOptionsTest, ToCompileOptions) {
 }
 
 TEST(SessionOptionsTest, MergeAndDefaults) {
-  auto m = MergeOptions({{kOptGraphRunMode, "0"}, {kOptSocVersion, "a"}},
-                        {{kOptGraphRunMode, "1"}});
+  auto m =
+      MergeOptions({{kOptGraphRunMode, "0"}, {kOptSocVersion, "a"}}, {{kOptGraphRunMode, "1"}});
   EXPECT_EQ(m[kOptGraphRunMode], "1");
   EXPECT_EQ(m[kOptSocVersion], "a");
   EXPECT_EQ(OptionOrDefault({}, kOptBuildMode), "normal");

@@ -15,12 +15,12 @@ using ::testing::IsSupersetOf;
 
 TEST(BuiltinPassesTest, EveryPassIsRegisteredByItsClassName) {
   const PassRegistry& registry = PassRegistry::Instance();
-  EXPECT_THAT(registry.GraphPassNames(),
-              IsSupersetOf({"CommonSubexpressionEliminationPass", "CondRemovePass",
-                            "ConstantFoldingPass", "ConstantFuseSamePass",
-                            "ControlFlowLoweringPass", "DeadCodeEliminationPass",
-                            "FuseDataNodesWithCommonInputPass", "InferShapePass",
-                            "ShapeOptimizationPass", "TransOpBreadthFusionPass"}));
+  EXPECT_THAT(
+      registry.GraphPassNames(),
+      IsSupersetOf({"CommonSubexpressionEliminationPass", "CondRemovePass", "ConstantFoldingPass",
+                    "ConstantFuseSamePass", "ControlFlowLoweringPass", "DeadCodeEliminationPass",
+                    "FuseDataNodesWithCommonInputPass", "InferShapePass", "ShapeOptimizationPass",
+                    "TransOpBreadthFusionPass"}));
   EXPECT_THAT(registry.NodePassNames(),
               IsSupersetOf({"CastRemovePass", "IdentityDeletePass", "InnerIdentityDeletePass",
                             "ReshapeRemovePass"}));

@@ -18,7 +18,6 @@
 namespace ge {
 namespace {
 
-using ::testing::ElementsAre;
 using passtest::CountType;
 using passtest::InferDescsByRunning;
 using passtest::RunNodePass;
@@ -28,6 +27,7 @@ using reftest::Bool;
 using reftest::F32;
 using reftest::Inputs;
 using reftest::TestGraph;
+using ::testing::ElementsAre;
 using testing::NodeNames;
 
 reftest::Attrs To(DataType dt) { return {{"to", AttrValue::CreateFrom<DataType>(dt)}}; }

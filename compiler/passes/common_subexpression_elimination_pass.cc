@@ -22,8 +22,8 @@ namespace ge {
 namespace {
 
 bool IsCandidate(const Node& node) {
-  constexpr uint32_t kNever = kOpTypeDataLike | kOpTypeConst | kOpTypeNetOutput |
-                              kOpTypeVariable | kOpTypeControlFlow;
+  constexpr uint32_t kNever =
+      kOpTypeDataLike | kOpTypeConst | kOpTypeNetOutput | kOpTypeVariable | kOpTypeControlFlow;
   if ((OpTypeClassOf(node) & kNever) != 0) return false;
   for (const std::string& inst : node.GetOpDescBarePtr()->GetSubgraphInstanceNames()) {
     if (!inst.empty()) return false;

@@ -31,17 +31,28 @@ bool IsCaseType(absl::string_view type) { return type == "Case" || type == "Stat
 std::optional<int64_t> ScalarValue(const gert::HostTensor& t) {
   if (t.GetShape().GetShapeSize() != 1) return std::nullopt;
   switch (t.GetDataType()) {
-    case DT_BOOL: return t.GetData<bool>()[0] ? 1 : 0;
-    case DT_INT8: return t.GetData<int8_t>()[0];
-    case DT_UINT8: return t.GetData<uint8_t>()[0];
-    case DT_INT16: return t.GetData<int16_t>()[0];
-    case DT_UINT16: return t.GetData<uint16_t>()[0];
-    case DT_INT32: return t.GetData<int32_t>()[0];
-    case DT_UINT32: return t.GetData<uint32_t>()[0];
-    case DT_INT64: return t.GetData<int64_t>()[0];
-    case DT_FLOAT: return t.GetData<float>()[0] != 0.0f ? 1 : 0;
-    case DT_DOUBLE: return t.GetData<double>()[0] != 0.0 ? 1 : 0;
-    default: return std::nullopt;
+    case DT_BOOL:
+      return t.GetData<bool>()[0] ? 1 : 0;
+    case DT_INT8:
+      return t.GetData<int8_t>()[0];
+    case DT_UINT8:
+      return t.GetData<uint8_t>()[0];
+    case DT_INT16:
+      return t.GetData<int16_t>()[0];
+    case DT_UINT16:
+      return t.GetData<uint16_t>()[0];
+    case DT_INT32:
+      return t.GetData<int32_t>()[0];
+    case DT_UINT32:
+      return t.GetData<uint32_t>()[0];
+    case DT_INT64:
+      return t.GetData<int64_t>()[0];
+    case DT_FLOAT:
+      return t.GetData<float>()[0] != 0.0f ? 1 : 0;
+    case DT_DOUBLE:
+      return t.GetData<double>()[0] != 0.0 ? 1 : 0;
+    default:
+      return std::nullopt;
   }
 }
 
@@ -83,14 +94,15 @@ std::optional<uint32_t> CondRemovePass::TakenBranch(const Node& node) {
 
 Status CondRemovePass::InlineBranch(const NodePtr& node, uint32_t branch) {
   ComputeGraphPtr graph = node->GetOwnerComputeGraph();
-  if (graph == nullptr) return ParamInvalid("CondRemovePass: node ", node->GetName(), " is in no graph");
+  if (graph == nullptr)
+    return ParamInvalid("CondRemovePass: node ", node->GetName(), " is in no graph");
   ComputeGraphPtr sub = NodeUtils::GetSubgraph(*node, branch);
   if (sub == nullptr) {
     return NotFound("CondRemovePass: node ", node->GetName(), " has no subgraph ", branch);
   }
   ASSIGN_OR_RETURN(std::vector<NodePtr> order, StableTopologicalOrder(*sub));
   GraphRewriter rw(graph);
-  absl::flat_hash_map<const Node*, NodePtr> copies;   // branch node -> copy
+  absl::flat_hash_map<const Node*, NodePtr> copies;           // branch node -> copy
   absl::flat_hash_map<const Node*, OutDataAnchor*> data_src;  // branch Data -> parent producer
   NodePtr net_output;
   NodePtr anchor = node;
@@ -134,8 +146,8 @@ Status CondRemovePass::InlineBranch(const NodePtr& node, uint32_t branch) {
       if (src == nullptr) continue;
       OutDataAnchor* mapped = resolve(src);
       if (mapped == nullptr) continue;  // a parent input left unlinked
-      RETURN_IF_ERROR(rw.LinkData(mapped->GetOwnerNode(), mapped->GetIdx(), copy,
-                                  static_cast<int32_t>(i)));
+      RETURN_IF_ERROR(
+          rw.LinkData(mapped->GetOwnerNode(), mapped->GetIdx(), copy, static_cast<int32_t>(i)));
     }
     for (const NodePtr& pred : n->GetInControlNodes()) {
       auto pc = copies.find(pred.get());
@@ -171,9 +183,11 @@ Status CondRemovePass::InlineBranch(const NodePtr& node, uint32_t branch) {
     if (value == nullptr) {
       if (out->GetPeerAnchorsSize() == 0) continue;
       return GraphInvalid("CondRemovePass: output ", j, " of ", node->GetName(),
-                          " has consumers but branch '", sub->GetName(), "' returns no value for it");
+                          " has consumers but branch '", sub->GetName(),
+                          "' returns no value for it");
     }
-    RETURN_IF_ERROR(rw.ReplaceAllUsesWith(out, value->GetOwnerNode()->GetOutDataAnchor(value->GetIdx())));
+    RETURN_IF_ERROR(
+        rw.ReplaceAllUsesWith(out, value->GetOwnerNode()->GetOutDataAnchor(value->GetIdx())));
   }
   for (const NodePtr& succ : node->GetOutControlNodes()) {
     RETURN_IF_ERROR(rw.UnlinkControl(node, succ));

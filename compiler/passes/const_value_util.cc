@@ -88,8 +88,8 @@ StatusOr<gert::Tensor> ConstInputView(const Node& node, int32_t in_index, bool a
   }
   StatusOr<size_t> bytes = gert::HostStorageBytes(dtype, shape->GetShapeSize());
   if (!bytes.ok()) return Annotate(bytes.status(), "Const node ", producer.GetName(), ": ");
-  const bool pending = allow_pending && value->GetBuffer() != nullptr &&
-                       !value->GetBuffer()->data_in_place();
+  const bool pending =
+      allow_pending && value->GetBuffer() != nullptr && !value->GetBuffer()->data_in_place();
   absl::Span<const uint8_t> data = pending ? value->GetBytes() : value->GetData();
   if (data.size() != *bytes || (data.empty() ? false : data.data() == nullptr)) {
     return ParamInvalid("Const node ", producer.GetName(), ": value of shape ",

@@ -24,14 +24,38 @@ namespace ge {
 namespace {
 
 bool IsControlFlowOrStatefulType(const std::string& type) {
-  static const char* const kTypes[] = {
-      "If",           "StatelessIf",  "While",      "StatelessWhile", "Loop",
-      "Case",         "Scan",         "Switch",     "Merge",          "StreamSwitch",
-      "StreamMerge",  "StreamActive", "Enter",      "Exit",           "NextIteration",
-      "LoopCond",     "RefSwitch",    "RefMerge",   "Send",           "Recv",
-      "LabelSet",     "LabelGoto",    "LabelSwitchByIndex", "PartitionedCall",
-      "Multinomial",  "Variable",     "VariableV2", "VarHandleOp",    "Assign",
-      "NoOp",         "MemcpyAsync",  "MemcpyAddrAsync"};
+  static const char* const kTypes[] = {"If",
+                                       "StatelessIf",
+                                       "While",
+                                       "StatelessWhile",
+                                       "Loop",
+                                       "Case",
+                                       "Scan",
+                                       "Switch",
+                                       "Merge",
+                                       "StreamSwitch",
+                                       "StreamMerge",
+                                       "StreamActive",
+                                       "Enter",
+                                       "Exit",
+                                       "NextIteration",
+                                       "LoopCond",
+                                       "RefSwitch",
+                                       "RefMerge",
+                                       "Send",
+                                       "Recv",
+                                       "LabelSet",
+                                       "LabelGoto",
+                                       "LabelSwitchByIndex",
+                                       "PartitionedCall",
+                                       "Multinomial",
+                                       "Variable",
+                                       "VariableV2",
+                                       "VarHandleOp",
+                                       "Assign",
+                                       "NoOp",
+                                       "MemcpyAsync",
+                                       "MemcpyAddrAsync"};
   for (const char* t : kTypes) {
     if (type == t) return true;
   }
@@ -216,8 +240,8 @@ StatusOr<std::vector<gert::HostTensor>> ConstantFoldingPass::Evaluate(const Node
   // Folded values are written into the OM: GEMMs round the same on every
   // machine (no fused multiply-adds), so atc's output does not depend on it.
   const ops::ScopedGemmMode portable(ops::GemmMode::kPortable);
-  RETURN_IF_ERROR(Annotate(kernel->fn(ctx), "constant folding node ", node.GetName(), " (",
-                           type, "): "));
+  RETURN_IF_ERROR(
+      Annotate(kernel->fn(ctx), "constant folding node ", node.GetName(), " (", type, "): "));
   for (size_t i = 0; i < n_out; ++i) {
     if (!outs[i].HasStorage()) {
       return Internal("constant folding node ", node.GetName(), ": the kernel left output ", i,
@@ -287,8 +311,7 @@ StatusOr<bool> ConstantFoldingPass::FoldGraph(ComputeGraph& graph) {
   // the whole walk follows (it re-counts the large outputs skipped, and
   // finds nothing more to do among the nodes tried here).
   TopoOrderCache* cache = TopoOrderCache::Current();
-  const TopoOrderCache::ConstUses* uses =
-      cache == nullptr ? nullptr : cache->FindConstUses(graph);
+  const TopoOrderCache::ConstUses* uses = cache == nullptr ? nullptr : cache->FindConstUses(graph);
   static constexpr const char* kShapeOnly[] = {"Shape", "Size", "Rank"};
   bool walk_all = true;
   if (uses != nullptr && !GraphTreeHasAnyType(graph, kShapeOnly)) {

@@ -16,8 +16,8 @@
 #include "graph/inc/graph/op_desc.h"
 #include "graph/inc/graph/op_types.h"
 #include "graph/src/testing/status_matchers.h"
-#include "ops/common/gemm.h"
 #include "gtest/gtest.h"
+#include "ops/common/gemm.h"
 #include "runtime/reference/reference_interpreter.h"
 #include "runtime/reference/reference_test_util.h"
 
@@ -89,8 +89,8 @@ TEST(ConstantFoldingPassTest, FoldedMatMulHasThePortableBits) {
   std::vector<float> portable(kM * kN), fast(kM * kN);
   {
     const ops::ScopedGemmMode mode(ops::GemmMode::kPortable);
-    ops::GemmF32(false, false, kM, kN, kK, 1.0f, a.data(), kK, b.data(), kN, 0.0f,
-                 portable.data(), kN);
+    ops::GemmF32(false, false, kM, kN, kK, 1.0f, a.data(), kK, b.data(), kN, 0.0f, portable.data(),
+                 kN);
   }
   ops::GemmF32(false, false, kM, kN, kK, 1.0f, a.data(), kK, b.data(), kN, 0.0f, fast.data(), kN);
   EXPECT_EQ(ToF32((*folded)[0]), portable);

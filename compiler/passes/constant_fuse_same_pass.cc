@@ -102,8 +102,8 @@ StatusOr<bool> ConstantFuseSamePass::RunOnGraph(const ComputeGraphPtr& graph) {
   std::vector<std::pair<NodePtr, NodePtr>> merges;  // (duplicate, kept)
   auto visit = [&](const NodePtr& node) {
     if (!IsCandidate(*node)) return;
-    const size_t key = absl::HashOf(node->GetType(),
-                                    TensorUtils::SampledContentHash(*ConstWeights(*node)));
+    const size_t key =
+        absl::HashOf(node->GetType(), TensorUtils::SampledContentHash(*ConstWeights(*node)));
     std::vector<Kept>& bucket = kept[key];
     Kept candidate{node};
     NodePtr same;
@@ -122,8 +122,7 @@ StatusOr<bool> ConstantFuseSamePass::RunOnGraph(const ComputeGraphPtr& graph) {
   // Candidates are Const nodes: when a walk already listed them (in node
   // list order), only those are visited.
   TopoOrderCache* cache = TopoOrderCache::Current();
-  const TopoOrderCache::ConstUses* uses =
-      cache == nullptr ? nullptr : cache->FindConstUses(*graph);
+  const TopoOrderCache::ConstUses* uses = cache == nullptr ? nullptr : cache->FindConstUses(*graph);
   if (uses != nullptr) {
     for (Node* node : uses->consts) visit(node->shared_from_this());
   } else {

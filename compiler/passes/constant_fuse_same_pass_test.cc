@@ -23,7 +23,6 @@
 namespace ge {
 namespace {
 
-using ::testing::ElementsAre;
 using passtest::CountType;
 using passtest::SameResults;
 using passtest::Snapshot;
@@ -31,6 +30,7 @@ using reftest::F32;
 using reftest::I64;
 using reftest::Inputs;
 using reftest::TestGraph;
+using ::testing::ElementsAre;
 using testing::NodeNames;
 
 StatusOr<bool> RunFuse(const ComputeGraphPtr& graph) {
@@ -118,13 +118,13 @@ TEST(ConstantFuseSamePassTest, ControlEdgesAndAttributes) {
   TestGraph g("g");
   NodePtr x = g.Data("x", 0);
   NodePtr first = g.Const("first", F32({1}, {5}));
-  NodePtr gated = g.Const("gated", F32({1}, {5}));     // has a control predecessor
+  NodePtr gated = g.Const("gated", F32({1}, {5}));        // has a control predecessor
   NodePtr labelled = g.Const("labelled", F32({1}, {5}));  // differs in an attribute
-  NodePtr dup = g.Const("dup", F32({1}, {5}));          // has a control successor
+  NodePtr dup = g.Const("dup", F32({1}, {5}));            // has a control successor
   NodePtr relu = g.Op("relu", "Relu", {x});
   g.Control(relu, gated);
-  GE_ASSERT_OK(labelled->GetOpDesc()->SetAttr("_stream_label",
-                                              AttrValue::CreateFrom<std::string>("s1")));
+  GE_ASSERT_OK(
+      labelled->GetOpDesc()->SetAttr("_stream_label", AttrValue::CreateFrom<std::string>("s1")));
   NodePtr neg = g.Op("neg", "Neg", {x});
   g.Control(dup, neg);
   g.NetOutput({g.Op("a", "Add", {relu, first}), g.Op("b", "Add", {relu, gated}),
@@ -145,7 +145,8 @@ TEST(ConstantFuseSamePassTest, WorksPerGraphInsideSubgraphs) {
   testing::GraphBuilder root("root");
   auto mk_const = [](testing::GraphBuilder& b, const std::string& name) {
     NodePtr c = b.AddNode(name, CONSTANT, 0, 1);
-    GeTensor t(GeTensorDesc(GeShape({1}), FORMAT_ND, DT_FLOAT), std::vector<uint8_t>{0, 0, 128, 63});
+    GeTensor t(GeTensorDesc(GeShape({1}), FORMAT_ND, DT_FLOAT),
+               std::vector<uint8_t>{0, 0, 128, 63});
     testing::CheckOk(c->GetOpDesc()->SetAttr("value", AttrValue::CreateFrom<GeTensor>(t)), "value");
     return c;
   };

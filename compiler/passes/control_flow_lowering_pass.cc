@@ -74,7 +74,8 @@ Status ControlFlowLoweringPass::LowerSwitch(const ComputeGraphPtr& graph, const 
   NodePtr pred_node = pred->GetOwnerNode();
 
   // pred -> Cast(INT32); Const one.
-  auto cast_op = std::make_shared<OpDesc>(UniqueName(*graph, absl::StrCat(name, "/pred_cast")), "Cast");
+  auto cast_op =
+      std::make_shared<OpDesc>(UniqueName(*graph, absl::StrCat(name, "/pred_cast")), "Cast");
   GeTensorDesc pred_desc = node->GetOpDescBarePtr()->GetInputDesc(1);
   RETURN_IF_ERROR(cast_op->AddInputDesc("input", pred_desc));
   GeTensorDesc cast_out = pred_desc;
@@ -91,8 +92,8 @@ Status ControlFlowLoweringPass::LowerSwitch(const ComputeGraphPtr& graph, const 
   RETURN_IF_ERROR(AttrUtils::SetTensor(*one_op, ATTR_NAME_WEIGHTS, one_value));
   ASSIGN_OR_RETURN(NodePtr one_node, rw.AddNodeAfter(cast, one_op));
 
-  auto active_op =
-      std::make_shared<OpDesc>(UniqueName(*graph, absl::StrCat(name, "/stream_active")), "StreamActive");
+  auto active_op = std::make_shared<OpDesc>(
+      UniqueName(*graph, absl::StrCat(name, "/stream_active")), "StreamActive");
   RETURN_IF_ERROR(AttrUtils::SetListInt(*active_op, "active_stream_list", std::vector<int64_t>{}));
   ASSIGN_OR_RETURN(NodePtr active, rw.AddNodeAfter(one_node, active_op));
   RETURN_IF_ERROR(rw.CopyInControlEdges(node, active));
@@ -165,13 +166,15 @@ Status ControlFlowLoweringPass::LowerMerge(const ComputeGraphPtr& graph, const N
     }
     in_labels.push_back(label);
   }
-  RETURN_IF_ERROR(AttrUtils::SetStr(*op, kAttrStreamLabel, absl::StrCat(node->GetName(), "_merge")));
+  RETURN_IF_ERROR(
+      AttrUtils::SetStr(*op, kAttrStreamLabel, absl::StrCat(node->GetName(), "_merge")));
   RETURN_IF_ERROR(AttrUtils::SetListStr(*op, kAttrMergeInputLabels, in_labels));
   ASSIGN_OR_RETURN(NodePtr merged, rw.AddNodeAfter(node, op));
   for (size_t i = 0; i < node->GetAllInDataAnchorsSize(); ++i) {
     OutDataAnchor* src = ProducerOf(*node, static_cast<int32_t>(i));
     if (src == nullptr) continue;
-    RETURN_IF_ERROR(rw.LinkData(src->GetOwnerNode(), src->GetIdx(), merged, static_cast<int32_t>(i)));
+    RETURN_IF_ERROR(
+        rw.LinkData(src->GetOwnerNode(), src->GetIdx(), merged, static_cast<int32_t>(i)));
   }
   return rw.ReplaceNode(node, merged);
 }

@@ -19,7 +19,6 @@
 namespace ge {
 namespace {
 
-using ::testing::ElementsAre;
 using passtest::CountType;
 using passtest::InferDescsByRunning;
 using passtest::SameResults;
@@ -27,6 +26,7 @@ using passtest::Snapshot;
 using reftest::F32;
 using reftest::Inputs;
 using reftest::TestGraph;
+using ::testing::ElementsAre;
 
 StatusOr<bool> RunDce(const ComputeGraphPtr& graph) {
   PassManager pm("dce");  // verifies before and after

@@ -28,7 +28,8 @@ bool IsControlFlowPivot(const Node& node) {
     }
   }
   for (size_t i = 0; i < node.GetAllOutDataAnchorsSize(); ++i) {
-    for (const Anchor* peer : node.GetOutDataAnchorBarePtr(static_cast<int32_t>(i))->PeerAnchors()) {
+    for (const Anchor* peer :
+         node.GetOutDataAnchorBarePtr(static_cast<int32_t>(i))->PeerAnchors()) {
       if (peer->IsInData() && IsMergeType(peer->GetOwnerNodeBarePtr()->GetType())) return true;
     }
   }
@@ -38,7 +39,8 @@ bool IsControlFlowPivot(const Node& node) {
 bool HasControlSuccessors(const Node& node) {
   if (node.GetOutControlAnchorBarePtr()->IsLinked()) return true;
   for (size_t i = 0; i < node.GetAllOutDataAnchorsSize(); ++i) {
-    for (const Anchor* peer : node.GetOutDataAnchorBarePtr(static_cast<int32_t>(i))->PeerAnchors()) {
+    for (const Anchor* peer :
+         node.GetOutDataAnchorBarePtr(static_cast<int32_t>(i))->PeerAnchors()) {
       if (peer->IsInControl()) return true;
     }
   }
@@ -63,8 +65,8 @@ StatusOr<bool> IsRemovableIdentityShape(const Node& node) {
   const size_t n_in = node.GetAllInDataAnchorsSize();
   const size_t n_out = node.GetAllOutDataAnchorsSize();
   if (n_in != n_out) {
-    return ParamInvalid(node.GetType(), " node '", node.GetName(), "' has ", n_in,
-                        " inputs but ", n_out, " outputs");
+    return ParamInvalid(node.GetType(), " node '", node.GetName(), "' has ", n_in, " inputs but ",
+                        n_out, " outputs");
   }
   for (size_t i = 0; i < n_in; ++i) {
     if (ProducerOf(node, static_cast<int32_t>(i)) == nullptr) return false;

@@ -16,9 +16,6 @@
 namespace ge {
 namespace {
 
-using ::testing::ElementsAre;
-using ::testing::HasSubstr;
-using ::testing::UnorderedElementsAre;
 using passtest::CountType;
 using passtest::RunNodePass;
 using passtest::SameResults;
@@ -27,8 +24,11 @@ using reftest::F32;
 using reftest::Inputs;
 using reftest::TestGraph;
 using testing::EdgeStrings;
+using ::testing::ElementsAre;
 using testing::GraphBuilder;
+using ::testing::HasSubstr;
 using testing::NodeNames;
+using ::testing::UnorderedElementsAre;
 
 TEST(IdentityDeletePassTest, RemovesIdentitiesKeepingResults) {
   TestGraph g("g");

@@ -60,7 +60,8 @@ bool CopyMeta(const GeTensorDesc& src, GeTensorDesc* dst) {
   if (SameMeta(src, *dst)) return false;
   dst->SetShape(src.GetShape());
   dst->SetDataType(src.GetDataType());
-  if (dst->GetShapeRange() != src.GetShapeRange() && !dst->SetShapeRange(src.GetShapeRange()).ok()) {
+  if (dst->GetShapeRange() != src.GetShapeRange() &&
+      !dst->SetShapeRange(src.GetShapeRange()).ok()) {
     (void)dst->SetShapeRange({});
   }
   return true;
@@ -289,7 +290,8 @@ StatusOr<bool> InferLoopIterations(Node& node, int32_t depth) {
     }
   }
   if (!stable) {
-    return Internal("Loop node ", node.GetName(), ": body shapes did not reach a fixed point after ",
+    return Internal("Loop node ", node.GetName(),
+                    ": body shapes did not reach a fixed point after ",
                     InferShapePass::kMaxLoopIterations, " iterations");
   }
   for (uint32_t k = 0; k < op.GetAllOutputsDescSize(); ++k) {
@@ -362,7 +364,8 @@ uint64_t NodeSignature(const Node& node) {
   for (uint32_t i = 0; i < n_in; ++i) {
     const InDataAnchor* in = node.GetInDataAnchorBarePtr(static_cast<int32_t>(i));
     const OutDataAnchor* peer = in == nullptr ? nullptr : in->GetPeerOutAnchorPtr();
-    h = Mix(h, reinterpret_cast<uintptr_t>(peer == nullptr ? nullptr : peer->GetOwnerNodeBarePtr()));
+    h = Mix(h,
+            reinterpret_cast<uintptr_t>(peer == nullptr ? nullptr : peer->GetOwnerNodeBarePtr()));
     h = Mix(h, peer == nullptr ? 0 : static_cast<uint64_t>(peer->GetIdx()));
     h = MixDesc(h, op.GetInputDescBarePtr(i));
   }
@@ -599,7 +602,8 @@ FastResult FastInfer(OpDesc& op, const OpRegistrationData& reg,
         !peek->GetShapeRange().empty() ||
         (origin && (peek->GetOriginDataType() != dt || peek->GetOriginShape() != peek->GetShape()));
     if (!need_write) continue;
-    GeTensorDesc* desc = const_cast<GeTensorDesc*>(op.GetOutputDescBarePtr(static_cast<uint32_t>(i)));
+    GeTensorDesc* desc =
+        const_cast<GeTensorDesc*>(op.GetOutputDescBarePtr(static_cast<uint32_t>(i)));
     if (desc == nullptr) continue;
     if (!shape_same) {
       s.dims.assign(dims.begin(), dims.end());

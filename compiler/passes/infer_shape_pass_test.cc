@@ -14,7 +14,6 @@
 #include "compiler/passes/const_value_util.h"
 #include "compiler/passes/pass_framework/topo_order.h"
 #include "gmock/gmock.h"
-#include "metadef/register/inc/register/op_registry.h"
 #include "graph/inc/graph/attr_value.h"
 #include "graph/inc/graph/compute_graph.h"
 #include "graph/inc/graph/ge_attr_define.h"
@@ -23,6 +22,7 @@
 #include "graph/src/testing/file_view_testing.h"
 #include "graph/src/testing/status_matchers.h"
 #include "gtest/gtest.h"
+#include "metadef/register/inc/register/op_registry.h"
 #include "runtime/reference/reference_interpreter.h"
 #include "runtime/reference/reference_test_util.h"
 
@@ -131,8 +131,8 @@ void BuildIf(IfGraph* g, bool same) {
   if (same) {
     else_g.NetOutput({else_g.Op("abs", "Abs", {ex})});
   } else {
-    else_g.NetOutput({else_g.Op("cat", "Concat", {ex, ex}, {{"axis", AttrValue::CreateFrom<int64_t>(0)}},
-                                {{"inputs", 2}})});
+    else_g.NetOutput({else_g.Op("cat", "Concat", {ex, ex},
+                                {{"axis", AttrValue::CreateFrom<int64_t>(0)}}, {{"inputs", 2}})});
   }
 }
 
@@ -143,8 +143,8 @@ TEST(InferShapePassTest, IfOutputsAgreeingBranchesAreStatic) {
   GE_ASSERT_OK(pass.Run(g.root.graph()).status());
   EXPECT_EQ(OutShape(g.if_node), GeShape({2}));
   EXPECT_EQ(g.if_node->GetOpDescBarePtr()->GetOutputDesc(0).GetDataType(), DT_FLOAT);
-  auto run = ReferenceInterpreter::Run(*g.root.graph(),
-                                       Inputs(Bool({}, {true}), F32({2}, {1, -2})));
+  auto run =
+      ReferenceInterpreter::Run(*g.root.graph(), Inputs(Bool({}, {true}), F32({2}, {1, -2})));
   GE_ASSERT_OK(run.status());
   EXPECT_THAT(ToF32((*run)[0]), ElementsAre(-1, 2));
 }
@@ -155,8 +155,8 @@ TEST(InferShapePassTest, IfOutputsDifferingBranchesGetUnknownDims) {
   InferShapePass pass;
   GE_ASSERT_OK(pass.Run(g.root.graph()).status());
   EXPECT_EQ(OutShape(g.if_node), GeShape({-1}));
-  auto run = ReferenceInterpreter::Run(*g.root.graph(),
-                                       Inputs(Bool({}, {false}), F32({2}, {1, -2})));
+  auto run =
+      ReferenceInterpreter::Run(*g.root.graph(), Inputs(Bool({}, {false}), F32({2}, {1, -2})));
   GE_ASSERT_OK(run.status());
   EXPECT_THAT(ToF32((*run)[0]), ElementsAre(1, -2, 1, -2));
 }
@@ -183,15 +183,15 @@ NodePtr BuildLoop(TestGraph& root, bool grow) {
   NodePtr m = root.Const("m", I64({}, {3}));
   NodePtr c = root.Const("c", Bool({}, {true}));
   NodePtr v = root.TypedData("v", 0, {2});
-  NodePtr loop = root.Op("loop", "Loop", {m, c, v}, {},
-                         {{"v_initial", 1}, {"v_final_and_scan_outputs", 1}});
+  NodePtr loop =
+      root.Op("loop", "Loop", {m, c, v}, {}, {{"v_initial", 1}, {"v_final_and_scan_outputs", 1}});
   root.NetOutput({loop});
   TestGraph body("body", loop, 0);
   body.Data("i", -1, 0);
   NodePtr bc = body.Data("bc", -1, 1);
   NodePtr bv = body.Data("bv", -1, 2);
-  NodePtr next = grow ? body.Op("cat", "Concat", {bv, bv}, {{"axis", AttrValue::CreateFrom<int64_t>(0)}},
-                                {{"inputs", 2}})
+  NodePtr next = grow ? body.Op("cat", "Concat", {bv, bv},
+                                {{"axis", AttrValue::CreateFrom<int64_t>(0)}}, {{"inputs", 2}})
                       : body.Op("neg", "Neg", {bv});
   body.NetOutput({bc, next});
   return loop;
@@ -268,8 +268,8 @@ TEST(InferShapePassTest, ConstValuesAreViewedInPlaceAndOrdersSurviveInference) {
   const int64_t one = 1;
   GeTensor bad(GeTensorDesc(GeShape({3}), FORMAT_ND, DT_INT64),
                reinterpret_cast<const uint8_t*>(&one), sizeof(one));
-  GE_ASSERT_OK(shape->GetOpDescBarePtr()->SetAttr(ATTR_NAME_WEIGHTS,
-                                                  AttrValue::CreateFrom<GeTensor>(bad)));
+  GE_ASSERT_OK(
+      shape->GetOpDescBarePtr()->SetAttr(ATTR_NAME_WEIGHTS, AttrValue::CreateFrom<GeTensor>(bad)));
   auto bad_view = GetConstInputView(*reshape, 1);
   EXPECT_EQ(GetErrorCode(bad_view.status()), ErrorCode::kParamInvalid);
   EXPECT_THAT(bad_view.status().message(), HasSubstr("shape"));

@@ -32,7 +32,8 @@ bool IsInner(const Node& node) {
     }
   }
   for (size_t i = 0; i < node.GetAllOutDataAnchorsSize(); ++i) {
-    for (const Anchor* peer : node.GetOutDataAnchorBarePtr(static_cast<int32_t>(i))->PeerAnchors()) {
+    for (const Anchor* peer :
+         node.GetOutDataAnchorBarePtr(static_cast<int32_t>(i))->PeerAnchors()) {
       if (IsBoundaryConsumer(peer->GetOwnerNodeBarePtr()->GetType())) return false;
     }
   }

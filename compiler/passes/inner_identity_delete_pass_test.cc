@@ -15,7 +15,6 @@
 namespace ge {
 namespace {
 
-using ::testing::ElementsAre;
 using passtest::CountType;
 using passtest::RunNodePass;
 using passtest::SameResults;
@@ -23,20 +22,21 @@ using passtest::Snapshot;
 using reftest::F32;
 using reftest::Inputs;
 using reftest::TestGraph;
+using ::testing::ElementsAre;
 using testing::NodeNames;
 
 TEST(InnerIdentityDeletePassTest, RemovesOnlyIdentitiesBetweenComputeNodes) {
   TestGraph g("g");
   NodePtr x = g.Data("x", 0);
-  NodePtr after_data = g.Op("after_data", "Identity", {x});           // boundary: Data
+  NodePtr after_data = g.Op("after_data", "Identity", {x});  // boundary: Data
   NodePtr relu = g.Op("relu", "Relu", {after_data});
-  NodePtr inner = g.Op("inner", "Identity", {relu});                 // removed
+  NodePtr inner = g.Op("inner", "Identity", {relu});  // removed
   NodePtr neg = g.Op("neg", "Neg", {inner});
   NodePtr k = g.Const("k", F32({2}, {1, 2}));
-  NodePtr after_const = g.Op("after_const", "Identity", {k});         // boundary: Const
+  NodePtr after_const = g.Op("after_const", "Identity", {k});  // boundary: Const
   NodePtr add = g.Op("add", "Add", {neg, after_const});
-  NodePtr before_out = g.Op("before_out", "Identity", {add});         // boundary: NetOutput
-  NodePtr ordered = g.Op("ordered", "Identity", {relu});              // control edge
+  NodePtr before_out = g.Op("before_out", "Identity", {add});  // boundary: NetOutput
+  NodePtr ordered = g.Op("ordered", "Identity", {relu});       // control edge
   NodePtr abs = g.Op("abs", "Abs", {ordered});
   g.Control(neg, ordered);
   g.NetOutput({before_out, abs});

@@ -31,12 +31,36 @@ const TypeSet& VariableTypes() {
 }
 
 const TypeSet& ControlFlowTypes() {
-  static const TypeSet* s = new TypeSet{
-      "Switch", "RefSwitch", "Merge", "RefMerge", "Enter", "RefEnter", "Exit", "RefExit",
-      "NextIteration", "RefNextIteration", "LoopCond", "StreamSwitch", "StreamSwitchN",
-      "StreamMerge", "StreamActive", "LabelSet", "LabelGoto", "LabelGotoEx",
-      "LabelSwitchByIndex", IF, "StatelessIf", WHILE, "StatelessWhile", CASE, "Loop", "Scan",
-      "For", PARTITIONEDCALL, "StatefulPartitionedCall", "SequenceMap"};
+  static const TypeSet* s = new TypeSet{"Switch",
+                                        "RefSwitch",
+                                        "Merge",
+                                        "RefMerge",
+                                        "Enter",
+                                        "RefEnter",
+                                        "Exit",
+                                        "RefExit",
+                                        "NextIteration",
+                                        "RefNextIteration",
+                                        "LoopCond",
+                                        "StreamSwitch",
+                                        "StreamSwitchN",
+                                        "StreamMerge",
+                                        "StreamActive",
+                                        "LabelSet",
+                                        "LabelGoto",
+                                        "LabelGotoEx",
+                                        "LabelSwitchByIndex",
+                                        IF,
+                                        "StatelessIf",
+                                        WHILE,
+                                        "StatelessWhile",
+                                        CASE,
+                                        "Loop",
+                                        "Scan",
+                                        "For",
+                                        PARTITIONEDCALL,
+                                        "StatefulPartitionedCall",
+                                        "SequenceMap"};
   return *s;
 }
 
@@ -83,8 +107,9 @@ uint32_t OpTypeClassOf(const Node& node) {
   if (type == cache.last && type != nullptr) return cache.last_class;
   if (type == nullptr) return ComputeTypeClass(node.GetType());
   auto it = cache.classes.find(type);
-  const uint32_t c =
-      it != cache.classes.end() ? it->second : cache.classes.emplace(type, ComputeTypeClass(*type)).first->second;
+  const uint32_t c = it != cache.classes.end()
+                         ? it->second
+                         : cache.classes.emplace(type, ComputeTypeClass(*type)).first->second;
   cache.last = type;
   cache.last_class = c;
   return c;
@@ -94,9 +119,7 @@ bool IsDataLikeType(absl::string_view type) { return DataLikeTypes().contains(ty
 bool IsConstType(absl::string_view type) { return type == CONSTANT || type == CONSTANTOP; }
 bool IsVariableType(absl::string_view type) { return VariableTypes().contains(type); }
 bool IsControlFlowType(absl::string_view type) { return ControlFlowTypes().contains(type); }
-bool IsSideEffectType(absl::string_view type) {
-  return OpTraitsOf(type).Has(kOpTraitSideEffect);
-}
+bool IsSideEffectType(absl::string_view type) { return OpTraitsOf(type).Has(kOpTraitSideEffect); }
 bool IsRandomType(absl::string_view type) { return OpTraitsOf(type).Has(kOpTraitRandom); }
 
 bool HasSideEffects(const Node& node) {

@@ -39,10 +39,10 @@ namespace ge {
 // Bool OpDesc attribute: the node has a side effect the type does not show.
 inline constexpr char kAttrHasSideEffect[] = "_has_side_effect";
 
-bool IsDataLikeType(absl::string_view type);      // Data, RefData, AippData
-bool IsConstType(absl::string_view type);         // Const, Constant
-bool IsVariableType(absl::string_view type);      // Variable, VariableV2, VarHandleOp, RefData
-bool IsControlFlowType(absl::string_view type);   // Switch/Merge/Enter/..., If/While/Case/...
+bool IsDataLikeType(absl::string_view type);     // Data, RefData, AippData
+bool IsConstType(absl::string_view type);        // Const, Constant
+bool IsVariableType(absl::string_view type);     // Variable, VariableV2, VarHandleOp, RefData
+bool IsControlFlowType(absl::string_view type);  // Switch/Merge/Enter/..., If/While/Case/...
 bool IsSideEffectType(absl::string_view type);   // the SideEffect trait
 bool IsRandomType(absl::string_view type);       // the Random trait
 

@@ -136,14 +136,14 @@ TEST(PassUtilsTest, ShapesAndConstants) {
   std::memcpy(b64.data(), v64.data(), 16);
   std::memcpy(b32.data(), v32.data(), 12);
   GE_ASSERT_OK(k64->GetOpDesc()->SetAttr(
-      ATTR_NAME_WEIGHTS,
-      AttrValue::CreateFrom<GeTensor>(GeTensor(GeTensorDesc(GeShape({2}), FORMAT_ND, DT_INT64), b64))));
+      ATTR_NAME_WEIGHTS, AttrValue::CreateFrom<GeTensor>(
+                             GeTensor(GeTensorDesc(GeShape({2}), FORMAT_ND, DT_INT64), b64))));
   GE_ASSERT_OK(k32->GetOpDesc()->SetAttr(
-      ATTR_NAME_WEIGHTS,
-      AttrValue::CreateFrom<GeTensor>(GeTensor(GeTensorDesc(GeShape({3}), FORMAT_ND, DT_INT32), b32))));
+      ATTR_NAME_WEIGHTS, AttrValue::CreateFrom<GeTensor>(
+                             GeTensor(GeTensorDesc(GeShape({3}), FORMAT_ND, DT_INT32), b32))));
   GE_ASSERT_OK(kf->GetOpDesc()->SetAttr(
-      ATTR_NAME_WEIGHTS,
-      AttrValue::CreateFrom<GeTensor>(GeTensor(GeTensorDesc(GeShape({3}), FORMAT_ND, DT_FLOAT), b32))));
+      ATTR_NAME_WEIGHTS, AttrValue::CreateFrom<GeTensor>(
+                             GeTensor(GeTensorDesc(GeShape({3}), FORMAT_ND, DT_FLOAT), b32))));
   b.AddDataEdge(k64, 0, use, 0);
   b.AddDataEdge(k32, 0, use, 1);
   b.AddDataEdge(kf, 0, use, 2);
@@ -158,8 +158,8 @@ TEST(PassUtilsTest, ShapesAndConstants) {
 
   // Bytes that do not match the shape are not read.
   GE_ASSERT_OK(k32->GetOpDesc()->SetAttr(
-      ATTR_NAME_WEIGHTS,
-      AttrValue::CreateFrom<GeTensor>(GeTensor(GeTensorDesc(GeShape({4}), FORMAT_ND, DT_INT32), b32))));
+      ATTR_NAME_WEIGHTS, AttrValue::CreateFrom<GeTensor>(
+                             GeTensor(GeTensorDesc(GeShape({4}), FORMAT_ND, DT_INT32), b32))));
   EXPECT_EQ(ConstIntInput(*use, 1), std::nullopt);
 }
 

@@ -17,7 +17,6 @@
 namespace ge {
 namespace {
 
-using ::testing::ElementsAre;
 using passtest::CountType;
 using passtest::InferDescsByRunning;
 using passtest::RunNodePass;
@@ -27,6 +26,7 @@ using reftest::F32;
 using reftest::I64;
 using reftest::Inputs;
 using reftest::TestGraph;
+using ::testing::ElementsAre;
 using testing::NodeNames;
 
 TEST(ResolveReshapeTargetTest, OnnxRules) {

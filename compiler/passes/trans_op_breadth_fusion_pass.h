@@ -8,8 +8,8 @@
 // output descs. In each group of two or more the first (in the producer's
 // consumer order) is kept and replaces every other one: it takes over the
 // duplicate's consumers, out-control edges and graph-output entries and
-// gets its control predecessors; the duplicate is removed. Nodes with subgraphs or side effects (pass_utils.h) are left
-// alone. Run() returns true when a node was merged.
+// gets its control predecessors; the duplicate is removed. Nodes with subgraphs or side effects
+// (pass_utils.h) are left alone. Run() returns true when a node was merged.
 //
 // Example:
 //   x -> Transpose(perm=[0,2,1]) -> a        x -> Transpose(perm=[0,2,1]) -> a

@@ -178,8 +178,9 @@ TEST(CompilerPipelineTest, ControlFlowLoweringIsOptIn) {
     NodePtr x = g.TypedData("x", 0, {2});
     NodePtr p = g.TypedData("p", 1, {}, DT_BOOL);
     NodePtr sw = g.Op("sw", "Switch", {x, p});
-    NodePtr m = g.Op("merge", "Merge", {g.Op("neg", "Neg", {{sw, 0}}), g.Op("relu", "Relu", {{sw, 1}})},
-                     {}, {{"x", 2}});
+    NodePtr m =
+        g.Op("merge", "Merge", {g.Op("neg", "Neg", {{sw, 0}}), g.Op("relu", "Relu", {{sw, 1}})}, {},
+             {{"x", 2}});
     g.NetOutput({m});
     return g.graph();
   };
@@ -258,7 +259,8 @@ TEST(CompilerPipelineTest, InputShapeMakesTheGraphStatic) {
   CompileOptions unknown_rank;
   unknown_rank.input_shape = "x:-2";
   GE_ASSERT_OK(CompilerStages().Compile(g2, unknown_rank).status());
-  EXPECT_TRUE(g2->FindNode("neg")->GetOpDescBarePtr()->GetOutputDesc(0).GetShape().IsUnknownDimNum());
+  EXPECT_TRUE(
+      g2->FindNode("neg")->GetOpDescBarePtr()->GetOutputDesc(0).GetShape().IsUnknownDimNum());
 }
 
 TEST(CompilerPipelineTest, InputShapeErrorsNameTheInput) {
@@ -293,8 +295,7 @@ TEST(CompilerPipelineTest, OutNodesReplaceTheGraphOutputs) {
   EXPECT_EQ(out->GetInDataNodes()[1]->GetName(), "abs");
   ASSERT_EQ(g->GetGraphOutNodesInfo().size(), 2u);
   EXPECT_EQ(g->GetGraphOutNodesInfo()[1].first->GetName(), "abs");
-  auto run = ReferenceInterpreter::Run(
-      *g, Inputs(F32({1, 4}, {-1, 2, -3, 4}), F32({2}, {-5, 6})));
+  auto run = ReferenceInterpreter::Run(*g, Inputs(F32({1, 4}, {-1, 2, -3, 4}), F32({2}, {-5, 6})));
   GE_ASSERT_OK(run.status());
   ASSERT_EQ(run->size(), 2u);
   EXPECT_THAT(ToF32((*run)[0]), ElementsAre(0, 2, 0, 4));
@@ -396,7 +397,8 @@ TEST(CompilerPipelineTest, OnnxBackendCasesComputeTheSameAfterCompile) {
       CompilerStages stages;
       auto compiled = stages.Compile(*after, CompileOptions());
       if (!compiled.ok()) {
-        if (!known) failures.push_back(absl::StrCat(id, ": compile: ", compiled.status().ToString()));
+        if (!known)
+          failures.push_back(absl::StrCat(id, ": compile: ", compiled.status().ToString()));
         continue;
       }
       auto got = ReferenceInterpreter::Run(*compiled->graph, Clone(*inputs));
@@ -406,7 +408,8 @@ TEST(CompilerPipelineTest, OnnxBackendCasesComputeTheSameAfterCompile) {
       }
       if (got->size() != want->size()) {
         if (!known) {
-          failures.push_back(absl::StrCat(id, ": ", got->size(), " outputs, expected ", want->size()));
+          failures.push_back(
+              absl::StrCat(id, ": ", got->size(), " outputs, expected ", want->size()));
         }
         continue;
       }

@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <fstream>
 #include <sstream>
-#include <typeinfo>
 #include <string>
+#include <typeinfo>
 #include <utility>
 #include <vector>
 
@@ -109,8 +109,8 @@ StatusOr<BuildStep> ParseBuildStep(absl::string_view name) {
   for (const StepSpelling& s : kStepAliases) {
     if (name == s.name) return s.step;
   }
-  return ParamInvalid("unknown build step '", name, "'; allowed: ",
-                      absl::StrJoin(BuildStepSpellings(), ", "));
+  return ParamInvalid("unknown build step '", name,
+                      "'; allowed: ", absl::StrJoin(BuildStepSpellings(), ", "));
 }
 
 // ------------------------------------------------ input shapes / out nodes
@@ -136,8 +136,7 @@ StatusOr<std::vector<InputShapeEntry>> ParseInputShapeOption(absl::string_view v
         e.dims.push_back(dim);
       }
     }
-    if (e.dims.size() > 1 &&
-        std::find(e.dims.begin(), e.dims.end(), int64_t{-2}) != e.dims.end()) {
+    if (e.dims.size() > 1 && std::find(e.dims.begin(), e.dims.end(), int64_t{-2}) != e.dims.end()) {
       return ParamInvalid("ge.inputShape: input '", e.name,
                           "': -2 (unknown rank) must be the only dim");
     }
@@ -185,8 +184,8 @@ Status GraphPrepare::ApplyInputShape(const ComputeGraphPtr& graph, absl::string_
     if (it == datas.end()) {
       std::vector<std::string> names;
       for (const auto& [name, node] : datas) names.push_back(name);
-      return NotFound("ge.inputShape: graph '", graph->GetName(), "' has no input named '",
-                      e.name, "' (inputs: ", absl::StrJoin(names, ", "), ")");
+      return NotFound("ge.inputShape: graph '", graph->GetName(), "' has no input named '", e.name,
+                      "' (inputs: ", absl::StrJoin(names, ", "), ")");
     }
     GeShape shape;
     if (e.dims.size() == 1 && e.dims[0] == -2) {
@@ -216,8 +215,9 @@ Status GraphPrepare::ApplyOutNodes(const ComputeGraphPtr& graph, absl::string_vi
     by_name.emplace(n->GetName(), n);
     if (n->GetType() == NETOUTPUT) {
       if (old_output != nullptr) {
-        return GraphInvalid("ge.outNodes: graph '", graph->GetName(), "' has two NetOutput nodes ('",
-                            old_output->GetName(), "', '", n->GetName(), "')");
+        return GraphInvalid("ge.outNodes: graph '", graph->GetName(),
+                            "' has two NetOutput nodes ('", old_output->GetName(), "', '",
+                            n->GetName(), "')");
       }
       old_output = n;
     }
@@ -258,7 +258,8 @@ Status GraphPrepare::ApplyOutNodes(const ComputeGraphPtr& graph, absl::string_vi
   }
   ASSIGN_OR_RETURN(NodePtr net_output, graph->AddNode(op));
   for (size_t i = 0; i < outs.size(); ++i) {
-    RETURN_IF_ERROR(outs[i].first->GetOutDataAnchor(outs[i].second)
+    RETURN_IF_ERROR(outs[i]
+                        .first->GetOutDataAnchor(outs[i].second)
                         ->LinkTo(net_output->GetInDataAnchor(static_cast<int32_t>(i))));
   }
   for (const NodePtr& p : ctrl_preds) {
@@ -308,12 +309,12 @@ Status GraphPrepare::NormalizeGraph(const ComputeGraphPtr& graph, TopoSortingMod
     for (const NodePtr& d : datas) {
       auto idx = AttrUtils::GetInt(d->GetOpDesc(), kAttrDataIndex);
       if (!idx.ok()) {
-        return GraphInvalid("Data node '", d->GetName(), "' has no int attribute '",
-                            kAttrDataIndex, "' while other Data nodes do");
+        return GraphInvalid("Data node '", d->GetName(), "' has no int attribute '", kAttrDataIndex,
+                            "' while other Data nodes do");
       }
       if (*idx < 0 || *idx >= static_cast<int64_t>(datas.size())) {
-        return GraphInvalid("Data node '", d->GetName(), "' has index ", *idx,
-                            " outside [0, ", datas.size(), ")");
+        return GraphInvalid("Data node '", d->GetName(), "' has index ", *idx, " outside [0, ",
+                            datas.size(), ")");
       }
       if (by_index[*idx] != nullptr) {
         return GraphInvalid("Data nodes '", by_index[*idx]->GetName(), "' and '", d->GetName(),
@@ -401,8 +402,8 @@ struct DefaultInferShape {
     InferShapePass pass;
     pass.set_lenient(true);
     TopoOrderCache* cache = TopoOrderCache::Current();
-    const bool flat = cache != nullptr && graph->GetAllSubgraphs().empty() &&
-                      graph->GetParentGraph() == nullptr;
+    const bool flat =
+        cache != nullptr && graph->GetAllSubgraphs().empty() && graph->GetParentGraph() == nullptr;
     bool any = false;
     if (flat) {
       pass.set_node_hook(
@@ -501,9 +502,8 @@ Status GraphOptimize::RunManager(PassManager& manager, const std::vector<StagePa
   manager.Configure(SettingsFor(builtin_ ? entries : nullptr, options));
   const std::string stage(manager.name());
   const PassObserver observer = options.pass_observer;
-  manager.mutable_options().dump_hook = [stage, observer](const ComputeGraph& g,
-                                                           absl::string_view pass,
-                                                           bool changed) -> Status {
+  manager.mutable_options().dump_hook =
+      [stage, observer](const ComputeGraph& g, absl::string_view pass, bool changed) -> Status {
     if (observer) observer(stage, pass, false);
     if (!changed) return OkStatus();
     if (!IsBuiltinPassName(pass)) {

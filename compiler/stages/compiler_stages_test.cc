@@ -221,12 +221,12 @@ TEST(CompilerStagesTest, StageOrder) {
   EXPECT_FALSE(r->stopped);
   EXPECT_EQ(r->graph, g);
   EXPECT_EQ(r->last_step, BuildStep::kAfterBuild);
-  EXPECT_THAT(seen, ElementsAre("CustomPass_BeforeInferShape", "PrepareNormalizeGraph",
-                                "infer_shape_hook", "PrepareInferShape",
-                                "CustomPass_AfterInferShape", "PrepareDynShape", "OptimizeStage1",
-                                "CustomPass_AfterOriginGraphOptimize", "EnginePartition",
-                                "OptimizeSubgraph", "CustomPass_AfterBuiltinFusion",
-                                "MergeSubgraph", "OptimizeStage2", "Build"));
+  EXPECT_THAT(
+      seen, ElementsAre("CustomPass_BeforeInferShape", "PrepareNormalizeGraph", "infer_shape_hook",
+                        "PrepareInferShape", "CustomPass_AfterInferShape", "PrepareDynShape",
+                        "OptimizeStage1", "CustomPass_AfterOriginGraphOptimize", "EnginePartition",
+                        "OptimizeSubgraph", "CustomPass_AfterBuiltinFusion", "MergeSubgraph",
+                        "OptimizeStage2", "Build"));
   // Each pass manager ran once; the partition placed every node.
   for (const NodePtr& n : g->GetDirectNode()) {
     EXPECT_EQ(*AttrUtils::GetInt(n->GetOpDesc(), "Stage1Mark"), 1) << n->GetName();
@@ -304,9 +304,9 @@ TEST(CompilerStagesTest, CustomPassesRunAtTheirStage) {
   auto r = stages.Compile(SmallGraph(), opts);
   for (const std::string& n : names) CustomPassRegistry::Instance().UnregisterForTest(n);
   ASSERT_TRUE(r.ok()) << r.status();
-  EXPECT_THAT(seen, ElementsAre(names[0], "PrepareNormalizeGraph", names[1], "PrepareDynShape",
-                                "OptimizeStage1", names[2], "OptimizeSubgraph", names[3],
-                                "MergeSubgraph"));
+  EXPECT_THAT(
+      seen, ElementsAre(names[0], "PrepareNormalizeGraph", names[1], "PrepareDynShape",
+                        "OptimizeStage1", names[2], "OptimizeSubgraph", names[3], "MergeSubgraph"));
 }
 
 TEST(CompilerStagesTest, CustomPassErrorStopsTheBuild) {
@@ -420,8 +420,7 @@ TEST(CompilerStagesTest, TuningErrors) {
   no_path.build_mode = BuildMode::kTuning;
   no_path.has_stop_step = true;
   no_path.stop_after = BuildStep::kAfterPrepare;
-  EXPECT_EQ(GetErrorCode(stages.Compile(SmallGraph(), no_path).status()),
-            ErrorCode::kParamInvalid);
+  EXPECT_EQ(GetErrorCode(stages.Compile(SmallGraph(), no_path).status()), ErrorCode::kParamInvalid);
 
   CompileOptions missing;
   missing.resume_from = "/nonexistent/dir/file.pb";

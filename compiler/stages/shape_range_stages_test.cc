@@ -37,8 +37,7 @@ using ::testing::Pair;
 using Range = GeTensorDesc::ShapeRange;
 
 NodePtr RangedData(TestGraph& g, const std::string& name, int64_t index,
-                   const std::vector<int64_t>& dims, const Range& range,
-                   DataType dt = DT_FLOAT) {
+                   const std::vector<int64_t>& dims, const Range& range, DataType dt = DT_FLOAT) {
   NodePtr d = g.Data(name, index);
   GeTensorDesc desc(GeShape(dims), FORMAT_ND, dt);
   EXPECT_TRUE(desc.SetShapeRange(range).ok());
@@ -137,8 +136,8 @@ TEST(ShapeRangeStagesTest, RangesSurviveTheWholeCompileAndTheGraphRuns) {
   GE_ASSERT_OK(again.status());
   EXPECT_FALSE(*again);
 
-  auto run = ReferenceInterpreter::Run(
-      *g.root.graph(), Inputs(Bool({}, {false}), F32({2, 3}, {1, 1, 1, 2, 2, 2})));
+  auto run = ReferenceInterpreter::Run(*g.root.graph(),
+                                       Inputs(Bool({}, {false}), F32({2, 3}, {1, 1, 1, 2, 2, 2})));
   GE_ASSERT_OK(run.status());
   EXPECT_EQ(reftest::Dims((*run)[0]), std::vector<int64_t>({8, 4}));
 }
@@ -173,7 +172,7 @@ TEST(ShapeRangeStagesTest, MergeDescsUnitesRanges) {
   ASSERT_TRUE(a.SetShapeRange({{2, 16}, {4, 4}}).ok());
   GeTensorDesc b(GeShape({-1, 4}), FORMAT_ND, DT_FLOAT);
   ASSERT_TRUE(b.SetShapeRange({{4, 32}, {4, 4}}).ok());
-  GeTensorDesc c(GeShape({3, 4}), FORMAT_ND, DT_FLOAT);  // no range: dims count
+  GeTensorDesc c(GeShape({3, 4}), FORMAT_ND, DT_FLOAT);   // no range: dims count
   GeTensorDesc d(GeShape({-1, 4}), FORMAT_ND, DT_FLOAT);  // no range: -1 is unbounded
   EXPECT_THAT(InferShapePass::MergeDescs(a, b).GetShapeRange(),
               ElementsAre(Pair(2, 32), Pair(4, 4)));

@@ -115,7 +115,8 @@ int Main(int argc, char** argv) {
     for (int r = 0; r < repeat; ++r) {
       StatusOr<Run> run = CompileOnce(model);
       if (!run.ok()) {
-        std::fprintf(stderr, "%s: %s\n", model.c_str(), std::string(run.status().message()).c_str());
+        std::fprintf(stderr, "%s: %s\n", model.c_str(),
+                     std::string(run.status().message()).c_str());
         return 1;
       }
       const double cpu = run->prepare_cpu + run->optimize_cpu;
@@ -124,12 +125,14 @@ int Main(int argc, char** argv) {
         best = std::move(run).value();
       }
     }
-    std::printf("%s nodes=%zu prepare=%.1f/%.1f ms optimize=%.1f/%.1f ms (wall/cpu) "
-                "cpu_us_per_node=%.2f\n",
-                model.c_str(), best.nodes, best.prepare_wall, best.prepare_cpu, best.optimize_wall,
-                best.optimize_cpu, best.nodes == 0 ? 0.0 : best_cpu * 1e3 / best.nodes);
+    std::printf(
+        "%s nodes=%zu prepare=%.1f/%.1f ms optimize=%.1f/%.1f ms (wall/cpu) "
+        "cpu_us_per_node=%.2f\n",
+        model.c_str(), best.nodes, best.prepare_wall, best.prepare_cpu, best.optimize_wall,
+        best.optimize_cpu, best.nodes == 0 ? 0.0 : best_cpu * 1e3 / best.nodes);
     if (passes) {
-      for (const auto& [name, ms] : best.stages) std::printf("  stage %-44s %8.2f\n", name.c_str(), ms);
+      for (const auto& [name, ms] : best.stages)
+        std::printf("  stage %-44s %8.2f\n", name.c_str(), ms);
       for (const auto& [name, ms] : best.passes) std::printf("  %-50s %8.2f\n", name.c_str(), ms);
     }
   }

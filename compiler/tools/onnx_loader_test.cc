@@ -2,10 +2,10 @@
 //
 // Tests of the tools' shared helpers: ParseRepeatFlag (the --repeat=N flag of
 // node_counts and onnx_parse_time) and LoadOnnxModel's error path.
+#include "compiler/tools/onnx_loader.h"
+
 #include <string>
 #include <vector>
-
-#include "compiler/tools/onnx_loader.h"
 
 #include "gtest/gtest.h"
 

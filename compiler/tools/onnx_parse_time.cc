@@ -43,12 +43,12 @@ double CpuMs() {
 
 int Main(int argc, char** argv) {
   bool bytes_mode = false;
-  const StatusOr<ToolArgs> args =
-      ParseToolArgs(argc, argv, /*default_repeat=*/3, [&](const std::string& arg) -> StatusOr<bool> {
-        if (arg != "--bytes") return false;
-        bytes_mode = true;
-        return true;
-      });
+  const StatusOr<ToolArgs> args = ParseToolArgs(argc, argv, /*default_repeat=*/3,
+                                                [&](const std::string& arg) -> StatusOr<bool> {
+                                                  if (arg != "--bytes") return false;
+                                                  bytes_mode = true;
+                                                  return true;
+                                                });
   if (!args.ok()) {
     std::fprintf(stderr, "%s\n", std::string(args.status().message()).c_str());
     return 2;

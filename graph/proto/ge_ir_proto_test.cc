@@ -5,8 +5,8 @@
 // them, and the presence-carrying fields keep presence.
 #include <string>
 
-#include "gtest/gtest.h"
 #include "graph/proto/ge_ir.pb.h"
+#include "gtest/gtest.h"
 
 namespace ge {
 namespace {

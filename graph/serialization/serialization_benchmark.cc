@@ -92,7 +92,8 @@ ComputeGraphPtr BuildGraph(int64_t n) {
     Check(node.status());
     Node* cur = node->get();
     nodes.push_back(cur);
-    if (i > 0) Check(nodes[i - 1]->GetOutDataAnchorBarePtr(0)->LinkTo(cur->GetInDataAnchorBarePtr(0)));
+    if (i > 0)
+      Check(nodes[i - 1]->GetOutDataAnchorBarePtr(0)->LinkTo(cur->GetInDataAnchorBarePtr(0)));
     if (second_input) {
       Check(nodes[i - 5 - (i / 4) % 3]->GetOutDataAnchorBarePtr(0)->LinkTo(
           cur->GetInDataAnchorBarePtr(1)));
@@ -131,9 +132,9 @@ std::map<std::pair<std::string, int64_t>, double>& PerNode() {
 void Report(benchmark::State& state, const std::string& name, int64_t n, double cpu_seconds) {
   PerNode()[{name, n}] =
       cpu_seconds / static_cast<double>(state.iterations()) / static_cast<double>(n);
-  state.counters["s_per_node"] = benchmark::Counter(
-      static_cast<double>(n), benchmark::Counter::kIsIterationInvariantRate |
-                                  benchmark::Counter::kInvert);
+  state.counters["s_per_node"] =
+      benchmark::Counter(static_cast<double>(n), benchmark::Counter::kIsIterationInvariantRate |
+                                                     benchmark::Counter::kInvert);
 }
 
 // Memory of the first deserialization at each size (nothing freed before).
@@ -247,8 +248,8 @@ void BM_Summary(benchmark::State& state) {
 BENCHMARK(BM_Memory)->Arg(10000)->Arg(1000000)->Iterations(1)->Unit(benchmark::kMillisecond);
 // 1M-node runs take about a second each: a fixed 3 iterations (the first
 // one warms the allocator).
-#define GE_SIZES(bm)                                                  \
-  BENCHMARK(bm)->Arg(10000)->Unit(benchmark::kMillisecond);           \
+#define GE_SIZES(bm)                                        \
+  BENCHMARK(bm)->Arg(10000)->Unit(benchmark::kMillisecond); \
   BENCHMARK(bm)->Arg(1000000)->Iterations(3)->Unit(benchmark::kMillisecond)
 GE_SIZES(BM_Construct);
 GE_SIZES(BM_Serialize);

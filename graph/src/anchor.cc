@@ -89,10 +89,14 @@ void Anchor::PeerReset() {
 
 const char* Anchor::KindName(Kind kind) {
   switch (kind) {
-    case Kind::kInData: return "in_data";
-    case Kind::kOutData: return "out_data";
-    case Kind::kInControl: return "in_control";
-    case Kind::kOutControl: return "out_control";
+    case Kind::kInData:
+      return "in_data";
+    case Kind::kOutData:
+      return "out_data";
+    case Kind::kInControl:
+      return "in_control";
+    case Kind::kOutControl:
+      return "out_control";
   }
   return "unknown";
 }

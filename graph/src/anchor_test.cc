@@ -50,8 +50,9 @@ TEST(AnchorTest, DataLinkBothEnds) {
   GE_ASSERT_OK(a->GetOutDataAnchor(0)->LinkTo(b->GetInDataAnchor(0)));
   GE_ASSERT_OK(c->GetInDataAnchor(0)->LinkFrom(a->GetOutDataAnchor(0)));
   EXPECT_EQ(b->GetInDataAnchor(0)->GetPeerOutAnchor(), a->GetOutDataAnchor(0));
-  EXPECT_EQ(a->GetOutDataAnchor(0)->GetPeerInDataAnchorsPtr(),
-            (std::vector<InDataAnchor*>{b->GetInDataAnchorBarePtr(0), c->GetInDataAnchorBarePtr(0)}));
+  EXPECT_EQ(
+      a->GetOutDataAnchor(0)->GetPeerInDataAnchorsPtr(),
+      (std::vector<InDataAnchor*>{b->GetInDataAnchorBarePtr(0), c->GetInDataAnchorBarePtr(0)}));
   EXPECT_EQ(a->GetOutDataAnchor(0)->GetPeerInDataNodesSize(), 2u);
   EXPECT_TRUE(a->GetOutDataAnchor(0)->IsLinkedWith(b->GetInDataAnchor(0)));
   EXPECT_TRUE(b->GetInDataAnchor(0)->IsLinkedWith(a->GetOutDataAnchor(0)));
@@ -74,8 +75,7 @@ TEST(AnchorTest, SecondProducerFailsAndChangesNothing) {
                  ErrorCode::kAlreadyExists);
   GE_EXPECT_CODE(p2->GetOutControlAnchor()->LinkTo(c->GetInDataAnchor(0)),
                  ErrorCode::kAlreadyExists);
-  GE_EXPECT_CODE(p1->GetOutDataAnchor(0)->LinkTo(c->GetInDataAnchor(0)),
-                 ErrorCode::kAlreadyExists);
+  GE_EXPECT_CODE(p1->GetOutDataAnchor(0)->LinkTo(c->GetInDataAnchor(0)), ErrorCode::kAlreadyExists);
   EXPECT_EQ(p1->GetOutDataAnchor(0)->GetPeerAnchorsSize(), 1u);
   EXPECT_FALSE(p2->GetOutControlAnchor()->IsLinked());
 }
@@ -141,8 +141,8 @@ TEST(AnchorTest, UnlinkBothEnds) {
   GE_ASSERT_OK(out->LinkTo(c->GetInDataAnchor(0)));
   GE_ASSERT_OK(out->LinkTo(d->GetInDataAnchor(0)));
   GE_ASSERT_OK(out->Unlink(c->GetInDataAnchor(0)));
-  EXPECT_EQ(Peers(*out), (std::vector<Anchor*>{b->GetInDataAnchorBarePtr(0),
-                                               d->GetInDataAnchorBarePtr(0)}));
+  EXPECT_EQ(Peers(*out),
+            (std::vector<Anchor*>{b->GetInDataAnchorBarePtr(0), d->GetInDataAnchorBarePtr(0)}));
   EXPECT_FALSE(c->GetInDataAnchor(0)->IsLinked());
   const Status again = out->Unlink(c->GetInDataAnchor(0));
   GE_EXPECT_CODE(again, ErrorCode::kNotFound);
@@ -161,10 +161,11 @@ TEST(AnchorTest, InsertPutsANodeBetweenKeepingPositions) {
   auto out = a->GetOutDataAnchor(0);
   GE_ASSERT_OK(out->LinkTo(b->GetInDataAnchor(0)));
   GE_ASSERT_OK(out->LinkTo(c->GetInDataAnchor(0)));
-  GE_ASSERT_OK(out->Insert(b->GetInDataAnchor(0), mid->GetInDataAnchor(0), mid->GetOutDataAnchor(0)));
+  GE_ASSERT_OK(
+      out->Insert(b->GetInDataAnchor(0), mid->GetInDataAnchor(0), mid->GetOutDataAnchor(0)));
   // a:0 -> [mid:0, c:0]; mid:0 -> b:0
-  EXPECT_EQ(Peers(*out), (std::vector<Anchor*>{mid->GetInDataAnchorBarePtr(0),
-                                               c->GetInDataAnchorBarePtr(0)}));
+  EXPECT_EQ(Peers(*out),
+            (std::vector<Anchor*>{mid->GetInDataAnchorBarePtr(0), c->GetInDataAnchorBarePtr(0)}));
   EXPECT_EQ(mid->GetInDataAnchor(0)->GetPeerOutAnchor(), out);
   EXPECT_EQ(b->GetInDataAnchor(0)->GetPeerOutAnchor(), mid->GetOutDataAnchor(0));
 }
@@ -177,21 +178,21 @@ TEST(AnchorTest, InsertFailuresChangeNothing) {
   auto out = a->GetOutDataAnchor(0);
   GE_ASSERT_OK(out->LinkTo(b->GetInDataAnchor(0)));
   // old peer not linked
-  GE_EXPECT_CODE(out->Insert(mid->GetInDataAnchor(0), mid->GetInDataAnchor(0),
-                             mid->GetOutDataAnchor(0)),
-                 ErrorCode::kNotFound);
+  GE_EXPECT_CODE(
+      out->Insert(mid->GetInDataAnchor(0), mid->GetInDataAnchor(0), mid->GetOutDataAnchor(0)),
+      ErrorCode::kNotFound);
   // wrong kinds
-  GE_EXPECT_CODE(out->Insert(b->GetInDataAnchor(0), mid->GetOutDataAnchor(0),
-                             mid->GetOutDataAnchor(0)),
-                 ErrorCode::kParamInvalid);
-  GE_EXPECT_CODE(out->Insert(b->GetInDataAnchor(0), mid->GetInDataAnchor(0),
-                             mid->GetInDataAnchor(0)),
-                 ErrorCode::kParamInvalid);
+  GE_EXPECT_CODE(
+      out->Insert(b->GetInDataAnchor(0), mid->GetOutDataAnchor(0), mid->GetOutDataAnchor(0)),
+      ErrorCode::kParamInvalid);
+  GE_EXPECT_CODE(
+      out->Insert(b->GetInDataAnchor(0), mid->GetInDataAnchor(0), mid->GetInDataAnchor(0)),
+      ErrorCode::kParamInvalid);
   // first peer already has a producer
   GE_ASSERT_OK(other->GetOutDataAnchor(0)->LinkTo(mid->GetInDataAnchor(0)));
-  GE_EXPECT_CODE(out->Insert(b->GetInDataAnchor(0), mid->GetInDataAnchor(0),
-                             mid->GetOutDataAnchor(0)),
-                 ErrorCode::kAlreadyExists);
+  GE_EXPECT_CODE(
+      out->Insert(b->GetInDataAnchor(0), mid->GetInDataAnchor(0), mid->GetOutDataAnchor(0)),
+      ErrorCode::kAlreadyExists);
   GE_EXPECT_CODE(out->Insert(nullptr, nullptr, nullptr), ErrorCode::kParamInvalid);
   EXPECT_EQ(b->GetInDataAnchor(0)->GetPeerOutAnchor(), out);
   EXPECT_EQ(out->GetPeerAnchorsSize(), 1u);
@@ -208,8 +209,8 @@ TEST(AnchorTest, ReplacePeerKeepsPositionOnThisSide) {
   GE_ASSERT_OK(out->LinkTo(b->GetInDataAnchor(0)));
   GE_ASSERT_OK(out->LinkTo(c->GetInDataAnchor(0)));
   GE_ASSERT_OK(out->ReplacePeer(b->GetInDataAnchor(0), d->GetInDataAnchor(0)));
-  EXPECT_EQ(Peers(*out), (std::vector<Anchor*>{d->GetInDataAnchorBarePtr(0),
-                                               c->GetInDataAnchorBarePtr(0)}));
+  EXPECT_EQ(Peers(*out),
+            (std::vector<Anchor*>{d->GetInDataAnchorBarePtr(0), c->GetInDataAnchorBarePtr(0)}));
   EXPECT_FALSE(b->GetInDataAnchor(0)->IsLinked());
   EXPECT_EQ(d->GetInDataAnchor(0)->GetPeerOutAnchor(), out);
   // Failures: not linked, kind mismatch, target already fed.
@@ -219,8 +220,8 @@ TEST(AnchorTest, ReplacePeerKeepsPositionOnThisSide) {
                  ErrorCode::kParamInvalid);
   GE_EXPECT_CODE(out->ReplacePeer(c->GetInDataAnchor(0), d->GetInDataAnchor(0)),
                  ErrorCode::kAlreadyExists);
-  EXPECT_EQ(Peers(*out), (std::vector<Anchor*>{d->GetInDataAnchorBarePtr(0),
-                                               c->GetInDataAnchorBarePtr(0)}));
+  EXPECT_EQ(Peers(*out),
+            (std::vector<Anchor*>{d->GetInDataAnchorBarePtr(0), c->GetInDataAnchorBarePtr(0)}));
   // Replacing the producer of an input (seen from the input side).
   NodePtr z = MakeNode("z", 0, 1);
   GE_ASSERT_OK(c->GetInDataAnchor(0)->ReplacePeer(out, z->GetOutDataAnchor(0)));

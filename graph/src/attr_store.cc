@@ -35,7 +35,9 @@ struct AttrStore::Rep {
   Entry* entries() { return reinterpret_cast<Entry*>(this + 1); }
   const Entry* entries() const { return reinterpret_cast<const Entry*>(this + 1); }
 
-  static size_t Bytes(uint32_t cap) { return sizeof(Rep) + static_cast<size_t>(cap) * sizeof(Entry); }
+  static size_t Bytes(uint32_t cap) {
+    return sizeof(Rep) + static_cast<size_t>(cap) * sizeof(Entry);
+  }
 
   static Rep* Allocate(uint32_t cap) {
     static_assert(sizeof(Rep) % alignof(Entry) == 0, "entries must be aligned");

@@ -51,9 +51,8 @@ StatusOr<std::vector<std::string>> AttrUtils::GetAllAttrNames(ConstHolderRef obj
 
 Status AttrUtils::Mismatch(const std::string& name, const AttrValue& actual,
                            AttrValue::ValueType requested) {
-  return TypeMismatch("attribute '", name, "' is ",
-                      AttrValue::ValueTypeName(actual.GetValueType()), ", not ",
-                      AttrValue::ValueTypeName(requested));
+  return TypeMismatch("attribute '", name, "' is ", AttrValue::ValueTypeName(actual.GetValueType()),
+                      ", not ", AttrValue::ValueTypeName(requested));
 }
 
 }  // namespace ge

@@ -24,30 +24,54 @@ struct Unbox<attr_internal::Box<T>> {
 
 absl::string_view AttrValue::ValueTypeName(ValueType type) {
   switch (type) {
-    case VT_NONE: return "none";
-    case VT_STRING: return "string";
-    case VT_FLOAT: return "float";
-    case VT_BOOL: return "bool";
-    case VT_INT: return "int";
-    case VT_TENSOR_DESC: return "tensor_desc";
-    case VT_TENSOR: return "tensor";
-    case VT_BYTES: return "bytes";
-    case VT_GRAPH: return "graph";
-    case VT_NAMED_ATTRS: return "named_attrs";
-    case VT_LIST_LIST_INT: return "list_list_int";
-    case VT_DATA_TYPE: return "data_type";
-    case VT_LIST_LIST_FLOAT: return "list_list_float";
-    case VT_LIST_BASE: return "list";
-    case VT_LIST_STRING: return "list_string";
-    case VT_LIST_FLOAT: return "list_float";
-    case VT_LIST_BOOL: return "list_bool";
-    case VT_LIST_INT: return "list_int";
-    case VT_LIST_TENSOR_DESC: return "list_tensor_desc";
-    case VT_LIST_TENSOR: return "list_tensor";
-    case VT_LIST_BYTES: return "list_bytes";
-    case VT_LIST_GRAPH: return "list_graph";
-    case VT_LIST_NAMED_ATTRS: return "list_named_attrs";
-    case VT_LIST_DATA_TYPE: return "list_data_type";
+    case VT_NONE:
+      return "none";
+    case VT_STRING:
+      return "string";
+    case VT_FLOAT:
+      return "float";
+    case VT_BOOL:
+      return "bool";
+    case VT_INT:
+      return "int";
+    case VT_TENSOR_DESC:
+      return "tensor_desc";
+    case VT_TENSOR:
+      return "tensor";
+    case VT_BYTES:
+      return "bytes";
+    case VT_GRAPH:
+      return "graph";
+    case VT_NAMED_ATTRS:
+      return "named_attrs";
+    case VT_LIST_LIST_INT:
+      return "list_list_int";
+    case VT_DATA_TYPE:
+      return "data_type";
+    case VT_LIST_LIST_FLOAT:
+      return "list_list_float";
+    case VT_LIST_BASE:
+      return "list";
+    case VT_LIST_STRING:
+      return "list_string";
+    case VT_LIST_FLOAT:
+      return "list_float";
+    case VT_LIST_BOOL:
+      return "list_bool";
+    case VT_LIST_INT:
+      return "list_int";
+    case VT_LIST_TENSOR_DESC:
+      return "list_tensor_desc";
+    case VT_LIST_TENSOR:
+      return "list_tensor";
+    case VT_LIST_BYTES:
+      return "list_bytes";
+    case VT_LIST_GRAPH:
+      return "list_graph";
+    case VT_LIST_NAMED_ATTRS:
+      return "list_named_attrs";
+    case VT_LIST_DATA_TYPE:
+      return "list_data_type";
   }
   return "unknown";
 }

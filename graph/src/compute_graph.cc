@@ -276,8 +276,8 @@ void ComputeGraph::EraseFromList(Node* node) {
   NodePtr release = std::move(c.list_ref);  // may destroy the node: keep it last
 }
 
-void ComputeGraph::ApplyOrder(const std::vector<Node*>& nodes,
-                              const std::vector<uint32_t>& order, std::vector<Node*>* buffer) {
+void ComputeGraph::ApplyOrder(const std::vector<Node*>& nodes, const std::vector<uint32_t>& order,
+                              std::vector<Node*>* buffer) {
   constexpr size_t kPrefetchNode = 64;
   constexpr size_t kPrefetchCold = 32;
   constexpr size_t kPrefetchBody = 20;
@@ -515,9 +515,9 @@ Status ComputeGraph::IsolateNode(const NodePtr& node, const std::vector<int32_t>
   for (Node* src : in_nodes) {
     for (Node* dst : out_nodes) {
       if (src == dst || data_connected.count({src, dst}) != 0) continue;
-      RETURN_IF_ERROR(Annotate(src->GetOutControlAnchorBarePtr()->LinkTo(
-                                   dst->GetInControlAnchorBarePtr()),
-                               "isolating ", node->DebugString(), ": "));
+      RETURN_IF_ERROR(
+          Annotate(src->GetOutControlAnchorBarePtr()->LinkTo(dst->GetInControlAnchorBarePtr()),
+                   "isolating ", node->DebugString(), ": "));
     }
   }
   node->UnlinkAllAnchors();
@@ -539,9 +539,11 @@ StatusOr<std::vector<NodePtr>> ComputeGraph::FuseNodeKeepTopo(
   for (const OpDescPtr& op : fusion_ops) {
     if (op == nullptr) return ParamInvalid(DebugString(), ": FuseNodeKeepTopo: null fusion op");
   }
-  static const char* const kInherited[] = {USER_STREAM_LABEL, ATTR_NAME_STREAM_LABEL,
+  static const char* const kInherited[] = {USER_STREAM_LABEL,
+                                           ATTR_NAME_STREAM_LABEL,
                                            ATTR_NAME_SUPER_KERNEL_SCOPE,
-                                           ATTR_NAME_SUPER_KERNEL_OPTIONS, OP_AI_CORE_NUM,
+                                           ATTR_NAME_SUPER_KERNEL_OPTIONS,
+                                           OP_AI_CORE_NUM,
                                            OP_VECTOR_CORE_NUM};
   std::vector<std::pair<const char*, std::string>> inherit;
   for (const char* attr : kInherited) {
@@ -735,8 +737,7 @@ StatusOr<std::string> ComputeGraph::GetSubgraphRegisteredName(const ComputeGraph
   for (const auto& [name, graph] : registry) {
     if (graph.get() == &subgraph) return name;
   }
-  return NotFound(root->DebugString(), " has no subgraph ", subgraph.DebugString(),
-                  " registered");
+  return NotFound(root->DebugString(), " has no subgraph ", subgraph.DebugString(), " registered");
 }
 
 void ComputeGraph::ClearAllSubgraphs() {

@@ -101,8 +101,8 @@ bool SecondInput(int64_t i) { return i >= 8 && i % 4 == 0; }
 OpDescPtr MakeBenchOp(int64_t i, const GeTensorDesc& desc, OpAlloc alloc) {
   const std::string name = absl::StrCat("node_", i);
   const std::string& type = i == 0 ? DATA : std::string("Add");
-  OpDescPtr op = alloc == OpAlloc::kPooled ? OpDesc::Create(name, type)
-                                           : std::make_shared<OpDesc>(name, type);
+  OpDescPtr op =
+      alloc == OpAlloc::kPooled ? OpDesc::Create(name, type) : std::make_shared<OpDesc>(name, type);
   if (i > 0) Check(op->AddInputDesc(desc));
   if (SecondInput(i)) Check(op->AddInputDesc(desc));
   Check(op->AddOutputDesc(desc));
@@ -112,7 +112,8 @@ OpDescPtr MakeBenchOp(int64_t i, const GeTensorDesc& desc, OpAlloc alloc) {
 
 void LinkBenchNode(const std::vector<Node*>& nodes, int64_t i) {
   Node* cur = nodes[i];
-  if (i > 0) Check(nodes[i - 1]->GetOutDataAnchorBarePtr(0)->LinkTo(cur->GetInDataAnchorBarePtr(0)));
+  if (i > 0)
+    Check(nodes[i - 1]->GetOutDataAnchorBarePtr(0)->LinkTo(cur->GetInDataAnchorBarePtr(0)));
   if (SecondInput(i)) {
     Check(nodes[i - 5 - (i / 4) % 3]->GetOutDataAnchorBarePtr(0)->LinkTo(
         cur->GetInDataAnchorBarePtr(1)));
@@ -325,9 +326,7 @@ void RunSort(benchmark::State& state, TopoSortingMode mode, bool memory_priority
 
 void BM_SortBFS(benchmark::State& state) { RunSort(state, TopoSortingMode::kBFS, false, "bfs"); }
 void BM_SortDFS(benchmark::State& state) { RunSort(state, TopoSortingMode::kDFS, false, "dfs"); }
-void BM_SortRDFS(benchmark::State& state) {
-  RunSort(state, TopoSortingMode::kRDFS, false, "rdfs");
-}
+void BM_SortRDFS(benchmark::State& state) { RunSort(state, TopoSortingMode::kRDFS, false, "rdfs"); }
 void BM_SortStableRDFS(benchmark::State& state) {
   RunSort(state, TopoSortingMode::kStableRDFS, false, "stable_rdfs");
 }

@@ -132,8 +132,7 @@ TEST(ComputeGraphTest, AddNodeFrontAndInsert) {
   EXPECT_EQ(NodeNames(*g), (Strings{"data", "front", "x", "after_x", "before_y", "y"}));
   auto many = g->InsertNodes(x, {MakeOp("i1", "T", 0, 0), MakeOp("i2", "T", 0, 0)});
   ASSERT_TRUE(many.ok());
-  EXPECT_EQ(NodeNames(*g),
-            (Strings{"data", "front", "x", "i1", "i2", "after_x", "before_y", "y"}));
+  EXPECT_EQ(NodeNames(*g), (Strings{"data", "front", "x", "i1", "i2", "after_x", "before_y", "y"}));
   GE_EXPECT_CODE(g->InsertNodes(x, {MakeOp("ok", "T", 0, 0), nullptr}), ErrorCode::kParamInvalid);
   EXPECT_EQ(g->GetDirectNodesSize(), 8u);  // nothing inserted
   auto foreign = *Node::Create(MakeOp("foreign", "T", 0, 0));
@@ -213,9 +212,8 @@ TEST(ComputeGraphTest, RemoveNodeBypassKeepsEveryDependency) {
   g.AddDataEdge(n, 1, d, 0);
   g.AddControlEdge(n, e);
   GE_ASSERT_OK(g.graph()->RemoveNode(n));
-  EXPECT_EQ(EdgeStrings(*g.graph()),
-            (Strings{"a:0->c:0", "a:0->d:0", "a->e", "b->c", "b->d", "b->e", "k->c", "k->d",
-                     "k->e"}));
+  EXPECT_EQ(EdgeStrings(*g.graph()), (Strings{"a:0->c:0", "a:0->d:0", "a->e", "b->c", "b->d",
+                                              "b->e", "k->c", "k->d", "k->e"}));
 }
 
 TEST(ComputeGraphTest, RemoveNodeDropsInputAndOutputEntries) {

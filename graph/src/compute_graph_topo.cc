@@ -29,10 +29,14 @@ bool IsConstLike(const std::string& type) {
 
 topo::Algo ToAlgo(TopoSortingMode mode) {
   switch (mode) {
-    case TopoSortingMode::kBFS: return topo::Algo::kBFS;
-    case TopoSortingMode::kDFS: return topo::Algo::kDFS;
-    case TopoSortingMode::kRDFS: return topo::Algo::kRDFS;
-    case TopoSortingMode::kStableRDFS: return topo::Algo::kStableRDFS;
+    case TopoSortingMode::kBFS:
+      return topo::Algo::kBFS;
+    case TopoSortingMode::kDFS:
+      return topo::Algo::kDFS;
+    case TopoSortingMode::kRDFS:
+      return topo::Algo::kRDFS;
+    case TopoSortingMode::kStableRDFS:
+      return topo::Algo::kStableRDFS;
   }
   return topo::Algo::kDFS;
 }
@@ -81,10 +85,14 @@ SortScratch& ThreadSortScratch() {
 
 const char* TopoSortingModeName(TopoSortingMode mode) {
   switch (mode) {
-    case TopoSortingMode::kBFS: return "BFS";
-    case TopoSortingMode::kDFS: return "DFS";
-    case TopoSortingMode::kRDFS: return "RDFS";
-    case TopoSortingMode::kStableRDFS: return "StableRDFS";
+    case TopoSortingMode::kBFS:
+      return "BFS";
+    case TopoSortingMode::kDFS:
+      return "DFS";
+    case TopoSortingMode::kRDFS:
+      return "RDFS";
+    case TopoSortingMode::kStableRDFS:
+      return "StableRDFS";
   }
   return "unknown";
 }
@@ -136,8 +144,12 @@ Status ComputeGraph::SortThisGraph(const TopoSortOptions& options) {
   const bool need_sizes = memory_priority || mode == TopoSortingMode::kRDFS;
   bool delay = false;
   switch (options.delay_const_chains) {
-    case TopoSortOptions::Delay::kOn: delay = true; break;
-    case TopoSortOptions::Delay::kOff: delay = false; break;
+    case TopoSortOptions::Delay::kOn:
+      delay = true;
+      break;
+    case TopoSortOptions::Delay::kOff:
+      delay = false;
+      break;
     case TopoSortOptions::Delay::kAuto:
       delay = mode == TopoSortingMode::kRDFS ||
               (options.memory_priority && mode != TopoSortingMode::kStableRDFS);

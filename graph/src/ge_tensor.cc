@@ -77,7 +77,9 @@ struct GeTensorDesc::Ext {
     bool output_tensor = false;
 
     static void* operator new(size_t bytes) { return internal::PoolAllocate(bytes); }
-    static void operator delete(void* p, size_t bytes) noexcept { internal::PoolDeallocate(p, bytes); }
+    static void operator delete(void* p, size_t bytes) noexcept {
+      internal::PoolDeallocate(p, bytes);
+    }
 
     bool operator==(const Cold& o) const {
       return shape_range == o.shape_range && origin_shape_range == o.origin_shape_range &&
@@ -117,7 +119,9 @@ struct GeTensorDesc::Ext {
   }
 
   static void* operator new(size_t bytes) { return internal::PoolAllocate(bytes); }
-  static void operator delete(void* p, size_t bytes) noexcept { internal::PoolDeallocate(p, bytes); }
+  static void operator delete(void* p, size_t bytes) noexcept {
+    internal::PoolDeallocate(p, bytes);
+  }
 
   static const Cold& DefaultCold() {
     static const Cold* const kDefault = new Cold();
@@ -184,8 +188,9 @@ GeTensorDesc::GeTensorDesc(const TensorDesc& desc)
 GeTensorDesc::GeTensorDesc(const GeTensorDesc& other)
     : AttrHolder(other),
       shape_(other.shape_),
-      origin_shape_(other.origin_shape_ == nullptr ? nullptr
-                                                   : std::make_unique<GeShape>(*other.origin_shape_)),
+      origin_shape_(other.origin_shape_ == nullptr
+                        ? nullptr
+                        : std::make_unique<GeShape>(*other.origin_shape_)),
       data_type_(other.data_type_),
       format_(other.format_),
       origin_data_type_(other.origin_data_type_),
@@ -280,13 +285,15 @@ int64_t GeTensorDesc::GetSizeMeta() const { return ext_ == nullptr ? 0 : ext_->s
 void GeTensorDesc::SetSizeMeta(int64_t size) { MutableExt().size = size; }
 // Cold setters given the default on a desc without cold meta change nothing.
 #define GE_SET_COLD(field, value, default_value)                                    \
-  do {                                                                            \
+  do {                                                                              \
     if ((value) == (default_value) && (ext_ == nullptr || ext_->cold == nullptr)) { \
-      return;                                                                     \
-    }                                                                             \
-    MutableExt().MutableCold().field = (value);                                   \
+      return;                                                                       \
+    }                                                                               \
+    MutableExt().MutableCold().field = (value);                                     \
   } while (false)
-int64_t GeTensorDesc::GetWeightSize() const { return ext_ == nullptr ? 0 : ext_->GetCold().weight_size; }
+int64_t GeTensorDesc::GetWeightSize() const {
+  return ext_ == nullptr ? 0 : ext_->GetCold().weight_size;
+}
 void GeTensorDesc::SetWeightSize(int64_t size) { GE_SET_COLD(weight_size, size, 0); }
 bool GeTensorDesc::GetReuseInput() const { return ext_ != nullptr && ext_->GetCold().reuse_input; }
 void GeTensorDesc::SetReuseInput(bool reuse) { GE_SET_COLD(reuse_input, reuse, false); }
@@ -299,10 +306,14 @@ void GeTensorDesc::SetDataOffset(int64_t offset) { MutableExt().data_offset = of
 DeviceType GeTensorDesc::GetDeviceType() const {
   return ext_ == nullptr ? DeviceType::kNpu : ext_->GetCold().device_type;
 }
-void GeTensorDesc::SetDeviceType(DeviceType type) { GE_SET_COLD(device_type, type, DeviceType::kNpu); }
+void GeTensorDesc::SetDeviceType(DeviceType type) {
+  GE_SET_COLD(device_type, type, DeviceType::kNpu);
+}
 bool GeTensorDesc::IsInputTensor() const { return ext_ != nullptr && ext_->GetCold().input_tensor; }
 void GeTensorDesc::SetInputTensor(bool is_input) { GE_SET_COLD(input_tensor, is_input, false); }
-bool GeTensorDesc::IsOutputTensor() const { return ext_ != nullptr && ext_->GetCold().output_tensor; }
+bool GeTensorDesc::IsOutputTensor() const {
+  return ext_ != nullptr && ext_->GetCold().output_tensor;
+}
 void GeTensorDesc::SetOutputTensor(bool is_output) { GE_SET_COLD(output_tensor, is_output, false); }
 #undef GE_SET_COLD
 
@@ -348,13 +359,13 @@ std::string GeTensorDesc::DebugString() const {
 
 AlignedBuffer::AlignedBuffer(size_t size) : size_(size) {
   if (size_ == 0) return;
-  data_ = static_cast<uint8_t*>(::operator new(size_, std::align_val_t{kAlignment}));
+  data_ = static_cast<uint8_t*>(::operator new (size_, std::align_val_t{kAlignment}));
   std::memset(data_, 0, size_);
 }
 
 AlignedBuffer::AlignedBuffer(const uint8_t* data, size_t size) : size_(size) {
   if (size_ == 0) return;
-  data_ = static_cast<uint8_t*>(::operator new(size_, std::align_val_t{kAlignment}));
+  data_ = static_cast<uint8_t*>(::operator new (size_, std::align_val_t{kAlignment}));
   std::memcpy(data_, data, size_);
 }
 
@@ -376,7 +387,7 @@ struct AlignedBuffer::FileState {
   uint8_t* copy = nullptr;  // kAlignment aligned, made on the first data()
   std::atomic<bool> made{false};
   ~FileState() {
-    if (copy != nullptr) ::operator delete(copy, std::align_val_t{kAlignment});
+    if (copy != nullptr) ::operator delete (copy, std::align_val_t{kAlignment});
   }
 };
 
@@ -390,8 +401,7 @@ std::shared_ptr<AlignedBuffer> AlignedBuffer::FileView(const uint8_t* data, size
   view->owner_ = std::move(owner);
   view->file_ = std::make_unique<FileState>();
   view->file_->extent = extent;
-  view->file_->unaligned =
-      size != 0 && reinterpret_cast<uintptr_t>(data) % kMinViewAlignment != 0;
+  view->file_->unaligned = size != 0 && reinterpret_cast<uintptr_t>(data) % kMinViewAlignment != 0;
   return view;
 }
 
@@ -409,7 +419,7 @@ const uint8_t* AlignedBuffer::FileData() const {
   FileState& f = *file_;
   if (!f.unaligned) return data_;
   absl::call_once(f.once, [this, &f] {
-    f.copy = static_cast<uint8_t*>(::operator new(size_, std::align_val_t{kAlignment}));
+    f.copy = static_cast<uint8_t*>(::operator new (size_, std::align_val_t{kAlignment}));
     std::memcpy(f.copy, data_, size_);
     f.made.store(true, std::memory_order_release);
   });
@@ -427,7 +437,8 @@ std::shared_ptr<AlignedBuffer> AlignedBuffer::Adopt(std::string&& bytes) {
 }
 
 AlignedBuffer::~AlignedBuffer() {
-  if (data_ != nullptr && owner_ == nullptr) ::operator delete(data_, std::align_val_t{kAlignment});
+  if (data_ != nullptr && owner_ == nullptr)
+    ::operator delete (data_, std::align_val_t{kAlignment});
 }
 
 // ---------------------------------------------------------------- GeTensor

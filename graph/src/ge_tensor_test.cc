@@ -4,8 +4,8 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
-#include <thread>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "graph/inc/graph/attr_value.h"
@@ -183,8 +183,12 @@ TEST(GeTensorDescTest, ColdExtendedMetaCopiesAssignsAndCompares) {
       [](GeTensorDesc& d) { d.SetDeviceType(DeviceType::kCpu); },
       [](GeTensorDesc& d) { d.SetInputTensor(true); },
       [](GeTensorDesc& d) { d.SetOutputTensor(true); },
-      [](GeTensorDesc& d) { ASSERT_TRUE(d.SetShapeRange({{1, 2}, {3, 3}}).ok()); },
-      [](GeTensorDesc& d) { ASSERT_TRUE(d.SetOriginShapeRange({{2, 2}, {1, -1}}).ok()); },
+      [](GeTensorDesc& d) {
+        ASSERT_TRUE(d.SetShapeRange({{1, 2}, {3, 3}}).ok());
+      },
+      [](GeTensorDesc& d) {
+        ASSERT_TRUE(d.SetOriginShapeRange({{2, 2}, {1, -1}}).ok());
+      },
   };
   for (size_t i = 0; i < set_cold.size(); ++i) {
     SCOPED_TRACE(i);
@@ -370,7 +374,8 @@ TEST(GeTensorTest, FileViewCopiesUnalignedBytesOnlyWhenDataIsAskedFor) {
 
   // Unaligned: bytes() are the viewed bytes, data() an aligned copy made once.
   const uint8_t* odd = base + skew + 3;
-  std::shared_ptr<AlignedBuffer> view = AlignedBuffer::FileView(odd, 64, owner, FileExtent{7, 4099});
+  std::shared_ptr<AlignedBuffer> view =
+      AlignedBuffer::FileView(odd, 64, owner, FileExtent{7, 4099});
   ASSERT_NE(view, nullptr);
   EXPECT_TRUE(view->is_view());
   EXPECT_FALSE(view->data_in_place());

@@ -465,8 +465,8 @@ Status Node::AddLinkFrom(uint32_t index, const NodePtr& input_node) {
   }
   if (index != num_in_ || cold_->op->GetAllInputsSize() != num_in_) {
     return OutOfRange("node ", DebugString(), ": AddLinkFrom input index ", index,
-                      " must be an existing input or the next one (", num_in_,
-                      " anchors, ", cold_->op->GetAllInputsSize(), " input descs)");
+                      " must be an existing input or the next one (", num_in_, " anchors, ",
+                      cold_->op->GetAllInputsSize(), " input descs)");
   }
   RETURN_IF_ERROR(cold_->op->AddInputDesc(desc));
   RETURN_IF_ERROR(AppendInDataAnchors(1));

@@ -267,16 +267,14 @@ TEST(OpDescTest, FunctionSlots) {
   GE_EXPECT_CODE(op.CallInferFormatFunc(), ErrorCode::kNotFound);
   GE_EXPECT_CODE(op.CallVerifyFunc(), ErrorCode::kNotFound);
   GE_ASSERT_OK(op.AddOutputDesc("y", Desc(1)));
-  op.SetInferFunc([](OpDesc& self) {
-    return self.UpdateOutputDesc(0, GeTensorDesc(GeShape({7})));
-  });
+  op.SetInferFunc(
+      [](OpDesc& self) { return self.UpdateOutputDesc(0, GeTensorDesc(GeShape({7}))); });
   op.SetInferFormatFunc([](OpDesc& self) {
     self.MutableOutputDesc(0)->SetFormat(FORMAT_NCHW);
     return OkStatus();
   });
   op.SetVerifyFunc([](OpDesc& self) {
-    return self.GetOutputDesc(0).GetShape().GetDim(0) == 7 ? OkStatus()
-                                                           : ParamInvalid("bad shape");
+    return self.GetOutputDesc(0).GetShape().GetDim(0) == 7 ? OkStatus() : ParamInvalid("bad shape");
   });
   EXPECT_TRUE(op.HasInferFunc());
   EXPECT_TRUE(op.HasInferFormatFunc());
@@ -538,9 +536,9 @@ TEST(OpDescTest, CopiesShareUnpinnedDescsAndDeepCopyPinnedOnes) {
   GE_ASSERT_OK(a.AddOutputDesc(Desc(2)));
   GeTensorDesc* pinned = a.MutableOutputDesc(0).get();
   OpDesc c(a);
-  EXPECT_EQ(c.PeekInputDesc(0), a.PeekInputDesc(0));     // unpinned: shared
-  EXPECT_NE(c.PeekOutputDesc(0), a.PeekOutputDesc(0));   // pinned: copied
-  pinned->SetFormat(FORMAT_NCHW);                        // through the old pointer
+  EXPECT_EQ(c.PeekInputDesc(0), a.PeekInputDesc(0));    // unpinned: shared
+  EXPECT_NE(c.PeekOutputDesc(0), a.PeekOutputDesc(0));  // pinned: copied
+  pinned->SetFormat(FORMAT_NCHW);                       // through the old pointer
   EXPECT_EQ(a.GetOutputDesc(0).GetFormat(), FORMAT_NCHW);
   EXPECT_EQ(c.GetOutputDesc(0).GetFormat(), FORMAT_ND);
   c.MutableInputDesc(0)->SetDataType(DT_INT8);

@@ -31,22 +31,23 @@ constexpr bool kUsePool = true;
 #endif
 
 constexpr size_t kClasses = kPoolMaxBytes / kPoolAlignment;  // class c holds c * 8 bytes
-constexpr size_t kChunkBytes = size_t{2} << 20;               // one huge page
+constexpr size_t kChunkBytes = size_t{2} << 20;              // one huge page
 constexpr size_t kReserveBytes = size_t{64} << 20;
 // Off by default: on the build VM a fresh 2 MiB page cost ~4-5 ms at times
 // (likely memory the guest had reported free to the host, which backs it
-// again on first touch) while 4 KiB faults mostly got pages still backed: constructing a 1M-node graph
-// took 1.0-1.6 us per node with the advice and 0.54-0.56 without, and atc
-// on the 100k ladder after another process freed 400 MB 0.57-0.76 s against
-// 0.46-0.48 (0.43-0.44 against 0.47-0.49 in a quiet host: the advice only
-// pays while the host has huge pages at hand).
+// again on first touch) while 4 KiB faults mostly got pages still backed: constructing a 1M-node
+// graph took 1.0-1.6 us per node with the advice and 0.54-0.56 without, and atc on the 100k ladder
+// after another process freed 400 MB 0.57-0.76 s against 0.46-0.48 (0.43-0.44 against 0.47-0.49 in
+// a quiet host: the advice only pays while the host has huge pages at hand).
 constexpr bool kDefaultHugePages = false;
 
 struct FreeObj {
   FreeObj* next;
 };
 
-size_t ClassOf(size_t bytes) { return bytes == 0 ? 1 : (bytes + kPoolAlignment - 1) / kPoolAlignment; }
+size_t ClassOf(size_t bytes) {
+  return bytes == 0 ? 1 : (bytes + kPoolAlignment - 1) / kPoolAlignment;
+}
 
 // Trivially destructible, so it stays usable after the thread's flusher ran
 // (late frees from thread_local / static destructors).

@@ -101,7 +101,8 @@ TEST(PoolAllocatorTest, CrossThreadFreeAndThreadExit) {
   });
   producer.join();
   for (int i = 0; i < kN; ++i) {
-    EXPECT_EQ(static_cast<unsigned char*>(from_thread[i])[31], static_cast<unsigned char>(i & 0xff));
+    EXPECT_EQ(static_cast<unsigned char*>(from_thread[i])[31],
+              static_cast<unsigned char>(i & 0xff));
     PoolDeallocate(from_thread[i], 32);  // freed on another thread
   }
   // Allocation after the depot was fed still works on a fresh thread.

@@ -33,11 +33,11 @@ const std::string* InternString(absl::string_view s) {
   constexpr size_t kCacheSize = 64;
   thread_local const std::string* cache[kCacheSize] = {};
   const size_t n = s.size();
-  const size_t slot =
-      n == 0 ? 0
-             : (n * 0x9E3779B1u + static_cast<unsigned char>(s[0]) * 131u +
-                static_cast<unsigned char>(s[n - 1]) * 7u + static_cast<unsigned char>(s[n / 2]) * 17u) %
-                   kCacheSize;
+  const size_t slot = n == 0 ? 0
+                             : (n * 0x9E3779B1u + static_cast<unsigned char>(s[0]) * 131u +
+                                static_cast<unsigned char>(s[n - 1]) * 7u +
+                                static_cast<unsigned char>(s[n / 2]) * 17u) %
+                                   kCacheSize;
   const std::string* c = cache[slot];
   if (c != nullptr && c->size() == n && std::memcmp(c->data(), s.data(), n) == 0) return c;
   Table& t = GetTable();

@@ -64,8 +64,8 @@ struct SortInput {
   std::function<bool(uint32_t)> is_data;
   // Per vertex; required for memory priority and kRDFS.
   absl::Span<const int64_t> out_bytes;
-  absl::Span<const uint32_t> out_data_nodes;      // memory priority
-  absl::Span<const std::string* const> names;     // ties (memory priority, kRDFS)
+  absl::Span<const uint32_t> out_data_nodes;   // memory priority
+  absl::Span<const std::string* const> names;  // ties (memory priority, kRDFS)
   // Optional, 2 per vertex: the first 16 bytes of the name, big-endian,
   // zero-padded (NameKey). Compared before the names themselves, which are
   // then only read on equal keys (names are far apart in memory).
@@ -92,9 +92,9 @@ bool Sort(const SortInput& in, Algo algo, bool memory_priority, std::vector<uint
 std::vector<uint32_t> FindCycle(const Csr& succ);
 
 struct DelayInput {
-  const Csr* succ = nullptr;       // all consumers (data and control)
-  const Csr* data_pred = nullptr;  // producers of each data input
-  absl::Span<const uint8_t> is_const_like;          // Const / Constant / Variable...
+  const Csr* succ = nullptr;                // all consumers (data and control)
+  const Csr* data_pred = nullptr;           // producers of each data input
+  absl::Span<const uint8_t> is_const_like;  // Const / Constant / Variable...
   absl::Span<const uint32_t> num_in_data_anchors;
 };
 

@@ -206,10 +206,22 @@ TEST(TopoAlgorithmsTest, WideFanOutAndFanIn) {
 }
 
 TEST(TopoAlgorithmsTest, NameKeysOrderLikeTheNames) {
-  const std::vector<std::string> names = {
-      "", "a", std::string("a\0", 2), "a\x01", "ab", "b", "\xff", "\x80z",
-      "node_1", "node_10", "node_2", "exactly_16_bytes", "exactly_16_bytes+",
-      "exactly_16_bytezz", "a_very_long_shared_prefix_1", "a_very_long_shared_prefix_2"};
+  const std::vector<std::string> names = {"",
+                                          "a",
+                                          std::string("a\0", 2),
+                                          "a\x01",
+                                          "ab",
+                                          "b",
+                                          "\xff",
+                                          "\x80z",
+                                          "node_1",
+                                          "node_10",
+                                          "node_2",
+                                          "exactly_16_bytes",
+                                          "exactly_16_bytes+",
+                                          "exactly_16_bytezz",
+                                          "a_very_long_shared_prefix_1",
+                                          "a_very_long_shared_prefix_2"};
   for (const std::string& a : names) {
     for (const std::string& b : names) {
       uint64_t ka[2], kb[2];
@@ -238,8 +250,8 @@ TEST(TopoAlgorithmsTest, NameKeysDoNotChangeTheOrder) {
   }
   Fixture f(n, edges);
   for (size_t i = 0; i < n; ++i) {
-    f.name_storage[i] = (i % 2 == 0 ? "a_very_long_shared_prefix_" : "n") +
-                        std::to_string((i * 7919) % 1000);
+    f.name_storage[i] =
+        (i % 2 == 0 ? "a_very_long_shared_prefix_" : "n") + std::to_string((i * 7919) % 1000);
   }
   std::vector<uint64_t> keys(2 * n);
   for (size_t i = 0; i < n; ++i) NameKey(f.name_storage[i], &keys[2 * i], &keys[2 * i + 1]);

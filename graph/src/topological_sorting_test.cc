@@ -203,14 +203,14 @@ TEST(TopologicalSortingTest, StableRdfsFixesOnlyWhatIsOutOfOrder) {
 }
 
 TEST(TopologicalSortingTest, ControlEdgesAreDependencies) {
-  for (TopoSortingMode mode : {TopoSortingMode::kBFS, TopoSortingMode::kDFS,
-                               TopoSortingMode::kRDFS, TopoSortingMode::kStableRDFS}) {
+  for (TopoSortingMode mode : {TopoSortingMode::kBFS, TopoSortingMode::kDFS, TopoSortingMode::kRDFS,
+                               TopoSortingMode::kStableRDFS}) {
     GraphBuilder b("g");
     NodePtr a = b.AddNode("a", "T", 1, 0);
     NodePtr c = b.AddNode("c", "T", 0, 0);
     NodePtr bb = b.AddNode("b", "T", 0, 1);
     NodePtr e = b.AddNode("e", "T", 1, 0);
-    b.AddControlEdge(c, bb);                                          // c before b
+    b.AddControlEdge(c, bb);                                                 // c before b
     GE_ASSERT_OK(bb->GetOutDataAnchor(0)->LinkTo(a->GetInControlAnchor()));  // data -> control
     GE_ASSERT_OK(a->GetOutControlAnchor()->LinkTo(e->GetInDataAnchor(0)));   // control -> data
     GE_ASSERT_OK(Sort(b.graph(), mode));
@@ -244,12 +244,10 @@ ComputeGraphPtr ConstChain() {
 TEST(TopologicalSortingTest, DelayMovesConstChainsNextToTheirConsumer) {
   ComputeGraphPtr g = ConstChain();
   GE_ASSERT_OK(Sort(g, TopoSortingMode::kBFS, false, TopoSortOptions::Delay::kOff));
-  EXPECT_EQ(NodeNames(*g),
-            (Strings{"data", "w", "a", "cast", "b", "reshape", "b2", "c", "out"}));
+  EXPECT_EQ(NodeNames(*g), (Strings{"data", "w", "a", "cast", "b", "reshape", "b2", "c", "out"}));
   ComputeGraphPtr h = ConstChain();
   GE_ASSERT_OK(Sort(h, TopoSortingMode::kBFS, false, TopoSortOptions::Delay::kOn));
-  EXPECT_EQ(NodeNames(*h),
-            (Strings{"data", "w", "a", "b", "b2", "cast", "reshape", "c", "out"}));
+  EXPECT_EQ(NodeNames(*h), (Strings{"data", "w", "a", "b", "b2", "cast", "reshape", "c", "out"}));
   ExpectIdsArePositions(*h);
   // Memory priority turns the delay on by default.
   ComputeGraphPtr m = ConstChain();
@@ -261,13 +259,12 @@ TEST(TopologicalSortingTest, DelayMovesConstChainsNextToTheirConsumer) {
 TEST(TopologicalSortingTest, RdfsOnTheConstChain) {
   ComputeGraphPtr g = ConstChain();
   GE_ASSERT_OK(Sort(g, TopoSortingMode::kRDFS));
-  EXPECT_EQ(NodeNames(*g),
-            (Strings{"data", "a", "b", "b2", "w", "cast", "reshape", "c", "out"}));
+  EXPECT_EQ(NodeNames(*g), (Strings{"data", "a", "b", "b2", "w", "cast", "reshape", "c", "out"}));
 }
 
 TEST(TopologicalSortingTest, CycleIsAnErrorNamingTheCycle) {
-  for (TopoSortingMode mode : {TopoSortingMode::kBFS, TopoSortingMode::kDFS,
-                               TopoSortingMode::kRDFS, TopoSortingMode::kStableRDFS}) {
+  for (TopoSortingMode mode : {TopoSortingMode::kBFS, TopoSortingMode::kDFS, TopoSortingMode::kRDFS,
+                               TopoSortingMode::kStableRDFS}) {
     GraphBuilder b("cyclic");
     NodePtr d = b.AddNode("d", DATA, 0, 1);
     NodePtr a = b.AddNode("a", "T", 2, 1);
@@ -348,8 +345,8 @@ TEST(TopologicalSortingTest, EmptyGraphAndInvalidMode) {
 }
 
 TEST(TopologicalSortingTest, Deterministic) {
-  for (TopoSortingMode mode : {TopoSortingMode::kBFS, TopoSortingMode::kDFS,
-                               TopoSortingMode::kRDFS, TopoSortingMode::kStableRDFS}) {
+  for (TopoSortingMode mode : {TopoSortingMode::kBFS, TopoSortingMode::kDFS, TopoSortingMode::kRDFS,
+                               TopoSortingMode::kStableRDFS}) {
     ComputeGraphPtr g1 = ConstChain();
     ComputeGraphPtr g2 = ConstChain();
     GE_ASSERT_OK(Sort(g1, mode, true));
@@ -363,8 +360,8 @@ TEST(TopologicalSortingTest, Deterministic) {
 // Re-sorting a sorted graph gives the same order (the pass rewriting the
 // list is then skipped), but ids changed in between are still renumbered.
 TEST(TopologicalSortingTest, ResortKeepsOrderAndRestoresIds) {
-  for (TopoSortingMode mode : {TopoSortingMode::kBFS, TopoSortingMode::kDFS,
-                               TopoSortingMode::kRDFS, TopoSortingMode::kStableRDFS}) {
+  for (TopoSortingMode mode : {TopoSortingMode::kBFS, TopoSortingMode::kDFS, TopoSortingMode::kRDFS,
+                               TopoSortingMode::kStableRDFS}) {
     ComputeGraphPtr g = TwoBranches();  // listed backwards: the first sort reorders
     GE_ASSERT_OK(Sort(g, mode));
     const Strings sorted = NodeNames(*g);
@@ -385,8 +382,8 @@ TEST(TopologicalSortingTest, ResortKeepsOrderAndRestoresIds) {
 // changed: every way of changing one (or the list) after a sort is seen by
 // the next.
 TEST(TopologicalSortingTest, EveryIdChangeAfterASortIsSeenByTheNext) {
-  for (TopoSortingMode mode : {TopoSortingMode::kBFS, TopoSortingMode::kDFS,
-                               TopoSortingMode::kRDFS, TopoSortingMode::kStableRDFS}) {
+  for (TopoSortingMode mode : {TopoSortingMode::kBFS, TopoSortingMode::kDFS, TopoSortingMode::kRDFS,
+                               TopoSortingMode::kStableRDFS}) {
     SCOPED_TRACE(TopoSortingModeName(mode));
     GraphBuilder b("chain");
     NodePtr d = b.AddNode("d", DATA, 0, 1);
@@ -454,8 +451,8 @@ TEST(TopologicalSortingTest, MillionNodeChainDoesNotRecurse) {
     nodes[i] = *node;
   }
   for (int i = 0; i + 1 < kNodes; ++i) {
-    GE_ASSERT_OK(nodes[i]->GetOutControlAnchorBarePtr()->LinkTo(
-        nodes[i + 1]->GetInControlAnchorBarePtr()));
+    GE_ASSERT_OK(
+        nodes[i]->GetOutControlAnchorBarePtr()->LinkTo(nodes[i + 1]->GetInControlAnchorBarePtr()));
   }
   for (TopoSortingMode mode : {TopoSortingMode::kDFS, TopoSortingMode::kRDFS,
                                TopoSortingMode::kStableRDFS, TopoSortingMode::kBFS}) {
@@ -490,7 +487,8 @@ TEST(TopologicalSortingTest, LongDataChain) {
     nodes[i] = *graph->AddNode(op);
   }
   for (int i = 0; i + 1 < kNodes; ++i) {
-    GE_ASSERT_OK(nodes[i]->GetOutDataAnchorBarePtr(0)->LinkTo(nodes[i + 1]->GetInDataAnchorBarePtr(0)));
+    GE_ASSERT_OK(
+        nodes[i]->GetOutDataAnchorBarePtr(0)->LinkTo(nodes[i + 1]->GetInDataAnchorBarePtr(0)));
   }
   for (TopoSortingMode mode : {TopoSortingMode::kDFS, TopoSortingMode::kRDFS,
                                TopoSortingMode::kStableRDFS, TopoSortingMode::kBFS}) {

@@ -19,9 +19,7 @@ using ::testing::ElementsAre, ::testing::HasSubstr, ::testing::Pair;
 
 constexpr int64_t kInf = kUnboundedDim;
 
-In Value(const gert::HostTensor& t) {
-  return In{t.GetShape(), t.GetDataType(), &t.tensor()};
-}
+In Value(const gert::HostTensor& t) { return In{t.GetShape(), t.GetDataType(), &t.tensor()}; }
 
 TEST(ArrayRangeTest, NoInputRangeGivesNoOutputRange) {
   InferResult r = Infer("Transpose", {{gert::Shape{-1, 3}}});
@@ -38,23 +36,23 @@ TEST(ArrayRangeTest, TransposePermutesRanges) {
 }
 
 TEST(ArrayRangeTest, ConcatSumsTheAxisAndIntersectsTheRest) {
-  InferResult r = Infer("Concat",
-                        {Ranged({-1, -1}, {{1, 4}, {2, 8}}), Ranged({3, -1}, {{3, 3}, {5, 10}})},
-                        1, Attrs().Set<int64_t>("axis", 0));
+  InferResult r =
+      Infer("Concat", {Ranged({-1, -1}, {{1, 4}, {2, 8}}), Ranged({3, -1}, {{3, 3}, {5, 10}})}, 1,
+            Attrs().Set<int64_t>("axis", 0));
   ASSERT_TRUE(r.status.ok()) << r.status;
   EXPECT_EQ(r.shapes[0], (gert::Shape{-1, -1}));
   EXPECT_THAT(r.ranges[0], ElementsAre(Pair(4, 7), Pair(5, 8)));
 
-  r = Infer("Concat", {Ranged({-1, -1}, {{1, 4}, {2, 3}}), Ranged({3, -1}, {{3, 3}, {5, 10}})},
-            1, Attrs().Set<int64_t>("axis", 0));
+  r = Infer("Concat", {Ranged({-1, -1}, {{1, 4}, {2, 3}}), Ranged({3, -1}, {{3, 3}, {5, 10}})}, 1,
+            Attrs().Set<int64_t>("axis", 0));
   ASSERT_FALSE(r.status.ok());
   EXPECT_THAT(Msg(r.status), HasSubstr("node_Concat"));
   EXPECT_THAT(Msg(r.status), HasSubstr("input 1 dim 1"));
 }
 
 TEST(ArrayRangeTest, SplitEqualAndUnknownPieces) {
-  InferResult r = Infer("Split", {Ranged({-1, 5}, {{4, 12}, {5, 5}})}, 2,
-                        Attrs().Set<int64_t>("axis", 0));
+  InferResult r =
+      Infer("Split", {Ranged({-1, 5}, {{4, 12}, {5, 5}})}, 2, Attrs().Set<int64_t>("axis", 0));
   ASSERT_TRUE(r.status.ok()) << r.status;
   EXPECT_THAT(r.ranges[0], ElementsAre(Pair(2, 6), Pair(5, 5)));
   EXPECT_THAT(r.ranges[1], ElementsAre(Pair(2, 6), Pair(5, 5)));
@@ -64,8 +62,8 @@ TEST(ArrayRangeTest, SliceBoundsSlicedAxesByTheInput) {
   gert::HostTensor starts = Make(ge::DT_INT64, {1}, {1});
   gert::HostTensor ends = Make(ge::DT_INT64, {1}, {100});
   gert::HostTensor axes = Make(ge::DT_INT64, {1}, {1});
-  InferResult r = Infer("Slice", {Ranged({-1, -1}, {{2, 3}, {1, 9}}), Value(starts), Value(ends),
-                                  Value(axes)});
+  InferResult r =
+      Infer("Slice", {Ranged({-1, -1}, {{2, 3}, {1, 9}}), Value(starts), Value(ends), Value(axes)});
   ASSERT_TRUE(r.status.ok()) << r.status;
   EXPECT_THAT(r.ranges[0], ElementsAre(Pair(2, 3), Pair(0, 9)));
 }
@@ -127,9 +125,10 @@ TEST(ArrayRangeTest, ReshapeFlattenSqueezeUnsqueeze) {
 }
 
 TEST(ArrayRangeTest, GatherCombinesDataAndIndices) {
-  InferResult r = Infer("Gather", {Ranged({-1, 4, -1}, {{1, 3}, {4, 4}, {6, 7}}),
-                                   Ranged({-1}, {{0, 10}}, ge::DT_INT64)},
-                        1, Attrs().Set<int64_t>("axis", 1));
+  InferResult r =
+      Infer("Gather",
+            {Ranged({-1, 4, -1}, {{1, 3}, {4, 4}, {6, 7}}), Ranged({-1}, {{0, 10}}, ge::DT_INT64)},
+            1, Attrs().Set<int64_t>("axis", 1));
   ASSERT_TRUE(r.status.ok()) << r.status;
   EXPECT_THAT(r.ranges[0], ElementsAre(Pair(1, 3), Pair(0, 10), Pair(6, 7)));
 }
@@ -144,9 +143,10 @@ TEST(ArrayRangeTest, UnknownRankStaysUnknown) {
 // ---------------------------------------------------------------- gather / scatter
 
 TEST(ArrayRangeTest, GatherElementsTakesTheIndicesRange) {
-  InferResult r = Infer("GatherElements", {Ranged({-1, 4}, {{2, 9}, {4, 4}}),
-                                           Ranged({-1, 4}, {{1, 3}, {4, 4}}, ge::DT_INT64)},
-                        1, Attrs().Set<int64_t>("axis", 0));
+  InferResult r =
+      Infer("GatherElements",
+            {Ranged({-1, 4}, {{2, 9}, {4, 4}}), Ranged({-1, 4}, {{1, 3}, {4, 4}}, ge::DT_INT64)}, 1,
+            Attrs().Set<int64_t>("axis", 0));
   ASSERT_TRUE(r.status.ok()) << r.status;
   EXPECT_THAT(r.ranges[0], ElementsAre(Pair(1, 3), Pair(4, 4)));
 }
@@ -172,14 +172,15 @@ TEST(ArrayRangeTest, GatherNdJoinsIndicesAndTrailingDataDims) {
 }
 
 TEST(ArrayRangeTest, ScattersKeepTheDataRange) {
-  InferResult r = Infer("ScatterElements",
-                        {Ranged({-1, 3}, {{2, 5}, {3, 3}}), {gert::Shape{1, 3}, ge::DT_INT64},
-                         {gert::Shape{1, 3}}});
+  InferResult r = Infer(
+      "ScatterElements",
+      {Ranged({-1, 3}, {{2, 5}, {3, 3}}), {gert::Shape{1, 3}, ge::DT_INT64}, {gert::Shape{1, 3}}});
   ASSERT_TRUE(r.status.ok()) << r.status;
   EXPECT_THAT(r.ranges[0], ElementsAre(Pair(2, 5), Pair(3, 3)));
 
-  r = Infer("ScatterND", {Ranged({-1, 3}, {{2, 5}, {3, 3}}), {gert::Shape{2, 1}, ge::DT_INT64},
-                          {gert::Shape{2, 3}}});
+  r = Infer(
+      "ScatterND",
+      {Ranged({-1, 3}, {{2, 5}, {3, 3}}), {gert::Shape{2, 1}, ge::DT_INT64}, {gert::Shape{2, 3}}});
   ASSERT_TRUE(r.status.ok()) << r.status;
   EXPECT_THAT(r.ranges[0], ElementsAre(Pair(2, 5), Pair(3, 3)));
 }
@@ -219,9 +220,9 @@ TEST(ArrayRangeTest, UniqueCountsAndInverse) {
 }
 
 TEST(ArrayRangeTest, CompressWithAndWithoutAxis) {
-  InferResult r = Infer("Compress", {Ranged({-1, 3}, {{2, 4}, {3, 3}}),
-                                     {gert::Shape{-1}, ge::DT_BOOL}},
-                        1, Attrs().Set<int64_t>("axis", 0));
+  InferResult r =
+      Infer("Compress", {Ranged({-1, 3}, {{2, 4}, {3, 3}}), {gert::Shape{-1}, ge::DT_BOOL}}, 1,
+            Attrs().Set<int64_t>("axis", 0));
   ASSERT_TRUE(r.status.ok()) << r.status;
   EXPECT_THAT(r.ranges[0], ElementsAre(Pair(0, 4), Pair(3, 3)));
 
@@ -231,8 +232,8 @@ TEST(ArrayRangeTest, CompressWithAndWithoutAxis) {
 }
 
 TEST(ArrayRangeTest, TopKWithUnknownAndKnownK) {
-  InferResult r = Infer("TopK", {Ranged({-1, 7}, {{1, 3}, {7, 7}}), {gert::Shape{1}, ge::DT_INT64}},
-                        2);
+  InferResult r =
+      Infer("TopK", {Ranged({-1, 7}, {{1, 3}, {7, 7}}), {gert::Shape{1}, ge::DT_INT64}}, 2);
   ASSERT_TRUE(r.status.ok()) << r.status;
   EXPECT_EQ(r.shapes[0], (gert::Shape{-1, -1}));
   EXPECT_THAT(r.ranges[0], ElementsAre(Pair(1, 3), Pair(0, 7)));
@@ -265,15 +266,15 @@ TEST(ArrayRangeTest, RangeCountFromKnownEnds) {
 TEST(ArrayRangeTest, OneHotInsertsTheDepth) {
   gert::HostTensor depth = Make(ge::DT_INT64, {}, {5});
   gert::HostTensor values = Make(ge::DT_FLOAT, {2}, {0, 1});
-  InferResult r = Infer("OneHot", {Ranged({-1}, {{1, 8}}, ge::DT_INT64), Value(depth),
-                                   Value(values)},
-                        1, Attrs().Set<int64_t>("axis", -1));
+  InferResult r =
+      Infer("OneHot", {Ranged({-1}, {{1, 8}}, ge::DT_INT64), Value(depth), Value(values)}, 1,
+            Attrs().Set<int64_t>("axis", -1));
   ASSERT_TRUE(r.status.ok()) << r.status;
   EXPECT_THAT(r.ranges[0], ElementsAre(Pair(1, 8), Pair(5, 5)));
 
-  r = Infer("OneHot", {Ranged({-1}, {{1, 8}}, ge::DT_INT64), {gert::Shape{}, ge::DT_INT64},
-                       Value(values)},
-            1, Attrs().Set<int64_t>("axis", 0));
+  r = Infer("OneHot",
+            {Ranged({-1}, {{1, 8}}, ge::DT_INT64), {gert::Shape{}, ge::DT_INT64}, Value(values)}, 1,
+            Attrs().Set<int64_t>("axis", 0));
   ASSERT_TRUE(r.status.ok()) << r.status;
   EXPECT_THAT(r.ranges[0], ElementsAre(Pair(0, kInf), Pair(1, 8)));
 }
@@ -294,14 +295,12 @@ TEST(ArrayRangeTest, ShapeAndSameShapeOps) {
 
   // ReverseSequence: the batch dim also meets sequence_lens' length.
   r = Infer("ReverseSequence",
-            {Ranged({-1, -1, 2}, {{1, 9}, {2, 8}, {2, 2}}),
-             Ranged({-1}, {{4, 20}}, ge::DT_INT64)},
+            {Ranged({-1, -1, 2}, {{1, 9}, {2, 8}, {2, 2}}), Ranged({-1}, {{4, 20}}, ge::DT_INT64)},
             1, Attrs().Set<int64_t>("batch_axis", 1).Set<int64_t>("time_axis", 0));
   ASSERT_TRUE(r.status.ok()) << r.status;
   EXPECT_THAT(r.ranges[0], ElementsAre(Pair(1, 9), Pair(4, 8), Pair(2, 2)));
   r = Infer("ReverseSequence",
-            {Ranged({-1, -1, 2}, {{1, 9}, {2, 3}, {2, 2}}),
-             Ranged({-1}, {{4, 20}}, ge::DT_INT64)},
+            {Ranged({-1, -1, 2}, {{1, 9}, {2, 3}, {2, 2}}), Ranged({-1}, {{4, 20}}, ge::DT_INT64)},
             1, Attrs().Set<int64_t>("batch_axis", 1).Set<int64_t>("time_axis", 0));
   ASSERT_FALSE(r.status.ok());
   EXPECT_THAT(Msg(r.status), HasSubstr("node_ReverseSequence"));

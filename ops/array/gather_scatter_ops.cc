@@ -270,7 +270,8 @@ ge::Status InferGatherNd(gert::InferShapeContext& ctx) {
   for (size_t k = 0; k + 1 < q; ++k) {
     if (k < static_cast<size_t>(b)) {
       ge::StatusOr<DimRange> d = IntersectDimRange(ir[k], dr[k]);
-      if (!d.ok()) return ctx.Error("batch dim ", k, " of data and indices: ", d.status().message());
+      if (!d.ok())
+        return ctx.Error("batch dim ", k, " of data and indices: ", d.status().message());
       range.push_back(*d);
     } else {
       range.push_back(ir[k]);

@@ -105,8 +105,7 @@ TEST(ConstantOfShapeTest, OnnxCases) {
 
 TEST(ConstantOfShapeTest, WideValues) {
   OpTester i("ConstantOfShape");
-  i.Attr<ge::GeTensor>("value", GeTensorOf<int64_t>(ge::DT_INT64, {1}, {-5}))
-      .Input(I64({1}, {3}));
+  i.Attr<ge::GeTensor>("value", GeTensorOf<int64_t>(ge::DT_INT64, {1}, {-5})).Input(I64({1}, {3}));
   ASSERT_OK(i.Run());
   EXPECT_THAT(i.Values<int64_t>(0), ElementsAre(-5, -5, -5));
   OpTester d("ConstantOfShape");

@@ -12,10 +12,10 @@
 //   Size       INT64 scalar element count.
 // When a value input (shape, axes) is unknown at compile time the output has
 // the right rank with -1 dims when that is known, unknown rank otherwise.
-#include <set>
 #include <algorithm>
 #include <cstdint>
 #include <optional>
+#include <set>
 #include <vector>
 
 #include "absl/strings/str_join.h"
@@ -267,7 +267,7 @@ ge::Status InferSqueeze(gert::InferShapeContext& ctx) {
   ASSIGN_OR_RETURN(std::optional<std::vector<int64_t>> axes,
                    WithNodeOr(ctx, KnownInputInts(ctx, 1)));
   if (!axes.has_value()) {
-    const int64_t n = axes_shape->IsUnknownRank() ? -1
+    const int64_t n = axes_shape->IsUnknownRank()    ? -1
                       : axes_shape->GetDimNum() == 0 ? 1
                                                      : axes_shape->GetDim(0);
     if (x->IsUnknownRank() || n <= 0) return SetOutputShape(ctx, 0, UnknownRankShape());
@@ -336,7 +336,7 @@ ge::Status InferUnsqueeze(gert::InferShapeContext& ctx) {
   ASSIGN_OR_RETURN(std::optional<std::vector<int64_t>> axes,
                    WithNodeOr(ctx, KnownInputInts(ctx, 1)));
   if (!axes.has_value()) {
-    const int64_t n = axes_shape->IsUnknownRank() ? -1
+    const int64_t n = axes_shape->IsUnknownRank()    ? -1
                       : axes_shape->GetDimNum() == 0 ? 1
                                                      : axes_shape->GetDim(0);
     if (x->IsUnknownRank() || n < 0) return SetOutputShape(ctx, 0, UnknownRankShape());

@@ -300,9 +300,8 @@ ge::Status InferSplit(gert::InferShapeContext& ctx) {
   for (size_t i = 0; i < n; ++i) {
     gert::ShapeRange r = xr;
     const DimRange whole = xr[axis];
-    r[axis] = split.has_value() || split_unknown
-                  ? DimRange{0, whole.second}
-                  : DivDimRange(whole, static_cast<int64_t>(n));
+    r[axis] = split.has_value() || split_unknown ? DimRange{0, whole.second}
+                                                 : DivDimRange(whole, static_cast<int64_t>(n));
     RETURN_IF_ERROR(SetOutputRange(ctx, i, std::move(r)));
   }
   return ge::OkStatus();

@@ -203,48 +203,47 @@ ge::Status CastTensor(const gert::ContextBase& ctx, const gert::Tensor& in, gert
                      in.GetShape().ToString(), " -> ",
                      out == nullptr ? std::string("null") : out->GetShape().ToString());
   }
-  return WithNode(
-      ctx,
-      DispatchType<kCastGroups>(
-          in.GetDataType(),
-          [&](auto from_tag) {
-            using From = typename decltype(from_tag)::type;
-            const From* src = in.GetData<From>();
-            return DispatchType<kCastGroups>(
-                out->GetDataType(),
-                [&](auto to_tag) -> ge::Status {
-                  using To = typename decltype(to_tag)::type;
-                  To* dst = out->GetData<To>();
-                  if constexpr (std::is_same_v<From, To>) {
-                    for (int64_t i = 0; i < n; ++i) dst[i] = src[i];
-                  } else if constexpr (std::is_same_v<From, std::string>) {
-                    for (int64_t i = 0; i < n; ++i) {
-                      ge::StatusOr<To> v = ParseStringAs<To>(src[i]);
-                      if (!v.ok()) {
-                        return ge::Annotate(v.status(), "cannot cast element ", i, " to ",
-                                            DataTypeName(DataTypeOf<To>()), ": ");
-                      }
-                      dst[i] = *v;
-                    }
-                  } else if constexpr (std::is_same_v<To, std::string>) {
-                    for (int64_t i = 0; i < n; ++i) dst[i] = FormatElement(src[i]);
-                  } else {
-                    for (int64_t i = 0; i < n; ++i) dst[i] = ConvertElement<To>(src[i]);
-                  }
-                  return ge::OkStatus();
-                },
-                "the output");
-          },
-          "the input"));
+  return WithNode(ctx, DispatchType<kCastGroups>(
+                           in.GetDataType(),
+                           [&](auto from_tag) {
+                             using From = typename decltype(from_tag)::type;
+                             const From* src = in.GetData<From>();
+                             return DispatchType<kCastGroups>(
+                                 out->GetDataType(),
+                                 [&](auto to_tag) -> ge::Status {
+                                   using To = typename decltype(to_tag)::type;
+                                   To* dst = out->GetData<To>();
+                                   if constexpr (std::is_same_v<From, To>) {
+                                     for (int64_t i = 0; i < n; ++i) dst[i] = src[i];
+                                   } else if constexpr (std::is_same_v<From, std::string>) {
+                                     for (int64_t i = 0; i < n; ++i) {
+                                       ge::StatusOr<To> v = ParseStringAs<To>(src[i]);
+                                       if (!v.ok()) {
+                                         return ge::Annotate(v.status(), "cannot cast element ", i,
+                                                             " to ", DataTypeName(DataTypeOf<To>()),
+                                                             ": ");
+                                       }
+                                       dst[i] = *v;
+                                     }
+                                   } else if constexpr (std::is_same_v<To, std::string>) {
+                                     for (int64_t i = 0; i < n; ++i) dst[i] = FormatElement(src[i]);
+                                   } else {
+                                     for (int64_t i = 0; i < n; ++i)
+                                       dst[i] = ConvertElement<To>(src[i]);
+                                   }
+                                   return ge::OkStatus();
+                                 },
+                                 "the output");
+                           },
+                           "the input"));
 }
 
 namespace {
 
 ge::TensorType CastTypes() {
-  return ge::TensorType{ge::DT_FLOAT,  ge::DT_FLOAT16, ge::DT_DOUBLE, ge::DT_BF16,
-                        ge::DT_INT8,   ge::DT_INT16,   ge::DT_INT32,  ge::DT_INT64,
-                        ge::DT_UINT8,  ge::DT_UINT16,  ge::DT_UINT32, ge::DT_UINT64,
-                        ge::DT_BOOL,   ge::DT_STRING};
+  return ge::TensorType{ge::DT_FLOAT,  ge::DT_FLOAT16, ge::DT_DOUBLE, ge::DT_BF16,  ge::DT_INT8,
+                        ge::DT_INT16,  ge::DT_INT32,   ge::DT_INT64,  ge::DT_UINT8, ge::DT_UINT16,
+                        ge::DT_UINT32, ge::DT_UINT64,  ge::DT_BOOL,   ge::DT_STRING};
 }
 
 ge::StatusOr<ge::DataType> CastTarget(const gert::ContextBase& ctx) {

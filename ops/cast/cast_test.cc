@@ -170,8 +170,8 @@ TEST(CastKernelTest, IntegerWrapAndBool) {
 }
 
 TEST(CastKernelTest, HalfTypes) {
-  auto x = T(ge::DT_DOUBLE, {4}, {1.0 + std::ldexp(1.0, -11) + std::ldexp(1.0, -40), 65520, 1e-8,
-                                  -0.0});
+  auto x =
+      T(ge::DT_DOUBLE, {4}, {1.0 + std::ldexp(1.0, -11) + std::ldexp(1.0, -40), 65520, 1e-8, -0.0});
   auto y = Cast(x, ge::DT_FLOAT16);
   ASSERT_TRUE(y.ok());
   const uint16_t* h = y->GetData<uint16_t>();
@@ -189,8 +189,8 @@ TEST(CastKernelTest, HalfTypes) {
 }
 
 TEST(CastKernelTest, FloatToString) {
-  auto x = T(ge::DT_FLOAT, {10}, {0.1, 3, 1e-5, 1e16, -0.0, std::nan(""), -HUGE_VAL, 123456790,
-                                  0.0001, 1.5e-7});
+  auto x = T(ge::DT_FLOAT, {10},
+             {0.1, 3, 1e-5, 1e16, -0.0, std::nan(""), -HUGE_VAL, 123456790, 0.0001, 1.5e-7});
   auto y = Cast(x, ge::DT_STRING);
   ASSERT_TRUE(y.ok()) << y.status();
   EXPECT_THAT(Strings(*y), ElementsAre("0.1", "3.0", "1e-05", "1e+16", "-0.0", "nan", "-inf",

@@ -11,8 +11,8 @@ namespace ops {
 ge::StatusOr<int64_t> NormalizeAxis(int64_t axis, int64_t rank) {
   if (rank < 0) return ge::ParamInvalid("cannot normalise axis ", axis, " for rank ", rank);
   if (axis < -rank || axis >= rank) {
-    return ge::OutOfRange("axis ", axis, " is out of range [", -rank, ", ", rank - 1,
-                          "] for rank ", rank);
+    return ge::OutOfRange("axis ", axis, " is out of range [", -rank, ", ", rank - 1, "] for rank ",
+                          rank);
   }
   return axis < 0 ? axis + rank : axis;
 }

@@ -72,11 +72,10 @@ ge::Status InferBroadcastShape(absl::Span<const gert::Shape* const> shapes, gert
     const gert::Shape prev = acc;
     ge::Status st = InferBroadcastShape(prev, *shapes[i], &acc);
     if (!st.ok()) {
-      return ge::MakeStatus(ge::GetErrorCode(st),
-                            absl::StrCat("shape ", i, " ", shapes[i]->ToString(),
-                                         " does not broadcast with ", prev.ToString(),
-                                         " (the broadcast of shapes 0..", i, "): ",
-                                         st.message()));
+      return ge::MakeStatus(
+          ge::GetErrorCode(st),
+          absl::StrCat("shape ", i, " ", shapes[i]->ToString(), " does not broadcast with ",
+                       prev.ToString(), " (the broadcast of shapes 0..", i, "): ", st.message()));
     }
   }
   *out = acc;
@@ -89,12 +88,12 @@ ge::StatusOr<BroadcastIndex> BroadcastIndex::Create(absl::Span<const gert::Shape
   const size_t rank = out.GetDimNum();
   for (size_t d = 0; d < rank; ++d) {
     if (out.GetDim(d) < 0) {
-      return ge::ParamInvalid("BroadcastIndex: output shape ", out.ToString(),
-                              " has unknown dims");
+      return ge::ParamInvalid("BroadcastIndex: output shape ", out.ToString(), " has unknown dims");
     }
   }
   const int64_t out_size = out.GetShapeSize();
-  if (out_size < 0) return ge::Overflow("BroadcastIndex: output shape ", out.ToString(), " is too large");
+  if (out_size < 0)
+    return ge::Overflow("BroadcastIndex: output shape ", out.ToString(), " is too large");
 
   BroadcastIndex bi;
   bi.input_num_ = n;

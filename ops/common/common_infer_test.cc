@@ -62,13 +62,18 @@ TEST(InferFunctionsTest, Broadcast) {
   EXPECT_EQ(b.OutputShape(0), (gert::Shape{2, -1}));
 
   gert::InferShapeContextBuilder opt;
-  opt.Node("clip", "Clip").Input(gert::Shape{4}, ge::DT_FLOAT).AbsentInput().Input(
-      gert::Shape{}, ge::DT_FLOAT).Outputs(1);
+  opt.Node("clip", "Clip")
+      .Input(gert::Shape{4}, ge::DT_FLOAT)
+      .AbsentInput()
+      .Input(gert::Shape{}, ge::DT_FLOAT)
+      .Outputs(1);
   ASSERT_TRUE(InferBroadcast(*opt.Build()).ok());
   EXPECT_EQ(opt.OutputShape(0), (gert::Shape{4}));
 
   gert::InferShapeContextBuilder unk;
-  unk.Node("add3", "Add").Input(UnknownRank(), ge::DT_FLOAT).Input(gert::Shape{3}, ge::DT_FLOAT)
+  unk.Node("add3", "Add")
+      .Input(UnknownRank(), ge::DT_FLOAT)
+      .Input(gert::Shape{3}, ge::DT_FLOAT)
       .Outputs(1);
   ASSERT_TRUE(InferBroadcast(*unk.Build()).ok());
   EXPECT_TRUE(unk.OutputShape(0).IsUnknownRank());

@@ -1,8 +1,6 @@
 // ops/common/dtype_dispatch.cc
 #include "ops/common/dtype_dispatch.h"
 
-
-
 namespace ops {
 
 uint32_t TypeGroupOf(ge::DataType dt) {

@@ -43,15 +43,13 @@ enum TypeGroup : uint32_t {
 };
 inline constexpr uint32_t kTgAllFloat = kTgFloat | kTgHalf;
 inline constexpr uint32_t kTgInt = kTgSigned | kTgUnsigned;
-inline constexpr uint32_t kTgReal = kTgAllFloat | kTgInt;           // ints and floats
+inline constexpr uint32_t kTgReal = kTgAllFloat | kTgInt;  // ints and floats
 inline constexpr uint32_t kTgRealBool = kTgReal | kTgBool;
 inline constexpr uint32_t kTgAll = kTgRealBool | kTgString | kTgComplex;
 
 // The group a data type belongs to (0 for types DispatchType never handles).
 uint32_t TypeGroupOf(ge::DataType dt);
-inline bool IsInGroups(ge::DataType dt, uint32_t groups) {
-  return (TypeGroupOf(dt) & groups) != 0;
-}
+inline bool IsInGroups(ge::DataType dt, uint32_t groups) { return (TypeGroupOf(dt) & groups) != 0; }
 
 // Calls f(TypeTag<T>{}) (f returns ge::Status) with T the storage type of `dt`
 // when dt belongs to kGroups; only those instantiations are compiled.
@@ -61,11 +59,11 @@ inline bool IsInGroups(ge::DataType dt, uint32_t groups) {
 //     "input x");
 template <uint32_t kGroups, typename F>
 ge::Status DispatchType(ge::DataType dt, F&& f, absl::string_view what = "this op") {
-#define OPS_DISPATCH_CASE_(DT, GROUP, TYPE)                \
-  case DT:                                                 \
-    if constexpr ((kGroups & (GROUP)) != 0) {              \
-      return f(TypeTag<TYPE>{});                           \
-    }                                                      \
+#define OPS_DISPATCH_CASE_(DT, GROUP, TYPE)   \
+  case DT:                                    \
+    if constexpr ((kGroups & (GROUP)) != 0) { \
+      return f(TypeTag<TYPE>{});              \
+    }                                         \
     break;
   switch (dt) {
     OPS_DISPATCH_CASE_(ge::DT_FLOAT, kTgFloat, float)

@@ -21,10 +21,10 @@ TEST(DispatchTest, CallsTheMatchingType) {
     seen.push_back(DataTypeOf<T>());
     return ge::OkStatus();
   };
-  for (ge::DataType dt : {ge::DT_FLOAT, ge::DT_DOUBLE, ge::DT_FLOAT16, ge::DT_BF16, ge::DT_INT8,
-                          ge::DT_INT16, ge::DT_INT32, ge::DT_INT64, ge::DT_UINT8, ge::DT_UINT16,
-                          ge::DT_UINT32, ge::DT_UINT64, ge::DT_BOOL, ge::DT_STRING,
-                          ge::DT_COMPLEX64, ge::DT_COMPLEX128}) {
+  for (ge::DataType dt :
+       {ge::DT_FLOAT, ge::DT_DOUBLE, ge::DT_FLOAT16, ge::DT_BF16, ge::DT_INT8, ge::DT_INT16,
+        ge::DT_INT32, ge::DT_INT64, ge::DT_UINT8, ge::DT_UINT16, ge::DT_UINT32, ge::DT_UINT64,
+        ge::DT_BOOL, ge::DT_STRING, ge::DT_COMPLEX64, ge::DT_COMPLEX128}) {
     ASSERT_TRUE(DispatchType<kTgAll>(dt, record).ok()) << DataTypeName(dt);
     EXPECT_EQ(seen.back(), dt);
   }

@@ -151,23 +151,40 @@ inline constexpr bool kIsInteger = std::is_integral_v<T> && !std::is_same_v<T, b
 // The DataType whose storage type is T (DT_UNDEFINED for other T).
 template <typename T>
 constexpr ge::DataType DataTypeOf() {
-  if constexpr (std::is_same_v<T, float>) return ge::DT_FLOAT;
-  else if constexpr (std::is_same_v<T, double>) return ge::DT_DOUBLE;
-  else if constexpr (std::is_same_v<T, fp16_t>) return ge::DT_FLOAT16;
-  else if constexpr (std::is_same_v<T, bf16_t>) return ge::DT_BF16;
-  else if constexpr (std::is_same_v<T, int8_t>) return ge::DT_INT8;
-  else if constexpr (std::is_same_v<T, int16_t>) return ge::DT_INT16;
-  else if constexpr (std::is_same_v<T, int32_t>) return ge::DT_INT32;
-  else if constexpr (std::is_same_v<T, int64_t>) return ge::DT_INT64;
-  else if constexpr (std::is_same_v<T, uint8_t>) return ge::DT_UINT8;
-  else if constexpr (std::is_same_v<T, uint16_t>) return ge::DT_UINT16;
-  else if constexpr (std::is_same_v<T, uint32_t>) return ge::DT_UINT32;
-  else if constexpr (std::is_same_v<T, uint64_t>) return ge::DT_UINT64;
-  else if constexpr (std::is_same_v<T, bool>) return ge::DT_BOOL;
-  else if constexpr (std::is_same_v<T, std::string>) return ge::DT_STRING;
-  else if constexpr (std::is_same_v<T, std::complex<float>>) return ge::DT_COMPLEX64;
-  else if constexpr (std::is_same_v<T, std::complex<double>>) return ge::DT_COMPLEX128;
-  else return ge::DT_UNDEFINED;
+  if constexpr (std::is_same_v<T, float>)
+    return ge::DT_FLOAT;
+  else if constexpr (std::is_same_v<T, double>)
+    return ge::DT_DOUBLE;
+  else if constexpr (std::is_same_v<T, fp16_t>)
+    return ge::DT_FLOAT16;
+  else if constexpr (std::is_same_v<T, bf16_t>)
+    return ge::DT_BF16;
+  else if constexpr (std::is_same_v<T, int8_t>)
+    return ge::DT_INT8;
+  else if constexpr (std::is_same_v<T, int16_t>)
+    return ge::DT_INT16;
+  else if constexpr (std::is_same_v<T, int32_t>)
+    return ge::DT_INT32;
+  else if constexpr (std::is_same_v<T, int64_t>)
+    return ge::DT_INT64;
+  else if constexpr (std::is_same_v<T, uint8_t>)
+    return ge::DT_UINT8;
+  else if constexpr (std::is_same_v<T, uint16_t>)
+    return ge::DT_UINT16;
+  else if constexpr (std::is_same_v<T, uint32_t>)
+    return ge::DT_UINT32;
+  else if constexpr (std::is_same_v<T, uint64_t>)
+    return ge::DT_UINT64;
+  else if constexpr (std::is_same_v<T, bool>)
+    return ge::DT_BOOL;
+  else if constexpr (std::is_same_v<T, std::string>)
+    return ge::DT_STRING;
+  else if constexpr (std::is_same_v<T, std::complex<float>>)
+    return ge::DT_COMPLEX64;
+  else if constexpr (std::is_same_v<T, std::complex<double>>)
+    return ge::DT_COMPLEX128;
+  else
+    return ge::DT_UNDEFINED;
 }
 
 // "DT_FLOAT", ... (TypeUtils' names).
@@ -211,9 +228,11 @@ inline To ConvertElement(From v) {
   } else if constexpr (std::is_floating_point_v<From>) {
     // float -> integer.
     if (!(v == v)) return To(0);
-    if (v <= static_cast<From>(std::numeric_limits<To>::min())) return std::numeric_limits<To>::min();
+    if (v <= static_cast<From>(std::numeric_limits<To>::min()))
+      return std::numeric_limits<To>::min();
     // max() may round up when converted (e.g. INT64_MAX -> 2^63): >= catches it.
-    if (v >= static_cast<From>(std::numeric_limits<To>::max())) return std::numeric_limits<To>::max();
+    if (v >= static_cast<From>(std::numeric_limits<To>::max()))
+      return std::numeric_limits<To>::max();
     return static_cast<To>(v);
   } else {
     // integer / bool -> integer: modular.

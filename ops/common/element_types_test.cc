@@ -14,8 +14,6 @@
 namespace ops {
 namespace {
 
-
-
 // ------------------------------------------------------------------ FP16
 
 TEST(Fp16Test, KnownValues) {
@@ -37,10 +35,10 @@ TEST(Fp16Test, KnownValues) {
   // Smallest normal and subnormals.
   EXPECT_EQ(FloatToFp16(std::ldexp(1.0f, -14)), 0x0400);
   EXPECT_EQ(FloatToFp16(std::ldexp(1.0f, -24)), 0x0001);
-  EXPECT_EQ(FloatToFp16(std::ldexp(1.0f, -25)), 0x0000);          // tie -> even (0)
-  EXPECT_EQ(FloatToFp16(std::ldexp(1.5f, -25)), 0x0001);          // above tie
-  EXPECT_EQ(FloatToFp16(std::ldexp(3.0f, -25)), 0x0002);          // 1.5 ulp tie -> 2
-  EXPECT_EQ(FloatToFp16(std::ldexp(5.0f, -25)), 0x0002);          // 2.5 ulp tie -> 2
+  EXPECT_EQ(FloatToFp16(std::ldexp(1.0f, -25)), 0x0000);  // tie -> even (0)
+  EXPECT_EQ(FloatToFp16(std::ldexp(1.5f, -25)), 0x0001);  // above tie
+  EXPECT_EQ(FloatToFp16(std::ldexp(3.0f, -25)), 0x0002);  // 1.5 ulp tie -> 2
+  EXPECT_EQ(FloatToFp16(std::ldexp(5.0f, -25)), 0x0002);  // 2.5 ulp tie -> 2
   EXPECT_EQ(FloatToFp16(-std::ldexp(1.0f, -24)), 0x8001);
   EXPECT_EQ(FloatToFp16(std::ldexp(1.0f, -30)), 0x0000);
   EXPECT_EQ(FloatToFp16(-std::ldexp(1.0f, -30)), 0x8000);
@@ -154,8 +152,8 @@ TEST(ConvertElementTest, NumpyLikeWithoutUb) {
   EXPECT_EQ((ConvertElement<int64_t>(9.2233720368547758e18)), std::numeric_limits<int64_t>::max());
   EXPECT_EQ((ConvertElement<uint8_t>(-3.0f)), 0);
   EXPECT_EQ((ConvertElement<int32_t>(std::nanf(""))), 0);
-  EXPECT_EQ((ConvertElement<uint8_t>(int32_t{300})), 44);   // wraps
-  EXPECT_EQ((ConvertElement<int8_t>(uint8_t{200})), -56);   // wraps
+  EXPECT_EQ((ConvertElement<uint8_t>(int32_t{300})), 44);  // wraps
+  EXPECT_EQ((ConvertElement<int8_t>(uint8_t{200})), -56);  // wraps
   EXPECT_EQ((ConvertElement<uint32_t>(int32_t{-1})), 0xffffffffu);
   EXPECT_TRUE((ConvertElement<bool>(std::nanf(""))));
   EXPECT_FALSE((ConvertElement<bool>(-0.0)));

@@ -53,8 +53,8 @@ __attribute__((target("avx2"))) void MicroKernelAvx2(int64_t kc, const T* ap, co
 }
 template <typename T>
 __attribute__((target("avx512f"))) void MicroKernelAvx512(int64_t kc, const T* ap, const T* bp,
-                                                         T* c, int64_t ldc, int64_t rows,
-                                                         int64_t cols, const T* row_init) {
+                                                          T* c, int64_t ldc, int64_t rows,
+                                                          int64_t cols, const T* row_init) {
   MicroKernelBody<T, WideTile<T>>(kc, ap, bp, c, ldc, rows, cols, row_init);
 }
 
@@ -72,9 +72,9 @@ __attribute__((target("avx2"))) void RowsKernelAvx2(int64_t kc, const T* a, int6
 }
 template <typename T>
 __attribute__((target("avx512f"))) void RowsKernelAvx512(int64_t kc, const T* a, int64_t lda,
-                                                        const T* bp, T* c, int64_t ldc,
-                                                        int64_t rows, int64_t cols,
-                                                        const T* row_init) {
+                                                         const T* bp, T* c, int64_t ldc,
+                                                         int64_t rows, int64_t cols,
+                                                         const T* row_init) {
   MicroKernelBody<T, WideTile<T>, true>(kc, a, bp, c, ldc, rows, cols, row_init, lda);
 }
 
@@ -89,9 +89,12 @@ bool IsaSupported(GemmIsa isa) {
 #if defined(__x86_64__) && defined(__GNUC__)
   __builtin_cpu_init();
   switch (isa) {
-    case GemmIsa::kBaseline: return true;
-    case GemmIsa::kAvx2: return __builtin_cpu_supports("avx2");
-    case GemmIsa::kAvx512: return __builtin_cpu_supports("avx512f");
+    case GemmIsa::kBaseline:
+      return true;
+    case GemmIsa::kAvx2:
+      return __builtin_cpu_supports("avx2");
+    case GemmIsa::kAvx512:
+      return __builtin_cpu_supports("avx512f");
   }
   return false;
 #else
@@ -295,9 +298,9 @@ bool PackBuffers(int64_t m, int64_t n, int64_t k, T** a_pack, T** b_pack) {
 // when row_bias is null) instead of adding to C: C is never read (beta ==
 // 0), and the bits are those of zeroing (or filling) C first.
 template <typename T, typename Sh, typename PackBF>
-void BlockedLoops(const Kernels<T>& kernels, bool trans_a, int64_t m, int64_t n, int64_t k,
-                  T alpha, const T* a, int64_t lda, const PackBF& pack_b, T* c, int64_t ldc,
-                  T* a_pack, T* b_pack, bool init, const T* row_bias) {
+void BlockedLoops(const Kernels<T>& kernels, bool trans_a, int64_t m, int64_t n, int64_t k, T alpha,
+                  const T* a, int64_t lda, const PackBF& pack_b, T* c, int64_t ldc, T* a_pack,
+                  T* b_pack, bool init, const T* row_bias) {
   constexpr int kMr = Sh::kMr;
   constexpr int kNr = Sh::kNr;
   static constexpr T kZeros[kMr] = {};
@@ -319,8 +322,9 @@ void BlockedLoops(const Kernels<T>& kernels, bool trans_a, int64_t m, int64_t n,
           for (int64_t ir = 0; ir < mc; ir += kMr) {
             const int64_t rows = std::min<int64_t>(kMr, mc - ir);
             T* cp = c + (ic + ir) * ldc + jc + jr;
-            const T* row_init =
-                !init || pc > 0 ? nullptr : row_bias != nullptr ? row_bias + ic + ir : kZeros;
+            const T* row_init = !init || pc > 0       ? nullptr
+                                : row_bias != nullptr ? row_bias + ic + ir
+                                                      : kZeros;
             if (ir < whole) {
               kernels.rows(kc, a + (ic + ir) * lda + pc, lda, bp, cp, ldc, rows, cols, row_init);
             } else {
@@ -418,8 +422,8 @@ template <typename T>
 void Gemm(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, T alpha, const T* a,
           int64_t lda, const T* b, int64_t ldb, T beta, T* c, int64_t ldc) {
   WithKernels<T>([&](auto tile, const Kernels<T>& kernels) {
-    GemmBlocked<T, typename decltype(tile)::type>(kernels, trans_a, trans_b, m, n, k, alpha, a,
-                                                  lda, b, ldb, beta, c, ldc);
+    GemmBlocked<T, typename decltype(tile)::type>(kernels, trans_a, trans_b, m, n, k, alpha, a, lda,
+                                                  b, ldb, beta, c, ldc);
   });
 }
 
@@ -434,8 +438,8 @@ void GemmRowBiasF32(int64_t m, int64_t n, int64_t k, const float* a, int64_t lda
 bool GemmPackedBF32(int64_t m, int64_t n, int64_t k, float alpha, const float* a, int64_t lda,
                     const GemmPackBF32& pack_b, const float* row_bias, float* c, int64_t ldc) {
   return WithKernels<float>([&](auto tile, const Kernels<float>& kernels) {
-    return GemmBlockedPackedB<float, typename decltype(tile)::type>(kernels, m, n, k, alpha, a,
-                                                                    lda, pack_b, row_bias, c, ldc);
+    return GemmBlockedPackedB<float, typename decltype(tile)::type>(kernels, m, n, k, alpha, a, lda,
+                                                                    pack_b, row_bias, c, ldc);
   });
 }
 

@@ -34,22 +34,22 @@ __attribute__((target("avx2,fma"))) void RowsKernelAvx2Fma(int64_t kc, const T* 
 }
 
 template <typename T>
-__attribute__((target("avx512f,fma"))) void RowsKernelAvx512Fma(int64_t kc, const T* a,
-                                                                int64_t lda, const T* bp, T* c,
-                                                                int64_t ldc, int64_t rows,
-                                                                int64_t cols, const T* row_init) {
+__attribute__((target("avx512f,fma"))) void RowsKernelAvx512Fma(int64_t kc, const T* a, int64_t lda,
+                                                                const T* bp, T* c, int64_t ldc,
+                                                                int64_t rows, int64_t cols,
+                                                                const T* row_init) {
   MicroKernelBody<T, WideTile<T>, true>(kc, a, bp, c, ldc, rows, cols, row_init, lda);
 }
 
-#define GE_GEMM_INSTANTIATE(T)                                                                 \
-  template void MicroKernelAvx2Fma<T>(int64_t, const T*, const T*, T*, int64_t, int64_t,       \
-                                      int64_t, const T*);                                      \
-  template void MicroKernelAvx512Fma<T>(int64_t, const T*, const T*, T*, int64_t, int64_t,     \
-                                        int64_t, const T*);                                    \
-  template void RowsKernelAvx2Fma<T>(int64_t, const T*, int64_t, const T*, T*, int64_t,        \
-                                     int64_t, int64_t, const T*);                              \
-  template void RowsKernelAvx512Fma<T>(int64_t, const T*, int64_t, const T*, T*, int64_t,      \
-                                       int64_t, int64_t, const T*);
+#define GE_GEMM_INSTANTIATE(T)                                                                     \
+  template void MicroKernelAvx2Fma<T>(int64_t, const T*, const T*, T*, int64_t, int64_t, int64_t,  \
+                                      const T*);                                                   \
+  template void MicroKernelAvx512Fma<T>(int64_t, const T*, const T*, T*, int64_t, int64_t,         \
+                                        int64_t, const T*);                                        \
+  template void RowsKernelAvx2Fma<T>(int64_t, const T*, int64_t, const T*, T*, int64_t, int64_t,   \
+                                     int64_t, const T*);                                           \
+  template void RowsKernelAvx512Fma<T>(int64_t, const T*, int64_t, const T*, T*, int64_t, int64_t, \
+                                       int64_t, const T*);
 GE_GEMM_INSTANTIATE(float)
 GE_GEMM_INSTANTIATE(double)
 #undef GE_GEMM_INSTANTIATE

@@ -148,10 +148,10 @@ __attribute__((target("avx2,fma"))) void RowsKernelAvx2Fma(int64_t kc, const T* 
                                                            int64_t rows, int64_t cols,
                                                            const T* row_init);
 template <typename T>
-__attribute__((target("avx512f,fma"))) void RowsKernelAvx512Fma(int64_t kc, const T* a,
-                                                                int64_t lda, const T* bp, T* c,
-                                                                int64_t ldc, int64_t rows,
-                                                                int64_t cols, const T* row_init);
+__attribute__((target("avx512f,fma"))) void RowsKernelAvx512Fma(int64_t kc, const T* a, int64_t lda,
+                                                                const T* bp, T* c, int64_t ldc,
+                                                                int64_t rows, int64_t cols,
+                                                                const T* row_init);
 
 }  // namespace gemm_internal
 }  // namespace ops

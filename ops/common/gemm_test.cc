@@ -116,8 +116,7 @@ TEST(GemmF32, BetaZeroWritesCWithoutReadingIt) {
     std::vector<float> zeroed(kM * kN, 0.0f);
     std::vector<float> garbage(kM * kN, std::numeric_limits<float>::quiet_NaN());
     GemmF32(false, false, kM, kN, kK, 1.0f, a.data(), kK, b.data(), kN, 1.0f, zeroed.data(), kN);
-    GemmF32(false, false, kM, kN, kK, 1.0f, a.data(), kK, b.data(), kN, 0.0f, garbage.data(),
-            kN);
+    GemmF32(false, false, kM, kN, kK, 1.0f, a.data(), kK, b.data(), kN, 0.0f, garbage.data(), kN);
     for (size_t i = 0; i < zeroed.size(); ++i) {
       ASSERT_EQ(garbage[i], zeroed[i]) << i << " isa " << static_cast<int>(isa);
     }
@@ -299,13 +298,13 @@ TEST(GemmF32PackedB, GivesGemmF32sBitsOnEveryKernel) {
       for (int64_t i = 0; i < s.m; ++i) {
         std::fill(want.begin() + i * s.n, want.begin() + (i + 1) * s.n, bias[i]);
       }
-      GemmF32(false, false, s.m, s.n, s.k, 0.7f, a.data(), s.k, b.data(), s.n, 1.0f,
-              want.data(), s.n);
-      ASSERT_TRUE(GemmF32PackedB(s.m, s.n, s.k, 0.7f, a.data(), s.k, pack, bias.data(),
-                                 got.data(), s.n));
+      GemmF32(false, false, s.m, s.n, s.k, 0.7f, a.data(), s.k, b.data(), s.n, 1.0f, want.data(),
+              s.n);
+      ASSERT_TRUE(
+          GemmF32PackedB(s.m, s.n, s.k, 0.7f, a.data(), s.k, pack, bias.data(), got.data(), s.n));
       if (s.m * s.n * s.k > 8 * 1024) {
-        EXPECT_EQ(got, want) << s.m << "x" << s.n << "x" << s.k << " isa "
-                             << static_cast<int>(isa) << " mode " << static_cast<int>(mode);
+        EXPECT_EQ(got, want) << s.m << "x" << s.n << "x" << s.k << " isa " << static_cast<int>(isa)
+                             << " mode " << static_cast<int>(mode);
       } else {  // GemmF32 skips packing for tiny problems
         for (size_t i = 0; i < got.size(); ++i) ASSERT_NEAR(got[i], want[i], 1e-5);
       }

@@ -23,8 +23,7 @@ ge::StatusOr<gert::Tensor*> PrepareOutput(gert::KernelContext& ctx, size_t i,
                                           const gert::Shape& shape, ge::DataType dtype) {
   gert::Tensor* t = ctx.GetOutputTensor(i);
   if (t == nullptr) {
-    return ctx.Error("output ", i, " is missing (the node has ", ctx.GetOutputNum(),
-                     " outputs)");
+    return ctx.Error("output ", i, " is missing (the node has ", ctx.GetOutputNum(), " outputs)");
   }
   const int64_t count = shape.GetShapeSize();
   if (count < 0) {

@@ -8,8 +8,6 @@
 namespace ops {
 namespace {
 
-
-
 TEST(ErrorsTest, WithNodeKeepsTheCode) {
   gert::KernelRunContextBuilder b;
   b.Node("n1", "Mod");

@@ -51,7 +51,6 @@ ge::StatusOr<std::string> HexDecode(absl::string_view s) {
 
 namespace {
 
-
 ge::StatusOr<double> ParseDouble(const std::string& s) {
   if (s == "nan") return std::nan("");
   if (s == "inf") return HUGE_VAL;
@@ -154,12 +153,12 @@ class HeapAllocator : public gert::OutputAllocator {
 ge::Status CompareTensor(size_t index, const gert::Tensor& got, const gert::HostTensor& want,
                          const CompareOptions& opts) {
   if (got.GetDataType() != want.GetDataType()) {
-    return ge::Internal("output ", index, " dtype ", DataTypeName(got.GetDataType()), " != ",
-                        DataTypeName(want.GetDataType()));
+    return ge::Internal("output ", index, " dtype ", DataTypeName(got.GetDataType()),
+                        " != ", DataTypeName(want.GetDataType()));
   }
   if (got.GetShape() != want.GetShape()) {
-    return ge::Internal("output ", index, " shape ", got.GetShape().ToString(), " != ",
-                        want.GetShape().ToString());
+    return ge::Internal("output ", index, " shape ", got.GetShape().ToString(),
+                        " != ", want.GetShape().ToString());
   }
   const int64_t n = want.GetShape().GetShapeSize();
   const ge::DataType dt = want.GetDataType();
@@ -389,8 +388,12 @@ ge::Status RunOnnxCase(const OnnxCase& c, const CompareOptions& opts) {
   }
   HeapAllocator alloc;
   gert::KernelRunContextBuilder kb;
-  kb.Node("onnx_case", c.op).Attrs(&attrs).Inputs(in_ptrs).Outputs(out_ptrs).IrInputs(ir).Allocator(
-      &alloc);
+  kb.Node("onnx_case", c.op)
+      .Attrs(&attrs)
+      .Inputs(in_ptrs)
+      .Outputs(out_ptrs)
+      .IrInputs(ir)
+      .Allocator(&alloc);
   RETURN_IF_ERROR(k->fn(*kb.Build()));
   for (size_t i = 0; i < c.outputs.size(); ++i) {
     ASSIGN_OR_RETURN(gert::HostTensor want, MakeTensor(c.outputs[i]));

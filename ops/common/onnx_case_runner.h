@@ -47,7 +47,7 @@ struct OnnxCase {
 };
 
 struct CompareOptions {
-  double rtol = 1e-3;       // FLOAT / DOUBLE outputs
+  double rtol = 1e-3;  // FLOAT / DOUBLE outputs
   double atol = 1e-6;
   double half_rtol = 2e-3;  // FLOAT16 outputs (one ulp is ~1e-3)
   double bf16_rtol = 1e-2;  // BF16 outputs (one ulp is ~8e-3)
@@ -80,7 +80,8 @@ template <typename ParamInfo>
 std::string OnnxCaseName(const ParamInfo& info) {
   std::string s = info.param.name;
   for (char& ch : s) {
-    const bool alnum = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9');
+    const bool alnum =
+        (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9');
     if (!alnum) ch = '_';
   }
   return s;
@@ -92,16 +93,16 @@ std::string OnnxCaseName(const ParamInfo& info) {
 // Defines test suite `Suite` running every case of the vector `cases`
 // (include gtest first) through RunOnnxCase with the CompareOptions `opts`;
 // OPS_ONNX_CASE_TESTS loads the case file at workspace path `path`.
-#define OPS_ONNX_CASE_SUITE(Suite, cases, opts)                                            \
-  class Suite : public ::testing::TestWithParam<::ops::testing::OnnxCase> {};              \
-  TEST_P(Suite, Matches) {                                                                 \
-    const ::ge::Status st = ::ops::testing::RunOnnxCase(GetParam(), (opts));               \
-    EXPECT_TRUE(st.ok()) << GetParam().name << ": " << st;                                 \
-  }                                                                                        \
-  INSTANTIATE_TEST_SUITE_P(                                                                \
-      Onnx, Suite, ::testing::ValuesIn(cases),                                             \
+#define OPS_ONNX_CASE_SUITE(Suite, cases, opts)                               \
+  class Suite : public ::testing::TestWithParam<::ops::testing::OnnxCase> {}; \
+  TEST_P(Suite, Matches) {                                                    \
+    const ::ge::Status st = ::ops::testing::RunOnnxCase(GetParam(), (opts));  \
+    EXPECT_TRUE(st.ok()) << GetParam().name << ": " << st;                    \
+  }                                                                           \
+  INSTANTIATE_TEST_SUITE_P(                                                   \
+      Onnx, Suite, ::testing::ValuesIn(cases),                                \
       ::ops::testing::OnnxCaseName<::testing::TestParamInfo<::ops::testing::OnnxCase>>)
-#define OPS_ONNX_CASE_TESTS(Suite, path)                                         \
+#define OPS_ONNX_CASE_TESTS(Suite, path)                               \
   OPS_ONNX_CASE_SUITE(Suite, ::ops::testing::LoadOnnxCasesOrDie(path), \
                       ::ops::testing::CompareOptions())
 

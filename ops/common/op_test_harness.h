@@ -157,7 +157,6 @@ inline InferResult Infer(const std::string& type, const std::vector<In>& ins, si
   return InferOp(type, attrs.get(), ins, num_out, "node_" + type);
 }
 
-
 // Owns what kernels allocate through ctx.AllocateOutput; counts the calls.
 class TestAllocator : public gert::OutputAllocator {
  public:
@@ -192,7 +191,7 @@ struct KernelRun {
 };
 
 inline void RunKernel(const std::string& type, const std::vector<const gert::HostTensor*>& ins,
-               KernelRun* run, size_t num_out = 1, const Attrs& attrs = Attrs()) {
+                      KernelRun* run, size_t num_out = 1, const Attrs& attrs = Attrs()) {
   const ge::OpRegistrationData* r = Reg(type);
   ASSERT_NE(r, nullptr);
   const ge::OpKernelDef* k = r->FindKernel(ge::kEngineHostCpu);
@@ -302,7 +301,6 @@ std::vector<T> ValuesOf(const gert::Tensor& t) {
 //   // Shape-only inference (-1 dims, unknown rank {-2}):
 //   ASSERT_TRUE(t.InferShapes({{-1, 3, 8, 8}, {16, 3, 3, 3}}, ge::DT_FLOAT, 1).ok());
 //   t.InferredShape(0);
-
 
 class OpTester {
  public:
@@ -579,7 +577,8 @@ class OpTester {
         ASSIGN_OR_RETURN(gert::HostTensor h, gert::HostTensor::Create(t.GetDataType(), t.GetShape()));
         const int64_t n = t.GetShapeSize();
         if (t.GetDataType() == ge::DT_STRING) {
-          for (int64_t j = 0; j < n; ++j) h.MutableData<std::string>()[j] = t.GetData<std::string>()[j];
+          for (int64_t j = 0; j < n; ++j)
+            h.MutableData<std::string>()[j] = t.GetData<std::string>()[j];
         } else if (n > 0) {
           std::memcpy(h.MutableTensor()->GetAddr(), t.GetAddr(), h.tensor().GetSize());
         }
@@ -634,8 +633,8 @@ inline ::testing::AssertionResult ErrorContains(const ge::Status& s, const std::
   return ::testing::AssertionSuccess();
 }
 
-
-inline gert::HostTensor Make(ge::DataType dt, const gert::Shape& shape, std::vector<double> values) {
+inline gert::HostTensor Make(ge::DataType dt, const gert::Shape& shape,
+                             std::vector<double> values) {
   auto t = MakeHostTensorFromDoubles(dt, shape, values);
   EXPECT_TRUE(t.ok()) << t.status();
   return std::move(t).value();

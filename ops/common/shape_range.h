@@ -81,7 +81,9 @@ DimRange AddDimRange(const DimRange& a, const DimRange& b);
 // a * b (saturating; 0 * unbounded max is 0 only when the other max is 0).
 DimRange MulDimRange(const DimRange& a, const DimRange& b);
 // a * k for k >= 0.
-inline DimRange ScaleDimRange(const DimRange& a, int64_t k) { return MulDimRange(a, DimRangeOf(k)); }
+inline DimRange ScaleDimRange(const DimRange& a, int64_t k) {
+  return MulDimRange(a, DimRangeOf(k));
+}
 // The values x with x * k in a (k > 0): {ceil(min / k), floor(max / k)}
 // (Reshape's inferred dim: the element count divided by the known dims).
 DimRange DivDimRange(const DimRange& a, int64_t k);
@@ -149,8 +151,8 @@ ge::StatusOr<gert::ShapeRange> InputRange(const gert::InferShapeContext& ctx, si
 ge::Status SetOutputRange(gert::InferShapeContext& ctx, size_t i, gert::ShapeRange range);
 // Every output gets the numpy broadcast of the present inputs' ranges (ops
 // whose output is the broadcast of all inputs); output ranges are cleared
-// first, and stay empty unless AnyInputRange and every input has known rank; the error names the node and the input
-// whose range conflicts.
+// first, and stay empty unless AnyInputRange and every input has known rank; the error names the
+// node and the input whose range conflicts.
 ge::Status BroadcastInputRangesToOutputs(gert::InferShapeContext& ctx);
 // Output `to` gets input `from`'s range (same rank required, else no-op).
 // No-op unless AnyInputRange.

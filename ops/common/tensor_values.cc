@@ -66,8 +66,8 @@ ge::StatusOr<gert::HostTensor> MakeHostTensorFromDoubles(ge::DataType dtype,
                                                          absl::Span<const double> values) {
   const int64_t count = shape.GetShapeSize();
   if (count < 0 || static_cast<uint64_t>(count) != values.size()) {
-    return ge::ParamInvalid("MakeHostTensorFromDoubles: shape ", shape.ToString(), " needs ",
-                            count, " elements, got ", values.size());
+    return ge::ParamInvalid("MakeHostTensorFromDoubles: shape ", shape.ToString(), " needs ", count,
+                            " elements, got ", values.size());
   }
   ASSIGN_OR_RETURN(gert::HostTensor t, gert::HostTensor::Create(dtype, shape));
   RETURN_IF_ERROR(DispatchType<kTgRealBool>(

@@ -59,9 +59,8 @@ template <typename T>
 ge::StatusOr<gert::HostTensor> MakeHostTensor(ge::DataType dtype, const gert::Shape& shape,
                                               absl::Span<const T> values) {
   constexpr ge::DataType kDt = DataTypeOf<T>();
-  const bool ok_type =
-      kDt == dtype ||
-      (std::is_same_v<T, uint16_t> && (dtype == ge::DT_FLOAT16 || dtype == ge::DT_BF16));
+  const bool ok_type = kDt == dtype || (std::is_same_v<T, uint16_t> &&
+                                        (dtype == ge::DT_FLOAT16 || dtype == ge::DT_BF16));
   if (!ok_type) {
     return ge::TypeMismatch("MakeHostTensor: values of ", DataTypeName(kDt),
                             " cannot fill a tensor of ", DataTypeName(dtype));

@@ -60,8 +60,7 @@ ge::Status VerifyIf(gert::InferShapeContext& ctx) {
   const gert::Shape* cond = ctx.GetInputShape(0);
   if (cond == nullptr) return ctx.Error("input 0 (cond) is missing");
   if (!cond->IsUnknownShape() && cond->GetShapeSize() != 1) {
-    return ctx.Error("input 0 (cond) must hold exactly one element, got shape ",
-                     cond->ToString());
+    return ctx.Error("input 0 (cond) must hold exactly one element, got shape ", cond->ToString());
   }
   return ge::OkStatus();
 }
@@ -82,9 +81,8 @@ ge::Status IfKernel(gert::KernelContext& ctx) {
   inputs.reserve(ctx.GetInputNum());
   for (size_t i = 0; i < ctx.GetInputNum(); ++i) inputs.push_back(ctx.GetInputTensor(i));
   std::vector<gert::HostTensor> outs;
-  RETURN_IF_ERROR(RunSubgraph(ctx, cond ? kIfThen : kIfElse,
-                              cond ? "then_branch" : "else_branch", inputs, ctx.GetOutputNum(),
-                              &outs));
+  RETURN_IF_ERROR(RunSubgraph(ctx, cond ? kIfThen : kIfElse, cond ? "then_branch" : "else_branch",
+                              inputs, ctx.GetOutputNum(), &outs));
   for (size_t i = 0; i < outs.size(); ++i) RETURN_IF_ERROR(WriteOutput(ctx, i, outs[i].tensor()));
   return ge::OkStatus();
 }
@@ -102,8 +100,7 @@ size_t LoopCarriedNum(size_t input_num) {
 ge::Status VerifyLoop(gert::InferShapeContext& ctx) {
   const size_t n = LoopCarriedNum(ctx.GetInputNum());
   if (ctx.GetOutputNum() < n) {
-    return ctx.Error("has ", n, " loop-carried inputs but only ", ctx.GetOutputNum(),
-                     " outputs");
+    return ctx.Error("has ", n, " loop-carried inputs but only ", ctx.GetOutputNum(), " outputs");
   }
   const char* const kNames[] = {"M", "cond"};
   for (size_t i : {kLoopM, kLoopCond}) {
@@ -169,8 +166,8 @@ ge::Status StackOutput(gert::KernelContext& ctx, size_t out_index, const char* w
     const int64_t pos = reverse ? len - 1 - t : t;
     const void* src = parts[static_cast<size_t>(t)].tensor().GetAddr();
     for (int64_t o = 0; o < outer; ++o) {
-      RETURN_IF_ERROR(WithNode(ctx, CopyElements(dt, src, o * inner, y->GetAddr(),
-                                                 (o * len + pos) * inner, inner)));
+      RETURN_IF_ERROR(WithNode(
+          ctx, CopyElements(dt, src, o * inner, y->GetAddr(), (o * len + pos) * inner, inner)));
     }
   }
   return ge::OkStatus();
@@ -194,20 +191,17 @@ ge::Status EmptyScanOutput(gert::KernelContext& ctx, size_t out_index, int64_t a
       shape.SetDim(static_cast<size_t>(*a), 0);
     }
   }
-  const ge::DataType dt =
-      y->GetDataType() == ge::DT_UNDEFINED ? ge::DT_FLOAT : y->GetDataType();
+  const ge::DataType dt = y->GetDataType() == ge::DT_UNDEFINED ? ge::DT_FLOAT : y->GetDataType();
   return PrepareOutput(ctx, out_index, shape, dt).status();
 }
 
 // The loop never terminates without M and cond; refuse instead of hanging.
-constexpr char kInfiniteLoop[] =
-    "has neither M nor cond: per ONNX the loop never terminates";
+constexpr char kInfiniteLoop[] = "has neither M nor cond: per ONNX the loop never terminates";
 
 ge::Status LoopKernel(gert::KernelContext& ctx) {
   const size_t n = LoopCarriedNum(ctx.GetInputNum());
   if (ctx.GetOutputNum() < n) {
-    return ctx.Error("has ", n, " loop-carried inputs but only ", ctx.GetOutputNum(),
-                     " outputs");
+    return ctx.Error("has ", n, " loop-carried inputs but only ", ctx.GetOutputNum(), " outputs");
   }
   const size_t k = ctx.GetOutputNum() - n;
   const bool has_m = ctx.GetInputTensor(kLoopM) != nullptr;
@@ -250,9 +244,9 @@ ge::Status LoopKernel(gert::KernelContext& ctx) {
       const ge::DataType want = carried[j]->GetDataType();
       const ge::DataType got = outs[1 + j].GetDataType();
       if (got != want) {
-        return ctx.ErrorWithCode(ge::ErrorCode::kTypeMismatch, "iteration ", i,
-                                 ": body output ", 1 + j, " (loop-carried value ", j, ") is ",
-                                 DataTypeName(got), ", expected ", DataTypeName(want));
+        return ctx.ErrorWithCode(ge::ErrorCode::kTypeMismatch, "iteration ", i, ": body output ",
+                                 1 + j, " (loop-carried value ", j, ") is ", DataTypeName(got),
+                                 ", expected ", DataTypeName(want));
       }
     }
     for (size_t s = 0; s < k; ++s) scans[s].push_back(std::move(outs[1 + n + s]));
@@ -336,8 +330,8 @@ ge::Status VerifyScan(gert::InferShapeContext& ctx) {
     const int64_t d = s->GetDim(static_cast<size_t>(*a));
     if (d < 0) continue;
     if (len >= 0 && d != len) {
-      return ctx.Error("scan input ", j, " has sequence length ", d, " but scan input ",
-                       len_from, " has ", len);
+      return ctx.Error("scan input ", j, " has sequence length ", d, " but scan input ", len_from,
+                       " has ", len);
     }
     len = d;
     len_from = j;
@@ -403,7 +397,8 @@ ge::Status ScanKernel(gert::KernelContext& ctx) {
                                " is a sequence / optional value; Scan takes tensors");
     }
     if (s.GetDimNum() == 0) {
-      return ctx.Error("scan input ", j, " (input ", c.n + j, ") must have rank >= 1, got a scalar");
+      return ctx.Error("scan input ", j, " (input ", c.n + j,
+                       ") must have rank >= 1, got a scalar");
     }
     ge::StatusOr<int64_t> a = NormalizeAxis(c.in_axes[j], static_cast<int64_t>(s.GetDimNum()));
     if (!a.ok()) return ctx.Error("scan_input_axes[", j, "]: ", a.status().message());
@@ -411,8 +406,8 @@ ge::Status ScanKernel(gert::KernelContext& ctx) {
     sl.reverse = c.in_dirs[j] == 1;
     sl.len = s.GetDim(static_cast<size_t>(sl.axis));
     if (len >= 0 && sl.len != len) {
-      return ctx.Error("scan input ", j, " has sequence length ", sl.len,
-                       " but scan input 0 has ", len);
+      return ctx.Error("scan input ", j, " has sequence length ", sl.len, " but scan input 0 has ",
+                       len);
     }
     len = sl.len;
     for (size_t d = 0; d < s.GetDimNum(); ++d) {
@@ -465,8 +460,8 @@ ge::Status ScanKernel(gert::KernelContext& ctx) {
     if (scans[s].empty()) {
       RETURN_IF_ERROR(EmptyScanOutput(ctx, c.n + s, c.out_axes[s]));
     } else {
-      RETURN_IF_ERROR(StackOutput(ctx, c.n + s, "scan output", scans[s], c.out_axes[s],
-                                  c.out_dirs[s] == 1));
+      RETURN_IF_ERROR(
+          StackOutput(ctx, c.n + s, "scan output", scans[s], c.out_axes[s], c.out_dirs[s] == 1));
     }
   }
   return ge::OkStatus();

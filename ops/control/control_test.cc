@@ -47,16 +47,15 @@ TEST(ControlRegistrationTest, SubgraphSlotsAndFactory) {
       ge::OperatorFactory::CreateOpDesc("if1", "If", {{"input", 1}, {"output", 2}});
   ASSERT_TRUE(op.ok()) << op.status().message();
   EXPECT_EQ((*op)->GetSubgraphInstanceNames().size(), 2u);
-  ASSERT_OK((*op)->UpdateInputDesc(0, ge::GeTensorDesc(ge::GeShape(), ge::FORMAT_ND,
-                                                       ge::DT_BOOL)));
-  ASSERT_OK((*op)->UpdateInputDesc(1, ge::GeTensorDesc(ge::GeShape({2}), ge::FORMAT_ND,
-                                                       ge::DT_FLOAT)));
+  ASSERT_OK((*op)->UpdateInputDesc(0, ge::GeTensorDesc(ge::GeShape(), ge::FORMAT_ND, ge::DT_BOOL)));
+  ASSERT_OK(
+      (*op)->UpdateInputDesc(1, ge::GeTensorDesc(ge::GeShape({2}), ge::FORMAT_ND, ge::DT_FLOAT)));
   ASSERT_OK(ge::InferShapeAndTypeForOpDesc(**op));
   EXPECT_EQ((*op)->GetOutputDesc(0).GetDataType(), ge::DT_UNDEFINED);
   EXPECT_TRUE((*op)->GetOutputDesc(1).GetShape().IsUnknownDimNum());
 
-  ASSERT_OK((*op)->UpdateInputDesc(0, ge::GeTensorDesc(ge::GeShape({3}), ge::FORMAT_ND,
-                                                       ge::DT_BOOL)));
+  ASSERT_OK(
+      (*op)->UpdateInputDesc(0, ge::GeTensorDesc(ge::GeShape({3}), ge::FORMAT_ND, ge::DT_BOOL)));
   const ge::Status st = ge::InferShapeAndTypeForOpDesc(**op);
   ASSERT_FALSE(st.ok());
   EXPECT_THAT(std::string(st.message()), HasSubstr("if1"));
@@ -117,8 +116,7 @@ TEST(IfTest, InferRejectsBadHintsAndCond) {
   EXPECT_TRUE(IsNodeError(wrong_type.Infer(), "expected list_list_int"));
 
   OpRunner bad_dim("If");
-  bad_dim.Attr<std::vector<std::vector<int64_t>>>("_output_shapes", {{2, -3}})
-      .Input(Bool({}, {1}));
+  bad_dim.Attr<std::vector<std::vector<int64_t>>>("_output_shapes", {{2, -3}}).Input(Bool({}, {1}));
   EXPECT_TRUE(IsNodeError(bad_dim.Infer(), "invalid dim -3"));
 
   OpRunner two_conds("If");
@@ -173,11 +171,11 @@ TEST(IfTest, HintedOutputIsFilledInPlace) {
 
 TEST(IfTest, SequenceOutput) {
   // test_if_seq: the branch returns a sequence.
-  FakeSubgraphRunner branches([](size_t, absl::Span<const gert::Tensor* const>,
-                                 std::vector<gert::HostTensor>* outs) {
-    outs->push_back(SeqOf(F32({5}, {1, 2, 3, 4, 5})));
-    return ge::OkStatus();
-  });
+  FakeSubgraphRunner branches(
+      [](size_t, absl::Span<const gert::Tensor* const>, std::vector<gert::HostTensor>* outs) {
+        outs->push_back(SeqOf(F32({5}, {1, 2, 3, 4, 5})));
+        return ge::OkStatus();
+      });
   OpRunner r("If");
   r.Input(Bool({}, {1})).Subgraphs(&branches);
   ASSERT_OK(r.Run());
@@ -196,19 +194,19 @@ TEST(IfTest, KernelErrors) {
   count.Input(Bool({}, {1})).Outputs(3).Subgraphs(&branches);
   EXPECT_TRUE(IsNodeError(count.Run(), "produced 1 outputs, expected 3"));
 
-  FakeSubgraphRunner failing([](size_t, absl::Span<const gert::Tensor* const>,
-                                std::vector<gert::HostTensor>*) {
-    return ge::ParamInvalid("boom");
-  });
+  FakeSubgraphRunner failing(
+      [](size_t, absl::Span<const gert::Tensor* const>, std::vector<gert::HostTensor>*) {
+        return ge::ParamInvalid("boom");
+      });
   OpRunner fails("If");
   fails.Input(Bool({}, {0})).Subgraphs(&failing);
   EXPECT_TRUE(IsNodeError(fails.Run(), "subgraph else_branch (index 1): boom"));
 
-  FakeSubgraphRunner hollow([](size_t, absl::Span<const gert::Tensor* const>,
-                               std::vector<gert::HostTensor>* outs) {
-    outs->emplace_back();
-    return ge::OkStatus();
-  });
+  FakeSubgraphRunner hollow(
+      [](size_t, absl::Span<const gert::Tensor* const>, std::vector<gert::HostTensor>* outs) {
+        outs->emplace_back();
+        return ge::OkStatus();
+      });
   OpRunner empty_out("If");
   empty_out.Input(Bool({}, {0})).Subgraphs(&hollow);
   EXPECT_TRUE(IsNodeError(empty_out.Run(), "holds no tensor"));
@@ -279,14 +277,14 @@ TEST(LoopTest, InferErrors) {
 
 TEST(LoopTest, WhileLoopStopsOnBodyCond) {
   // cond only: the body stops after iteration 2 (3 iterations); counts in v.
-  FakeSubgraphRunner body([](size_t, absl::Span<const gert::Tensor* const> in,
-                             std::vector<gert::HostTensor>* outs) {
-    const int64_t i = in[0]->GetData<int64_t>()[0];
-    outs->push_back(Bool({}, {i < 2}));
-    outs->push_back(I64({}, {in[2]->GetData<int64_t>()[0] + 10}));
-    outs->push_back(I64({}, {i}));
-    return ge::OkStatus();
-  });
+  FakeSubgraphRunner body(
+      [](size_t, absl::Span<const gert::Tensor* const> in, std::vector<gert::HostTensor>* outs) {
+        const int64_t i = in[0]->GetData<int64_t>()[0];
+        outs->push_back(Bool({}, {i < 2}));
+        outs->push_back(I64({}, {in[2]->GetData<int64_t>()[0] + 10}));
+        outs->push_back(I64({}, {i}));
+        return ge::OkStatus();
+      });
   OpRunner r("Loop");
   r.AbsentInput().Input(Bool({}, {1})).Input(I64({}, {0})).Outputs(2).Subgraphs(&body);
   ASSERT_OK(r.Run());
@@ -302,14 +300,14 @@ TEST(LoopTest, WhileLoopStopsOnBodyCond) {
 }
 
 TEST(LoopTest, ForLoopIgnoresBodyCond) {
-  FakeSubgraphRunner body([](size_t, absl::Span<const gert::Tensor* const> in,
-                             std::vector<gert::HostTensor>* outs) {
-    // The incoming cond is true when the node has no cond input.
-    if (!in[1]->GetData<bool>()[0]) return ge::ParamInvalid("cond_in should be true");
-    outs->push_back(Bool({}, {0}));
-    outs->push_back(I64({}, {in[2]->GetData<int64_t>()[0] * 2}));
-    return ge::OkStatus();
-  });
+  FakeSubgraphRunner body(
+      [](size_t, absl::Span<const gert::Tensor* const> in, std::vector<gert::HostTensor>* outs) {
+        // The incoming cond is true when the node has no cond input.
+        if (!in[1]->GetData<bool>()[0]) return ge::ParamInvalid("cond_in should be true");
+        outs->push_back(Bool({}, {0}));
+        outs->push_back(I64({}, {in[2]->GetData<int64_t>()[0] * 2}));
+        return ge::OkStatus();
+      });
   OpRunner r("Loop");
   r.Input(I64({}, {4})).AbsentInput().Input(I64({}, {1})).Subgraphs(&body);
   ASSERT_OK(r.Run());
@@ -342,20 +340,20 @@ TEST(LoopTest, ZeroIterationsGiveEmptyScanOutputs) {
 
 TEST(LoopTest, Loop13SequenceCarried) {
   // test_loop13_seq: seq_out = SequenceInsert(seq_in, x[0:i+1]).
-  FakeSubgraphRunner body([](size_t, absl::Span<const gert::Tensor* const> in,
-                             std::vector<gert::HostTensor>* outs) {
-    const int64_t i = in[0]->GetData<int64_t>()[0];
-    auto elems = gert::VariantElements(*in[2]);
-    if (!elems.ok()) return elems.status();
-    std::vector<gert::HostTensor> next;
-    for (const gert::HostTensor& e : *elems) next.push_back(CopyOf(&e.tensor()));
-    std::vector<float> slice;
-    for (int64_t k = 0; k <= i; ++k) slice.push_back(static_cast<float>(k + 1));
-    next.push_back(F32({i + 1}, slice));
-    outs->push_back(CopyOf(in[1]));
-    outs->push_back(Seq(std::move(next)));
-    return ge::OkStatus();
-  });
+  FakeSubgraphRunner body(
+      [](size_t, absl::Span<const gert::Tensor* const> in, std::vector<gert::HostTensor>* outs) {
+        const int64_t i = in[0]->GetData<int64_t>()[0];
+        auto elems = gert::VariantElements(*in[2]);
+        if (!elems.ok()) return elems.status();
+        std::vector<gert::HostTensor> next;
+        for (const gert::HostTensor& e : *elems) next.push_back(CopyOf(&e.tensor()));
+        std::vector<float> slice;
+        for (int64_t k = 0; k <= i; ++k) slice.push_back(static_cast<float>(k + 1));
+        next.push_back(F32({i + 1}, slice));
+        outs->push_back(CopyOf(in[1]));
+        outs->push_back(Seq(std::move(next)));
+        return ge::OkStatus();
+      });
   OpRunner r("Loop");
   r.Input(I64({}, {5})).Input(Bool({}, {1})).Input(Seq({})).Subgraphs(&body);
   ASSERT_OK(r.Run());
@@ -374,32 +372,32 @@ TEST(LoopTest, KernelErrors) {
   EXPECT_TRUE(IsNodeError(st, "never terminates"));
   EXPECT_EQ(ge::GetErrorCode(st), ge::ErrorCode::kNotSupported);
 
-  FakeSubgraphRunner changes_type([](size_t, absl::Span<const gert::Tensor* const> in,
-                                     std::vector<gert::HostTensor>* outs) {
-    outs->push_back(Bool({}, {1}));
-    outs->push_back(I64({1}, {1}));
-    return ge::OkStatus();
-  });
+  FakeSubgraphRunner changes_type(
+      [](size_t, absl::Span<const gert::Tensor* const> in, std::vector<gert::HostTensor>* outs) {
+        outs->push_back(Bool({}, {1}));
+        outs->push_back(I64({1}, {1}));
+        return ge::OkStatus();
+      });
   OpRunner type("Loop");
   type.Input(I64({}, {2})).AbsentInput().Input(F32({1}, {0})).Subgraphs(&changes_type);
   EXPECT_TRUE(IsNodeError(type.Run(), "is DT_INT64, expected DT_FLOAT"));
 
-  FakeSubgraphRunner ragged([](size_t, absl::Span<const gert::Tensor* const> in,
-                               std::vector<gert::HostTensor>* outs) {
-    const int64_t i = in[0]->GetData<int64_t>()[0];
-    outs->push_back(Bool({}, {1}));
-    outs->push_back(F32({i + 1}, std::vector<float>(i + 1, 0.0f)));
-    return ge::OkStatus();
-  });
+  FakeSubgraphRunner ragged(
+      [](size_t, absl::Span<const gert::Tensor* const> in, std::vector<gert::HostTensor>* outs) {
+        const int64_t i = in[0]->GetData<int64_t>()[0];
+        outs->push_back(Bool({}, {1}));
+        outs->push_back(F32({i + 1}, std::vector<float>(i + 1, 0.0f)));
+        return ge::OkStatus();
+      });
   OpRunner scan_shape("Loop");
   scan_shape.Input(I64({}, {3})).AbsentInput().Subgraphs(&ragged);
   EXPECT_TRUE(IsNodeError(scan_shape.Run(), "iteration 1 produced [2]"));
 
-  FakeSubgraphRunner bad_cond([](size_t, absl::Span<const gert::Tensor* const> in,
-                                 std::vector<gert::HostTensor>* outs) {
-    outs->push_back(I64({}, {1}));
-    return ge::OkStatus();
-  });
+  FakeSubgraphRunner bad_cond(
+      [](size_t, absl::Span<const gert::Tensor* const> in, std::vector<gert::HostTensor>* outs) {
+        outs->push_back(I64({}, {1}));
+        return ge::OkStatus();
+      });
   OpRunner cond_type("Loop");
   cond_type.AbsentInput().Input(Bool({}, {1})).Outputs(0).Subgraphs(&bad_cond);
   EXPECT_TRUE(IsNodeError(cond_type.Run(), "body output 0 (cond) must be DT_BOOL"));
@@ -416,17 +414,17 @@ TEST(LoopTest, KernelErrors) {
 
 // test_scan9_sum: state += x_t; scan_out = state.
 FakeSubgraphRunner SumBody() {
-  return FakeSubgraphRunner([](size_t, absl::Span<const gert::Tensor* const> in,
-                               std::vector<gert::HostTensor>* outs) {
-    if (in.size() != 2) return ge::ParamInvalid("bad body call");
-    std::vector<float> s = ValuesOf<float>(*in[0]);
-    std::vector<float> x = ValuesOf<float>(*in[1]);
-    if (s.size() != x.size()) return ge::ParamInvalid("slice size ", x.size());
-    for (size_t i = 0; i < s.size(); ++i) s[i] += x[i];
-    outs->push_back(F32(in[0]->GetShape(), s));
-    outs->push_back(F32(in[0]->GetShape(), s));
-    return ge::OkStatus();
-  });
+  return FakeSubgraphRunner(
+      [](size_t, absl::Span<const gert::Tensor* const> in, std::vector<gert::HostTensor>* outs) {
+        if (in.size() != 2) return ge::ParamInvalid("bad body call");
+        std::vector<float> s = ValuesOf<float>(*in[0]);
+        std::vector<float> x = ValuesOf<float>(*in[1]);
+        if (s.size() != x.size()) return ge::ParamInvalid("slice size ", x.size());
+        for (size_t i = 0; i < s.size(); ++i) s[i] += x[i];
+        outs->push_back(F32(in[0]->GetShape(), s));
+        outs->push_back(F32(in[0]->GetShape(), s));
+        return ge::OkStatus();
+      });
 }
 
 TEST(ScanTest, Scan9Sum) {
@@ -469,14 +467,14 @@ TEST(ScanTest, AxesAndDirections) {
 
 TEST(ScanTest, StringsAlongAxisOneAndTwoScanInputs) {
   // Zip of a string matrix column by column with an int vector; no states.
-  FakeSubgraphRunner body([](size_t, absl::Span<const gert::Tensor* const> in,
-                             std::vector<gert::HostTensor>* outs) {
-    std::vector<std::string> col = ValuesOf<std::string>(*in[0]);
-    const int64_t k = in[1]->GetData<int64_t>()[0];
-    for (std::string& s : col) s += std::to_string(k);
-    outs->push_back(Str(in[0]->GetShape(), col));
-    return ge::OkStatus();
-  });
+  FakeSubgraphRunner body(
+      [](size_t, absl::Span<const gert::Tensor* const> in, std::vector<gert::HostTensor>* outs) {
+        std::vector<std::string> col = ValuesOf<std::string>(*in[0]);
+        const int64_t k = in[1]->GetData<int64_t>()[0];
+        for (std::string& s : col) s += std::to_string(k);
+        outs->push_back(Str(in[0]->GetShape(), col));
+        return ge::OkStatus();
+      });
   OpRunner r("Scan");
   r.Attr<int64_t>("num_scan_inputs", 2)
       .Attr<std::vector<int64_t>>("scan_input_axes", {1, 0})
@@ -547,11 +545,11 @@ TEST(ScanTest, InferAndVerifyErrors) {
 }
 
 TEST(ScanTest, StateMustKeepShape) {
-  FakeSubgraphRunner body([](size_t, absl::Span<const gert::Tensor* const> in,
-                             std::vector<gert::HostTensor>* outs) {
-    outs->push_back(F32({3}, {0, 0, 0}));
-    return ge::OkStatus();
-  });
+  FakeSubgraphRunner body(
+      [](size_t, absl::Span<const gert::Tensor* const> in, std::vector<gert::HostTensor>* outs) {
+        outs->push_back(F32({3}, {0, 0, 0}));
+        return ge::OkStatus();
+      });
   OpRunner r("Scan");
   r.Attr<int64_t>("num_scan_inputs", 1)
       .Input(F32({2}, {0, 0}))

@@ -16,17 +16,17 @@ namespace ops {
 // ------------------------------------------------------------ type sets
 
 ge::TensorType ControlTensorTypes() {
-  return ge::TensorType({ge::DT_UINT8, ge::DT_UINT16, ge::DT_UINT32, ge::DT_UINT64,
-                         ge::DT_INT8, ge::DT_INT16, ge::DT_INT32, ge::DT_INT64, ge::DT_BF16,
-                         ge::DT_FLOAT16, ge::DT_FLOAT, ge::DT_DOUBLE, ge::DT_STRING,
-                         ge::DT_BOOL, ge::DT_COMPLEX64, ge::DT_COMPLEX128});
+  return ge::TensorType({ge::DT_UINT8, ge::DT_UINT16, ge::DT_UINT32, ge::DT_UINT64, ge::DT_INT8,
+                         ge::DT_INT16, ge::DT_INT32, ge::DT_INT64, ge::DT_BF16, ge::DT_FLOAT16,
+                         ge::DT_FLOAT, ge::DT_DOUBLE, ge::DT_STRING, ge::DT_BOOL, ge::DT_COMPLEX64,
+                         ge::DT_COMPLEX128});
 }
 
 ge::TensorType ControlValueTypes() {
-  return ge::TensorType({ge::DT_UINT8, ge::DT_UINT16, ge::DT_UINT32, ge::DT_UINT64,
-                         ge::DT_INT8, ge::DT_INT16, ge::DT_INT32, ge::DT_INT64, ge::DT_BF16,
-                         ge::DT_FLOAT16, ge::DT_FLOAT, ge::DT_DOUBLE, ge::DT_STRING,
-                         ge::DT_BOOL, ge::DT_COMPLEX64, ge::DT_COMPLEX128, ge::DT_VARIANT});
+  return ge::TensorType({ge::DT_UINT8, ge::DT_UINT16, ge::DT_UINT32, ge::DT_UINT64, ge::DT_INT8,
+                         ge::DT_INT16, ge::DT_INT32, ge::DT_INT64, ge::DT_BF16, ge::DT_FLOAT16,
+                         ge::DT_FLOAT, ge::DT_DOUBLE, ge::DT_STRING, ge::DT_BOOL, ge::DT_COMPLEX64,
+                         ge::DT_COMPLEX128, ge::DT_VARIANT});
 }
 
 ge::TensorType VariantType() { return ge::TensorType({ge::DT_VARIANT}); }
@@ -38,8 +38,7 @@ namespace {
 ge::Status CheckSingleElement(const gert::ContextBase& ctx, const gert::Tensor& t,
                               absl::string_view what) {
   if (t.GetShapeSize() != 1) {
-    return ctx.Error(what, " must hold exactly one element, got shape ",
-                     t.GetShape().ToString());
+    return ctx.Error(what, " must hold exactly one element, got shape ", t.GetShape().ToString());
   }
   const ge::Status st = CheckTensorData(t);
   if (!st.ok()) return ctx.Error(what, ": ", st.message());
@@ -124,8 +123,8 @@ ge::Status ApplyOutputHints(gert::InferShapeContext& ctx) {
                                ", expected list_list_int");
     }
     if (shapes->size() != n) {
-      return ctx.Error("attribute ", kAttrOutputShapes, " has ", shapes->size(),
-                       " entries for ", n, " outputs");
+      return ctx.Error("attribute ", kAttrOutputShapes, " has ", shapes->size(), " entries for ", n,
+                       " outputs");
     }
     for (size_t i = 0; i < n; ++i) {
       const std::vector<int64_t>& dims = (*shapes)[i];
@@ -137,8 +136,8 @@ ge::Status ApplyOutputHints(gert::InferShapeContext& ctx) {
         }
       }
       ge::StatusOr<gert::Shape> s = gert::Shape::FromDims(dims);
-      if (!s.ok()) return ctx.Error("attribute ", kAttrOutputShapes, "[", i, "]: ",
-                                    s.status().message());
+      if (!s.ok())
+        return ctx.Error("attribute ", kAttrOutputShapes, "[", i, "]: ", s.status().message());
       gert::Shape* y = ctx.GetOutputShape(i);
       if (y == nullptr) return ctx.Error("output ", i, " has no shape slot");
       *y = *s;
@@ -152,8 +151,8 @@ ge::Status ApplyOutputHints(gert::InferShapeContext& ctx) {
                                ", expected list_data_type");
     }
     if (dtypes->size() != n) {
-      return ctx.Error("attribute ", kAttrOutputDtypes, " has ", dtypes->size(),
-                       " entries for ", n, " outputs");
+      return ctx.Error("attribute ", kAttrOutputDtypes, " has ", dtypes->size(), " entries for ", n,
+                       " outputs");
     }
     for (size_t i = 0; i < n; ++i) ctx.SetOutputDataType(i, (*dtypes)[i]);
   }

@@ -14,10 +14,8 @@ namespace {
 using namespace op_test;  // NOLINT(build/namespaces): the shared test runner
 using ::testing::ElementsAre, ::testing::Pair;
 
-
 TEST(DetectionRangeTest, NmsRowsBoundedByTheScores) {
-  InferResult r = Infer("NonMaxSuppression",
-                        {{gert::Shape{1, 6, 4}}, {gert::Shape{1, 2, 6}}});
+  InferResult r = Infer("NonMaxSuppression", {{gert::Shape{1, 6, 4}}, {gert::Shape{1, 2, 6}}});
   ASSERT_TRUE(r.status.ok()) << r.status;
   EXPECT_EQ(r.shapes[0], (gert::Shape{-1, 3}));
   EXPECT_THAT(r.ranges[0], ElementsAre(Pair(0, 12), Pair(3, 3)));

@@ -17,7 +17,8 @@ using optest::Near;
 using optest::OpTester;
 
 // ONNX 1.12 nonmaxsuppression node tests.
-OPS_ONNX_CASE_SUITE(DetectionOnnxTest, optest::LoadCasesOrDie("ops/detection/testdata/onnx_cases.txt"),
+OPS_ONNX_CASE_SUITE(DetectionOnnxTest,
+                    optest::LoadCasesOrDie("ops/detection/testdata/onnx_cases.txt"),
                     testing::CompareOptions());
 
 // Box 1 overlaps box 0 with IOU 0.9 / 1.1 = 0.818; box 2 is apart.
@@ -35,7 +36,10 @@ std::vector<double> RunNms(OpTester& t) {
 
 TEST(NmsTest, SuppressesOverlaps) {
   OpTester t("NonMaxSuppression");
-  t.Input(F32({1, 3, 4}, kBoxes)).Input(F32({1, 1, 3}, {0.9, 0.8, 0.7})).Input(I64({1}, {3})).Input(F32({1}, {0.5}));
+  t.Input(F32({1, 3, 4}, kBoxes))
+      .Input(F32({1, 1, 3}, {0.9, 0.8, 0.7}))
+      .Input(I64({1}, {3}))
+      .Input(F32({1}, {0.5}));
   EXPECT_EQ(RunNms(t), (std::vector<double>{0, 0, 0, 0, 0, 2}));
   // Values known at inference: the exact row count, no allocation by the
   // kernel.
@@ -48,7 +52,10 @@ TEST(NmsTest, SuppressesOverlaps) {
   EXPECT_EQ(t.OutValues(0), (std::vector<double>{0, 0, 0, 0, 0, 2}));
   // iou_threshold 0.85: nothing overlaps that much.
   OpTester loose("NonMaxSuppression");
-  loose.Input(F32({1, 3, 4}, kBoxes)).Input(F32({1, 1, 3}, {0.9, 0.8, 0.7})).Input(I64({}, {3})).Input(F32({}, {0.85}));
+  loose.Input(F32({1, 3, 4}, kBoxes))
+      .Input(F32({1, 1, 3}, {0.9, 0.8, 0.7}))
+      .Input(I64({}, {3}))
+      .Input(F32({}, {0.85}));
   EXPECT_EQ(RunNms(loose), (std::vector<double>{0, 0, 0, 0, 0, 1, 0, 0, 2}));
 }
 
@@ -97,7 +104,9 @@ TEST(NmsTest, BatchesAndClassesInOrder) {
 
 TEST(NmsTest, InferShape) {
   OpTester t("NonMaxSuppression", "nms");
-  ASSERT_TRUE(t.InferShapes({{-1, -1, 4}, {-1, 3, -1}, {1}, {1}, {}}, {ge::DT_FLOAT, ge::DT_FLOAT, ge::DT_INT64, ge::DT_FLOAT}, 1).ok());
+  ASSERT_TRUE(t.InferShapes({{-1, -1, 4}, {-1, 3, -1}, {1}, {1}, {}},
+                            {ge::DT_FLOAT, ge::DT_FLOAT, ge::DT_INT64, ge::DT_FLOAT}, 1)
+                  .ok());
   EXPECT_EQ(t.InferredShape(0), (gert::Shape{-1, 3}));
   EXPECT_EQ(t.InferredDtype(0), ge::DT_INT64);
   ASSERT_TRUE(t.InferShapes({{-2}, {-2}}, {ge::DT_FLOAT}, 1).ok());
@@ -106,18 +115,24 @@ TEST(NmsTest, InferShape) {
 
 TEST(NmsTest, Errors) {
   OpTester t("NonMaxSuppression", "nms");
-  EXPECT_TRUE(ErrorContains(t.InferShapes({{1, 3, 5}, {1, 1, 3}}, {ge::DT_FLOAT}, 1),
-                            "input 0 (boxes) must be [num_batches, spatial_dimension, 4], got [1,3,5]", "nms"));
+  EXPECT_TRUE(ErrorContains(
+      t.InferShapes({{1, 3, 5}, {1, 1, 3}}, {ge::DT_FLOAT}, 1),
+      "input 0 (boxes) must be [num_batches, spatial_dimension, 4], got [1,3,5]", "nms"));
   EXPECT_TRUE(ErrorContains(t.InferShapes({{2, 3, 4}, {1, 1, 3}}, {ge::DT_FLOAT}, 1),
                             "disagree on num_batches", "nms"));
   EXPECT_TRUE(ErrorContains(t.InferShapes({{1, 3, 4}, {1, 1, 4}}, {ge::DT_FLOAT}, 1),
                             "disagree on spatial_dimension", "nms"));
-  EXPECT_TRUE(ErrorContains(t.InferShapes({{1, 3, 4}, {1, 1, 3}, {2}}, {ge::DT_FLOAT, ge::DT_FLOAT, ge::DT_INT64}, 1),
-                            "input 2 (max_output_boxes_per_class) must be a scalar", "nms"));
-  EXPECT_TRUE(ErrorContains(t.InferShapes({{1, 3, 4}, {1, 1, 3}, {1}}, {ge::DT_FLOAT, ge::DT_FLOAT, ge::DT_INT32}, 1),
-                            "input 2 must be DT_INT64, got DT_INT32", "nms"));
+  EXPECT_TRUE(ErrorContains(
+      t.InferShapes({{1, 3, 4}, {1, 1, 3}, {2}}, {ge::DT_FLOAT, ge::DT_FLOAT, ge::DT_INT64}, 1),
+      "input 2 (max_output_boxes_per_class) must be a scalar", "nms"));
+  EXPECT_TRUE(ErrorContains(
+      t.InferShapes({{1, 3, 4}, {1, 1, 3}, {1}}, {ge::DT_FLOAT, ge::DT_FLOAT, ge::DT_INT32}, 1),
+      "input 2 must be DT_INT64, got DT_INT32", "nms"));
   OpTester iou("NonMaxSuppression", "nms");
-  iou.Input(F32({1, 3, 4}, kBoxes)).Input(F32({1, 1, 3}, {0.9, 0.8, 0.7})).Input(I64({1}, {3})).Input(F32({1}, {1.5}));
+  iou.Input(F32({1, 3, 4}, kBoxes))
+      .Input(F32({1, 1, 3}, {0.9, 0.8, 0.7}))
+      .Input(I64({1}, {3}))
+      .Input(F32({1}, {1.5}));
   EXPECT_TRUE(ErrorContains(iou.Run(1), "iou_threshold must be in [0, 1], got 1.5", "nms"));
   OpTester neg("NonMaxSuppression", "nms");
   neg.Input(F32({1, 3, 4}, kBoxes)).Input(F32({1, 1, 3}, {0.9, 0.8, 0.7})).Input(I64({1}, {-1}));

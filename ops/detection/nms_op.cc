@@ -59,7 +59,8 @@ ge::Status InferNms(gert::InferShapeContext& ctx) {
   RETURN_IF_ERROR(ReadCenterPointBox(ctx).status());
   const gert::Shape* boxes = ctx.GetInputShape(kBoxes);
   const gert::Shape* scores = ctx.GetInputShape(kScores);
-  if (boxes == nullptr || scores == nullptr) return ctx.Error("inputs 0 (boxes) and 1 (scores) are required");
+  if (boxes == nullptr || scores == nullptr)
+    return ctx.Error("inputs 0 (boxes) and 1 (scores) are required");
   if (!boxes->IsUnknownRank()) {
     if (boxes->GetDimNum() != 3 || (boxes->GetDim(2) >= 0 && boxes->GetDim(2) != 4)) {
       return ctx.Error("input 0 (boxes) must be [num_batches, spatial_dimension, 4], got ",
@@ -71,8 +72,8 @@ ge::Status InferNms(gert::InferShapeContext& ctx) {
                      scores->ToString());
   }
   if (!boxes->IsUnknownRank() && !scores->IsUnknownRank()) {
-    for (const auto& [bd, sd, what] : {std::make_tuple(0, 0, "num_batches"),
-                                       std::make_tuple(1, 2, "spatial_dimension")}) {
+    for (const auto& [bd, sd, what] :
+         {std::make_tuple(0, 0, "num_batches"), std::make_tuple(1, 2, "spatial_dimension")}) {
       const int64_t b = boxes->GetDim(bd), s = scores->GetDim(sd);
       if (b >= 0 && s >= 0 && b != s) {
         return ctx.Error("boxes ", boxes->ToString(), " and scores ", scores->ToString(),
@@ -200,7 +201,8 @@ ge::StatusOr<std::vector<int64_t>> ComputeNms(const gert::ContextBase& ctx,
   const gert::Shape& bs = boxes->GetShape();
   const gert::Shape& ss = scores->GetShape();
   if (bs.GetDimNum() != 3 || bs.GetDim(2) != 4) {
-    return ctx.Error("input 0 (boxes) must be [num_batches, spatial_dimension, 4], got ", bs.ToString());
+    return ctx.Error("input 0 (boxes) must be [num_batches, spatial_dimension, 4], got ",
+                     bs.ToString());
   }
   if (ss.GetDimNum() != 3 || ss.GetDim(0) != bs.GetDim(0) || ss.GetDim(2) != bs.GetDim(1)) {
     return ctx.Error("input 1 (scores) has shape ", ss.ToString(), ", expected [", bs.GetDim(0),

@@ -274,30 +274,30 @@ ge::Status PowKernel(gert::KernelContext& ctx) {
   ASSIGN_OR_RETURN(gert::Tensor* z, PrepareOutput(ctx, 0, zs, xt));
   ge::StatusOr<BroadcastIndex> bi = BroadcastIndex::Create({&x->GetShape(), &y->GetShape()}, zs);
   if (!bi.ok()) return WithNode(ctx, bi.status());
-  return WithNode(
-      ctx, DispatchType<kTgAllFloat | kTgSigned>(
-               xt,
-               [&](auto xtag) {
-                 using TX = typename decltype(xtag)::type;
-                 if constexpr (std::is_same_v<TX, int8_t> || std::is_same_v<TX, int16_t>) {
-                   return ge::NotSupported("X type ", DataTypeName(DataTypeOf<TX>()));
-                 } else {
-                   return DispatchType<kTgReal>(
-                       y->GetDataType(),
-                       [&](auto ytag) {
-                         using TY = typename decltype(ytag)::type;
-                         const TX* px = x->GetData<TX>();
-                         const TY* py = y->GetData<TY>();
-                         TX* pz = z->GetData<TX>();
-                         bi->ForEach2([&](int64_t o, int64_t ia, int64_t ib) {
-                           pz[o] = PowElement(px[ia], py[ib]);
-                         });
-                         return ge::OkStatus();
-                       },
-                       "input 1 (Y)");
-                 }
-               },
-               "input 0 (X)"));
+  return WithNode(ctx,
+                  DispatchType<kTgAllFloat | kTgSigned>(
+                      xt,
+                      [&](auto xtag) {
+                        using TX = typename decltype(xtag)::type;
+                        if constexpr (std::is_same_v<TX, int8_t> || std::is_same_v<TX, int16_t>) {
+                          return ge::NotSupported("X type ", DataTypeName(DataTypeOf<TX>()));
+                        } else {
+                          return DispatchType<kTgReal>(
+                              y->GetDataType(),
+                              [&](auto ytag) {
+                                using TY = typename decltype(ytag)::type;
+                                const TX* px = x->GetData<TX>();
+                                const TY* py = y->GetData<TY>();
+                                TX* pz = z->GetData<TX>();
+                                bi->ForEach2([&](int64_t o, int64_t ia, int64_t ib) {
+                                  pz[o] = PowElement(px[ia], py[ib]);
+                                });
+                                return ge::OkStatus();
+                              },
+                              "input 1 (Y)");
+                        }
+                      },
+                      "input 0 (X)"));
 }
 
 // ---------------------------------------------------------------- PRelu
@@ -319,8 +319,8 @@ ge::Status InferPRelu(gert::InferShapeContext& ctx) {
       const int64_t ds = slope->GetDim(rs - 1 - i);
       const int64_t dx = x->GetDim(r - 1 - i);
       if (ds != 1 && dx >= 0 && ds >= 0 && ds != dx) {
-        return ctx.Error("slope ", slope->ToString(), " does not broadcast to X ",
-                         x->ToString(), " (unidirectional)");
+        return ctx.Error("slope ", slope->ToString(), " does not broadcast to X ", x->ToString(),
+                         " (unidirectional)");
       }
     }
   }
@@ -401,14 +401,14 @@ ge::Status ClipKernel(gert::KernelContext& ctx) {
 
 constexpr uint32_t kRealG = kTgReal;
 
-#define OPS_REG_ARITH_(Type, OpT)                                \
-  REG_OP(Type)                                                   \
-      .Input("A", NumericTypes())                                \
-      .Input("B", NumericTypes())                                \
-      .Output("C", NumericTypes())                               \
-      .InferShape(InferBroadcast)                                \
-      .InferDataType(InferSameAsInput0)                          \
-      .Verify(VerifySameInputTypes)                              \
+#define OPS_REG_ARITH_(Type, OpT)       \
+  REG_OP(Type)                          \
+      .Input("A", NumericTypes())       \
+      .Input("B", NumericTypes())       \
+      .Output("C", NumericTypes())      \
+      .InferShape(InferBroadcast)       \
+      .InferDataType(InferSameAsInput0) \
+      .Verify(VerifySameInputTypes)     \
       .Kernel(ge::kEngineHostCpu, BinaryKernel<kRealG, OpT>);
 
 OPS_REG_ARITH_(Add, AddOp)

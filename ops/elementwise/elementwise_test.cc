@@ -109,16 +109,23 @@ gert::Shape UnknownRank() {
 // ---------------------------------------------------------- registration
 
 TEST(ElementwiseRegistrationTest, EveryOpHasInferAndKernel) {
-  for (const char* type :
-       {"Abs",      "Acos",        "Acosh",     "Add",        "Asin",       "Asinh",
-        "Atan",     "Atanh",       "BitShift",  "Ceil",       "Celu",       "Clip",
-        "Cos",      "Cosh",        "Div",       "Elu",        "Erf",        "Exp",
-        "Floor",    "Gelu",        "HardSigmoid", "HardSwish", "IsInf",     "IsNaN",
-        "LeakyRelu", "Log",        "Max",       "Mean",       "Min",        "Mod",
-        "Mul",      "Neg",         "Pow",       "PRelu",      "Reciprocal", "Relu",
-        "Round",    "Selu",        "Shrink",    "Sigmoid",    "Sign",       "Sin",
-        "Sinh",     "Softplus",    "Softsign",  "Sqrt",       "Sub",        "Sum",
-        "Tan",      "Tanh",        "ThresholdedRelu"}) {
+  for (const char* type : {"Abs",       "Acos",       "Acosh",
+                           "Add",       "Asin",       "Asinh",
+                           "Atan",      "Atanh",      "BitShift",
+                           "Ceil",      "Celu",       "Clip",
+                           "Cos",       "Cosh",       "Div",
+                           "Elu",       "Erf",        "Exp",
+                           "Floor",     "Gelu",       "HardSigmoid",
+                           "HardSwish", "IsInf",      "IsNaN",
+                           "LeakyRelu", "Log",        "Max",
+                           "Mean",      "Min",        "Mod",
+                           "Mul",       "Neg",        "Pow",
+                           "PRelu",     "Reciprocal", "Relu",
+                           "Round",     "Selu",       "Shrink",
+                           "Sigmoid",   "Sign",       "Sin",
+                           "Sinh",      "Softplus",   "Softsign",
+                           "Sqrt",      "Sub",        "Sum",
+                           "Tan",       "Tanh",       "ThresholdedRelu"}) {
     const ge::OpRegistrationData* r = ge::OpRegistry::Instance().Find(type);
     ASSERT_NE(r, nullptr) << type;
     EXPECT_NE(r->infer_shape, nullptr) << type;
@@ -411,7 +418,8 @@ TEST(ElementwiseKernelTest, ActivationsWithAttributes) {
   EXPECT_THAT(std::string(y.status().message()), HasSubstr("fast"));
   Attrs wrong_type;
   wrong_type.Set<int64_t>("alpha", 1);
-  EXPECT_EQ(ge::GetErrorCode(RunOp("Elu", {&x}, &wrong_type).status()), ge::ErrorCode::kTypeMismatch);
+  EXPECT_EQ(ge::GetErrorCode(RunOp("Elu", {&x}, &wrong_type).status()),
+            ge::ErrorCode::kTypeMismatch);
 }
 
 TEST(ElementwiseKernelTest, BitShift) {

@@ -61,10 +61,9 @@ inline ge::TensorType SignedNumericTypes() {
                         ge::DT_INT8,  ge::DT_INT16,   ge::DT_INT32,  ge::DT_INT64};
 }
 inline ge::TensorType NumericBoolTypes() {
-  return ge::TensorType{ge::DT_FLOAT, ge::DT_FLOAT16, ge::DT_DOUBLE, ge::DT_BF16,
-                        ge::DT_INT8,  ge::DT_INT16,   ge::DT_INT32,  ge::DT_INT64,
-                        ge::DT_UINT8, ge::DT_UINT16,  ge::DT_UINT32, ge::DT_UINT64,
-                        ge::DT_BOOL};
+  return ge::TensorType{ge::DT_FLOAT,  ge::DT_FLOAT16, ge::DT_DOUBLE, ge::DT_BF16,  ge::DT_INT8,
+                        ge::DT_INT16,  ge::DT_INT32,   ge::DT_INT64,  ge::DT_UINT8, ge::DT_UINT16,
+                        ge::DT_UINT32, ge::DT_UINT64,  ge::DT_BOOL};
 }
 inline ge::TensorType BoolTypes() { return ge::TensorType{ge::DT_BOOL}; }
 
@@ -78,8 +77,8 @@ inline ge::Status VerifySameInputTypes(gert::InferShapeContext& ctx) {
     if (ctx.GetInputShape(i) == nullptr) continue;  // absent optional input
     const ge::DataType dt = ctx.GetInputDataType(i);
     if (dt != dt0) {
-      return ctx.ErrorWithCode(ge::ErrorCode::kTypeMismatch, "input ", i, " is ",
-                               DataTypeName(dt), " but input 0 is ", DataTypeName(dt0),
+      return ctx.ErrorWithCode(ge::ErrorCode::kTypeMismatch, "input ", i, " is ", DataTypeName(dt),
+                               " but input 0 is ", DataTypeName(dt0),
                                "; they must have the same type");
     }
   }
@@ -96,9 +95,7 @@ inline ge::Status InferDataTypeBool(gert::InferShapeContext& ctx) {
 
 struct ElementwiseOpBase {
   static constexpr bool kBoolOut = false;
-  ge::Status Init(const gert::ContextBase& /*ctx*/, ge::DataType /*dt*/) {
-    return ge::OkStatus();
-  }
+  ge::Status Init(const gert::ContextBase& /*ctx*/, ge::DataType /*dt*/) { return ge::OkStatus(); }
   template <typename T>
   ge::Status CheckRhs(const gert::ContextBase& /*ctx*/, const T* /*b*/, int64_t /*n*/) const {
     return ge::OkStatus();
@@ -121,8 +118,7 @@ inline OutType<T, Op> Store(R r) {
 
 // y[o] = op(a[ia], b[ib]) over a broadcast, with flat fast paths.
 template <typename T, typename Op>
-void RunBinary(const BroadcastIndex& bi, const T* a, const T* b, OutType<T, Op>* y,
-               const Op& op) {
+void RunBinary(const BroadcastIndex& bi, const T* a, const T* b, OutType<T, Op>* y, const Op& op) {
   const int64_t n = bi.output_size();
   if (bi.IsSameAsOutput(0) && bi.IsSameAsOutput(1)) {
     for (int64_t i = 0; i < n; ++i) y[i] = Store<T, Op>(op(ToCompute(a[i]), ToCompute(b[i])));
@@ -149,8 +145,8 @@ ge::Status UnaryKernel(gert::KernelContext& ctx) {
   ASSIGN_OR_RETURN(const gert::Tensor* x, GetKernelInput(ctx, 0));
   const ge::DataType dt = x->GetDataType();
   if (!IsInGroups(dt, kGroups)) {
-    return ctx.ErrorWithCode(ge::ErrorCode::kNotSupported, "input 0 data type ",
-                             DataTypeName(dt), " is not supported");
+    return ctx.ErrorWithCode(ge::ErrorCode::kNotSupported, "input 0 data type ", DataTypeName(dt),
+                             " is not supported");
   }
   Op op;
   RETURN_IF_ERROR(op.Init(ctx, dt));
@@ -180,12 +176,11 @@ ge::Status BinaryKernel(gert::KernelContext& ctx) {
   const ge::DataType dt = a->GetDataType();
   if (b->GetDataType() != dt) {
     return ctx.ErrorWithCode(ge::ErrorCode::kTypeMismatch, "input 1 is ",
-                             DataTypeName(b->GetDataType()), " but input 0 is ",
-                             DataTypeName(dt));
+                             DataTypeName(b->GetDataType()), " but input 0 is ", DataTypeName(dt));
   }
   if (!IsInGroups(dt, kGroups)) {
-    return ctx.ErrorWithCode(ge::ErrorCode::kNotSupported, "input data type ",
-                             DataTypeName(dt), " is not supported");
+    return ctx.ErrorWithCode(ge::ErrorCode::kNotSupported, "input data type ", DataTypeName(dt),
+                             " is not supported");
   }
   gert::Shape ys;
   ge::Status st = InferBroadcastShape(a->GetShape(), b->GetShape(), &ys);
@@ -203,7 +198,7 @@ ge::Status BinaryKernel(gert::KernelContext& ctx) {
                              const T* pb = b->GetData<T>();
                              RETURN_IF_ERROR(op.CheckRhs(ctx, pb, b->GetShapeSize()));
                              elementwise_internal::RunBinary<T, Op>(*bi, a->GetData<T>(), pb,
-                                                                   y->GetData<Out>(), op);
+                                                                    y->GetData<Out>(), op);
                              return ge::OkStatus();
                            },
                            "the inputs"));
@@ -231,8 +226,8 @@ ge::Status VariadicKernel(gert::KernelContext& ctx) {
   }
   const ge::DataType dt = xs[0]->GetDataType();
   if (!IsInGroups(dt, kGroups)) {
-    return ctx.ErrorWithCode(ge::ErrorCode::kNotSupported, "input data type ",
-                             DataTypeName(dt), " is not supported");
+    return ctx.ErrorWithCode(ge::ErrorCode::kNotSupported, "input data type ", DataTypeName(dt),
+                             " is not supported");
   }
   gert::Shape ys;
   ge::Status st = InferBroadcastShape(shapes, &ys);
@@ -242,43 +237,44 @@ ge::Status VariadicKernel(gert::KernelContext& ctx) {
   ASSIGN_OR_RETURN(gert::Tensor* y, PrepareOutput(ctx, 0, ys, dt));
   const int64_t total = ys.GetShapeSize();
   return WithNode(
-      ctx, DispatchType<kGroups>(
-               dt,
-               [&](auto tag) -> ge::Status {
-                 using T = typename decltype(tag)::type;
-                 using C = ComputeType<T>;
-                 T* out = y->GetData<T>();
-                 std::vector<C> scratch;
-                 C* acc;
-                 if constexpr (std::is_same_v<C, T>) {
-                   acc = out;
-                 } else {
-                   scratch.resize(static_cast<size_t>(total));
-                   acc = scratch.data();
-                 }
-                 for (size_t i = 0; i < n; ++i) {
-                   const T* x = xs[i]->GetData<T>();
-                   ASSIGN_OR_RETURN(BroadcastIndex bi, BroadcastIndex::Create({shapes[i]}, ys));
-                   if (i == 0) {
-                     if (bi.IsSameAsOutput(0)) {
-                       for (int64_t o = 0; o < total; ++o) acc[o] = ToCompute(x[o]);
-                     } else {
-                       bi.ForEach([&](int64_t o, const int64_t* off) { acc[o] = ToCompute(x[off[0]]); });
-                     }
-                   } else if (bi.IsSameAsOutput(0)) {
-                     for (int64_t o = 0; o < total; ++o) acc[o] = op(acc[o], ToCompute(x[o]));
-                   } else {
-                     bi.ForEach([&](int64_t o, const int64_t* off) {
-                       acc[o] = op(acc[o], ToCompute(x[off[0]]));
-                     });
-                   }
-                 }
-                 for (int64_t o = 0; o < total; ++o) {
-                   out[o] = FromCompute<T>(op.Finish(acc[o], static_cast<int64_t>(n)));
-                 }
-                 return ge::OkStatus();
-               },
-               "the inputs"));
+      ctx,
+      DispatchType<kGroups>(
+          dt,
+          [&](auto tag) -> ge::Status {
+            using T = typename decltype(tag)::type;
+            using C = ComputeType<T>;
+            T* out = y->GetData<T>();
+            std::vector<C> scratch;
+            C* acc;
+            if constexpr (std::is_same_v<C, T>) {
+              acc = out;
+            } else {
+              scratch.resize(static_cast<size_t>(total));
+              acc = scratch.data();
+            }
+            for (size_t i = 0; i < n; ++i) {
+              const T* x = xs[i]->GetData<T>();
+              ASSIGN_OR_RETURN(BroadcastIndex bi, BroadcastIndex::Create({shapes[i]}, ys));
+              if (i == 0) {
+                if (bi.IsSameAsOutput(0)) {
+                  for (int64_t o = 0; o < total; ++o) acc[o] = ToCompute(x[o]);
+                } else {
+                  bi.ForEach([&](int64_t o, const int64_t* off) { acc[o] = ToCompute(x[off[0]]); });
+                }
+              } else if (bi.IsSameAsOutput(0)) {
+                for (int64_t o = 0; o < total; ++o) acc[o] = op(acc[o], ToCompute(x[o]));
+              } else {
+                bi.ForEach([&](int64_t o, const int64_t* off) {
+                  acc[o] = op(acc[o], ToCompute(x[off[0]]));
+                });
+              }
+            }
+            for (int64_t o = 0; o < total; ++o) {
+              out[o] = FromCompute<T>(op.Finish(acc[o], static_cast<int64_t>(n)));
+            }
+            return ge::OkStatus();
+          },
+          "the inputs"));
 }
 
 }  // namespace ops

@@ -120,12 +120,12 @@ struct ShrinkOp : ElementwiseOpBase {
 
 // --------------------------------------------------------------- float only
 
-#define OPS_FLOAT_UNARY_(Name, expr)  \
-  struct Name : ElementwiseOpBase {   \
-    template <typename C>             \
-    C operator()(C x) const {         \
-      return static_cast<C>(expr);    \
-    }                                 \
+#define OPS_FLOAT_UNARY_(Name, expr) \
+  struct Name : ElementwiseOpBase {  \
+    template <typename C>            \
+    C operator()(C x) const {        \
+      return static_cast<C>(expr);   \
+    }                                \
   };
 
 OPS_FLOAT_UNARY_(AcosOp, std::acos(x))
@@ -147,12 +147,12 @@ OPS_FLOAT_UNARY_(ReciprocalOp, C(1) / x)
 OPS_FLOAT_UNARY_(CeilOp, std::ceil(x))
 OPS_FLOAT_UNARY_(FloorOp, std::floor(x))
 OPS_FLOAT_UNARY_(RoundOp, std::nearbyint(x))  // default rounding: half to even
-OPS_FLOAT_UNARY_(SigmoidOp, x >= C(0) ? C(1) / (C(1) + std::exp(-x))
-                                      : std::exp(x) / (C(1) + std::exp(x)))
+OPS_FLOAT_UNARY_(SigmoidOp,
+                 x >= C(0) ? C(1) / (C(1) + std::exp(-x)) : std::exp(x) / (C(1) + std::exp(x)))
 // log(1 + e^x) without overflow.
 OPS_FLOAT_UNARY_(SoftplusOp, x > C(0) ? x + std::log1p(std::exp(-x)) : std::log1p(std::exp(x)))
 OPS_FLOAT_UNARY_(SoftsignOp, x / (C(1) + std::fabs(x)))
-OPS_FLOAT_UNARY_(HardSwishOp, x * std::fmax(C(0), std::fmin(C(1), x / C(6) + C(0.5))))
+OPS_FLOAT_UNARY_(HardSwishOp, x* std::fmax(C(0), std::fmin(C(1), x / C(6) + C(0.5))))
 #undef OPS_FLOAT_UNARY_
 
 struct EluOp : ElementwiseOpBase {
@@ -288,12 +288,12 @@ constexpr uint32_t kRealG = kTgReal;
 
 // ------------------------------------------------------------ registration
 
-#define OPS_REG_FLOAT_UNARY_(Type, OpT, in, out)                  \
-  REG_OP(Type)                                                    \
-      .Input(in, FloatTypes())                                    \
-      .Output(out, FloatTypes())                                  \
-      .InferShape(InferSameAsInput0)                              \
-      .InferDataType(InferSameAsInput0)                           \
+#define OPS_REG_FLOAT_UNARY_(Type, OpT, in, out) \
+  REG_OP(Type)                                   \
+      .Input(in, FloatTypes())                   \
+      .Output(out, FloatTypes())                 \
+      .InferShape(InferSameAsInput0)             \
+      .InferDataType(InferSameAsInput0)          \
       .Kernel(ge::kEngineHostCpu, UnaryKernel<kFloatG, OpT>);
 
 OPS_REG_FLOAT_UNARY_(Acos, AcosOp, "input", "output")

@@ -137,8 +137,8 @@ ge::StatusOr<ConstValue> GetConstValue(const gert::ContextBase& ctx) {
   ge::StatusOr<size_t> bytes = gert::HostStorageBytes(v.dtype, v.shape.GetShapeSize());
   if (!bytes.ok()) return ctx.Error("attribute value: ", bytes.status().message());
   if (v.tensor->GetDataSize() != *bytes) {
-    return ctx.Error("attribute value ", v.shape.ToString(), " ", DataTypeName(v.dtype),
-                     " needs ", *bytes, " bytes but holds ", v.tensor->GetDataSize());
+    return ctx.Error("attribute value ", v.shape.ToString(), " ", DataTypeName(v.dtype), " needs ",
+                     *bytes, " bytes but holds ", v.tensor->GetDataSize());
   }
   return v;
 }
@@ -222,9 +222,7 @@ bool BackwardConsistent(const TransFormats& f, ge::DataType dt, const gert::Shap
   return phys.ok() && *phys == x.ToVector();
 }
 
-ge::Status VerifyTransData(gert::InferShapeContext& ctx) {
-  return GetTransFormats(ctx).status();
-}
+ge::Status VerifyTransData(gert::InferShapeContext& ctx) { return GetTransFormats(ctx).status(); }
 
 ge::Status InferTransData(gert::InferShapeContext& ctx) {
   ASSIGN_OR_RETURN(TransFormats f, GetTransFormats(ctx));

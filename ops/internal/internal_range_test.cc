@@ -29,8 +29,7 @@ TEST(InternalRangeTest, SwitchAndMerge) {
   EXPECT_THAT(r.ranges[0], ElementsAre(Pair(2, 9)));
   EXPECT_THAT(r.ranges[1], ElementsAre(Pair(2, 9)));
 
-  r = Infer("Merge", {Ranged({-1, 4}, {{2, 5}, {4, 4}}), Ranged({-1, -1}, {{7, kInf}, {1, 4}})},
-            2);
+  r = Infer("Merge", {Ranged({-1, 4}, {{2, 5}, {4, 4}}), Ranged({-1, -1}, {{7, kInf}, {1, 4}})}, 2);
   ASSERT_TRUE(r.status.ok()) << r.status;
   EXPECT_EQ(r.shapes[0], (gert::Shape{-1, -1}));
   EXPECT_THAT(r.ranges[0], ElementsAre(Pair(2, kInf), Pair(1, 4)));

@@ -273,14 +273,15 @@ TEST(MergeTest, ForwardsFirstAvailableInput) {
   OpRunner none("Merge");
   none.AbsentInput().AbsentInput().Outputs(2);
   EXPECT_TRUE(IsNodeError(none.Infer(), "no present input"));
-  const ge::OpKernelDef* k = ge::OpRegistry::Instance().Find("Merge")->FindKernel(
-      ge::kEngineHostCpu);
+  const ge::OpKernelDef* k =
+      ge::OpRegistry::Instance().Find("Merge")->FindKernel(ge::kEngineHostCpu);
   EXPECT_TRUE(IsNodeError(none.RunKernelOnly(k->fn), "none of its 2 inputs is available"));
 }
 
 TEST(MergeTest, InferMergesShapesAndChecksDtypes) {
   OpRunner dims("Merge");
-  dims.Input(F32({2, 3}, std::vector<float>(6))).Input(F32({2, 4}, std::vector<float>(8)))
+  dims.Input(F32({2, 3}, std::vector<float>(6)))
+      .Input(F32({2, 4}, std::vector<float>(8)))
       .Outputs(2);
   ASSERT_OK(dims.Infer());
   EXPECT_EQ(dims.InferredShape(0), (gert::Shape{2, -1}));
@@ -299,8 +300,8 @@ TEST(MergeTest, InferMergesShapesAndChecksDtypes) {
 // ---------------------------------------------------- stream / label ops
 
 TEST(StreamOpsTest, RegisteredOnRtsOnly) {
-  for (const char* type : {"StreamSwitch", "StreamActive", "Send", "Recv", "LabelSet",
-                           "LabelGoto", "LabelSwitchByIndex"}) {
+  for (const char* type : {"StreamSwitch", "StreamActive", "Send", "Recv", "LabelSet", "LabelGoto",
+                           "LabelSwitchByIndex"}) {
     const ge::OpRegistrationData* reg = ge::OpRegistry::Instance().Find(type);
     ASSERT_NE(reg, nullptr) << type;
     EXPECT_NE(reg->FindKernel(ge::kEngineRts), nullptr) << type;
@@ -348,8 +349,10 @@ TEST(StreamOpsTest, LabelSwitchByIndex) {
   EXPECT_TRUE(IsNodeError(st, "index 2 is out of range for _label_switch_list of 2 labels"));
   EXPECT_EQ(ge::GetErrorCode(st), ge::ErrorCode::kOutOfRange);
   OpRunner kernel_range("LabelSwitchByIndex");
-  kernel_range.Attr<std::vector<int64_t>>("_label_switch_list", {4}).Input(I32({}, {-1}))
-      .Outputs(0).InferWithValues(false);
+  kernel_range.Attr<std::vector<int64_t>>("_label_switch_list", {4})
+      .Input(I32({}, {-1}))
+      .Outputs(0)
+      .InferWithValues(false);
   EXPECT_TRUE(IsNodeError(kernel_range.Run(ge::kEngineRts), "index -1 is out of range"));
   OpRunner empty("LabelSwitchByIndex");
   empty.Input(I32({}, {0})).Outputs(0);

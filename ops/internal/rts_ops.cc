@@ -75,8 +75,7 @@ constexpr int64_t kMaxSwitchCondition = 5;  // RT_LESS_OR_EQUAL
 ge::Status VerifyStreamSwitch(gert::InferShapeContext& ctx) {
   ASSIGN_OR_RETURN(const int64_t cond, ctx.GetIntOr("switch_condition", 0));
   if (cond < 0 || cond > kMaxSwitchCondition) {
-    return ctx.Error("attribute switch_condition is ", cond, ", expected 0..",
-                     kMaxSwitchCondition);
+    return ctx.Error("attribute switch_condition is ", cond, ", expected 0..", kMaxSwitchCondition);
   }
   RETURN_IF_ERROR(CheckOneElement(ctx, 0, "x1"));
   RETURN_IF_ERROR(CheckOneElement(ctx, 1, "x2"));
@@ -91,8 +90,7 @@ ge::Status VerifyStreamSwitch(gert::InferShapeContext& ctx) {
 ge::Status StreamSwitchKernel(gert::KernelContext& ctx) {
   ASSIGN_OR_RETURN(const int64_t cond, ctx.GetIntOr("switch_condition", 0));
   if (cond < 0 || cond > kMaxSwitchCondition) {
-    return ctx.Error("attribute switch_condition is ", cond, ", expected 0..",
-                     kMaxSwitchCondition);
+    return ctx.Error("attribute switch_condition is ", cond, ", expected 0..", kMaxSwitchCondition);
   }
   for (size_t i = 0; i < 2; ++i) {
     ASSIGN_OR_RETURN(const gert::Tensor* x, GetKernelInput(ctx, i));

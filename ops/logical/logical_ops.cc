@@ -68,16 +68,17 @@ OPS_COMPARE_OP_(LessOrEqualOp, a <= b)
 // ---------------------------------------------------------------- Where
 
 ge::TensorType WhereTypes() {
-  return ge::TensorType{ge::DT_FLOAT,  ge::DT_FLOAT16, ge::DT_DOUBLE,    ge::DT_BF16,
-                        ge::DT_INT8,   ge::DT_INT16,   ge::DT_INT32,     ge::DT_INT64,
-                        ge::DT_UINT8,  ge::DT_UINT16,  ge::DT_UINT32,    ge::DT_UINT64,
-                        ge::DT_BOOL,   ge::DT_STRING,  ge::DT_COMPLEX64, ge::DT_COMPLEX128};
+  return ge::TensorType{ge::DT_FLOAT, ge::DT_FLOAT16, ge::DT_DOUBLE,    ge::DT_BF16,
+                        ge::DT_INT8,  ge::DT_INT16,   ge::DT_INT32,     ge::DT_INT64,
+                        ge::DT_UINT8, ge::DT_UINT16,  ge::DT_UINT32,    ge::DT_UINT64,
+                        ge::DT_BOOL,  ge::DT_STRING,  ge::DT_COMPLEX64, ge::DT_COMPLEX128};
 }
 
 ge::Status VerifyWhere(gert::InferShapeContext& ctx) {
   if (ctx.GetInputNum() < 3) return ctx.Error("needs 3 inputs, got ", ctx.GetInputNum());
   if (ctx.GetInputDataType(0) != ge::DT_BOOL) {
-    return ctx.ErrorWithCode(ge::ErrorCode::kTypeMismatch, "input 0 (condition) must be DT_BOOL, got ",
+    return ctx.ErrorWithCode(ge::ErrorCode::kTypeMismatch,
+                             "input 0 (condition) must be DT_BOOL, got ",
                              DataTypeName(ctx.GetInputDataType(0)));
   }
   if (ctx.GetInputDataType(1) != ctx.GetInputDataType(2)) {
@@ -98,7 +99,8 @@ ge::Status WhereKernel(gert::KernelContext& ctx) {
   ASSIGN_OR_RETURN(const gert::Tensor* x, GetKernelInput(ctx, 1));
   ASSIGN_OR_RETURN(const gert::Tensor* y, GetKernelInput(ctx, 2));
   if (c->GetDataType() != ge::DT_BOOL) {
-    return ctx.ErrorWithCode(ge::ErrorCode::kTypeMismatch, "input 0 (condition) must be DT_BOOL, got ",
+    return ctx.ErrorWithCode(ge::ErrorCode::kTypeMismatch,
+                             "input 0 (condition) must be DT_BOOL, got ",
                              DataTypeName(c->GetDataType()));
   }
   const ge::DataType dt = x->GetDataType();
@@ -131,14 +133,14 @@ ge::Status WhereKernel(gert::KernelContext& ctx) {
 
 // ---------------------------------------------------------- registration
 
-#define OPS_REG_BOOL_BINARY_(Type, OpT)                          \
-  REG_OP(Type)                                                   \
-      .Input("A", BoolTypes())                                   \
-      .Input("B", BoolTypes())                                   \
-      .Output("C", BoolTypes())                                  \
-      .InferShape(InferBroadcast)                                \
-      .InferDataType(InferDataTypeBool)                          \
-      .Verify(VerifySameInputTypes)                              \
+#define OPS_REG_BOOL_BINARY_(Type, OpT) \
+  REG_OP(Type)                          \
+      .Input("A", BoolTypes())          \
+      .Input("B", BoolTypes())          \
+      .Output("C", BoolTypes())         \
+      .InferShape(InferBroadcast)       \
+      .InferDataType(InferDataTypeBool) \
+      .Verify(VerifySameInputTypes)     \
       .Kernel(ge::kEngineHostCpu, BinaryKernel<kTgBool, OpT>);
 OPS_REG_BOOL_BINARY_(And, AndOp)
 OPS_REG_BOOL_BINARY_(Or, OrOp)
@@ -161,14 +163,14 @@ REG_OP(Equal)
     .Verify(VerifySameInputTypes)
     .Kernel(ge::kEngineHostCpu, BinaryKernel<kTgRealBool, EqualOp>);
 
-#define OPS_REG_COMPARE_(Type, OpT)                              \
-  REG_OP(Type)                                                   \
-      .Input("A", NumericTypes())                                \
-      .Input("B", NumericTypes())                                \
-      .Output("C", BoolTypes())                                  \
-      .InferShape(InferBroadcast)                                \
-      .InferDataType(InferDataTypeBool)                          \
-      .Verify(VerifySameInputTypes)                              \
+#define OPS_REG_COMPARE_(Type, OpT)     \
+  REG_OP(Type)                          \
+      .Input("A", NumericTypes())       \
+      .Input("B", NumericTypes())       \
+      .Output("C", BoolTypes())         \
+      .InferShape(InferBroadcast)       \
+      .InferDataType(InferDataTypeBool) \
+      .Verify(VerifySameInputTypes)     \
       .Kernel(ge::kEngineHostCpu, BinaryKernel<kTgReal, OpT>);
 OPS_REG_COMPARE_(Greater, GreaterOp)
 OPS_REG_COMPARE_(GreaterOrEqual, GreaterOrEqualOp)

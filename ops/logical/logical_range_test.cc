@@ -18,8 +18,9 @@ using ::testing::ElementsAre, ::testing::HasSubstr, ::testing::Pair;
 constexpr int64_t kInf = kUnboundedDim;
 
 TEST(LogicalRangeTest, WhereBroadcastsThreeInputs) {
-  InferResult r = Infer("Where", {Ranged({-1, 1}, {{1, 3}, {1, 1}}, ge::DT_BOOL),
-                                  Ranged({-1}, {{2, 8}}), {gert::Shape{1}}});
+  InferResult r = Infer(
+      "Where",
+      {Ranged({-1, 1}, {{1, 3}, {1, 1}}, ge::DT_BOOL), Ranged({-1}, {{2, 8}}), {gert::Shape{1}}});
   ASSERT_TRUE(r.status.ok()) << r.status;
   EXPECT_THAT(r.ranges[0], ElementsAre(Pair(1, 3), Pair(2, 8)));
 }

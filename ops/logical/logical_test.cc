@@ -75,7 +75,10 @@ TEST(LogicalRegistrationTest, EveryOpRegistered) {
 
 TEST(LogicalInferTest, ComparisonsGiveBoolWithBroadcast) {
   gert::InferShapeContextBuilder ib;
-  ib.Node("gt", "Greater").Input({-1, 1, 4}, ge::DT_FLOAT16).Input({3, 1}, ge::DT_FLOAT16).Outputs(1);
+  ib.Node("gt", "Greater")
+      .Input({-1, 1, 4}, ge::DT_FLOAT16)
+      .Input({3, 1}, ge::DT_FLOAT16)
+      .Outputs(1);
   gert::InferShapeContext* ctx = ib.Build();
   ASSERT_TRUE(Reg("Greater").infer_data_type(*ctx).ok());
   ASSERT_TRUE(Reg("Greater").infer_shape(*ctx).ok());
@@ -244,7 +247,9 @@ TEST(LogicalKernelTest, WhereKernelRejectsBadInputs) {
   auto out = gert::HostTensor::Create(ge::DT_FLOAT, {2});
   ASSERT_TRUE(out.ok());
   gert::KernelRunContextBuilder kb;
-  kb.Node("wk", "Where").Inputs({&c.tensor(), &x.tensor(), &x.tensor()}).Outputs({out->MutableTensor()});
+  kb.Node("wk", "Where")
+      .Inputs({&c.tensor(), &x.tensor(), &x.tensor()})
+      .Outputs({out->MutableTensor()});
   ge::Status st = Reg("Where").FindKernel(ge::kEngineHostCpu)->fn(*kb.Build());
   EXPECT_EQ(ge::GetErrorCode(st), ge::ErrorCode::kTypeMismatch);
   EXPECT_THAT(std::string(st.message()), HasSubstr("wk"));
@@ -254,8 +259,9 @@ TEST(LogicalKernelTest, WhereKernelRejectsBadInputs) {
   EXPECT_THAT(std::string(st.message()), HasSubstr("input 2 is missing"));
   auto cb = B({3}, {1, 0, 1});
   gert::KernelRunContextBuilder kb3;
-  kb3.Node("wk3", "Where").Inputs({&cb.tensor(), &x.tensor(), &x.tensor()}).Outputs(
-      {out->MutableTensor()});
+  kb3.Node("wk3", "Where")
+      .Inputs({&cb.tensor(), &x.tensor(), &x.tensor()})
+      .Outputs({out->MutableTensor()});
   st = Reg("Where").FindKernel(ge::kEngineHostCpu)->fn(*kb3.Build());
   EXPECT_THAT(std::string(st.message()), HasSubstr("[3]"));
 }

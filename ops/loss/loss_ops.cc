@@ -74,8 +74,8 @@ ge::Status InferLossShapes(gert::InferShapeContext& ctx, bool has_log_prob) {
     return ctx.Error("input 0 must have rank >= 2 ([N, C, d1, ...]), got ", x->ToString());
   }
   if (!x->IsUnknownRank() && !t->IsUnknownRank() && t->GetDimNum() + 1 != x->GetDimNum()) {
-    return ctx.Error("input 1 has shape ", t->ToString(), ", expected rank ",
-                     x->GetDimNum() - 1, " to match input 0 ", x->ToString());
+    return ctx.Error("input 1 has shape ", t->ToString(), ", expected rank ", x->GetDimNum() - 1,
+                     " to match input 0 ", x->ToString());
   }
   if (t->IsUnknownRank() == false && t->GetDimNum() < 1) {
     return ctx.Error("input 1 must have rank >= 1 ([N, d1, ...]), got ", t->ToString());
@@ -105,7 +105,8 @@ ge::Status InferLossShapes(gert::InferShapeContext& ctx, bool has_log_prob) {
   }
   if (const gert::Shape* w = ctx.GetInputShape(2)) {
     if (!w->IsUnknownRank()) {
-      if (w->GetDimNum() != 1) return ctx.Error("input 2 (weight) must be 1-D, got ", w->ToString());
+      if (w->GetDimNum() != 1)
+        return ctx.Error("input 2 (weight) must be 1-D, got ", w->ToString());
       const int64_t c = x->IsUnknownRank() ? -1 : x->GetDim(1);
       if (c >= 0 && w->GetDim(0) >= 0 && w->GetDim(0) != c) {
         return ctx.Error("input 2 (weight) has shape ", w->ToString(), " but input 0 has C = ", c,
@@ -199,14 +200,15 @@ ge::Status LossKernel(gert::KernelContext& ctx, bool softmax) {
   const gert::Shape& ts = target->GetShape();
   if (xs.GetDimNum() < 2) return ctx.Error("input 0 must have rank >= 2, got ", xs.ToString());
   bool target_ok = ts.GetDimNum() + 1 == xs.GetDimNum() && ts.GetDim(0) == xs.GetDim(0);
-  for (size_t i = 1; target_ok && i < ts.GetDimNum(); ++i) target_ok = ts.GetDim(i) == xs.GetDim(i + 1);
+  for (size_t i = 1; target_ok && i < ts.GetDimNum(); ++i)
+    target_ok = ts.GetDim(i) == xs.GetDim(i + 1);
   if (!target_ok) {
     return ctx.Error("input 1 has shape ", ts.ToString(), ", expected input 0's ", xs.ToString(),
                      " without dim 1");
   }
   const int64_t n = xs.GetDim(0), c = xs.GetDim(1);
-  const int64_t d = n == 0 || c == 0 ? ts.GetShapeSize() / std::max<int64_t>(n, 1)
-                                     : xs.GetShapeSize() / (n * c);
+  const int64_t d =
+      n == 0 || c == 0 ? ts.GetShapeSize() / std::max<int64_t>(n, 1) : xs.GetShapeSize() / (n * c);
   if (weight != nullptr && weight->GetShape() != gert::Shape{c}) {
     return ctx.Error("input 2 (weight) has shape ", weight->GetShape().ToString(), ", expected [",
                      c, "]");
@@ -223,7 +225,8 @@ ge::Status LossKernel(gert::KernelContext& ctx, bool softmax) {
                                       xv = ToDoubles<T>(*x);
                                       if (weight != nullptr) {
                                         if (weight->GetDataType() != dt) {
-                                          return ge::ParamInvalid("input 2 (weight) dtype differs from input 0");
+                                          return ge::ParamInvalid(
+                                              "input 2 (weight) dtype differs from input 0");
                                         }
                                         wv = ToDoubles<T>(*weight);
                                       }

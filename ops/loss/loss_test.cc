@@ -123,8 +123,8 @@ TEST(NllInferTest, Errors) {
   const std::vector<ge::DataType> dts = {ge::DT_FLOAT, ge::DT_INT64, ge::DT_FLOAT};
   EXPECT_TRUE(ErrorContains(t.InferShapes({{5}, {5}}, dts, 1), "rank >= 2", "nll3"));
   EXPECT_TRUE(ErrorContains(t.InferShapes({{2, 3, 4}, {2}}, dts, 1), "expected rank 2", "nll3"));
-  EXPECT_TRUE(ErrorContains(t.InferShapes({{2, 3, 4}, {2, 5}}, dts, 1), "target dim 1 must be 4",
-                            "nll3"));
+  EXPECT_TRUE(
+      ErrorContains(t.InferShapes({{2, 3, 4}, {2, 5}}, dts, 1), "target dim 1 must be 4", "nll3"));
   EXPECT_TRUE(ErrorContains(t.InferShapes({{2, 3}, {2}, {4}}, dts, 1),
                             "input 2 (weight) has shape [4] but input 0 has C = 3", "nll3"));
   EXPECT_TRUE(ErrorContains(t.InferShapes({{2, 3}, {2}}, {ge::DT_FLOAT, ge::DT_FLOAT}, 1),

@@ -26,9 +26,9 @@
 #include "metadef/register/inc/gert/contexts.h"
 #include "metadef/register/inc/gert/tensor.h"
 #include "metadef/register/inc/register/op_registry.h"
+#include "ops/common/gemm.h"
 #include "ops/common/op_util.h"
 #include "ops/common/shape_range.h"
-#include "ops/common/gemm.h"
 
 namespace ops {
 namespace {
@@ -280,9 +280,9 @@ ge::Status InferEinsum(gert::InferShapeContext& ctx) {
       }
       ge::StatusOr<DimRange> b = BroadcastDimRange(*lr, r[ax]);
       if (!b.ok()) {
-        return ctx.Error("label '", LabelName(labels[ax]), "': input ", i, " dim ", ax,
-                         " range ", DimRangeString(r[ax]), " conflicts with ",
-                         DimRangeString(*lr), " from earlier axes");
+        return ctx.Error("label '", LabelName(labels[ax]), "': input ", i, " dim ", ax, " range ",
+                         DimRangeString(r[ax]), " conflicts with ", DimRangeString(*lr),
+                         " from earlier axes");
       }
       lr = *b;
     }

@@ -32,17 +32,17 @@ TEST(MathRangeTest, MatMulBatchBroadcastAndMN) {
 }
 
 TEST(MathRangeTest, MatMulConflictingKNamesTheNode) {
-  InferResult r = Infer("MatMul", {Ranged({2, -1}, {{2, 2}, {1, 3}}),
-                                   Ranged({-1, 4}, {{5, 9}, {4, 4}})});
+  InferResult r =
+      Infer("MatMul", {Ranged({2, -1}, {{2, 2}, {1, 3}}), Ranged({-1, 4}, {{5, 9}, {4, 4}})});
   ASSERT_FALSE(r.status.ok());
   EXPECT_THAT(Msg(r.status), HasSubstr("node_MatMul"));
   EXPECT_THAT(Msg(r.status), HasSubstr("do not overlap"));
 }
 
 TEST(MathRangeTest, GemmTransposesAndC) {
-  InferResult r = Infer("Gemm", {Ranged({-1, -1}, {{3, 5}, {1, 7}}),
-                                 Ranged({-1, 4}, {{2, 6}, {4, 4}}),
-                                 Ranged({-1}, {{1, 4}})},
+  InferResult r = Infer("Gemm",
+                        {Ranged({-1, -1}, {{3, 5}, {1, 7}}), Ranged({-1, 4}, {{2, 6}, {4, 4}}),
+                         Ranged({-1}, {{1, 4}})},
                         1, Attrs().Set<int64_t>("transA", 1));
   ASSERT_TRUE(r.status.ok()) << r.status;
   EXPECT_EQ(r.shapes[0], (gert::Shape{-1, 4}));
@@ -54,9 +54,9 @@ TEST(MathRangeTest, GemmTransposesAndC) {
 }
 
 TEST(MathRangeTest, EinsumLabelsMeetAcrossInputs) {
-  InferResult r = Infer("Einsum",
-                        {Ranged({-1, -1}, {{2, 8}, {3, 6}}), Ranged({-1, -1}, {{4, 9}, {5, 5}})},
-                        1, Attrs().Set<std::string>("equation", "ij,jk->ik"));
+  InferResult r =
+      Infer("Einsum", {Ranged({-1, -1}, {{2, 8}, {3, 6}}), Ranged({-1, -1}, {{4, 9}, {5, 5}})}, 1,
+            Attrs().Set<std::string>("equation", "ij,jk->ik"));
   ASSERT_TRUE(r.status.ok()) << r.status;
   EXPECT_EQ(r.shapes[0], (gert::Shape{-1, -1}));
   EXPECT_THAT(r.ranges[0], ElementsAre(Pair(2, 8), Pair(5, 5)));
@@ -79,8 +79,9 @@ TEST(MathRangeTest, DetDropsTheMatrixDims) {
 }
 
 TEST(MathRangeTest, QuantizeKeepsTheRange) {
-  InferResult r = Infer("QuantizeLinear",
-                        {Ranged({-1, 3}, {{2, 7}, {3, 3}}), {gert::Shape{}}, {gert::Shape{}, ge::DT_UINT8}});
+  InferResult r =
+      Infer("QuantizeLinear",
+            {Ranged({-1, 3}, {{2, 7}, {3, 3}}), {gert::Shape{}}, {gert::Shape{}, ge::DT_UINT8}});
   ASSERT_TRUE(r.status.ok()) << r.status;
   EXPECT_THAT(r.ranges[0], ElementsAre(Pair(2, 7), Pair(3, 3)));
   r = Infer("DynamicQuantizeLinear", {Ranged({-1, 3}, {{2, 7}, {3, 3}})}, 3);

@@ -20,9 +20,9 @@
 #include "metadef/register/inc/gert/contexts.h"
 #include "metadef/register/inc/gert/tensor.h"
 #include "metadef/register/inc/register/op_registry.h"
+#include "ops/common/gemm.h"
 #include "ops/common/op_util.h"
 #include "ops/common/shape_range.h"
-#include "ops/common/gemm.h"
 #include "ops/math/math_util.h"
 
 namespace ops {

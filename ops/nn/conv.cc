@@ -129,8 +129,8 @@ constexpr int64_t kMaxColumnElements = int64_t{1} << 31;
 ge::Status CheckColumns(const gert::ContextBase& ctx, int64_t rows, int64_t cols) {
   int64_t n = 0;
   if (__builtin_mul_overflow(rows, cols, &n) || n > kMaxColumnElements) {
-    return ctx.ErrorWithCode(ge::ErrorCode::kNotSupported, "the im2col buffer (", rows, " x ",
-                             cols, ") exceeds ", kMaxColumnElements, " elements");
+    return ctx.ErrorWithCode(ge::ErrorCode::kNotSupported, "the im2col buffer (", rows, " x ", cols,
+                             ") exceeds ", kMaxColumnElements, " elements");
   }
   return ge::OkStatus();
 }
@@ -389,7 +389,8 @@ ge::Status InferConvTranspose(gert::InferShapeContext& ctx) {
   ASSIGN_OR_RETURN(std::vector<int64_t> out_shape, ctx.GetListIntOr("output_shape", {}));
   if (out_shape.size() == nsp + 2) out_shape.erase(out_shape.begin(), out_shape.begin() + 2);
   gert::ShapeRange range = {xr[0], wr.empty() ? DimRangeOf(p.m) : ScaleDimRange(wr[1], p.group)};
-  const bool same = p.spec.auto_pad == AutoPad::kSameUpper || p.spec.auto_pad == AutoPad::kSameLower;
+  const bool same =
+      p.spec.auto_pad == AutoPad::kSameUpper || p.spec.auto_pad == AutoPad::kSameLower;
   for (size_t i = 0; i < nsp; ++i) {
     const int64_t k = p.spec.kernel[i], s = p.spec.strides[i], d = p.spec.dilations[i];
     const int64_t op = out_pad.size() == nsp ? out_pad[i] : 0;
@@ -452,8 +453,8 @@ ge::Status ConvTransposeCompute(gert::KernelContext& ctx, const gert::Tensor& x,
   for (int64_t n = 0; n < p.n; ++n) {
     for (int64_t grp = 0; grp < p.group; ++grp) {
       const C* xg = xin.data() + (n * p.c + grp * cg) * g.out_size;
-      Gemm<C>(rows, g.out_size, cg, wt.data() + grp * rows * cg, cg, xg, g.out_size,
-              cols.data(), g.out_size, false);
+      Gemm<C>(rows, g.out_size, cg, wt.data() + grp * rows * cg, cg, xg, g.out_size, cols.data(),
+              g.out_size, false);
       Col2ImAdd<C>(g, mg, cols.data(), out + (n * p.m + grp * mg) * g.image_size);
     }
     if (b != nullptr) {
@@ -491,8 +492,7 @@ int32_t QuantAt(const gert::Tensor& t, int64_t i) {
 }
 
 // out[j] = t[start + j] - sub for j < count (INT8 / UINT8 tensors).
-void QuantToInt32(const gert::Tensor& t, int64_t start, int64_t count, int32_t sub,
-                  int32_t* out) {
+void QuantToInt32(const gert::Tensor& t, int64_t start, int64_t count, int32_t sub, int32_t* out) {
   if (t.GetDataType() == ge::DT_INT8) {
     const int8_t* p = t.GetData<int8_t>() + start;
     for (int64_t j = 0; j < count; ++j) out[j] = static_cast<int32_t>(p[j]) - sub;
@@ -513,8 +513,8 @@ ge::Status CheckQuantParam(const gert::ContextBase& ctx, const gert::Tensor* t, 
     return ge::OkStatus();
   }
   return ctx.Error("input ", idx, " (", name, ") shape ", t->GetShape().ToString(),
-                   " must be a scalar", per_channel > 0 ? absl::StrCat(" or [", per_channel, "]")
-                                                        : std::string());
+                   " must be a scalar",
+                   per_channel > 0 ? absl::StrCat(" or [", per_channel, "]") : std::string());
 }
 
 // acc[n, m, out] (int32) = sum (x - x_zp) * (w - w_zp[m]) over the window.
@@ -609,15 +609,14 @@ ge::Status QLinearConvKernel(gert::KernelContext& ctx) {
   ASSIGN_OR_RETURN(in[8], GetOptionalInput(ctx, 8));
   const gert::Tensor& x = *in[0];
   const gert::Tensor& w = *in[3];
-  static const char* const kNames[] = {"x",      "x_scale",      "x_zero_point",
-                                       "w",      "w_scale",      "w_zero_point",
+  static const char* const kNames[] = {"x",       "x_scale",      "x_zero_point",
+                                       "w",       "w_scale",      "w_zero_point",
                                        "y_scale", "y_zero_point", "B"};
   for (size_t i : {0, 2, 3, 5, 7}) {
     const ge::DataType dt = in[i]->GetDataType();
     if (dt != ge::DT_INT8 && dt != ge::DT_UINT8) {
       return ctx.ErrorWithCode(ge::ErrorCode::kNotSupported, "input ", i, " (", kNames[i],
-                               ") has data type ", DataTypeName(dt),
-                               "; expected INT8 or UINT8");
+                               ") has data type ", DataTypeName(dt), "; expected INT8 or UINT8");
     }
   }
   for (size_t i : {1, 4, 6}) {
@@ -782,8 +781,7 @@ ge::Status Col2ImKernel(gert::KernelContext& ctx) {
   spec.strides.assign(strides.begin(), strides.end());
   spec.dilations.assign(dilations.begin(), dilations.end());
   spec.pads.assign(pads.begin(), pads.end());
-  if (spec.strides.size() != nsp || spec.dilations.size() != nsp ||
-      spec.pads.size() != 2 * nsp) {
+  if (spec.strides.size() != nsp || spec.dilations.size() != nsp || spec.pads.size() != 2 * nsp) {
     return ctx.Error("attributes strides ", DimsStr(spec.strides), ", dilations ",
                      DimsStr(spec.dilations), ", pads ", DimsStr(spec.pads), " do not match ", nsp,
                      " spatial dims");
@@ -839,8 +837,8 @@ ge::Status InferCol2ImVerify(gert::InferShapeContext& ctx) {
   for (size_t i : {1, 2}) {
     const ge::DataType dt = ctx.GetInputDataType(i);
     if (dt != ge::DT_INT64 && dt != ge::DT_UNDEFINED) {
-      return ctx.ErrorWithCode(ge::ErrorCode::kTypeMismatch, "input ", i,
-                               " must be DT_INT64, got ", DataTypeName(dt));
+      return ctx.ErrorWithCode(ge::ErrorCode::kTypeMismatch, "input ", i, " must be DT_INT64, got ",
+                               DataTypeName(dt));
     }
   }
   return ge::OkStatus();

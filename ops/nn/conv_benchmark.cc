@@ -29,15 +29,15 @@ void BM_Conv(benchmark::State& state) {
     if (!st.ok()) state.SkipWithError(std::string(st.message()).c_str());
   }
   const int64_t oh = (h + 2 * pad - k) / s + 1;
-  state.counters["GFLOP/s"] = benchmark::Counter(
-      2.0 * static_cast<double>(m * c * k * k * oh * oh),
-      benchmark::Counter::kIsIterationInvariantRate, benchmark::Counter::kIs1000);
+  state.counters["GFLOP/s"] = benchmark::Counter(2.0 * static_cast<double>(m * c * k * k * oh * oh),
+                                                 benchmark::Counter::kIsIterationInvariantRate,
+                                                 benchmark::Counter::kIs1000);
 }
 BENCHMARK(BM_Conv)
-    ->Args({64, 56, 64, 3, 1})     // res2 3x3
-    ->Args({256, 56, 64, 1, 1})    // res2 1x1 reduce
-    ->Args({128, 28, 128, 3, 1})   // res3 3x3
-    ->Args({3, 224, 64, 7, 2})     // stem
+    ->Args({64, 56, 64, 3, 1})    // res2 3x3
+    ->Args({256, 56, 64, 1, 1})   // res2 1x1 reduce
+    ->Args({128, 28, 128, 3, 1})  // res3 3x3
+    ->Args({3, 224, 64, 7, 2})    // stem
     ->Unit(benchmark::kMillisecond);
 
 }  // namespace

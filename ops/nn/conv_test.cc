@@ -38,9 +38,8 @@ TEST(ConvTest, Basic2dWithPadding) {
       .Input(Iota(ge::DT_FLOAT, {1, 1, 5, 5}))
       .Input(F32({1, 1, 3, 3}, Ones(9)));
   ASSERT_TRUE(t.Run(1).ok());
-  EXPECT_TRUE(Near(t.OutValues(0),
-                   {12, 21, 27, 33, 24, 33, 54, 63, 72, 51, 63, 99, 108, 117, 81,
-                    93, 144, 153, 162, 111, 72, 111, 117, 123, 84}));
+  EXPECT_TRUE(Near(t.OutValues(0), {12,  21, 27, 33,  24,  33,  54,  63, 72,  51,  63,  99, 108,
+                                    117, 81, 93, 144, 153, 162, 111, 72, 111, 117, 123, 84}));
 }
 
 TEST(ConvTest, StridesAndPadding) {
@@ -134,10 +133,10 @@ TEST(ConvTest, DoubleAndFloat16) {
 
 // Direct 2-D convolution for comparison.
 std::vector<double> NaiveConv2d(const std::vector<double>& x, const std::vector<double>& w,
-                                int64_t n, int64_t c, int64_t h, int64_t wd, int64_t m,
-                                int64_t kh, int64_t kw, int64_t group, int64_t sh, int64_t sw,
-                                int64_t dh, int64_t dw, int64_t pt, int64_t pl, int64_t pb,
-                                int64_t pr, int64_t* oh_out, int64_t* ow_out) {
+                                int64_t n, int64_t c, int64_t h, int64_t wd, int64_t m, int64_t kh,
+                                int64_t kw, int64_t group, int64_t sh, int64_t sw, int64_t dh,
+                                int64_t dw, int64_t pt, int64_t pl, int64_t pb, int64_t pr,
+                                int64_t* oh_out, int64_t* ow_out) {
   const int64_t oh = (h + pt + pb - ((kh - 1) * dh + 1)) / sh + 1;
   const int64_t ow = (wd + pl + pr - ((kw - 1) * dw + 1)) / sw + 1;
   *oh_out = oh;
@@ -169,11 +168,11 @@ TEST(ConvTest, MatchesNaiveConvolutionOnRandomData) {
     int64_t n, c, h, w, m, kh, kw, group, sh, sw, dh, dw, pt, pl, pb, pr;
   };
   const Case cases[] = {
-      {1, 8, 20, 20, 16, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1},   // GEMM tiles + remainders
-      {2, 4, 9, 7, 6, 3, 2, 2, 2, 1, 1, 2, 1, 0, 2, 1},      // groups, strides, dilations
-      {1, 3, 11, 13, 5, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0},    // pointwise
-      {1, 300, 4, 5, 7, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0},    // K > one GEMM K block
-      {1, 6, 8, 8, 6, 3, 3, 6, 2, 2, 1, 1, 1, 1, 0, 0},      // depthwise
+      {1, 8, 20, 20, 16, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1},  // GEMM tiles + remainders
+      {2, 4, 9, 7, 6, 3, 2, 2, 2, 1, 1, 2, 1, 0, 2, 1},     // groups, strides, dilations
+      {1, 3, 11, 13, 5, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0},   // pointwise
+      {1, 300, 4, 5, 7, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0},   // K > one GEMM K block
+      {1, 6, 8, 8, 6, 3, 3, 6, 2, 2, 1, 1, 1, 1, 0, 0},     // depthwise
   };
   std::mt19937 rng(42);
   std::uniform_real_distribution<double> uni(-1, 1);
@@ -183,9 +182,9 @@ TEST(ConvTest, MatchesNaiveConvolutionOnRandomData) {
     for (double& v : x) v = uni(rng);
     for (double& v : w) v = uni(rng);
     int64_t oh, ow;
-    const std::vector<double> want = NaiveConv2d(x, w, k.n, k.c, k.h, k.w, k.m, k.kh, k.kw,
-                                                 k.group, k.sh, k.sw, k.dh, k.dw, k.pt, k.pl,
-                                                 k.pb, k.pr, &oh, &ow);
+    const std::vector<double> want =
+        NaiveConv2d(x, w, k.n, k.c, k.h, k.w, k.m, k.kh, k.kw, k.group, k.sh, k.sw, k.dh, k.dw,
+                    k.pt, k.pl, k.pb, k.pr, &oh, &ow);
     OpTester t("Conv");
     t.AttrInt("group", k.group)
         .AttrInts("strides", {k.sh, k.sw})
@@ -227,8 +226,8 @@ TEST(ConvTest, InferAutoPadVariants) {
     const char* mode;
     int64_t want;
   };
-  for (const Case& c : {Case{"VALID", 15}, Case{"SAME_UPPER", 16}, Case{"SAME_LOWER", 16},
-                        Case{"NOTSET", 15}}) {
+  for (const Case& c :
+       {Case{"VALID", 15}, Case{"SAME_UPPER", 16}, Case{"SAME_LOWER", 16}, Case{"NOTSET", 15}}) {
     OpTester t("Conv");
     t.AttrStr("auto_pad", c.mode).AttrInts("strides", {2, 2});
     ASSERT_TRUE(t.InferShapes({{1, 3, 32, 31}, {8, 3, 3, 3}}, ge::DT_FLOAT, 1).ok()) << c.mode;
@@ -247,8 +246,8 @@ TEST(ConvTest, InferErrorsNameTheNode) {
   }
   {
     OpTester t("Conv");
-    EXPECT_TRUE(ErrorContains(t.InferShapes({{1, 4, 8, 8}, {8, 3, 3, 3}}, ge::DT_FLOAT, 1),
-                              "channels"));
+    EXPECT_TRUE(
+        ErrorContains(t.InferShapes({{1, 4, 8, 8}, {8, 3, 3, 3}}, ge::DT_FLOAT, 1), "channels"));
   }
   {
     OpTester t("Conv");
@@ -258,8 +257,8 @@ TEST(ConvTest, InferErrorsNameTheNode) {
   }
   {
     OpTester t("Conv");
-    EXPECT_TRUE(ErrorContains(t.InferShapes({{1, 3, 8, 8}, {8, 3, 3}}, ge::DT_FLOAT, 1),
-                              "has rank 3"));
+    EXPECT_TRUE(
+        ErrorContains(t.InferShapes({{1, 3, 8, 8}, {8, 3, 3}}, ge::DT_FLOAT, 1), "has rank 3"));
   }
   {
     OpTester t("Conv");
@@ -282,8 +281,8 @@ TEST(ConvTest, InferErrorsNameTheNode) {
   {
     OpTester t("Conv");
     t.AttrInts("strides", {0, 1});
-    EXPECT_TRUE(ErrorContains(t.InferShapes({{1, 3, 8, 8}, {8, 3, 3, 3}}, ge::DT_FLOAT, 1),
-                              "strides"));
+    EXPECT_TRUE(
+        ErrorContains(t.InferShapes({{1, 3, 8, 8}, {8, 3, 3, 3}}, ge::DT_FLOAT, 1), "strides"));
   }
   {
     OpTester t("Conv");
@@ -292,13 +291,13 @@ TEST(ConvTest, InferErrorsNameTheNode) {
   }
   {
     OpTester t("Conv");
-    EXPECT_TRUE(ErrorContains(
-        t.InferShapes({{1, 3, 8, 8}, {8, 3, 3, 3}, {7}}, ge::DT_FLOAT, 1), "(B) shape [7]"));
+    EXPECT_TRUE(ErrorContains(t.InferShapes({{1, 3, 8, 8}, {8, 3, 3, 3}, {7}}, ge::DT_FLOAT, 1),
+                              "(B) shape [7]"));
   }
   {
     OpTester t("Conv");
-    const ge::Status s = t.InferShapes({{1, 3, 8, 8}, {8, 3, 3, 3}}, ge::DT_FLOAT, 1,
-                                       {ge::DT_FLOAT, ge::DT_DOUBLE});
+    const ge::Status s =
+        t.InferShapes({{1, 3, 8, 8}, {8, 3, 3, 3}}, ge::DT_FLOAT, 1, {ge::DT_FLOAT, ge::DT_DOUBLE});
     EXPECT_TRUE(ErrorContains(s, "data type"));
     EXPECT_EQ(ge::GetErrorCode(s), ge::ErrorCode::kTypeMismatch);
   }
@@ -312,9 +311,8 @@ TEST(ConvTest, KernelRejectsInconsistentInputs) {
 
 // ------------------------------------------------------------------ ConvTranspose
 
-const std::vector<double> kConvTransposeOnes5x5 = {0,  1,  3,  3,  2,  3,  8,  15, 12,
-                                                    7,  9,  21, 36, 27, 15, 9,  20, 33,
-                                                    24, 13, 6,  13, 21, 15, 8};
+const std::vector<double> kConvTransposeOnes5x5 = {
+    0, 1, 3, 3, 2, 3, 8, 15, 12, 7, 9, 21, 36, 27, 15, 9, 20, 33, 24, 13, 6, 13, 21, 15, 8};
 
 TEST(ConvTransposeTest, Basic) {
   OpTester t("ConvTranspose");
@@ -364,8 +362,8 @@ TEST(ConvTransposeTest, AutoPadSameUpper) {
   ASSERT_TRUE(t.Run(1).ok());
   EXPECT_EQ(t.Out(0).GetShape(), (gert::Shape{1, 1, 6, 6}));
   // ONNX test_convtranspose_autopad_same: the odd pad goes to the end.
-  EXPECT_TRUE(Near(t.OutValues(0), {0, 0, 1, 1, 3,  2, 0, 0, 1, 1, 3, 2, 3,  3, 8,  5, 12, 7,
-                                    3, 3, 7, 4, 9,  5, 9, 9, 20, 11, 24, 13, 6, 6, 13, 7, 15, 8}));
+  EXPECT_TRUE(Near(t.OutValues(0), {0, 0, 1, 1, 3, 2, 0, 0, 1,  1,  3,  2,  3, 3, 8,  5, 12, 7,
+                                    3, 3, 7, 4, 9, 5, 9, 9, 20, 11, 24, 13, 6, 6, 13, 7, 15, 8}));
 }
 
 TEST(ConvTransposeTest, OutputShapeExtendsWithZeros) {
@@ -401,8 +399,8 @@ TEST(ConvTransposeTest, GroupsAndOutputPaddingShape) {
 TEST(ConvTransposeTest, Errors) {
   {
     OpTester t("ConvTranspose");
-    EXPECT_TRUE(ErrorContains(t.InferShapes({{1, 2, 3, 3}, {1, 2, 3, 3}}, ge::DT_FLOAT, 1),
-                              "channels"));
+    EXPECT_TRUE(
+        ErrorContains(t.InferShapes({{1, 2, 3, 3}, {1, 2, 3, 3}}, ge::DT_FLOAT, 1), "channels"));
   }
   {
     OpTester t("ConvTranspose");

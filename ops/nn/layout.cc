@@ -66,8 +66,7 @@ ge::Status DropoutKernel(gert::KernelContext& ctx) {
   if (train_t != nullptr) {
     if (train_t->GetShapeSize() != 1 || train_t->GetDataType() != ge::DT_BOOL) {
       return ctx.Error("input 2 (training_mode) must be a BOOL scalar, got ",
-                       train_t->GetShape().ToString(), " ",
-                       DataTypeName(train_t->GetDataType()));
+                       train_t->GetShape().ToString(), " ", DataTypeName(train_t->GetDataType()));
     }
     training = train_t->GetData<bool>()[0];
   }
@@ -90,21 +89,22 @@ ge::Status DropoutKernel(gert::KernelContext& ctx) {
   std::uniform_real_distribution<double> uni(0.0, 1.0);
   const double scale = 1.0 / (1.0 - ratio);
   return WithNode(ctx, DispatchType<kTgAllFloat>(
-      x->GetDataType(),
-      [&](auto tag) {
-        using T = typename decltype(tag)::type;
-        using C = ComputeType<T>;
-        const T* in = x->GetData<T>();
-        T* out = y->GetData<T>();
-        for (int64_t i = 0; i < count; ++i) {
-          const bool keep = uni(rng) >= ratio;
-          out[i] = keep ? FromCompute<T>(static_cast<C>(ToCompute(in[i]) * scale))
-                        : FromCompute<T>(C{0});
-          if (m != nullptr) m[i] = keep;
-        }
-        return ge::OkStatus();
-      },
-      "Dropout input data"));
+                           x->GetDataType(),
+                           [&](auto tag) {
+                             using T = typename decltype(tag)::type;
+                             using C = ComputeType<T>;
+                             const T* in = x->GetData<T>();
+                             T* out = y->GetData<T>();
+                             for (int64_t i = 0; i < count; ++i) {
+                               const bool keep = uni(rng) >= ratio;
+                               out[i] =
+                                   keep ? FromCompute<T>(static_cast<C>(ToCompute(in[i]) * scale))
+                                        : FromCompute<T>(C{0});
+                               if (m != nullptr) m[i] = keep;
+                             }
+                             return ge::OkStatus();
+                           },
+                           "Dropout input data"));
 }
 
 // ------------------------------------------------------------------ DepthToSpace / SpaceToDepth
@@ -145,8 +145,7 @@ ge::StatusOr<std::vector<int64_t>> BlockDims(const gert::ContextBase& ctx, const
     return std::vector<int64_t>{n, c < 0 ? -1 : c / bb, h < 0 ? -1 : h * b, w < 0 ? -1 : w * b};
   }
   if ((h >= 0 && h % b != 0) || (w >= 0 && w % b != 0)) {
-    return ctx.Error("input height / width (", h, ", ", w, ") are not divisible by blocksize ",
-                     b);
+    return ctx.Error("input height / width (", h, ", ", w, ") are not divisible by blocksize ", b);
   }
   return std::vector<int64_t>{n, c < 0 ? -1 : c * bb, h < 0 ? -1 : h / b, w < 0 ? -1 : w / b};
 }
@@ -203,34 +202,36 @@ ge::Status BlockKernel(gert::KernelContext& ctx) {
   const int64_t oc_count = d / (b * b);
   const int64_t sh = h * b, sw = w * b;
   return WithNode(ctx, DispatchType<kTgAll>(
-      x->GetDataType(),
-      [&](auto tag) {
-        using T = typename decltype(tag)::type;
-        const T* in = x->GetData<T>();
-        T* out = y->GetData<T>();
-        for (int64_t bn = 0; bn < n; ++bn) {
-          for (int64_t oc = 0; oc < oc_count; ++oc) {
-            for (int64_t i = 0; i < b; ++i) {
-              for (int64_t j = 0; j < b; ++j) {
-                const int64_t ic = crd ? oc * b * b + i * b + j : (i * b + j) * oc_count + oc;
-                for (int64_t hh = 0; hh < h; ++hh) {
-                  const int64_t deep_row = ((bn * d + ic) * h + hh) * w;
-                  const int64_t space_row = ((bn * oc_count + oc) * sh + hh * b + i) * sw + j;
-                  for (int64_t ww = 0; ww < w; ++ww) {
-                    if (kToSpace) {
-                      out[space_row + ww * b] = in[deep_row + ww];
-                    } else {
-                      out[deep_row + ww] = in[space_row + ww * b];
-                    }
-                  }
-                }
-              }
-            }
-          }
-        }
-        return ge::OkStatus();
-      },
-      kToSpace ? "DepthToSpace input" : "SpaceToDepth input"));
+                           x->GetDataType(),
+                           [&](auto tag) {
+                             using T = typename decltype(tag)::type;
+                             const T* in = x->GetData<T>();
+                             T* out = y->GetData<T>();
+                             for (int64_t bn = 0; bn < n; ++bn) {
+                               for (int64_t oc = 0; oc < oc_count; ++oc) {
+                                 for (int64_t i = 0; i < b; ++i) {
+                                   for (int64_t j = 0; j < b; ++j) {
+                                     const int64_t ic =
+                                         crd ? oc * b * b + i * b + j : (i * b + j) * oc_count + oc;
+                                     for (int64_t hh = 0; hh < h; ++hh) {
+                                       const int64_t deep_row = ((bn * d + ic) * h + hh) * w;
+                                       const int64_t space_row =
+                                           ((bn * oc_count + oc) * sh + hh * b + i) * sw + j;
+                                       for (int64_t ww = 0; ww < w; ++ww) {
+                                         if (kToSpace) {
+                                           out[space_row + ww * b] = in[deep_row + ww];
+                                         } else {
+                                           out[deep_row + ww] = in[space_row + ww * b];
+                                         }
+                                       }
+                                     }
+                                   }
+                                 }
+                               }
+                             }
+                             return ge::OkStatus();
+                           },
+                           kToSpace ? "DepthToSpace input" : "SpaceToDepth input"));
 }
 
 }  // namespace

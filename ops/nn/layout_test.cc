@@ -22,17 +22,17 @@ TEST(DepthToSpaceTest, DcrAndCrd) {
   d.AttrInt("blocksize", 2).Input(Iota(ge::DT_FLOAT, {1, 8, 2, 3}));
   ASSERT_TRUE(d.Run(1).ok());
   EXPECT_EQ(d.Out(0).GetShape(), (gert::Shape{1, 2, 4, 6}));
-  EXPECT_TRUE(Near(d.OutValues(0),
-                   {0,  12, 1,  13, 2,  14, 24, 36, 25, 37, 26, 38, 3,  15, 4,  16,
-                    5,  17, 27, 39, 28, 40, 29, 41, 6,  18, 7,  19, 8,  20, 30, 42,
-                    31, 43, 32, 44, 9,  21, 10, 22, 11, 23, 33, 45, 34, 46, 35, 47}));
+  EXPECT_TRUE(
+      Near(d.OutValues(0), {0,  12, 1,  13, 2,  14, 24, 36, 25, 37, 26, 38, 3,  15, 4,  16,
+                            5,  17, 27, 39, 28, 40, 29, 41, 6,  18, 7,  19, 8,  20, 30, 42,
+                            31, 43, 32, 44, 9,  21, 10, 22, 11, 23, 33, 45, 34, 46, 35, 47}));
   OpTester c("DepthToSpace");
   c.AttrInt("blocksize", 2).AttrStr("mode", "CRD").Input(Iota(ge::DT_FLOAT, {1, 8, 2, 3}));
   ASSERT_TRUE(c.Run(1).ok());
-  EXPECT_TRUE(Near(c.OutValues(0),
-                   {0,  6,  1,  7,  2,  8,  12, 18, 13, 19, 14, 20, 3,  9,  4,  10,
-                    5,  11, 15, 21, 16, 22, 17, 23, 24, 30, 25, 31, 26, 32, 36, 42,
-                    37, 43, 38, 44, 27, 33, 28, 34, 29, 35, 39, 45, 40, 46, 41, 47}));
+  EXPECT_TRUE(
+      Near(c.OutValues(0), {0,  6,  1,  7,  2,  8,  12, 18, 13, 19, 14, 20, 3,  9,  4,  10,
+                            5,  11, 15, 21, 16, 22, 17, 23, 24, 30, 25, 31, 26, 32, 36, 42,
+                            37, 43, 38, 44, 27, 33, 28, 34, 29, 35, 39, 45, 40, 46, 41, 47}));
 }
 
 TEST(DepthToSpaceTest, SpaceToDepthInvertsDcr) {
@@ -85,8 +85,7 @@ TEST(DepthToSpaceTest, InferAndErrors) {
   EXPECT_TRUE(ErrorContains(s.InferShapes({{2, 3, 5, 6}}, ge::DT_FLOAT, 1), "divisible"));
   OpTester big("DepthToSpace");
   big.AttrInt("blocksize", 1024);
-  EXPECT_EQ(ge::GetErrorCode(big.InferShapes({{1, 1 << 20, int64_t{1} << 50, 1}},
-                                             ge::DT_FLOAT, 1)),
+  EXPECT_EQ(ge::GetErrorCode(big.InferShapes({{1, 1 << 20, int64_t{1} << 50, 1}}, ge::DT_FLOAT, 1)),
             ge::ErrorCode::kOverflow);
   OpTester b("SpaceToDepth");
   b.AttrInt("blocksize", 0);
@@ -126,9 +125,9 @@ TEST(DropoutTest, TrainingModeDropsAndScales) {
 
 TEST(DropoutTest, InferAndErrors) {
   OpTester t("Dropout");
-  ASSERT_TRUE(t.InferShapes({{-1, 5}, {}, {}}, ge::DT_FLOAT, 2,
-                            {ge::DT_FLOAT, ge::DT_FLOAT, ge::DT_BOOL})
-                  .ok());
+  ASSERT_TRUE(
+      t.InferShapes({{-1, 5}, {}, {}}, ge::DT_FLOAT, 2, {ge::DT_FLOAT, ge::DT_FLOAT, ge::DT_BOOL})
+          .ok());
   EXPECT_EQ(t.InferredShape(1), (gert::Shape{-1, 5}));
   EXPECT_EQ(t.InferredDtype(1), ge::DT_BOOL);
   EXPECT_TRUE(ErrorContains(t.InferShapes({{4}, {2}}, ge::DT_FLOAT, 1), "(ratio)"));

@@ -21,22 +21,20 @@ constexpr int64_t kInf = kUnboundedDim;
 
 TEST(NnRangeTest, ConvSpatialRanges) {
   // 3x3 kernel, pads 1, stride 2: out = floor((in + 2 - 3) / 2) + 1.
-  InferResult r = Infer("Conv",
-                        {Ranged({-1, 3, -1, -1}, {{1, 4}, {3, 3}, {8, 16}, {5, kInf}}),
-                         {gert::Shape{6, 3, 3, 3}}},
-                        1,
-                        Attrs()
-                            .Set<std::vector<int64_t>>("pads", {1, 1, 1, 1})
-                            .Set<std::vector<int64_t>>("strides", {2, 2}));
+  InferResult r = Infer(
+      "Conv",
+      {Ranged({-1, 3, -1, -1}, {{1, 4}, {3, 3}, {8, 16}, {5, kInf}}), {gert::Shape{6, 3, 3, 3}}}, 1,
+      Attrs()
+          .Set<std::vector<int64_t>>("pads", {1, 1, 1, 1})
+          .Set<std::vector<int64_t>>("strides", {2, 2}));
   ASSERT_TRUE(r.status.ok()) << r.status;
   EXPECT_EQ(r.shapes[0], (gert::Shape{-1, 6, -1, -1}));
   EXPECT_THAT(r.ranges[0], ElementsAre(Pair(1, 4), Pair(6, 6), Pair(4, 8), Pair(3, kInf)));
 }
 
 TEST(NnRangeTest, ConvRangeTooSmallForTheKernelNamesTheNode) {
-  InferResult r = Infer("Conv",
-                        {Ranged({1, 3, -1, 8}, {{1, 1}, {3, 3}, {1, 2}, {8, 8}}),
-                         {gert::Shape{6, 3, 3, 3}}});
+  InferResult r = Infer(
+      "Conv", {Ranged({1, 3, -1, 8}, {{1, 1}, {3, 3}, {1, 2}, {8, 8}}), {gert::Shape{6, 3, 3, 3}}});
   ASSERT_FALSE(r.status.ok());
   EXPECT_THAT(Msg(r.status), HasSubstr("node_Conv"));
   EXPECT_THAT(Msg(r.status), HasSubstr("too small"));
@@ -44,7 +42,8 @@ TEST(NnRangeTest, ConvRangeTooSmallForTheKernelNamesTheNode) {
 
 TEST(NnRangeTest, MaxPoolRangesForBothOutputs) {
   InferResult r = Infer("MaxPool", {Ranged({-1, -1, -1}, {{2, 2}, {1, 8}, {4, 10}})}, 2,
-                        Attrs().Set<std::vector<int64_t>>("kernel_shape", {2})
+                        Attrs()
+                            .Set<std::vector<int64_t>>("kernel_shape", {2})
                             .Set<std::vector<int64_t>>("strides", {2}));
   ASSERT_TRUE(r.status.ok()) << r.status;
   EXPECT_THAT(r.ranges[0], ElementsAre(Pair(2, 2), Pair(1, 8), Pair(2, 5)));
@@ -52,8 +51,9 @@ TEST(NnRangeTest, MaxPoolRangesForBothOutputs) {
 }
 
 TEST(NnRangeTest, DepthToSpaceAndSpaceToDepth) {
-  InferResult r = Infer("DepthToSpace", {Ranged({-1, -1, -1, 4}, {{1, 2}, {8, 20}, {3, 5}, {4, 4}})},
-                        1, Attrs().Set<int64_t>("blocksize", 2));
+  InferResult r =
+      Infer("DepthToSpace", {Ranged({-1, -1, -1, 4}, {{1, 2}, {8, 20}, {3, 5}, {4, 4}})}, 1,
+            Attrs().Set<int64_t>("blocksize", 2));
   ASSERT_TRUE(r.status.ok()) << r.status;
   EXPECT_EQ(r.shapes[0], (gert::Shape{-1, -1, -1, 8}));
   EXPECT_THAT(r.ranges[0], ElementsAre(Pair(1, 2), Pair(2, 5), Pair(6, 10), Pair(8, 8)));
@@ -74,9 +74,8 @@ TEST(NnRangeTest, DropoutCopiesToBothOutputs) {
 TEST(NnRangeTest, ConvTransposeSpatialRanges) {
   // stride 2, kernel 3, no pads: out = 2 * (in - 1) + 3.
   InferResult r = Infer("ConvTranspose",
-                        {Ranged({-1, 4, -1}, {{1, 2}, {4, 4}, {3, 10}}),
-                         {gert::Shape{4, 6, 3}}},
-                        1, Attrs().Set<std::vector<int64_t>>("strides", {2}));
+                        {Ranged({-1, 4, -1}, {{1, 2}, {4, 4}, {3, 10}}), {gert::Shape{4, 6, 3}}}, 1,
+                        Attrs().Set<std::vector<int64_t>>("strides", {2}));
   ASSERT_TRUE(r.status.ok()) << r.status;
   EXPECT_EQ(r.shapes[0], (gert::Shape{-1, 6, -1}));
   EXPECT_THAT(r.ranges[0], ElementsAre(Pair(1, 2), Pair(6, 6), Pair(7, 21)));
@@ -93,12 +92,11 @@ TEST(NnRangeTest, ConvTransposeSpatialRanges) {
 }
 
 TEST(NnRangeTest, RoiAlignAndGridSample) {
-  InferResult r = Infer("RoiAlign",
-                        {Ranged({-1, 8, -1, -1}, {{1, 2}, {8, 8}, {10, 20}, {10, 20}}),
-                         Ranged({-1, 4}, {{1, 100}, {4, 4}}),
-                         Ranged({-1}, {{5, 200}}, ge::DT_INT64)},
-                        1,
-                        Attrs().Set<int64_t>("output_height", 3).Set<int64_t>("output_width", 2));
+  InferResult r =
+      Infer("RoiAlign",
+            {Ranged({-1, 8, -1, -1}, {{1, 2}, {8, 8}, {10, 20}, {10, 20}}),
+             Ranged({-1, 4}, {{1, 100}, {4, 4}}), Ranged({-1}, {{5, 200}}, ge::DT_INT64)},
+            1, Attrs().Set<int64_t>("output_height", 3).Set<int64_t>("output_width", 2));
   ASSERT_TRUE(r.status.ok()) << r.status;
   EXPECT_THAT(r.ranges[0], ElementsAre(Pair(5, 100), Pair(8, 8), Pair(3, 3), Pair(2, 2)));
 
@@ -119,15 +117,17 @@ TEST(NnRangeTest, NormsAndSoftmaxCopyRanges) {
   EXPECT_THAT(r.ranges[0], ElementsAre(Pair(1, 64), Pair(10, 10)));
 
   r = Infer("LayerNormalization",
-            {Ranged({-1, -1, 8}, {{1, 4}, {2, 9}, {8, 8}}), {gert::Shape{8}}, {gert::Shape{8}}},
-            3);
+            {Ranged({-1, -1, 8}, {{1, 4}, {2, 9}, {8, 8}}), {gert::Shape{8}}, {gert::Shape{8}}}, 3);
   ASSERT_TRUE(r.status.ok()) << r.status;
   EXPECT_THAT(r.ranges[0], ElementsAre(Pair(1, 4), Pair(2, 9), Pair(8, 8)));
   EXPECT_THAT(r.ranges[1], ElementsAre(Pair(1, 4), Pair(2, 9), Pair(1, 1)));
 
   r = Infer("BatchNormalization",
-            {Ranged({-1, -1, 5}, {{1, 4}, {3, 3}, {5, 5}}), {gert::Shape{-1}}, {gert::Shape{-1}},
-             {gert::Shape{-1}}, {gert::Shape{-1}}},
+            {Ranged({-1, -1, 5}, {{1, 4}, {3, 3}, {5, 5}}),
+             {gert::Shape{-1}},
+             {gert::Shape{-1}},
+             {gert::Shape{-1}},
+             {gert::Shape{-1}}},
             3, Attrs().Set<int64_t>("training_mode", 1));
   ASSERT_TRUE(r.status.ok()) << r.status;
   EXPECT_THAT(r.ranges[0], ElementsAre(Pair(1, 4), Pair(3, 3), Pair(5, 5)));

@@ -40,8 +40,8 @@ ge::Status ReadListAttr(const gert::ContextBase& ctx, absl::string_view name, si
     return ge::OkStatus();
   }
   if (v.size() != n) {
-    return ctx.Error("attribute ", name, " ", DimsStr(v), " has ", v.size(),
-                     " entries, expected ", n, " for ", nspatial, " spatial dims");
+    return ctx.Error("attribute ", name, " ", DimsStr(v), " has ", v.size(), " entries, expected ",
+                     n, " for ", nspatial, " spatial dims");
   }
   for (size_t i = 0; i < v.size(); ++i) {
     if (v[i] < min_value) {
@@ -66,10 +66,10 @@ ge::TensorType FloatTypesBf16() {
 ge::TensorType QuantTypes() { return ge::TensorType{ge::DT_INT8, ge::DT_UINT8}; }
 
 ge::TensorType AllOnnxTypes() {
-  return ge::TensorType{ge::DT_UINT8,   ge::DT_UINT16,  ge::DT_UINT32,    ge::DT_UINT64,
-                        ge::DT_INT8,    ge::DT_INT16,   ge::DT_INT32,     ge::DT_INT64,
-                        ge::DT_BF16,    ge::DT_FLOAT16, ge::DT_FLOAT,     ge::DT_DOUBLE,
-                        ge::DT_STRING,  ge::DT_BOOL,    ge::DT_COMPLEX64, ge::DT_COMPLEX128};
+  return ge::TensorType{ge::DT_UINT8,  ge::DT_UINT16,  ge::DT_UINT32,    ge::DT_UINT64,
+                        ge::DT_INT8,   ge::DT_INT16,   ge::DT_INT32,     ge::DT_INT64,
+                        ge::DT_BF16,   ge::DT_FLOAT16, ge::DT_FLOAT,     ge::DT_DOUBLE,
+                        ge::DT_STRING, ge::DT_BOOL,    ge::DT_COMPLEX64, ge::DT_COMPLEX128};
 }
 
 // ============================================================ windows
@@ -100,8 +100,8 @@ ge::StatusOr<WindowSpec> ReadWindowSpec(const gert::ContextBase& ctx, size_t nsp
     }
     for (size_t i = 0; i < kernel.size(); ++i) {
       if (kernel[i] < 1) {
-        return ctx.Error("attribute kernel_shape ", DimsStr(kernel), ": entry ", i, " (",
-                         kernel[i], ") must be >= 1");
+        return ctx.Error("attribute kernel_shape ", DimsStr(kernel), ": entry ", i, " (", kernel[i],
+                         ") must be >= 1");
       }
       if (weight_kernel.size() == nspatial && weight_kernel[i] >= 0 &&
           weight_kernel[i] != kernel[i]) {
@@ -193,8 +193,8 @@ ge::StatusOr<WindowDim> ComputeWindowDim(const gert::ContextBase& ctx, const Win
     case AutoPad::kNotSet: {
       const int64_t span = in + r.pad_begin + r.pad_end - dk;
       if (span < 0) {
-        return ctx.Error("spatial dim ", i, " of input 0 (size ", in, ", pads ", r.pad_begin,
-                         "+", r.pad_end, ") is smaller than the dilated kernel (", dk, ")");
+        return ctx.Error("spatial dim ", i, " of input 0 (size ", in, ", pads ", r.pad_begin, "+",
+                         r.pad_end, ") is smaller than the dilated kernel (", dk, ")");
       }
       if (spec.ceil_mode) {
         r.out = CeilDiv(span, s) + 1;
@@ -235,8 +235,8 @@ ge::StatusOr<WindowDim> ComputeWindowDim(const gert::ContextBase& ctx, const Win
 
 ge::Status ConvGeometry::Finalize() {
   const size_t n = image.size();
-  if (kernel.size() != n || strides.size() != n || dilations.size() != n ||
-      pad_begin.size() != n || out.size() != n) {
+  if (kernel.size() != n || strides.size() != n || dilations.size() != n || pad_begin.size() != n ||
+      out.size() != n) {
     return ge::Internal("ConvGeometry: inconsistent ranks");
   }
   image_size = kernel_size = out_size = 1;
@@ -329,25 +329,25 @@ void Im2Col(const ConvGeometry& g, int64_t channels, const T* image, T pad_value
   }
   const int64_t out_last = g.out.back();
   const int64_t s_last = g.strides.back();
-  ForEachSegment(g, channels, [&](int64_t col, int64_t offset, int64_t lo, int64_t hi,
-                                  int64_t off_last) {
-    T* row = cols + col;
-    if (offset < 0) {
-      std::fill(row, row + out_last, pad_value);
-      return;
-    }
-    std::fill(row, row + lo, pad_value);
-    if (hi <= lo) {
-      // the whole segment reads padding
-    } else if (s_last == 1) {
-      const T* src = image + (offset + off_last + lo);
-      std::copy(src, src + (hi - lo), row + lo);
-    } else {
-      const T* src = image + offset;
-      for (int64_t o = lo; o < hi; ++o) row[o] = src[o * s_last + off_last];
-    }
-    std::fill(row + hi, row + out_last, pad_value);
-  });
+  ForEachSegment(g, channels,
+                 [&](int64_t col, int64_t offset, int64_t lo, int64_t hi, int64_t off_last) {
+                   T* row = cols + col;
+                   if (offset < 0) {
+                     std::fill(row, row + out_last, pad_value);
+                     return;
+                   }
+                   std::fill(row, row + lo, pad_value);
+                   if (hi <= lo) {
+                     // the whole segment reads padding
+                   } else if (s_last == 1) {
+                     const T* src = image + (offset + off_last + lo);
+                     std::copy(src, src + (hi - lo), row + lo);
+                   } else {
+                     const T* src = image + offset;
+                     for (int64_t o = lo; o < hi; ++o) row[o] = src[o * s_last + off_last];
+                   }
+                   std::fill(row + hi, row + out_last, pad_value);
+                 });
 }
 
 void PackIm2Col2d(const ConvGeometry& g, const float* image, int64_t p0, int64_t kc, int64_t j0,
@@ -414,13 +414,13 @@ void Col2ImAdd(const ConvGeometry& g, int64_t channels, const T* cols, T* image)
     return;
   }
   const int64_t s_last = g.strides.back();
-  ForEachSegment(g, channels, [&](int64_t col, int64_t offset, int64_t lo, int64_t hi,
-                                  int64_t off_last) {
-    if (offset < 0) return;
-    const T* row = cols + col;
-    T* dst = image + offset;
-    for (int64_t o = lo; o < hi; ++o) dst[o * s_last + off_last] += row[o];
-  });
+  ForEachSegment(g, channels,
+                 [&](int64_t col, int64_t offset, int64_t lo, int64_t hi, int64_t off_last) {
+                   if (offset < 0) return;
+                   const T* row = cols + col;
+                   T* dst = image + offset;
+                   for (int64_t o = lo; o < hi; ++o) dst[o * s_last + off_last] += row[o];
+                 });
 }
 
 template void Im2Col<float>(const ConvGeometry&, int64_t, const float*, float, float*);
@@ -432,8 +432,8 @@ template void Col2ImAdd<double>(const ConvGeometry&, int64_t, const double*, dou
 // ============================================================ GEMM
 
 template <typename T>
-void Gemm(int64_t m, int64_t n, int64_t k, const T* a, int64_t lda, const T* b, int64_t ldb,
-          T* c, int64_t ldc, bool accumulate) {
+void Gemm(int64_t m, int64_t n, int64_t k, const T* a, int64_t lda, const T* b, int64_t ldb, T* c,
+          int64_t ldc, bool accumulate) {
   if (m <= 0 || n <= 0) return;
   if constexpr (std::is_same_v<T, float>) {
     GemmF32(false, false, m, n, k, 1.0f, a, lda, b, ldb, accumulate ? 1.0f : 0.0f, c, ldc);
@@ -444,8 +444,8 @@ void Gemm(int64_t m, int64_t n, int64_t k, const T* a, int64_t lda, const T* b, 
   }
 }
 
-template void Gemm<float>(int64_t, int64_t, int64_t, const float*, int64_t, const float*,
-                          int64_t, float*, int64_t, bool);
+template void Gemm<float>(int64_t, int64_t, int64_t, const float*, int64_t, const float*, int64_t,
+                          float*, int64_t, bool);
 template void Gemm<double>(int64_t, int64_t, int64_t, const double*, int64_t, const double*,
                            int64_t, double*, int64_t, bool);
 template void Gemm<int32_t>(int64_t, int64_t, int64_t, const int32_t*, int64_t, const int32_t*,
@@ -560,8 +560,7 @@ ge::Status CheckSameDtype(const gert::InferShapeContext& ctx,
       first = i;
     } else if (d != dt) {
       return ctx.ErrorWithCode(ge::ErrorCode::kTypeMismatch, "input ", i, " has data type ",
-                               DataTypeName(d), " but input ", first, " has ",
-                               DataTypeName(dt));
+                               DataTypeName(d), " but input ", first, " has ", DataTypeName(dt));
     }
   }
   return ge::OkStatus();

@@ -140,13 +140,13 @@ ge::StatusOr<gert::ShapeRange> WindowOutputRange(const gert::ContextBase& ctx,
 // o reads image position o * stride - pad_begin + k * dilation for kernel
 // offset k (positions outside the image are padding).
 struct ConvGeometry {
-  DimVec image;      // spatial dims of the image
+  DimVec image;  // spatial dims of the image
   DimVec kernel;
   DimVec strides;
   DimVec dilations;
   DimVec pad_begin;
-  DimVec out;        // output positions per dim
-  int64_t image_size = 1;          // products
+  DimVec out;              // output positions per dim
+  int64_t image_size = 1;  // products
   int64_t kernel_size = 1;
   int64_t out_size = 1;
 
@@ -188,13 +188,13 @@ extern template void Col2ImAdd<double>(const ConvGeometry&, int64_t, const doubl
 // strides lda / ldb / ldc. int32 arithmetic wraps (computed unsigned). A thin
 // front of the shared packed GEMM (ops/common/gemm.h).
 template <typename T>
-void Gemm(int64_t m, int64_t n, int64_t k, const T* a, int64_t lda, const T* b, int64_t ldb,
-          T* c, int64_t ldc, bool accumulate);
+void Gemm(int64_t m, int64_t n, int64_t k, const T* a, int64_t lda, const T* b, int64_t ldb, T* c,
+          int64_t ldc, bool accumulate);
 
 extern template void Gemm<float>(int64_t, int64_t, int64_t, const float*, int64_t, const float*,
                                  int64_t, float*, int64_t, bool);
-extern template void Gemm<double>(int64_t, int64_t, int64_t, const double*, int64_t,
-                                  const double*, int64_t, double*, int64_t, bool);
+extern template void Gemm<double>(int64_t, int64_t, int64_t, const double*, int64_t, const double*,
+                                  int64_t, double*, int64_t, bool);
 extern template void Gemm<int32_t>(int64_t, int64_t, int64_t, const int32_t*, int64_t,
                                    const int32_t*, int64_t, int32_t*, int64_t, bool);
 

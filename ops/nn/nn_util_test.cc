@@ -85,9 +85,7 @@ ConvGeometry MakeGeometry2d(DimVec image, DimVec kernel, DimVec strides, DimVec 
 }
 
 // Rows read -1..5 (one pad row each side), columns 0..5.
-ConvGeometry Geometry2d() {
-  return MakeGeometry2d({5, 6}, {3, 2}, {2, 1}, {1, 2}, {1, 0}, {3, 4});
-}
+ConvGeometry Geometry2d() { return MakeGeometry2d({5, 6}, {3, 2}, {2, 1}, {1, 2}, {1, 0}, {3, 4}); }
 
 TEST(Im2ColTest, MatchesDirectIndexing) {
   const ConvGeometry g = Geometry2d();
@@ -137,8 +135,8 @@ TEST(Im2ColTest, PackedColumnsAreIm2ColsPanels) {
             for (int64_t p = 0; p < kc; ++p) {
               for (int64_t j = 0; j < nr; ++j) {
                 const int64_t col = j0 + q * nr + j;
-                const float want = col < cols_n ? cols[static_cast<size_t>((p0 + p) * cols_n + col)]
-                                                : 0.0f;
+                const float want =
+                    col < cols_n ? cols[static_cast<size_t>((p0 + p) * cols_n + col)] : 0.0f;
                 ASSERT_EQ(got[static_cast<size_t>(q * kc * nr + p * nr + j)], want)
                     << "nr " << nr << " p0 " << p0 << " j0 " << j0 << " row " << p0 + p
                     << " column " << col;

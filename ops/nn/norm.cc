@@ -141,12 +141,12 @@ ge::Status BatchNormCompute(gert::KernelContext& ctx, const gert::Tensor* const*
       for (int64_t i = 0; i < plane; ++i) q[i] = (p[i] - m) * inv + shift;
     }
     if (run_mean != nullptr) {
-      rm.data()[ch] = training ? mean_in.data()[ch] * momentum + mean[ch] * (1 - momentum)
-                               : mean_in.data()[ch];
+      rm.data()[ch] =
+          training ? mean_in.data()[ch] * momentum + mean[ch] * (1 - momentum) : mean_in.data()[ch];
     }
     if (run_var != nullptr) {
-      rv.data()[ch] = training ? var_in.data()[ch] * momentum + var[ch] * (1 - momentum)
-                               : var_in.data()[ch];
+      rv.data()[ch] =
+          training ? var_in.data()[ch] * momentum + var[ch] * (1 - momentum) : var_in.data()[ch];
     }
   }
   yout.Commit();
@@ -338,8 +338,8 @@ ge::Status InferLayerNormType(gert::InferShapeContext& ctx) {
 // Expands a Scale / B tensor (broadcast to the normalized dims `norm`) into
 // a dense vector of prod(norm) values.
 template <typename C>
-std::vector<C> ExpandNormParam(const C* v, const gert::Shape& s,
-                               const std::vector<int64_t>& norm, int64_t norm_size) {
+std::vector<C> ExpandNormParam(const C* v, const gert::Shape& s, const std::vector<int64_t>& norm,
+                               int64_t norm_size) {
   std::vector<C> out(static_cast<size_t>(norm_size));
   const size_t r = norm.size();
   const size_t sr = s.GetDimNum();
@@ -572,8 +572,7 @@ ge::Status MvnKernel(gert::KernelContext& ctx) {
     }
     // ONNX's function body: (X - E[X]) / (sqrt(Var[X]) + 1e-9).
     for (C& v : sq) {
-      v = std::sqrt(per_group > 0 ? v / static_cast<C>(per_group) : C{0}) +
-          static_cast<C>(1e-9f);
+      v = std::sqrt(per_group > 0 ? v / static_cast<C>(per_group) : C{0}) + static_cast<C>(1e-9f);
     }
     C* q = yout.data();
     for (int64_t i = 0; i < total; ++i) q[i] = (p[i] - mean[gidx[i]]) / sq[gidx[i]];

@@ -71,8 +71,7 @@ TEST(BatchNormTest, InferShapesAndErrors) {
   EXPECT_EQ(t.InferredShape(2), (gert::Shape{4}));
   EXPECT_TRUE(ErrorContains(t.InferShapes({{2, 3, 4}, {3}, {4}, {3}, {3}}, ge::DT_FLOAT, 1),
                             "input 2 (B) shape [4] must be [3]"));
-  EXPECT_TRUE(
-      ErrorContains(t.InferShapes({{3}, {3}, {3}, {3}, {3}}, ge::DT_FLOAT, 1), "rank 1"));
+  EXPECT_TRUE(ErrorContains(t.InferShapes({{3}, {3}, {3}, {3}, {3}}, ge::DT_FLOAT, 1), "rank 1"));
   EXPECT_TRUE(ErrorContains(t.InferShapes({{2, 3}, {3}, {3}, {3}, {3}}, ge::DT_FLOAT, 1,
                                           {ge::DT_FLOAT, ge::DT_FLOAT, ge::DT_DOUBLE}),
                             "data type"));
@@ -160,8 +159,8 @@ TEST(LayerNormTest, InferShapesAndErrors) {
   EXPECT_EQ(t.InferredShape(0), (gert::Shape{-1, 4, 8}));
   EXPECT_EQ(t.InferredShape(1), (gert::Shape{-1, 1, 1}));
   EXPECT_EQ(t.InferredDtype(2), ge::DT_FLOAT);
-  EXPECT_TRUE(ErrorContains(t.InferShapes({{2, 4, 8}, {5, 8}}, ge::DT_FLOAT, 1),
-                            "(Scale) shape [5,8]"));
+  EXPECT_TRUE(
+      ErrorContains(t.InferShapes({{2, 4, 8}, {5, 8}}, ge::DT_FLOAT, 1), "(Scale) shape [5,8]"));
   OpTester a("LayerNormalization");
   a.AttrInt("axis", 3);
   const ge::Status s = a.InferShapes({{2, 4, 8}, {8}}, ge::DT_FLOAT, 1);
@@ -176,14 +175,15 @@ TEST(LayerNormTest, InferShapesAndErrors) {
 TEST(LrnTest, ChannelWindows) {
   // alpha / size == 1, beta 1, bias 1: y = x / (1 + sum of squares).
   OpTester t("LRN");
-  t.AttrInt("size", 3).AttrFloat("alpha", 3).AttrFloat("beta", 1).Input(
-      F32({1, 3, 1, 1}, {1, 2, 3}));
+  t.AttrInt("size", 3)
+      .AttrFloat("alpha", 3)
+      .AttrFloat("beta", 1)
+      .Input(F32({1, 3, 1, 1}, {1, 2, 3}));
   ASSERT_TRUE(t.Run(1).ok());
   EXPECT_TRUE(Near(t.OutValues(0), {1.0 / 6, 2.0 / 15, 3.0 / 14}));
   // Even size: the window reaches one channel further forward than back.
   OpTester e("LRN");
-  e.AttrInt("size", 2).AttrFloat("alpha", 2).AttrFloat("beta", 1).Input(
-      F32({1, 3, 1}, {1, 2, 3}));
+  e.AttrInt("size", 2).AttrFloat("alpha", 2).AttrFloat("beta", 1).Input(F32({1, 3, 1}, {1, 2, 3}));
   ASSERT_TRUE(e.Run(1).ok());
   EXPECT_TRUE(Near(e.OutValues(0), {1.0 / 6, 2.0 / 14, 3.0 / 10}));
   OpTester d("LRN");

@@ -143,8 +143,7 @@ int64_t CeilDivPos(int64_t a, int64_t b) {
   return (a % b != 0 && a > 0) ? q + 1 : q;
 }
 
-ge::StatusOr<Taps> MakeTaps(const gert::ContextBase& ctx, const PoolPlan& p,
-                            const gert::Shape& x) {
+ge::StatusOr<Taps> MakeTaps(const gert::ContextBase& ctx, const PoolPlan& p, const gert::Shape& x) {
   Taps t;
   t.rank = p.dims.size();
   t.in_stride.assign(t.rank, 1);
@@ -156,14 +155,15 @@ ge::StatusOr<Taps> MakeTaps(const gert::ContextBase& ctx, const PoolPlan& p,
     t.out_size *= t.out.back();
     // A window has at most min(kernel, input) taps inside the input.
     const size_t o = static_cast<size_t>(t.out[d]);
-    const size_t taps = static_cast<size_t>(std::min(p.spec.kernel[d], std::max<int64_t>(t.in[d], 0)));
+    const size_t taps =
+        static_cast<size_t>(std::min(p.spec.kernel[d], std::max<int64_t>(t.in[d], 0)));
     table += (o + 1) + o + o * taps;
   }
   for (size_t d = t.rank; d-- > 1;) t.in_stride[d - 1] = t.in_stride[d] * t.in[d];
   int64_t* mem = ThreadScratch<int64_t>(ScratchSlot::kKernel1, table);
   if (mem == nullptr) {
-    return ctx.ErrorWithCode(ge::ErrorCode::kMemoryAllocFailed, "no memory for the pool tap tables (",
-                             table, " entries)");
+    return ctx.ErrorWithCode(ge::ErrorCode::kMemoryAllocFailed,
+                             "no memory for the pool tap tables (", table, " entries)");
   }
   for (size_t d = 0; d < t.rank; ++d) {
     const int64_t k = p.spec.kernel[d];
@@ -331,52 +331,52 @@ ge::Status MaxPoolKernel(gert::KernelContext& ctx) {
   DimVec col_stride(t.rank, 1);
   for (size_t d = 1; d < t.rank; ++d) col_stride[d] = col_stride[d - 1] * t.in[d - 1];
   return WithNode(ctx, DispatchType<kMaxPoolGroups>(
-      x->GetDataType(),
-      [&](auto tag) {
-        using T = typename decltype(tag)::type;
-        using C = ComputeType<T>;
-        int64_t* idx = ind != nullptr ? ind->GetData<int64_t>() : nullptr;
-        int64_t opos[gert::kMaxDimNum];
-        for (int64_t pl = 0; pl < planes; ++pl) {
-          const T* src = x->GetData<T>() + pl * t.in_size;
-          T* dst = y->GetData<T>() + pl * t.out_size;
-          std::fill(opos, opos + t.rank, 0);
-          for (int64_t o = 0; o < t.out_size; ++o, NextPos(t, opos)) {
-            int64_t best = -1;
-            C best_v = C{};
-            ForEachTap(t, opos, [&](int64_t off) {
-              const C v = ToCompute(src[off]);
-              if (best < 0 || v > best_v) {
-                best = off;
-                best_v = v;
-              }
-            });
-            if (best < 0) {
-              dst[o] = FromCompute<T>(std::numeric_limits<C>::lowest());
-            } else {
-              dst[o] = src[best];
-            }
-            if (idx == nullptr) continue;
-            if (best < 0) {
-              idx[pl * t.out_size + o] = -1;
-              continue;
-            }
-            int64_t flat = best;
-            if (storage_order == 1) {
-              flat = 0;
-              int64_t rem = best;
-              for (size_t d = 0; d < t.rank; ++d) {
-                const int64_t ip = rem / t.in_stride[d];
-                rem -= ip * t.in_stride[d];
-                flat += ip * col_stride[d];
-              }
-            }
-            idx[pl * t.out_size + o] = pl * t.in_size + flat;
-          }
-        }
-        return ge::OkStatus();
-      },
-      "MaxPool input X"));
+                           x->GetDataType(),
+                           [&](auto tag) {
+                             using T = typename decltype(tag)::type;
+                             using C = ComputeType<T>;
+                             int64_t* idx = ind != nullptr ? ind->GetData<int64_t>() : nullptr;
+                             int64_t opos[gert::kMaxDimNum];
+                             for (int64_t pl = 0; pl < planes; ++pl) {
+                               const T* src = x->GetData<T>() + pl * t.in_size;
+                               T* dst = y->GetData<T>() + pl * t.out_size;
+                               std::fill(opos, opos + t.rank, 0);
+                               for (int64_t o = 0; o < t.out_size; ++o, NextPos(t, opos)) {
+                                 int64_t best = -1;
+                                 C best_v = C{};
+                                 ForEachTap(t, opos, [&](int64_t off) {
+                                   const C v = ToCompute(src[off]);
+                                   if (best < 0 || v > best_v) {
+                                     best = off;
+                                     best_v = v;
+                                   }
+                                 });
+                                 if (best < 0) {
+                                   dst[o] = FromCompute<T>(std::numeric_limits<C>::lowest());
+                                 } else {
+                                   dst[o] = src[best];
+                                 }
+                                 if (idx == nullptr) continue;
+                                 if (best < 0) {
+                                   idx[pl * t.out_size + o] = -1;
+                                   continue;
+                                 }
+                                 int64_t flat = best;
+                                 if (storage_order == 1) {
+                                   flat = 0;
+                                   int64_t rem = best;
+                                   for (size_t d = 0; d < t.rank; ++d) {
+                                     const int64_t ip = rem / t.in_stride[d];
+                                     rem -= ip * t.in_stride[d];
+                                     flat += ip * col_stride[d];
+                                   }
+                                 }
+                                 idx[pl * t.out_size + o] = pl * t.in_size + flat;
+                               }
+                             }
+                             return ge::OkStatus();
+                           },
+                           "MaxPool input X"));
 }
 
 // ------------------------------------------------------------------ MaxUnpool
@@ -413,8 +413,8 @@ ge::StatusOr<std::vector<int64_t>> MaxUnpoolDims(const gert::ContextBase& ctx,
     }
     out += spec.kernel[i] - spec.pads[i] - spec.pads[i + nsp];
     if (out < 1) {
-      return ctx.Error("output spatial dim ", i, " would be ", out, " (input ", in,
-                       ", kernel ", spec.kernel[i], ", stride ", spec.strides[i], ")");
+      return ctx.Error("output spatial dim ", i, " would be ", out, " (input ", in, ", kernel ",
+                       spec.kernel[i], ", stride ", spec.strides[i], ")");
     }
     dims.push_back(out);
   }
@@ -522,9 +522,9 @@ ge::Status MaxUnpoolKernel(gert::KernelContext& ctx) {
   std::vector<int64_t> target(static_cast<size_t>(count));
   for (int64_t j = 0; j < count; ++j) {
     if (idx[j] < 0 || idx[j] >= total) {
-      return ctx.ErrorWithCode(ge::ErrorCode::kOutOfRange, "input 1 (I) element ", j, " (",
-                               idx[j], ") is outside the unpooled output of ", total,
-                               " elements ", ds.ToString());
+      return ctx.ErrorWithCode(ge::ErrorCode::kOutOfRange, "input 1 (I) element ", j, " (", idx[j],
+                               ") is outside the unpooled output of ", total, " elements ",
+                               ds.ToString());
     }
     int64_t rem = idx[j];
     int64_t off = 0;
@@ -544,16 +544,16 @@ ge::Status MaxUnpoolKernel(gert::KernelContext& ctx) {
   }
   const int64_t out_total = ys.GetShapeSize();
   return WithNode(ctx, DispatchType<kTgAllFloat>(
-      x->GetDataType(),
-      [&](auto tag) {
-        using T = typename decltype(tag)::type;
-        T* out = y->GetData<T>();
-        std::fill(out, out + out_total, FromCompute<T>(0));
-        const T* in = x->GetData<T>();
-        for (int64_t j = 0; j < count; ++j) out[target[j]] = in[j];
-        return ge::OkStatus();
-      },
-      "MaxUnpool input X"));
+                           x->GetDataType(),
+                           [&](auto tag) {
+                             using T = typename decltype(tag)::type;
+                             T* out = y->GetData<T>();
+                             std::fill(out, out + out_total, FromCompute<T>(0));
+                             const T* in = x->GetData<T>();
+                             for (int64_t j = 0; j < count; ++j) out[target[j]] = in[j];
+                             return ge::OkStatus();
+                           },
+                           "MaxUnpool input X"));
 }
 
 // ------------------------------------------------------------------ global pools
@@ -622,27 +622,27 @@ ge::Status GlobalMaxPoolKernel(gert::KernelContext& ctx) {
                      " has empty spatial dims; the max is undefined");
   }
   return WithNode(ctx, DispatchType<kTgAllFloat>(
-      x->GetDataType(),
-      [&](auto tag) {
-        using T = typename decltype(tag)::type;
-        const T* in = x->GetData<T>();
-        T* out = y->GetData<T>();
-        for (int64_t pl = 0; pl < planes; ++pl) {
-          const T* src = in + pl * size;
-          int64_t best = 0;
-          auto best_v = ToCompute(src[0]);
-          for (int64_t i = 1; i < size; ++i) {
-            const auto v = ToCompute(src[i]);
-            if (v > best_v) {
-              best_v = v;
-              best = i;
-            }
-          }
-          out[pl] = src[best];
-        }
-        return ge::OkStatus();
-      },
-      "GlobalMaxPool input X"));
+                           x->GetDataType(),
+                           [&](auto tag) {
+                             using T = typename decltype(tag)::type;
+                             const T* in = x->GetData<T>();
+                             T* out = y->GetData<T>();
+                             for (int64_t pl = 0; pl < planes; ++pl) {
+                               const T* src = in + pl * size;
+                               int64_t best = 0;
+                               auto best_v = ToCompute(src[0]);
+                               for (int64_t i = 1; i < size; ++i) {
+                                 const auto v = ToCompute(src[i]);
+                                 if (v > best_v) {
+                                   best_v = v;
+                                   best = i;
+                                 }
+                               }
+                               out[pl] = src[best];
+                             }
+                             return ge::OkStatus();
+                           },
+                           "GlobalMaxPool input X"));
 }
 
 }  // namespace
@@ -660,10 +660,10 @@ REG_OP(AveragePool)
     .Kernel(ge::kEngineHostCpu, AvgPoolKernel);
 
 REG_OP(MaxPool)
-    .Input("X", ge::TensorType{ge::DT_FLOAT16, ge::DT_FLOAT, ge::DT_DOUBLE, ge::DT_INT8,
-                               ge::DT_UINT8})
-    .Output("Y", ge::TensorType{ge::DT_FLOAT16, ge::DT_FLOAT, ge::DT_DOUBLE, ge::DT_INT8,
-                                ge::DT_UINT8})
+    .Input("X",
+           ge::TensorType{ge::DT_FLOAT16, ge::DT_FLOAT, ge::DT_DOUBLE, ge::DT_INT8, ge::DT_UINT8})
+    .Output("Y",
+            ge::TensorType{ge::DT_FLOAT16, ge::DT_FLOAT, ge::DT_DOUBLE, ge::DT_INT8, ge::DT_UINT8})
     .OptionalOutput("Indices", ge::TensorType{ge::DT_INT64})
     .Attr("auto_pad", AttrStr("NOTSET"))
     .Attr("ceil_mode", AttrInt(0))

@@ -272,23 +272,21 @@ TEST(PoolTest, AdversarialSizesFailCleanly) {
 TEST(MaxUnpoolTest, InferAndErrors) {
   OpTester t("MaxUnpool");
   t.AttrInts("kernel_shape", {2, 2}).AttrInts("strides", {2, 2});
-  ASSERT_TRUE(t.InferShapes({{-1, 3, 4, 5}, {-1, 3, 4, 5}}, ge::DT_FLOAT, 1,
-                            {ge::DT_FLOAT, ge::DT_INT64})
-                  .ok());
+  ASSERT_TRUE(
+      t.InferShapes({{-1, 3, 4, 5}, {-1, 3, 4, 5}}, ge::DT_FLOAT, 1, {ge::DT_FLOAT, ge::DT_INT64})
+          .ok());
   EXPECT_EQ(t.InferredShape(0), (gert::Shape{-1, 3, 8, 10}));
   // output_shape present but unknown: rank known, dims unknown.
   ASSERT_TRUE(t.InferShapes({{2, 3, 4, 5}, {2, 3, 4, 5}, {4}}, ge::DT_FLOAT, 1,
                             {ge::DT_FLOAT, ge::DT_INT64, ge::DT_INT64})
                   .ok());
   EXPECT_EQ(t.InferredShape(0), (gert::Shape{2, 3, -1, -1}));
-  EXPECT_TRUE(ErrorContains(t.InferShapes({{2, 3, 4, 5}, {2, 3, 4, 4}}, ge::DT_FLOAT, 1,
-                                          {ge::DT_FLOAT, ge::DT_INT64}),
-                            "(I) shape"));
+  EXPECT_TRUE(ErrorContains(
+      t.InferShapes({{2, 3, 4, 5}, {2, 3, 4, 4}}, ge::DT_FLOAT, 1, {ge::DT_FLOAT, ge::DT_INT64}),
+      "(I) shape"));
 
   OpTester r("MaxUnpool");
-  r.AttrInts("kernel_shape", {2})
-      .Input(F32({1, 1, 2}, {1, 2}))
-      .Input(I64({1, 1, 2}, {0, 3}));
+  r.AttrInts("kernel_shape", {2}).Input(F32({1, 1, 2}, {1, 2})).Input(I64({1, 1, 2}, {0, 3}));
   const ge::Status s = r.Run(1);
   EXPECT_TRUE(ErrorContains(s, "(3) is outside"));
   EXPECT_EQ(ge::GetErrorCode(s), ge::ErrorCode::kOutOfRange);

@@ -91,8 +91,8 @@ ge::Status InferRoiAlign(gert::InferShapeContext& ctx) {
   int64_t num = rois->IsUnknownRank() ? -1 : rois->GetDim(0);
   const int64_t num_b = bi->IsUnknownRank() ? -1 : bi->GetDim(0);
   if (num >= 0 && num_b >= 0 && num != num_b) {
-    return ctx.Error("input 1 (rois) has ", num, " rows but input 2 (batch_indices) has ",
-                     num_b, " entries");
+    return ctx.Error("input 1 (rois) has ", num, " rows but input 2 (batch_indices) has ", num_b,
+                     " entries");
   }
   if (num < 0) num = num_b;
   *y = gert::Shape{num, x->IsUnknownRank() ? -1 : x->GetDim(1), a.oh, a.ow};
@@ -101,11 +101,11 @@ ge::Status InferRoiAlign(gert::InferShapeContext& ctx) {
   ASSIGN_OR_RETURN(gert::ShapeRange xr, InputRange(ctx, 0));
   ASSIGN_OR_RETURN(gert::ShapeRange rr, InputRange(ctx, 1));
   ASSIGN_OR_RETURN(gert::ShapeRange br, InputRange(ctx, 2));
-  ge::StatusOr<DimRange> n = IntersectDimRange(rr.empty() ? DimRangeOf(-1) : rr[0],
-                                               br.empty() ? DimRangeOf(-1) : br[0]);
+  ge::StatusOr<DimRange> n =
+      IntersectDimRange(rr.empty() ? DimRangeOf(-1) : rr[0], br.empty() ? DimRangeOf(-1) : br[0]);
   if (!n.ok()) return ctx.Error("rois and batch_indices ranges: ", n.status().message());
-  return SetOutputRange(ctx, 0, {*n, xr.empty() ? DimRangeOf(-1) : xr[1], DimRangeOf(a.oh),
-                                 DimRangeOf(a.ow)});
+  return SetOutputRange(
+      ctx, 0, {*n, xr.empty() ? DimRangeOf(-1) : xr[1], DimRangeOf(a.oh), DimRangeOf(a.ow)});
 }
 
 ge::Status VerifyRoiAlign(gert::InferShapeContext& ctx) { return CheckSameDtype(ctx, {0, 1}); }
@@ -202,8 +202,8 @@ void RoiAlignCompute(const C* x, const C* rois, const int64_t* batch, int64_t nu
           const Sample& s = sb[k];
           if (!a.max_mode) {
             if (s.valid) {
-              acc += s.wt[0] * plane[s.o[0]] + s.wt[1] * plane[s.o[1]] +
-                     s.wt[2] * plane[s.o[2]] + s.wt[3] * plane[s.o[3]];
+              acc += s.wt[0] * plane[s.o[0]] + s.wt[1] * plane[s.o[1]] + s.wt[2] * plane[s.o[2]] +
+                     s.wt[3] * plane[s.o[3]];
             }
             continue;
           }
@@ -236,8 +236,8 @@ ge::Status RoiAlignKernel(gert::KernelContext& ctx) {
   }
   const int64_t num = rs.GetDim(0);
   if (bi->GetShape().GetDimNum() != 1 || bi->GetShape().GetDim(0) != num) {
-    return ctx.Error("input 2 (batch_indices) shape ", bi->GetShape().ToString(), " must be [",
-                     num, "]");
+    return ctx.Error("input 2 (batch_indices) shape ", bi->GetShape().ToString(), " must be [", num,
+                     "]");
   }
   ge::StatusOr<std::vector<int64_t>> batch = ReadIntTensor(*bi);
   if (!batch.ok()) return WithNode(ctx, ge::Annotate(batch.status(), "input 2 (batch_indices): "));
@@ -274,16 +274,20 @@ ge::Status RoiAlignKernel(gert::KernelContext& ctx) {
       double gh = static_cast<double>(a.sampling_ratio), gw = gh;
       if (a.sampling_ratio == 0) {
         const double rh = std::fabs(static_cast<double>(rin.data()[r * 4 + 3]) -
-                                    static_cast<double>(rin.data()[r * 4 + 1])) * scale + 1;
+                                    static_cast<double>(rin.data()[r * 4 + 1])) *
+                              scale +
+                          1;
         const double rw = std::fabs(static_cast<double>(rin.data()[r * 4 + 2]) -
-                                    static_cast<double>(rin.data()[r * 4 + 0])) * scale + 1;
+                                    static_cast<double>(rin.data()[r * 4 + 0])) *
+                              scale +
+                          1;
         gh = std::ceil(rh / static_cast<double>(a.oh));
         gw = std::ceil(rw / static_cast<double>(a.ow));
       }
       const double samples = gh * gw * static_cast<double>(a.oh) * static_cast<double>(a.ow);
       if (samples > static_cast<double>(int64_t{1} << 24)) {
-        return ctx.ErrorWithCode(ge::ErrorCode::kNotSupported, "input 1 (rois) row ", r,
-                                 " needs ", samples,
+        return ctx.ErrorWithCode(ge::ErrorCode::kNotSupported, "input 1 (rois) row ", r, " needs ",
+                                 samples,
                                  " samples (more than 2^24); lower sampling_ratio or the "
                                  "output size");
       }
@@ -363,8 +367,8 @@ ge::Status InferGridSample(gert::InferShapeContext& ctx) {
   const DimRange any = DimRangeOf(-1);
   ge::StatusOr<DimRange> nr = IntersectDimRange(xr.empty() ? any : xr[0], gr.empty() ? any : gr[0]);
   if (!nr.ok()) return ctx.Error("X and grid batch ranges: ", nr.status().message());
-  return SetOutputRange(ctx, 0, {*nr, xr.empty() ? any : xr[1], gr.empty() ? any : gr[1],
-                                 gr.empty() ? any : gr[2]});
+  return SetOutputRange(
+      ctx, 0, {*nr, xr.empty() ? any : xr[1], gr.empty() ? any : gr[1], gr.empty() ? any : gr[2]});
 }
 
 template <typename C>

@@ -33,8 +33,10 @@ TEST(RoiAlignTest, HalfPixelModes) {
   EXPECT_TRUE(Near(o.OutValues(0), {7.5}));  // sample at (1.5, 1.5)
 
   OpTester h("RoiAlign");
-  h.AttrInt("sampling_ratio", 1).Input(Ramp()).Input(F32({1, 4}, {0, 0, 3, 3})).Input(
-      I64({1}, {0}));
+  h.AttrInt("sampling_ratio", 1)
+      .Input(Ramp())
+      .Input(F32({1, 4}, {0, 0, 3, 3}))
+      .Input(I64({1}, {0}));
   ASSERT_TRUE(h.Run(1).ok());
   EXPECT_TRUE(Near(h.OutValues(0), {5}));  // corners shifted by -0.5: sample at (1, 1)
 }
@@ -162,7 +164,7 @@ TEST(GridSampleTest, NearestAndBicubic) {
   b.Input(Iota(ge::DT_FLOAT, {1, 1, 3, 3})).Input(F32({1, 1, 1, 2}, {0, 0}));
   ASSERT_TRUE(b.Run(1).ok());
   EXPECT_TRUE(Near(b.OutValues(0), {4}));  // exactly on a pixel
-  OpTester k("GridSample");  // bicubic weights sum to 1
+  OpTester k("GridSample");                // bicubic weights sum to 1
   k.AttrStr("mode", "bicubic").AttrStr("padding_mode", "border");
   k.Input(F32({1, 1, 3, 3}, std::vector<double>(9, 3.0))).Input(F32({1, 1, 1, 2}, {0.3, -0.7}));
   ASSERT_TRUE(k.Run(1).ok());
@@ -184,8 +186,7 @@ TEST(GridSampleTest, InferAndErrors) {
       ErrorContains(t.InferShapes({{1, 3, 10, 10}, {1, 5, 6, 3}}, ge::DT_FLOAT, 1), "(grid)"));
   EXPECT_TRUE(
       ErrorContains(t.InferShapes({{1, 3, 10, 10}, {2, 5, 6, 2}}, ge::DT_FLOAT, 1), "batch"));
-  EXPECT_TRUE(ErrorContains(t.InferShapes({{3, 10, 10}, {2, 5, 6, 2}}, ge::DT_FLOAT, 1),
-                            "rank 4"));
+  EXPECT_TRUE(ErrorContains(t.InferShapes({{3, 10, 10}, {2, 5, 6, 2}}, ge::DT_FLOAT, 1), "rank 4"));
   OpTester m("GridSample");
   m.AttrStr("padding_mode", "wrap");
   EXPECT_TRUE(ErrorContains(m.InferShapes({{1, 3, 10, 10}, {1, 5, 6, 2}}, ge::DT_FLOAT, 1),

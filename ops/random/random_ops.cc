@@ -117,10 +117,10 @@ ge::StatusOr<Rng> MakeRng(const gert::ContextBase& ctx) {
   }
   static std::atomic<uint64_t> counter{0};
   std::random_device rd;
-  const uint64_t entropy = (static_cast<uint64_t>(rd()) << 32) ^ rd() ^
-                           static_cast<uint64_t>(
-                               std::chrono::steady_clock::now().time_since_epoch().count()) ^
-                           (counter.fetch_add(1) * 0xd1b54a32d192ed03ull);
+  const uint64_t entropy =
+      (static_cast<uint64_t>(rd()) << 32) ^ rd() ^
+      static_cast<uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count()) ^
+      (counter.fetch_add(1) * 0xd1b54a32d192ed03ull);
   return Rng(salt ^ entropy);
 }
 
@@ -130,16 +130,15 @@ ge::TensorType RandomFloatTypes() {
   return ge::TensorType{ge::DT_FLOAT16, ge::DT_FLOAT, ge::DT_DOUBLE};
 }
 ge::TensorType BernoulliOutputTypes() {
-  return ge::TensorType{ge::DT_FLOAT16, ge::DT_FLOAT, ge::DT_DOUBLE, ge::DT_BF16,
-                        ge::DT_UINT8,   ge::DT_UINT16, ge::DT_UINT32, ge::DT_UINT64,
-                        ge::DT_INT8,    ge::DT_INT16, ge::DT_INT32,  ge::DT_INT64,
-                        ge::DT_BOOL};
+  return ge::TensorType{ge::DT_FLOAT16, ge::DT_FLOAT,  ge::DT_DOUBLE, ge::DT_BF16, ge::DT_UINT8,
+                        ge::DT_UINT16,  ge::DT_UINT32, ge::DT_UINT64, ge::DT_INT8, ge::DT_INT16,
+                        ge::DT_INT32,   ge::DT_INT64,  ge::DT_BOOL};
 }
 ge::TensorType LikeInputTypes() {
-  return ge::TensorType{ge::DT_UINT8,  ge::DT_UINT16,  ge::DT_UINT32,    ge::DT_UINT64,
-                        ge::DT_INT8,   ge::DT_INT16,   ge::DT_INT32,     ge::DT_INT64,
-                        ge::DT_FLOAT16, ge::DT_FLOAT,  ge::DT_DOUBLE,    ge::DT_STRING,
-                        ge::DT_BOOL,   ge::DT_COMPLEX64, ge::DT_COMPLEX128};
+  return ge::TensorType{ge::DT_UINT8,   ge::DT_UINT16,    ge::DT_UINT32,    ge::DT_UINT64,
+                        ge::DT_INT8,    ge::DT_INT16,     ge::DT_INT32,     ge::DT_INT64,
+                        ge::DT_FLOAT16, ge::DT_FLOAT,     ge::DT_DOUBLE,    ge::DT_STRING,
+                        ge::DT_BOOL,    ge::DT_COMPLEX64, ge::DT_COMPLEX128};
 }
 
 // The output dtype: the dtype attribute (dflt when absent; for *Like ops
@@ -340,8 +339,7 @@ ge::Status MultinomialKernel(gert::KernelContext& ctx) {
       m = std::max(m, l[c]);
     }
     if (!std::isfinite(m)) {
-      return ctx.Error("input 0 row ", b, " has no finite maximum (", m,
-                       "): not a distribution");
+      return ctx.Error("input 0 row ", b, " has no finite maximum (", m, "): not a distribution");
     }
     double total = 0;
     for (int64_t c = 0; c < classes; ++c) {

@@ -33,7 +33,10 @@ constexpr int64_t kN = 20000;
 
 TEST(RandomUniformTest, RangeAndMoments) {
   OpTester t("RandomUniform");
-  t.AttrInts("shape", {100, kN / 100}).AttrFloat("low", 2.f).AttrFloat("high", 5.f).AttrFloat("seed", 7.f);
+  t.AttrInts("shape", {100, kN / 100})
+      .AttrFloat("low", 2.f)
+      .AttrFloat("high", 5.f)
+      .AttrFloat("seed", 7.f);
   ASSERT_TRUE(t.Run(1).ok());
   EXPECT_EQ(t.Out(0).GetShape(), (gert::Shape{100, kN / 100}));
   EXPECT_EQ(t.Out(0).GetDataType(), ge::DT_FLOAT);
@@ -62,7 +65,10 @@ TEST(RandomUniformTest, SeedIsDeterministic) {
 
 TEST(RandomNormalTest, MomentsAndDtypes) {
   OpTester t("RandomNormal");
-  t.AttrInts("shape", {kN}).AttrFloat("mean", 1.f).AttrFloat("scale", 2.f).AttrFloat("seed", 1.f)
+  t.AttrInts("shape", {kN})
+      .AttrFloat("mean", 1.f)
+      .AttrFloat("scale", 2.f)
+      .AttrFloat("seed", 1.f)
       .AttrDtype("dtype", ge::DT_DOUBLE);
   ASSERT_TRUE(t.Run(1).ok());
   EXPECT_EQ(t.Out(0).GetDataType(), ge::DT_DOUBLE);
@@ -153,14 +159,16 @@ TEST(BernoulliTest, DtypeAttrAndErrors) {
   EXPECT_TRUE(ErrorContains(nan.Run(1), "element 0", "b"));
   OpTester str("Bernoulli", "b");
   str.AttrDtype("dtype", ge::DT_STRING);
-  EXPECT_TRUE(ErrorContains(str.InferShapes({{2}}, {ge::DT_FLOAT}, 1), "DT_STRING is not supported", "b"));
+  EXPECT_TRUE(
+      ErrorContains(str.InferShapes({{2}}, {ge::DT_FLOAT}, 1), "DT_STRING is not supported", "b"));
 }
 
 TEST(MultinomialTest, FrequenciesAndZeroMass) {
   // log-probabilities of [0.2, 0.8, 0]; row 2 puts all mass on class 0.
   const double ninf = -HUGE_VAL;
   OpTester t("Multinomial");
-  t.AttrInt("sample_size", kN).AttrFloat("seed", 11.f)
+  t.AttrInt("sample_size", kN)
+      .AttrFloat("seed", 11.f)
       .Input(F32({2, 3}, {std::log(0.2), std::log(0.8), ninf, 5, ninf, ninf}));
   ASSERT_TRUE(t.Run(1).ok());
   EXPECT_EQ(t.Out(0).GetShape(), (gert::Shape{2, kN}));
@@ -181,10 +189,12 @@ TEST(MultinomialTest, InferAndErrors) {
   ASSERT_TRUE(t.InferShapes({{-1, 10}}, {ge::DT_FLOAT}, 1).ok());
   EXPECT_EQ(t.InferredShape(0), (gert::Shape{-1, 4}));
   EXPECT_EQ(t.InferredDtype(0), ge::DT_INT64);
-  EXPECT_TRUE(ErrorContains(t.InferShapes({{10}}, {ge::DT_FLOAT}, 1), "[batch_size, class_size]", "mn"));
+  EXPECT_TRUE(
+      ErrorContains(t.InferShapes({{10}}, {ge::DT_FLOAT}, 1), "[batch_size, class_size]", "mn"));
   OpTester dt("Multinomial", "mn");
   dt.AttrDtype("dtype", ge::DT_FLOAT);
-  EXPECT_TRUE(ErrorContains(dt.InferShapes({{1, 2}}, {ge::DT_FLOAT}, 1), "dtype DT_FLOAT is not supported", "mn"));
+  EXPECT_TRUE(ErrorContains(dt.InferShapes({{1, 2}}, {ge::DT_FLOAT}, 1),
+                            "dtype DT_FLOAT is not supported", "mn"));
   OpTester inf("Multinomial", "mn");
   inf.Input(F32({1, 2}, {-HUGE_VAL, -HUGE_VAL}));
   EXPECT_TRUE(ErrorContains(inf.Run(1), "row 0 has no finite maximum", "mn"));
@@ -193,7 +203,8 @@ TEST(MultinomialTest, InferAndErrors) {
   EXPECT_TRUE(ErrorContains(nan.Run(1), "row 0 has NaN at class 1", "mn"));
   OpTester neg("Multinomial", "mn");
   neg.AttrInt("sample_size", -1);
-  EXPECT_TRUE(ErrorContains(neg.InferShapes({{1, 2}}, {ge::DT_FLOAT}, 1), "sample_size must be >= 0", "mn"));
+  EXPECT_TRUE(ErrorContains(neg.InferShapes({{1, 2}}, {ge::DT_FLOAT}, 1),
+                            "sample_size must be >= 0", "mn"));
 }
 
 }  // namespace

@@ -52,7 +52,8 @@ TEST(ReduceRangeTest, InvalidInputRangeNamesTheNode) {
 }
 
 TEST(ReduceRangeTest, CumSumKeepsTheRange) {
-  InferResult r = Infer("CumSum", {Ranged({-1, 4}, {{3, 8}, {4, 4}}), {gert::Shape{}, ge::DT_INT64}});
+  InferResult r =
+      Infer("CumSum", {Ranged({-1, 4}, {{3, 8}, {4, 4}}), {gert::Shape{}, ge::DT_INT64}});
   ASSERT_TRUE(r.status.ok()) << r.status;
   EXPECT_THAT(r.ranges[0], ElementsAre(Pair(3, 8), Pair(4, 4)));
 }

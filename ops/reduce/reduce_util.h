@@ -88,7 +88,6 @@ inline OuterAxisInner SplitAtAxis(const gert::Shape& x, size_t axis) {
   return s;
 }
 
-
 }  // namespace ops
 
 #endif  // OPS_REDUCE_REDUCE_UTIL_H_

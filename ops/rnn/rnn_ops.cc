@@ -21,10 +21,10 @@
 // (case-insensitive names: Relu, Tanh, Sigmoid, Affine, LeakyRelu,
 // ThresholdedRelu, ScaledTanh, HardSigmoid, Elu, Softsign, Softplus; one
 // list per direction; bidirectional accepts a single per-direction list used
-// for both, a single direction the first half of a two-direction list), activation_alpha / activation_beta (consumed in order by
-// the functions that take an alpha / a beta, as onnxruntime does; missing
-// ones take the ONNX operator defaults), GRU linear_before_reset, LSTM
-// input_forget (f = 1 - i).
+// for both, a single direction the first half of a two-direction list), activation_alpha /
+// activation_beta (consumed in order by the functions that take an alpha / a beta, as onnxruntime
+// does; missing ones take the ONNX operator defaults), GRU linear_before_reset, LSTM input_forget
+// (f = 1 - i).
 //
 // sequence_lens[b] in [0, seq]: steps at and beyond the length produce zero
 // Y rows; the reverse direction runs from step len-1 down to 0; Y_h / Y_c
@@ -83,16 +83,25 @@ size_t NumActivations(Cell cell) {
   return 1;
 }
 const char* InputName(size_t i) {
-  static const char* const kNames[] = {"X", "W", "R", "B", "sequence_lens", "initial_h",
-                                       "initial_c", "P"};
+  static const char* const kNames[] = {"X",         "W",         "R", "B", "sequence_lens",
+                                       "initial_h", "initial_c", "P"};
   return i < 8 ? kNames[i] : "?";
 }
 
 // ------------------------------------------------------------ activations
 
 enum class ActKind {
-  kRelu, kTanh, kSigmoid, kAffine, kLeakyRelu, kThresholdedRelu, kScaledTanh,
-  kHardSigmoid, kElu, kSoftsign, kSoftplus,
+  kRelu,
+  kTanh,
+  kSigmoid,
+  kAffine,
+  kLeakyRelu,
+  kThresholdedRelu,
+  kScaledTanh,
+  kHardSigmoid,
+  kElu,
+  kSoftsign,
+  kSoftplus,
 };
 
 struct ActInfo {
@@ -209,8 +218,8 @@ ge::StatusOr<RnnAttrs> ReadRnnAttrs(const gert::ContextBase& ctx, Cell cell) {
     a.direction = Direction::kBidirectional;
     a.num_directions = 2;
   } else {
-    return ctx.Error("attribute direction must be forward, reverse or bidirectional, got \"",
-                     dir, "\"");
+    return ctx.Error("attribute direction must be forward, reverse or bidirectional, got \"", dir,
+                     "\"");
   }
   ASSIGN_OR_RETURN(a.layout, ctx.GetIntOr("layout", 0));
   if (a.layout != 0 && a.layout != 1) {
@@ -292,8 +301,8 @@ ge::Status MergeDim(const gert::InferShapeContext& ctx, size_t idx, const gert::
   const int64_t d = s.GetDim(dim);
   if (d < 0) return ge::OkStatus();
   if (*known >= 0 && *known != d) {
-    return ctx.Error("input ", idx, " (", InputName(idx), ") has shape ", s.ToString(),
-                     ": dim ", dim, " is ", d, " but ", what, " is ", *known);
+    return ctx.Error("input ", idx, " (", InputName(idx), ") has shape ", s.ToString(), ": dim ",
+                     dim, " is ", d, " but ", what, " is ", *known);
   }
   *known = d;
   return ge::OkStatus();
@@ -312,8 +321,8 @@ ge::Status CheckDimIs(const gert::InferShapeContext& ctx, size_t idx, const gert
   if (s.IsUnknownRank() || want < 0) return ge::OkStatus();
   const int64_t d = s.GetDim(dim);
   if (d < 0 || d == want) return ge::OkStatus();
-  return ctx.Error("input ", idx, " (", InputName(idx), ") has shape ", s.ToString(),
-                   ": dim ", dim, " must be ", what, " = ", want);
+  return ctx.Error("input ", idx, " (", InputName(idx), ") has shape ", s.ToString(), ": dim ", dim,
+                   " must be ", what, " = ", want);
 }
 
 ge::Status InferRnnShapes(gert::InferShapeContext& ctx, Cell cell) {
@@ -353,18 +362,19 @@ ge::Status InferRnnShapes(gert::InferShapeContext& ctx, Cell cell) {
   const std::string gh_what = absl::StrCat(d.gates, "*hidden_size");
   RETURN_IF_ERROR(CheckDimIs(ctx, kW, *w, 0, d.dirs, "num_directions"));
   RETURN_IF_ERROR(CheckDimIs(ctx, kW, *w, 1, gh, gh_what));
-  if (!w->IsUnknownRank()) RETURN_IF_ERROR(MergeDim(ctx, kW, *w, 2, &d.input, "input_size (X dim 2)"));
+  if (!w->IsUnknownRank())
+    RETURN_IF_ERROR(MergeDim(ctx, kW, *w, 2, &d.input, "input_size (X dim 2)"));
   RETURN_IF_ERROR(CheckDimIs(ctx, kR, *r, 0, d.dirs, "num_directions"));
   RETURN_IF_ERROR(CheckDimIs(ctx, kR, *r, 1, gh, gh_what));
   if (const gert::Shape* b = ctx.GetInputShape(kB)) {
     RETURN_IF_ERROR(CheckRank(ctx, kB, *b, 2));
     RETURN_IF_ERROR(CheckDimIs(ctx, kB, *b, 0, d.dirs, "num_directions"));
-    RETURN_IF_ERROR(CheckDimIs(ctx, kB, *b, 1, gh < 0 ? -1 : 2 * gh,
-                               absl::StrCat("2*", gh_what)));
+    RETURN_IF_ERROR(CheckDimIs(ctx, kB, *b, 1, gh < 0 ? -1 : 2 * gh, absl::StrCat("2*", gh_what)));
   }
   if (const gert::Shape* sl = ctx.GetInputShape(kSeqLens)) {
     RETURN_IF_ERROR(CheckRank(ctx, kSeqLens, *sl, 1));
-    if (!sl->IsUnknownRank()) RETURN_IF_ERROR(MergeDim(ctx, kSeqLens, *sl, 0, &d.batch, "batch_size"));
+    if (!sl->IsUnknownRank())
+      RETURN_IF_ERROR(MergeDim(ctx, kSeqLens, *sl, 0, &d.batch, "batch_size"));
   }
   const size_t state_dir_dim = a.layout == 0 ? 0 : 1, state_batch_dim = a.layout == 0 ? 1 : 0;
   for (size_t idx : {kInitH, kInitC}) {
@@ -374,14 +384,15 @@ ge::Status InferRnnShapes(gert::InferShapeContext& ctx, Cell cell) {
     RETURN_IF_ERROR(CheckRank(ctx, idx, *s, 3));
     RETURN_IF_ERROR(CheckDimIs(ctx, idx, *s, state_dir_dim, d.dirs, "num_directions"));
     RETURN_IF_ERROR(CheckDimIs(ctx, idx, *s, 2, d.hidden, "hidden_size"));
-    if (!s->IsUnknownRank()) RETURN_IF_ERROR(MergeDim(ctx, idx, *s, state_batch_dim, &d.batch, "batch_size"));
+    if (!s->IsUnknownRank())
+      RETURN_IF_ERROR(MergeDim(ctx, idx, *s, state_batch_dim, &d.batch, "batch_size"));
   }
   if (cell == Cell::kLstm) {
     if (const gert::Shape* p = ctx.GetInputShape(kP)) {
       RETURN_IF_ERROR(CheckRank(ctx, kP, *p, 2));
       RETURN_IF_ERROR(CheckDimIs(ctx, kP, *p, 0, d.dirs, "num_directions"));
-      RETURN_IF_ERROR(CheckDimIs(ctx, kP, *p, 1, d.hidden < 0 ? -1 : 3 * d.hidden,
-                                 "3*hidden_size"));
+      RETURN_IF_ERROR(
+          CheckDimIs(ctx, kP, *p, 1, d.hidden < 0 ? -1 : 3 * d.hidden, "3*hidden_size"));
     }
   }
 
@@ -431,8 +442,8 @@ ge::Status InferRnnShapes(gert::InferShapeContext& ctx, Cell cell) {
                                    a.layout == 0 ? gert::ShapeRange{seq, dirs, batch, hidden}
                                                  : gert::ShapeRange{batch, seq, dirs, hidden}));
   }
-  const gert::ShapeRange state_range = a.layout == 0 ? gert::ShapeRange{dirs, batch, hidden}
-                                                     : gert::ShapeRange{batch, dirs, hidden};
+  const gert::ShapeRange state_range =
+      a.layout == 0 ? gert::ShapeRange{dirs, batch, hidden} : gert::ShapeRange{batch, dirs, hidden};
   for (size_t i = 1; i < max_outputs; ++i) {
     if (ctx.GetOutputShape(i) != nullptr) RETURN_IF_ERROR(SetOutputRange(ctx, i, state_range));
   }
@@ -453,8 +464,8 @@ ge::Status VerifyRnn(gert::InferShapeContext& ctx) {
         return ctx.Error("input 4 (sequence_lens) must be DT_INT32, got ", DataTypeName(dt));
       }
     } else if (dt != t) {
-      return ctx.Error("input ", i, " (", InputName(i), ") is ", DataTypeName(dt),
-                       " but X is ", DataTypeName(t));
+      return ctx.Error("input ", i, " (", InputName(i), ") is ", DataTypeName(dt), " but X is ",
+                       DataTypeName(t));
     }
   }
   return ge::OkStatus();
@@ -497,8 +508,8 @@ ge::Status WriteFloats(const std::vector<C>& v, gert::Tensor* t) {
 ge::Status ExpectShape(const gert::KernelContext& ctx, size_t idx, const gert::Tensor& t,
                        const gert::Shape& want) {
   if (t.GetShape() != want) {
-    return ctx.Error("input ", idx, " (", InputName(idx), ") has shape ",
-                     t.GetShape().ToString(), ", expected ", want.ToString());
+    return ctx.Error("input ", idx, " (", InputName(idx), ") has shape ", t.GetShape().ToString(),
+                     ", expected ", want.ToString());
   }
   return ge::OkStatus();
 }
@@ -536,8 +547,8 @@ struct KernelDims {
 template <typename C>
 void RunDirection(const RnnAttrs& a, const KernelDims& d, int64_t dir, bool reverse,
                   const std::vector<C>& x, const C* w, const C* r, const C* wb, const C* rb,
-                  const C* p, const std::vector<int32_t>& lens, std::vector<C> h,
-                  std::vector<C> c, std::vector<C>* y, std::vector<C>* yh, std::vector<C>* yc) {
+                  const C* p, const std::vector<int32_t>& lens, std::vector<C> h, std::vector<C> c,
+                  std::vector<C>* y, std::vector<C>* yh, std::vector<C>* yc) {
   const int64_t H = d.hidden, G = d.gates, GH = G * H, B = d.batch, I = d.input;
   const Activation* acts = a.acts.data() + dir * static_cast<int64_t>(NumActivations(a.cell));
   // GRU h gate with linear_before_reset keeps Rbh separate; every other
@@ -745,11 +756,10 @@ ge::Status RnnCompute(gert::KernelContext& ctx, const RnnAttrs& a) {
     const C* rb = bias.empty() ? nullptr : wb + GH;
     std::vector<C> h(h0.begin() + dir * BH, h0.begin() + (dir + 1) * BH);
     std::vector<C> c(c0.begin() + dir * BH, c0.begin() + (dir + 1) * BH);
-    RunDirection<C>(a, d, dir, reverse, x, w.data() + dir * GH * d.input,
-                    r.data() + dir * GH * d.hidden, wb, rb,
-                    p.empty() ? nullptr : p.data() + dir * 3 * d.hidden, lens, std::move(h),
-                    std::move(c), y_out != nullptr ? &y : nullptr, &yh,
-                    cell == Cell::kLstm ? &yc : nullptr);
+    RunDirection<C>(
+        a, d, dir, reverse, x, w.data() + dir * GH * d.input, r.data() + dir * GH * d.hidden, wb,
+        rb, p.empty() ? nullptr : p.data() + dir * 3 * d.hidden, lens, std::move(h), std::move(c),
+        y_out != nullptr ? &y : nullptr, &yh, cell == Cell::kLstm ? &yc : nullptr);
   }
 
   const ge::DataType dt = xt->GetDataType();

@@ -23,7 +23,8 @@ TEST(RnnRangeTest, LstmSequenceAndBatchRanges) {
   // X [seq, batch, input] = [-1, -1, 3], hidden 4, one direction.
   InferResult r = Infer("LSTM",
                         {Ranged({-1, -1, 3}, {{1, 50}, {2, 8}, {3, 3}}),
-                         {gert::Shape{1, 16, 3}}, {gert::Shape{1, 16, 4}}},
+                         {gert::Shape{1, 16, 3}},
+                         {gert::Shape{1, 16, 4}}},
                         3, Attrs().Set<int64_t>("hidden_size", 4));
   ASSERT_TRUE(r.status.ok()) << r.status;
   EXPECT_EQ(r.shapes[0], (gert::Shape{-1, 1, -1, 4}));
@@ -36,7 +37,9 @@ TEST(RnnRangeTest, BatchMeetsSequenceLensAndLayout1) {
   // layout 1: X [batch, seq, input]; sequence_lens narrows the batch.
   InferResult r = Infer("GRU",
                         {Ranged({-1, -1, 3}, {{1, 16}, {5, kInf}, {3, 3}}),
-                         {gert::Shape{1, 12, 3}}, {gert::Shape{1, 12, 4}}, AbsentIn(),
+                         {gert::Shape{1, 12, 3}},
+                         {gert::Shape{1, 12, 4}},
+                         AbsentIn(),
                          Ranged({-1}, {{4, 32}}, ge::DT_INT32)},
                         2, Attrs().Set<int64_t>("hidden_size", 4).Set<int64_t>("layout", 1));
   ASSERT_TRUE(r.status.ok()) << r.status;
@@ -48,7 +51,9 @@ TEST(RnnRangeTest, BatchMeetsSequenceLensAndLayout1) {
 TEST(RnnRangeTest, ConflictingBatchRangesNameTheNode) {
   InferResult r = Infer("RNN",
                         {Ranged({-1, -1, 3}, {{1, 9}, {1, 3}, {3, 3}}),
-                         {gert::Shape{1, 4, 3}}, {gert::Shape{1, 4, 4}}, AbsentIn(),
+                         {gert::Shape{1, 4, 3}},
+                         {gert::Shape{1, 4, 4}},
+                         AbsentIn(),
                          Ranged({-1}, {{5, 9}}, ge::DT_INT32)},
                         2, Attrs().Set<int64_t>("hidden_size", 4));
   ASSERT_FALSE(r.status.ok());
@@ -57,9 +62,9 @@ TEST(RnnRangeTest, ConflictingBatchRangesNameTheNode) {
 }
 
 TEST(RnnRangeTest, NoRangeGivesNoOutputRange) {
-  InferResult r = Infer("RNN", {{gert::Shape{-1, 2, 3}}, {gert::Shape{1, 4, 3}},
-                                {gert::Shape{1, 4, 4}}},
-                        2, Attrs().Set<int64_t>("hidden_size", 4));
+  InferResult r =
+      Infer("RNN", {{gert::Shape{-1, 2, 3}}, {gert::Shape{1, 4, 3}}, {gert::Shape{1, 4, 4}}}, 2,
+            Attrs().Set<int64_t>("hidden_size", 4));
   ASSERT_TRUE(r.status.ok()) << r.status;
   EXPECT_TRUE(r.ranges[0].empty());
 }

@@ -32,9 +32,10 @@ TEST_P(RnnOnnxTest, Matches) {
   EXPECT_TRUE(st.ok()) << st;
 }
 
-INSTANTIATE_TEST_SUITE_P(Onnx, RnnOnnxTest,
-                         ::testing::ValuesIn(optest::LoadCasesOrDie("ops/rnn/testdata/onnx_cases.txt")),
-                         testing::OnnxCaseName<::testing::TestParamInfo<testing::OnnxCase>>);
+INSTANTIATE_TEST_SUITE_P(
+    Onnx, RnnOnnxTest,
+    ::testing::ValuesIn(optest::LoadCasesOrDie("ops/rnn/testdata/onnx_cases.txt")),
+    testing::OnnxCaseName<::testing::TestParamInfo<testing::OnnxCase>>);
 
 TEST(RnnOnnxCasesTest, CoverEveryOp) {
   std::vector<testing::OnnxCase> cases = optest::LoadCasesOrDie("ops/rnn/testdata/onnx_cases.txt");
@@ -96,8 +97,8 @@ TEST(RnnKernelTest, BidirectionalWithSequenceLens) {
       .Absent()
       .Input(I32({2}, {2, 1}));
   ASSERT_TRUE(t.Run(2).ok());
-  EXPECT_TRUE(Near(t.OutValues(0), {0.462117157, 0.905148254, 0.018939156, 0.635148952,
-                                    0.842886103, 0, 0.462117157, 0}));
+  EXPECT_TRUE(Near(t.OutValues(0), {0.462117157, 0.905148254, 0.018939156, 0.635148952, 0.842886103,
+                                    0, 0.462117157, 0}));
   EXPECT_TRUE(Near(t.OutValues(1), {0.842886103, 0.905148254, 0.018939156, 0.635148952}));
 }
 
@@ -209,8 +210,9 @@ TEST(RnnKernelTest, KernelRechecksShapes) {
   // Inference skipped: the kernel must reject a mismatched R itself.
   OpTester t("RNN");
   t.Input(F32({2, 1, 1}, {1, 2})).Input(F32({1, 1, 1}, {0.5})).Input(F32({1, 2, 1}, {0.5, 1}));
-  EXPECT_TRUE(ErrorContains(t.RunKernelOnly({{2, 1, 1, 1}, {1, 1, 1}}, {ge::DT_FLOAT, ge::DT_FLOAT}),
-                            "input 2 (R) has shape [1,2,1], expected [1,1,1]"));
+  EXPECT_TRUE(
+      ErrorContains(t.RunKernelOnly({{2, 1, 1, 1}, {1, 1, 1}}, {ge::DT_FLOAT, ge::DT_FLOAT}),
+                    "input 2 (R) has shape [1,2,1], expected [1,1,1]"));
 }
 
 // ---------------------------------------------------------------- infer shape
@@ -236,11 +238,11 @@ TEST(RnnInferTest, UnknownDims) {
   // Batch unknown in X but known from initial_h; hidden from W when R is
   // of unknown rank.
   OpTester t("RNN");
-  ASSERT_TRUE(t.InferShapes({{-1, -1, 4}, {1, 6, 4}, {-2}, {-2}, {-2}, {1, 9, 6}},
-                            {ge::DT_FLOAT, ge::DT_FLOAT, ge::DT_FLOAT, ge::DT_FLOAT, ge::DT_INT32,
-                             ge::DT_FLOAT},
-                            2)
-                  .ok());
+  ASSERT_TRUE(
+      t.InferShapes(
+           {{-1, -1, 4}, {1, 6, 4}, {-2}, {-2}, {-2}, {1, 9, 6}},
+           {ge::DT_FLOAT, ge::DT_FLOAT, ge::DT_FLOAT, ge::DT_FLOAT, ge::DT_INT32, ge::DT_FLOAT}, 2)
+          .ok());
   EXPECT_EQ(t.InferredShape(0), (gert::Shape{-1, 1, 9, 6}));
   EXPECT_EQ(t.InferredShape(1), (gert::Shape{1, 9, 6}));
 
@@ -261,9 +263,9 @@ TEST(RnnInferTest, Errors) {
                             "input 1 (W) has shape [1,20,3]: dim 2 is 3 but input_size", "lstm7"));
   EXPECT_TRUE(ErrorContains(t.InferShapes({{7, 3, 4}, {2, 20, 4}, {1, 20, 5}}, {ge::DT_FLOAT}, 3),
                             "dim 0 must be num_directions = 1", "lstm7"));
-  EXPECT_TRUE(ErrorContains(
-      t.InferShapes({{7, 3, 4}, {1, 20, 4}, {1, 20, 5}, {1, 41}}, {ge::DT_FLOAT}, 3),
-      "input 3 (B) has shape [1,41]: dim 1 must be 2*4*hidden_size = 40", "lstm7"));
+  EXPECT_TRUE(
+      ErrorContains(t.InferShapes({{7, 3, 4}, {1, 20, 4}, {1, 20, 5}, {1, 41}}, {ge::DT_FLOAT}, 3),
+                    "input 3 (B) has shape [1,41]: dim 1 must be 2*4*hidden_size = 40", "lstm7"));
   EXPECT_TRUE(ErrorContains(
       t.InferShapes({{7, 3, 4}, {1, 20, 4}, {1, 20, 5}, {1, 40}, {4}},
                     {ge::DT_FLOAT, ge::DT_FLOAT, ge::DT_FLOAT, ge::DT_FLOAT, ge::DT_INT32}, 3),
@@ -273,10 +275,9 @@ TEST(RnnInferTest, Errors) {
                     {ge::DT_FLOAT, ge::DT_FLOAT, ge::DT_FLOAT, ge::DT_FLOAT, ge::DT_INT64}, 3),
       "input 4 (sequence_lens) must be DT_INT32", "lstm7"));
   EXPECT_TRUE(ErrorContains(
-      t.InferShapes({{7, 3, 4}, {1, 20, 4}, {1, 20, 5}, {1, 40}, {3}, {1, 3, 5}, {1, 3, 5}, {1, 12}},
-                    {ge::DT_FLOAT, ge::DT_FLOAT, ge::DT_FLOAT, ge::DT_FLOAT, ge::DT_INT32,
-                     ge::DT_FLOAT},
-                    3),
+      t.InferShapes(
+          {{7, 3, 4}, {1, 20, 4}, {1, 20, 5}, {1, 40}, {3}, {1, 3, 5}, {1, 3, 5}, {1, 12}},
+          {ge::DT_FLOAT, ge::DT_FLOAT, ge::DT_FLOAT, ge::DT_FLOAT, ge::DT_INT32, ge::DT_FLOAT}, 3),
       "input 7 (P) has shape [1,12]: dim 1 must be 3*hidden_size = 15", "lstm7"));
   EXPECT_TRUE(ErrorContains(
       t.InferShapes({{7, 3, 4}, {1, 20, 4}, {1, 20, 5}}, {ge::DT_FLOAT, ge::DT_DOUBLE}, 3),
@@ -299,13 +300,15 @@ TEST(RnnInferTest, AttributeErrors) {
   EXPECT_EQ(ge::GetErrorCode(st), ge::ErrorCode::kNotSupported);
   OpTester hs("RNN");
   hs.AttrInt("hidden_size", 0);
-  EXPECT_TRUE(ErrorContains(hs.InferShapes(shapes, {ge::DT_FLOAT}, 2), "hidden_size must be positive"));
+  EXPECT_TRUE(
+      ErrorContains(hs.InferShapes(shapes, {ge::DT_FLOAT}, 2), "hidden_size must be positive"));
   OpTester clip("RNN");
   clip.AttrFloat("clip", -1.f);
   EXPECT_TRUE(ErrorContains(clip.InferShapes(shapes, {ge::DT_FLOAT}, 2), "clip must be positive"));
   OpTester layout("RNN");
   layout.AttrInt("layout", 2);
-  EXPECT_TRUE(ErrorContains(layout.InferShapes(shapes, {ge::DT_FLOAT}, 2), "layout must be 0 or 1"));
+  EXPECT_TRUE(
+      ErrorContains(layout.InferShapes(shapes, {ge::DT_FLOAT}, 2), "layout must be 0 or 1"));
 }
 
 TEST(RnnInferTest, ActivationNamesAreCaseInsensitiveAndShared) {

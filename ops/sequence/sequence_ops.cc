@@ -132,16 +132,14 @@ ge::Status SetSequenceOutput(gert::InferShapeContext& ctx, size_t i, int64_t len
 ge::StatusOr<int64_t> NormalizePosition(const gert::ContextBase& ctx, int64_t pos, int64_t n,
                                         int64_t extra) {
   if (pos < -n || pos > n - 1 + extra) {
-    return ctx.ErrorWithCode(ge::ErrorCode::kOutOfRange, "position ", pos,
-                             " is out of range [", -n, ", ", n - 1 + extra,
-                             "] for a sequence of length ", n);
+    return ctx.ErrorWithCode(ge::ErrorCode::kOutOfRange, "position ", pos, " is out of range [", -n,
+                             ", ", n - 1 + extra, "] for a sequence of length ", n);
   }
   return pos < 0 ? pos + n : pos;
 }
 
 // Position input i at infer time: its value when known (nullptr otherwise).
-ge::StatusOr<const gert::Tensor*> CheckPositionShape(const gert::InferShapeContext& ctx,
-                                                     size_t i) {
+ge::StatusOr<const gert::Tensor*> CheckPositionShape(const gert::InferShapeContext& ctx, size_t i) {
   const gert::Shape* s = ctx.GetInputShape(i);
   if (s == nullptr) return static_cast<const gert::Tensor*>(nullptr);
   if (!s->IsUnknownShape() && s->GetShapeSize() != 1) {
@@ -463,9 +461,9 @@ ge::Status SplitToSequenceKernel(gert::KernelContext& ctx) {
     ASSIGN_OR_RETURN(gert::HostTensor e,
                      NodeStatusOr(ctx, gert::HostTensor::Create(dt, s, x->GetFormat())));
     for (int64_t o = 0; o < outer; ++o) {
-      RETURN_IF_ERROR(WithNode(ctx, CopyElements(dt, x->GetAddr(), (o * dim + start) * inner,
-                                                 e.tensor().GetAddr(), o * len * inner,
-                                                 len * inner)));
+      RETURN_IF_ERROR(
+          WithNode(ctx, CopyElements(dt, x->GetAddr(), (o * dim + start) * inner,
+                                     e.tensor().GetAddr(), o * len * inner, len * inner)));
     }
     out.push_back(std::move(e));
     start += len;
@@ -514,9 +512,9 @@ ge::StatusOr<ConcatPlan> PlanConcat(const gert::ContextBase& ctx,
       ok = s.GetDim(d) == s0.GetDim(d);
     }
     if (!ok) {
-      return ctx.Error("sequence element ", k, " has shape ", s.ToString(), ", element 0 has ",
-                       s0.ToString(), p.new_axis ? " (stacking needs equal shapes)"
-                                                 : " (only the axis dim may differ)");
+      return ctx.Error(
+          "sequence element ", k, " has shape ", s.ToString(), ", element 0 has ", s0.ToString(),
+          p.new_axis ? " (stacking needs equal shapes)" : " (only the axis dim may differ)");
     }
     total += p.new_axis ? 1 : s.GetDim(static_cast<size_t>(p.axis));
   }
@@ -566,8 +564,8 @@ ge::Status ConcatFromSequenceKernel(gert::KernelContext& ctx) {
   for (int64_t o = 0; o < outer; ++o) {
     int64_t at = o * row;
     for (size_t k = 0; k < elems.size(); ++k) {
-      RETURN_IF_ERROR(WithNode(ctx, CopyElements(p.dtype, elems[k].tensor().GetAddr(),
-                                                 o * chunk[k], y->GetAddr(), at, chunk[k])));
+      RETURN_IF_ERROR(WithNode(ctx, CopyElements(p.dtype, elems[k].tensor().GetAddr(), o * chunk[k],
+                                                 y->GetAddr(), at, chunk[k])));
       at += chunk[k];
     }
   }
@@ -635,8 +633,8 @@ ge::Status SequenceMapKernel(gert::KernelContext& ctx) {
                                  " is a sequence / optional value; sequences hold tensors");
       }
       if (e > 0 && outs[k].GetDataType() != results[k][0].GetDataType()) {
-        return ctx.ErrorWithCode(ge::ErrorCode::kTypeMismatch, "body output ", k,
-                                 " for element ", e, " is ", DataTypeName(outs[k].GetDataType()),
+        return ctx.ErrorWithCode(ge::ErrorCode::kTypeMismatch, "body output ", k, " for element ",
+                                 e, " is ", DataTypeName(outs[k].GetDataType()),
                                  ", for element 0 it was ",
                                  DataTypeName(results[k][0].GetDataType()));
       }

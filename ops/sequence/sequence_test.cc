@@ -156,8 +156,9 @@ TEST(SequenceInsertTest, IntoEmptyAndErrors) {
 
   OpRunner type("SequenceInsert");
   type.Input(Seq3()).Input(F32({1}, {1}));
-  EXPECT_TRUE(IsNodeError(type.Infer(), "input 1 (tensor) is DT_FLOAT but the sequence holds "
-                                        "DT_INT64"));
+  EXPECT_TRUE(IsNodeError(type.Infer(),
+                          "input 1 (tensor) is DT_FLOAT but the sequence holds "
+                          "DT_INT64"));
   OpRunner pos("SequenceInsert");
   pos.Input(Seq3()).Input(I64({1}, {1})).Input(I64({}, {4}));
   EXPECT_TRUE(IsNodeError(pos.Infer(), "position 4 is out of range [-3, 3]"));
@@ -289,8 +290,9 @@ TEST(ConcatFromSequenceTest, ConcatAndStack) {
   EXPECT_THAT(stack.Values<int64_t>(0), ElementsAre(1, 3, 5, 2, 4, 6));
 
   OpRunner scalars("ConcatFromSequence");
-  scalars.Attr<int64_t>("axis", 0).Attr<int64_t>("new_axis", 1).Input(
-      SeqOf(Str({}, {"x"}), Str({}, {"y"})));
+  scalars.Attr<int64_t>("axis", 0)
+      .Attr<int64_t>("new_axis", 1)
+      .Input(SeqOf(Str({}, {"x"}), Str({}, {"y"})));
   ASSERT_OK(scalars.Run());
   EXPECT_EQ(scalars.OutShape(0), (gert::Shape{2}));
   EXPECT_THAT(scalars.Values<std::string>(0), ElementsAre("x", "y"));
@@ -370,13 +372,13 @@ TEST(SequenceMapTest, TwoSequencesOfDifferentShapes) {
 
 TEST(SequenceMapTest, ExtractShapesTwoOutputs) {
   // test_sequence_map_extract_shapes plus a second identity output.
-  FakeSubgraphRunner body([](size_t, absl::Span<const gert::Tensor* const> in,
-                             std::vector<gert::HostTensor>* outs) {
-    const gert::Shape& s = in[0]->GetShape();
-    outs->push_back(I64({static_cast<int64_t>(s.GetDimNum())}, s.ToVector()));
-    outs->push_back(CopyOf(in[0]));
-    return ge::OkStatus();
-  });
+  FakeSubgraphRunner body(
+      [](size_t, absl::Span<const gert::Tensor* const> in, std::vector<gert::HostTensor>* outs) {
+        const gert::Shape& s = in[0]->GetShape();
+        outs->push_back(I64({static_cast<int64_t>(s.GetDimNum())}, s.ToVector()));
+        outs->push_back(CopyOf(in[0]));
+        return ge::OkStatus();
+      });
   OpRunner r("SequenceMap");
   r.Input(SeqOf(F32({1, 2}, {0, 0}), F32({3}, {0, 0, 0}))).Outputs(2).Subgraphs(&body);
   ASSERT_OK(r.Run());
@@ -395,12 +397,12 @@ TEST(SequenceMapTest, Errors) {
   not_seq.Input(F32({1}, {1})).Subgraphs(&body);
   EXPECT_TRUE(IsNodeError(not_seq.Infer(), "must be a sequence"));
 
-  FakeSubgraphRunner mixed([](size_t, absl::Span<const gert::Tensor* const> in,
-                              std::vector<gert::HostTensor>* outs) {
-    const float v = in[0]->GetData<float>()[0];
-    outs->push_back(v > 1 ? I64({}, {1}) : F32({}, {1}));
-    return ge::OkStatus();
-  });
+  FakeSubgraphRunner mixed(
+      [](size_t, absl::Span<const gert::Tensor* const> in, std::vector<gert::HostTensor>* outs) {
+        const float v = in[0]->GetData<float>()[0];
+        outs->push_back(v > 1 ? I64({}, {1}) : F32({}, {1}));
+        return ge::OkStatus();
+      });
   OpRunner types("SequenceMap");
   types.Input(SeqOf(F32({}, {1}), F32({}, {2}))).Subgraphs(&mixed);
   EXPECT_TRUE(IsNodeError(types.Run(), "for element 1 is DT_INT64"));

@@ -157,8 +157,7 @@ ge::StatusOr<int64_t> KernelScalarInt(const gert::KernelContext& ctx, size_t i, 
   return (*v)[0];
 }
 
-ge::StatusOr<double> KernelScalarFloat(const gert::KernelContext& ctx, size_t i,
-                                       const char* name) {
+ge::StatusOr<double> KernelScalarFloat(const gert::KernelContext& ctx, size_t i, const char* name) {
   ASSIGN_OR_RETURN(const gert::Tensor* t, GetKernelInput(ctx, i));
   ge::StatusOr<std::vector<double>> v = ReadAsDoubles(*t);
   if (!v.ok()) return WithNode(ctx, ge::Annotate(v.status(), "input ", i, " (", name, "): "));
@@ -219,9 +218,9 @@ ge::TensorType SignalFloatTypes() { return ge::TensorType::FloatingDataType(); }
 ge::TensorType IndexTypes() { return ge::TensorType{ge::DT_INT32, ge::DT_INT64}; }
 // Output types of the window / mel ops (T2 / T3 in ONNX).
 ge::TensorType WindowOutputTypes() {
-  return ge::TensorType{ge::DT_UINT8,  ge::DT_UINT16, ge::DT_UINT32,  ge::DT_UINT64,
-                        ge::DT_INT8,   ge::DT_INT16,  ge::DT_INT32,   ge::DT_INT64,
-                        ge::DT_FLOAT16, ge::DT_FLOAT, ge::DT_DOUBLE,  ge::DT_BF16};
+  return ge::TensorType{ge::DT_UINT8,   ge::DT_UINT16, ge::DT_UINT32, ge::DT_UINT64,
+                        ge::DT_INT8,    ge::DT_INT16,  ge::DT_INT32,  ge::DT_INT64,
+                        ge::DT_FLOAT16, ge::DT_FLOAT,  ge::DT_DOUBLE, ge::DT_BF16};
 }
 
 // ------------------------------------------------------------ DFT
@@ -249,8 +248,8 @@ ge::StatusOr<DftAttrs> ReadDftAttrs(const gert::ContextBase& ctx) {
 ge::StatusOr<int64_t> DftAxis(const gert::ContextBase& ctx, int64_t axis, int64_t rank) {
   const int64_t a = axis < 0 ? axis + rank : axis;
   if (a < 0 || a > rank - 2) {
-    return ctx.ErrorWithCode(ge::ErrorCode::kOutOfRange, "axis ", axis, " is out of range [-",
-                             rank, ", -2] or [0, ", rank - 2, "] for input rank ", rank);
+    return ctx.ErrorWithCode(ge::ErrorCode::kOutOfRange, "axis ", axis, " is out of range [-", rank,
+                             ", -2] or [0, ", rank - 2, "] for input rank ", rank);
   }
   return a;
 }
@@ -394,14 +393,16 @@ ge::Status InferStft(gert::InferShapeContext& ctx) {
   }
   int64_t frame_length = -1;
   if (win != nullptr && !win->IsUnknownRank()) {
-    if (win->GetDimNum() != 1) return ctx.Error("input 2 (window) must be 1-D, got ", win->ToString());
+    if (win->GetDimNum() != 1)
+      return ctx.Error("input 2 (window) must be 1-D, got ", win->ToString());
     frame_length = win->GetDim(0);
   }
   if (has_fl) {
     RETURN_IF_ERROR(CheckScalarShape(ctx, kFrameLength, "frame_length"));
     ASSIGN_OR_RETURN(KnownInt fl, ScalarIntValue(ctx, kFrameLength, "frame_length"));
     if (fl.known) {
-      if (fl.value <= 0) return ctx.Error("input 3 (frame_length) must be positive, got ", fl.value);
+      if (fl.value <= 0)
+        return ctx.Error("input 3 (frame_length) must be positive, got ", fl.value);
       if (frame_length >= 0 && frame_length != fl.value) {
         return ctx.Error("input 3 (frame_length) is ", fl.value, " but input 2 (window) has ",
                          frame_length, " elements");
@@ -467,8 +468,8 @@ ge::Status StftKernel(gert::KernelContext& ctx) {
   if (ctx.GetInputTensor(kFrameLength) != nullptr) {
     ASSIGN_OR_RETURN(int64_t fl, KernelScalarInt(ctx, kFrameLength, "frame_length"));
     if (frame_length >= 0 && fl != frame_length) {
-      return ctx.Error("input 3 (frame_length) is ", fl, " but input 2 (window) has ",
-                       frame_length, " elements");
+      return ctx.Error("input 3 (frame_length) is ", fl, " but input 2 (window) has ", frame_length,
+                       " elements");
     }
     frame_length = fl;
   }
@@ -524,7 +525,8 @@ ge::Status InferWindow(gert::InferShapeContext& ctx) {
   if (ctx.GetInputShape(0) == nullptr) return ctx.Error("input 0 (size) is required");
   RETURN_IF_ERROR(CheckScalarShape(ctx, 0, "size"));
   ASSIGN_OR_RETURN(KnownInt size, ScalarIntValue(ctx, 0, "size"));
-  if (size.known && size.value < 0) return ctx.Error("input 0 (size) must be >= 0, got ", size.value);
+  if (size.known && size.value < 0)
+    return ctx.Error("input 0 (size) must be >= 0, got ", size.value);
   gert::Shape* y = ctx.GetOutputShape(0);
   if (y == nullptr) return ctx.Error("output 0 is missing");
   *y = gert::Shape{size.known ? size.value : -1};
@@ -590,8 +592,10 @@ ge::Status InferMel(gert::InferShapeContext& ctx) {
   for (size_t i = 0; i < 5; ++i) RETURN_IF_ERROR(CheckScalarShape(ctx, i, kNames[i]));
   ASSIGN_OR_RETURN(KnownInt mel, ScalarIntValue(ctx, 0, "num_mel_bins"));
   ASSIGN_OR_RETURN(KnownInt dft, ScalarIntValue(ctx, 1, "dft_length"));
-  if (mel.known && mel.value <= 0) return ctx.Error("input 0 (num_mel_bins) must be positive, got ", mel.value);
-  if (dft.known && dft.value <= 0) return ctx.Error("input 1 (dft_length) must be positive, got ", dft.value);
+  if (mel.known && mel.value <= 0)
+    return ctx.Error("input 0 (num_mel_bins) must be positive, got ", mel.value);
+  if (dft.known && dft.value <= 0)
+    return ctx.Error("input 1 (dft_length) must be positive, got ", dft.value);
   gert::Shape* y = ctx.GetOutputShape(0);
   if (y == nullptr) return ctx.Error("output 0 is missing");
   *y = gert::Shape{dft.known ? dft.value / 2 + 1 : -1, mel.known ? mel.value : -1};
@@ -623,7 +627,8 @@ ge::Status MelKernel(gert::KernelContext& ctx) {
   ASSIGN_OR_RETURN(double upper, KernelScalarFloat(ctx, 4, "upper_edge_hertz"));
   if (mel_bins <= 0) return ctx.Error("input 0 (num_mel_bins) must be positive, got ", mel_bins);
   if (dft_length <= 0) return ctx.Error("input 1 (dft_length) must be positive, got ", dft_length);
-  if (sample_rate <= 0) return ctx.Error("input 2 (sample_rate) must be positive, got ", sample_rate);
+  if (sample_rate <= 0)
+    return ctx.Error("input 2 (sample_rate) must be positive, got ", sample_rate);
   if (!(lower >= 0) || !(upper > lower) || !std::isfinite(upper)) {
     return ctx.Error("need 0 <= lower_edge_hertz < upper_edge_hertz (finite), got ", lower, " and ",
                      upper);
@@ -641,7 +646,8 @@ ge::Status MelKernel(gert::KernelContext& ctx) {
         std::floor(static_cast<double>(dft_length + 1) * hz / static_cast<double>(sample_rate));
     if (!(bin >= 0 && bin < static_cast<double>(spec_bins))) {  // also NaN
       return ctx.Error("mel point ", i, " (", hz, " Hz) maps to spectrogram bin ", bin,
-                       ", outside [0, ", spec_bins, "); is upper_edge_hertz above sample_rate / 2?");
+                       ", outside [0, ", spec_bins,
+                       "); is upper_edge_hertz above sample_rate / 2?");
     }
     bins[i] = static_cast<int64_t>(bin);
   }

@@ -29,9 +29,10 @@ TEST_P(SignalOnnxTest, Matches) {
   EXPECT_TRUE(st.ok()) << st;
 }
 
-INSTANTIATE_TEST_SUITE_P(Onnx, SignalOnnxTest,
-                         ::testing::ValuesIn(optest::LoadCasesOrDie("ops/signal/testdata/onnx_cases.txt")),
-                         testing::OnnxCaseName<::testing::TestParamInfo<testing::OnnxCase>>);
+INSTANTIATE_TEST_SUITE_P(
+    Onnx, SignalOnnxTest,
+    ::testing::ValuesIn(optest::LoadCasesOrDie("ops/signal/testdata/onnx_cases.txt")),
+    testing::OnnxCaseName<::testing::TestParamInfo<testing::OnnxCase>>);
 
 // ---------------------------------------------------------------- DFT
 
@@ -54,8 +55,8 @@ TEST(DftTest, InverseOfComplex) {
   OpTester t("DFT");
   t.AttrInt("inverse", 1).Input(F32({1, 3, 2}, {1, 1, 2, -1, 0, 3}));
   ASSERT_TRUE(t.Run(1).ok());
-  EXPECT_TRUE(Near(t.OutValues(0),
-                   {1, 1, 1.1547005384, 0.5773502692, -1.1547005384, -0.5773502692}));
+  EXPECT_TRUE(
+      Near(t.OutValues(0), {1, 1, 1.1547005384, 0.5773502692, -1.1547005384, -0.5773502692}));
 }
 
 TEST(DftTest, OnesidedLengthAndAxis) {
@@ -116,13 +117,14 @@ TEST(DftTest, Errors) {
   EXPECT_EQ(ge::GetErrorCode(st), ge::ErrorCode::kOutOfRange);
   OpTester one("DFT", "dft1");
   one.AttrInt("onesided", 1);
-  EXPECT_TRUE(ErrorContains(one.InferShapes({{1, 4, 2}}, {ge::DT_FLOAT}, 1), "needs a real input",
-                            "dft1"));
+  EXPECT_TRUE(
+      ErrorContains(one.InferShapes({{1, 4, 2}}, {ge::DT_FLOAT}, 1), "needs a real input", "dft1"));
   OpTester len("DFT", "dft1");
   len.Input(F32({1, 4, 1}, {1, 2, 3, 4})).Input(I64({}, {0}));
   EXPECT_TRUE(ErrorContains(len.Run(1), "dft_length) must be positive, got 0", "dft1"));
   OpTester empty("DFT", "dft1");
-  EXPECT_TRUE(ErrorContains(empty.InferShapes({{1, 0, 1}}, {ge::DT_FLOAT}, 1), "axis 1 is empty", "dft1"));
+  EXPECT_TRUE(
+      ErrorContains(empty.InferShapes({{1, 0, 1}}, {ge::DT_FLOAT}, 1), "axis 1 is empty", "dft1"));
   OpTester bad("DFT", "dft1");
   EXPECT_TRUE(ErrorContains(bad.InferShapes({{1, 4, 1}, {}}, {ge::DT_FLOAT, ge::DT_FLOAT}, 1),
                             "dft_length) must be DT_INT32 or DT_INT64", "dft1"));
@@ -152,12 +154,15 @@ TEST(StftTest, FramesWithAndWithoutWindow) {
 TEST(StftTest, InferShapes) {
   OpTester t("STFT");
   // frame_step unknown: frames unknown; window gives the frame length.
-  ASSERT_TRUE(t.InferShapes({{2, 100, 1}, {}, {16}}, {ge::DT_FLOAT, ge::DT_INT64, ge::DT_FLOAT}, 1)
-                  .ok());
+  ASSERT_TRUE(
+      t.InferShapes({{2, 100, 1}, {}, {16}}, {ge::DT_FLOAT, ge::DT_INT64, ge::DT_FLOAT}, 1).ok());
   EXPECT_EQ(t.InferredShape(0), (gert::Shape{2, -1, 9, 2}));
   // Values known (Run infers with them).
   OpTester k("STFT");
-  k.Input(F32({1, 10, 1}, std::vector<double>(10, 1.0))).Input(I64({}, {3})).Absent().Input(I64({}, {4}));
+  k.Input(F32({1, 10, 1}, std::vector<double>(10, 1.0)))
+      .Input(I64({}, {3}))
+      .Absent()
+      .Input(I64({}, {4}));
   ASSERT_TRUE(k.Run(1).ok());
   EXPECT_EQ(k.Out(0).GetShape(), (gert::Shape{1, 3, 3, 2}));
 }
@@ -171,7 +176,8 @@ TEST(StftTest, Errors) {
       .Input(I64({}, {2}))
       .Input(F32({4}, {1, 1, 1, 1}))
       .Input(I64({}, {3}));
-  EXPECT_TRUE(ErrorContains(mismatch.Run(1), "frame_length) is 3 but input 2 (window) has 4", "stft"));
+  EXPECT_TRUE(
+      ErrorContains(mismatch.Run(1), "frame_length) is 3 but input 2 (window) has 4", "stft"));
   OpTester step("STFT", "stft");
   step.Input(F32({1, 6, 1}, {0, 1, 2, 3, 4, 5})).Input(I64({}, {0})).Absent().Input(I64({}, {4}));
   EXPECT_TRUE(ErrorContains(step.Run(1), "frame_step) must be positive, got 0", "stft"));
@@ -206,9 +212,9 @@ std::vector<double> RunWindow(const std::string& op, int64_t size, int64_t perio
 TEST(WindowTest, Formulas) {
   EXPECT_TRUE(Near(RunWindow("HannWindow", 4, 1), {0, 0.5, 1, 0.5}));
   // Symmetric Hann of 10 = numpy.hanning(10).
-  EXPECT_TRUE(Near(RunWindow("HannWindow", 10, 0),
-                   {0, 0.1169777784, 0.4131759112, 0.75, 0.9698463104, 0.9698463104, 0.75,
-                    0.4131759112, 0.1169777784, 0}));
+  EXPECT_TRUE(
+      Near(RunWindow("HannWindow", 10, 0), {0, 0.1169777784, 0.4131759112, 0.75, 0.9698463104,
+                                            0.9698463104, 0.75, 0.4131759112, 0.1169777784, 0}));
   // Hamming: a0 = 25/46.
   EXPECT_TRUE(Near(RunWindow("HammingWindow", 4, 1), {4.0 / 46, 25.0 / 46, 1, 25.0 / 46}));
   EXPECT_TRUE(Near(RunWindow("BlackmanWindow", 4, 1), {0, 0.34, 1, 0.34}));
@@ -220,7 +226,8 @@ TEST(WindowTest, Formulas) {
 
 TEST(WindowTest, OutputDatatypes) {
   EXPECT_TRUE(Near(RunWindow("HannWindow", 4, 1, ge::DT_INT32), {0, 0, 1, 0}));
-  EXPECT_TRUE(Near(RunWindow("HammingWindow", 4, 1, ge::DT_DOUBLE), {4.0 / 46, 25.0 / 46, 1, 25.0 / 46}, 1e-12));
+  EXPECT_TRUE(Near(RunWindow("HammingWindow", 4, 1, ge::DT_DOUBLE),
+                   {4.0 / 46, 25.0 / 46, 1, 25.0 / 46}, 1e-12));
   EXPECT_TRUE(Near(RunWindow("BlackmanWindow", 4, 1, ge::DT_FLOAT16), {0, 0.34, 1, 0.34}, 1e-3));
 }
 
@@ -230,7 +237,8 @@ TEST(WindowTest, ShapesAndErrors) {
   EXPECT_EQ(t.InferredShape(0), gert::Shape{-1});
   EXPECT_EQ(t.InferredDtype(0), ge::DT_FLOAT);
   EXPECT_TRUE(ErrorContains(t.InferShapes({{3}}, {ge::DT_INT32}, 1), "must be a scalar", "w"));
-  EXPECT_TRUE(ErrorContains(t.InferShapes({{}}, {ge::DT_FLOAT}, 1), "must be DT_INT32 or DT_INT64", "w"));
+  EXPECT_TRUE(
+      ErrorContains(t.InferShapes({{}}, {ge::DT_FLOAT}, 1), "must be DT_INT32 or DT_INT64", "w"));
   OpTester neg("HannWindow", "w");
   neg.Input(I64({}, {-3}));
   EXPECT_TRUE(ErrorContains(neg.Run(1), "size) must be >= 0, got -3", "w"));
@@ -251,7 +259,11 @@ TEST(MelWeightMatrixTest, SmallByHand) {
   // Filter 0: lo = center = 0 -> out[0][0] = 1; center..hi: out[0][0] = 1.
   // Filter 1: lo 0, center 1, hi 2: out[0][1] = 0, out[1][1] = 1.
   OpTester t("MelWeightMatrix");
-  t.Input(I64({}, {2})).Input(I64({}, {8})).Input(I64({}, {8000})).Input(F32({}, {0})).Input(F32({}, {4000}));
+  t.Input(I64({}, {2}))
+      .Input(I64({}, {8}))
+      .Input(I64({}, {8000}))
+      .Input(F32({}, {0}))
+      .Input(F32({}, {4000}));
   ASSERT_TRUE(t.Run(1).ok());
   EXPECT_EQ(t.Out(0).GetShape(), (gert::Shape{5, 2}));
   EXPECT_TRUE(Near(t.OutValues(0), {1, 0, 0, 1, 0, 0, 0, 0, 0, 0}));
@@ -266,19 +278,39 @@ TEST(MelWeightMatrixTest, InferAndErrors) {
   EXPECT_TRUE(ErrorContains(t.InferShapes({{}, {}, {}, {}, {}}, {ge::DT_FLOAT}, 1),
                             "input 0 must be DT_INT32 or DT_INT64", "mel"));
   OpTester nyq("MelWeightMatrix", "mel");
-  nyq.Input(I64({}, {4})).Input(I64({}, {16})).Input(I64({}, {8000})).Input(F32({}, {0})).Input(F32({}, {8000}));
+  nyq.Input(I64({}, {4}))
+      .Input(I64({}, {16}))
+      .Input(I64({}, {8000}))
+      .Input(F32({}, {0}))
+      .Input(F32({}, {8000}));
   EXPECT_TRUE(ErrorContains(nyq.Run(1), "outside [0, 9)", "mel"));
   OpTester edges("MelWeightMatrix", "mel");
-  edges.Input(I64({}, {4})).Input(I64({}, {16})).Input(I64({}, {8000})).Input(F32({}, {100})).Input(F32({}, {50}));
+  edges.Input(I64({}, {4}))
+      .Input(I64({}, {16}))
+      .Input(I64({}, {8000}))
+      .Input(F32({}, {100}))
+      .Input(F32({}, {50}));
   EXPECT_TRUE(ErrorContains(edges.Run(1), "lower_edge_hertz < upper_edge_hertz", "mel"));
   OpTester inf("MelWeightMatrix", "mel");
-  inf.Input(I64({}, {4})).Input(I64({}, {16})).Input(I64({}, {8000})).Input(F32({}, {0})).Input(F32({}, {HUGE_VAL}));
+  inf.Input(I64({}, {4}))
+      .Input(I64({}, {16}))
+      .Input(I64({}, {8000}))
+      .Input(F32({}, {0}))
+      .Input(F32({}, {HUGE_VAL}));
   EXPECT_TRUE(ErrorContains(inf.Run(1), "(finite)", "mel"));
   OpTester huge("MelWeightMatrix", "mel");
-  huge.Input(I64({}, {4})).Input(I64({}, {16})).Input(I64({}, {1})).Input(F32({}, {0})).Input(F32({}, {3e38}));
+  huge.Input(I64({}, {4}))
+      .Input(I64({}, {16}))
+      .Input(I64({}, {1}))
+      .Input(F32({}, {0}))
+      .Input(F32({}, {3e38}));
   EXPECT_TRUE(ErrorContains(huge.Run(1), "outside [0, 9)", "mel"));
   OpTester bins("MelWeightMatrix", "mel");
-  bins.Input(I64({}, {0})).Input(I64({}, {16})).Input(I64({}, {8000})).Input(F32({}, {0})).Input(F32({}, {4000}));
+  bins.Input(I64({}, {0}))
+      .Input(I64({}, {16}))
+      .Input(I64({}, {8000}))
+      .Input(F32({}, {0}))
+      .Input(F32({}, {4000}));
   EXPECT_TRUE(ErrorContains(bins.Run(1), "num_mel_bins) must be positive", "mel"));
 }
 

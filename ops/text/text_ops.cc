@@ -48,19 +48,19 @@ namespace {
 // Simple lower-case mapping of one code point (see the file comment).
 uint32_t ToLowerCp(uint32_t c) {
   if (c < 0x80) return (c >= 'A' && c <= 'Z') ? c + 32 : c;
-  if ((c >= 0xC0 && c <= 0xDE && c != 0xD7)) return c + 32;            // Latin-1
-  if (c == 0x130) return 'i';                                           // dotted capital I
-  if (c >= 0x100 && c <= 0x137 && c % 2 == 0) return c + 1;             // Latin Ext-A pairs
+  if ((c >= 0xC0 && c <= 0xDE && c != 0xD7)) return c + 32;  // Latin-1
+  if (c == 0x130) return 'i';                                // dotted capital I
+  if (c >= 0x100 && c <= 0x137 && c % 2 == 0) return c + 1;  // Latin Ext-A pairs
   if (c >= 0x139 && c <= 0x148 && c % 2 == 1) return c + 1;
   if (c >= 0x14A && c <= 0x177 && c % 2 == 0) return c + 1;
   if (c == 0x178) return 0xFF;
   if (c >= 0x179 && c <= 0x17E && c % 2 == 1) return c + 1;
-  if (c >= 0x391 && c <= 0x3AB && c != 0x3A2) return c + 32;            // Greek
+  if (c >= 0x391 && c <= 0x3AB && c != 0x3A2) return c + 32;  // Greek
   if (c == 0x386) return 0x3AC;
   if (c >= 0x388 && c <= 0x38A) return c + 37;
   if (c == 0x38C) return 0x3CC;
   if (c == 0x38E || c == 0x38F) return c + 63;
-  if (c >= 0x410 && c <= 0x42F) return c + 32;                          // Cyrillic
+  if (c >= 0x410 && c <= 0x42F) return c + 32;  // Cyrillic
   if (c >= 0x400 && c <= 0x40F) return c + 80;
   return c;
 }
@@ -172,8 +172,8 @@ ge::StatusOr<NormalizerAttrs> ReadNormalizerAttrs(const gert::ContextBase& ctx) 
   ASSIGN_OR_RETURN(int64_t cs, ctx.GetIntOr("is_case_sensitive", 0));
   a.case_sensitive = cs != 0;
   ASSIGN_OR_RETURN(std::string locale, ctx.GetStrOr("locale", ""));
-  static const char* const kLocales[] = {"", "C", "POSIX", "en_US", "en-US", "en_US.UTF-8",
-                                         "en_US.utf8"};
+  static const char* const kLocales[] = {"",      "C",           "POSIX",     "en_US",
+                                         "en-US", "en_US.UTF-8", "en_US.utf8"};
   bool known = false;
   for (const char* l : kLocales) known = known || locale == l;
   if (!known) {
@@ -275,13 +275,13 @@ enum class TfIdfMode { kTf, kIdf, kTfIdf };
 struct TfIdfAttrs {
   int64_t min_n = 1, max_n = 1, max_skip = 0;
   TfIdfMode mode = TfIdfMode::kTf;
-  std::vector<int64_t> counts;     // ngram_counts
-  std::vector<int64_t> indexes;    // ngram_indexes
+  std::vector<int64_t> counts;   // ngram_counts
+  std::vector<int64_t> indexes;  // ngram_indexes
   std::vector<int64_t> pool_ints;
   std::vector<std::string> pool_strings;
   std::vector<float> weights;
   bool string_pool = false;
-  int64_t output_size = 0;         // max(ngram_indexes) + 1
+  int64_t output_size = 0;  // max(ngram_indexes) + 1
   // Per pool n-gram: its length and first pool position.
   std::vector<int64_t> gram_len;
   std::vector<int64_t> gram_start;
@@ -342,7 +342,8 @@ ge::StatusOr<TfIdfAttrs> ReadTfIdfAttrs(const gert::ContextBase& ctx) {
   }
   int64_t max_index = -1;
   for (size_t i = 0; i < a.indexes.size(); ++i) {
-    if (a.indexes[i] < 0) return ctx.Error("ngram_indexes[", i, "] = ", a.indexes[i], " is negative");
+    if (a.indexes[i] < 0)
+      return ctx.Error("ngram_indexes[", i, "] = ", a.indexes[i], " is negative");
     max_index = std::max(max_index, a.indexes[i]);
   }
   a.output_size = max_index + 1;
@@ -499,8 +500,8 @@ ge::Status TfIdfKernel(gert::KernelContext& ctx) {
       CountRows(a, x->GetData<int64_t>(), rows, c, out);
       break;
     default:
-      return ctx.ErrorWithCode(ge::ErrorCode::kNotSupported, "input 0 data type ",
-                               DataTypeName(dt), " is not supported");
+      return ctx.ErrorWithCode(ge::ErrorCode::kNotSupported, "input 0 data type ", DataTypeName(dt),
+                               " is not supported");
   }
   return ge::OkStatus();
 }

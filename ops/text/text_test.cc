@@ -50,22 +50,29 @@ TEST(StringNormalizerTest, EverythingRemoved) {
 TEST(StringNormalizerTest, Utf8CaseMapping) {
   OpTester low("StringNormalizer");
   low.AttrStr("case_change_action", "LOWER")
-      .Input(Str({4}, {"\xC3\x84\xC3\x96\xC3\x9C",               // ÄÖÜ
-                       "\xCE\xA9\xCE\x9C\xCE\x88\xCE\x93\xCE\x91",  // ΩΜΈΓΑ
+      .Input(Str({4}, {"\xC3\x84\xC3\x96\xC3\x9C",                          // ÄÖÜ
+                       "\xCE\xA9\xCE\x9C\xCE\x88\xCE\x93\xCE\x91",          // ΩΜΈΓΑ
                        "\xD0\x9F\xD1\x80\xD0\xB8\xD0\xB2\xD0\x95\xD0\xA2",  // ПривЕТ
-                       "AB\xFF" "C"}));                          // invalid byte kept
+                       "AB\xFF"
+                       "C"}));  // invalid byte kept
   ASSERT_TRUE(low.Run(1).ok());
   EXPECT_EQ(low.OutStrings(0),
             (std::vector<std::string>{"\xC3\xA4\xC3\xB6\xC3\xBC",
                                       "\xCF\x89\xCE\xBC\xCE\xAD\xCE\xB3\xCE\xB1",
                                       "\xD0\xBF\xD1\x80\xD0\xB8\xD0\xB2\xD0\xB5\xD1\x82",
-                                      "ab\xFF" "c"}));
+                                      "ab\xFF"
+                                      "c"}));
   OpTester up("StringNormalizer");
   up.AttrStr("case_change_action", "UPPER")
-      .Input(Str({2}, {"stra\xC3\x9F" "e \xC3\xBF", "\xC5\x82\xC3\xB3" "d\xC5\xBA"}));  // straße ÿ, łódź
+      .Input(Str({2}, {"stra\xC3\x9F"
+                       "e \xC3\xBF",
+                       "\xC5\x82\xC3\xB3"
+                       "d\xC5\xBA"}));  // straße ÿ, łódź
   ASSERT_TRUE(up.Run(1).ok());
-  EXPECT_EQ(up.OutStrings(0),
-            (std::vector<std::string>{"STRA\xC3\x9F" "E \xC5\xB8", "\xC5\x81\xC3\x93" "D\xC5\xB9"}));
+  EXPECT_EQ(up.OutStrings(0), (std::vector<std::string>{"STRA\xC3\x9F"
+                                                        "E \xC5\xB8",
+                                                        "\xC5\x81\xC3\x93"
+                                                        "D\xC5\xB9"}));
   // Case-insensitive stopwords beyond ASCII.
   OpTester stop("StringNormalizer");
   stop.AttrStrs("stopwords", {"\xC3\xA4pfel"}).Input(Str({2}, {"\xC3\x84PFEL", "birne"}));
@@ -183,19 +190,26 @@ TEST(TfIdfTest, AttributeErrors) {
                             "ngram_indexes has 2 entries but the pool holds 4 n-grams", "tf"));
   OpTester neg("TfIdfVectorizer", "tf");
   base(neg).AttrInts("ngram_counts", {0, 3}).AttrInts("ngram_indexes", {0, 1, -2, 3});
-  EXPECT_TRUE(ErrorContains(neg.InferShapes({{3}}, {ge::DT_INT64}, 1), "ngram_indexes[2] = -2", "tf"));
+  EXPECT_TRUE(
+      ErrorContains(neg.InferShapes({{3}}, {ge::DT_INT64}, 1), "ngram_indexes[2] = -2", "tf"));
   OpTester w("TfIdfVectorizer", "tf");
-  base(w).AttrInts("ngram_counts", {0, 3}).AttrInts("ngram_indexes", {0, 1, 2, 3}).AttrFloats("weights", {1});
-  EXPECT_TRUE(ErrorContains(w.InferShapes({{3}}, {ge::DT_INT64}, 1), "weights has 1 entries, expected 4", "tf"));
+  base(w)
+      .AttrInts("ngram_counts", {0, 3})
+      .AttrInts("ngram_indexes", {0, 1, 2, 3})
+      .AttrFloats("weights", {1});
+  EXPECT_TRUE(ErrorContains(w.InferShapes({{3}}, {ge::DT_INT64}, 1),
+                            "weights has 1 entries, expected 4", "tf"));
   OpTester mode("TfIdfVectorizer", "tf");
   TfIdfAttrs(mode, "BM25", 1, 1, 0).AttrInts("ngram_counts", {0}).AttrInts("ngram_indexes", {});
   EXPECT_TRUE(ErrorContains(mode.InferShapes({{3}}, {ge::DT_INT64}, 1), "\"BM25\"", "tf"));
   OpTester len("TfIdfVectorizer", "tf");
   TfIdfAttrs(len, "TF", 3, 2, 0).AttrInts("ngram_counts", {0}).AttrInts("ngram_indexes", {});
-  EXPECT_TRUE(ErrorContains(len.InferShapes({{3}}, {ge::DT_INT64}, 1), "min_gram_length <= max_gram_length", "tf"));
+  EXPECT_TRUE(ErrorContains(len.InferShapes({{3}}, {ge::DT_INT64}, 1),
+                            "min_gram_length <= max_gram_length", "tf"));
   OpTester missing("TfIdfVectorizer", "tf");
   missing.AttrStr("mode", "TF");
-  EXPECT_TRUE(ErrorContains(missing.InferShapes({{3}}, {ge::DT_INT64}, 1), "min_gram_length", "tf"));
+  EXPECT_TRUE(
+      ErrorContains(missing.InferShapes({{3}}, {ge::DT_INT64}, 1), "min_gram_length", "tf"));
 }
 
 TEST(TfIdfTest, HugeSkipAndGramLengthAreHarmless) {

@@ -107,7 +107,8 @@ ge::Status InferOptimizer(gert::InferShapeContext& ctx, Optimizer o) {
     for (size_t g = 0; g < groups; ++g) {
       const size_t idx = 2 + g * n + i;
       const gert::Shape* s = ctx.GetInputShape(idx);
-      if (s == nullptr) return ctx.Error("input ", idx, " (", GroupName(o, g), i + 1, ") is missing");
+      if (s == nullptr)
+        return ctx.Error("input ", idx, " (", GroupName(o, g), i + 1, ") is missing");
       if (s->IsUnknownRank()) continue;
       if (merged.IsUnknownRank()) {
         merged = *s;
@@ -249,8 +250,8 @@ ge::Status OptimizerKernel(gert::KernelContext& ctx, Optimizer o) {
   ge::StatusOr<std::vector<int64_t>> tv = ReadIntTensor(*tt);
   if (!tv.ok()) return WithNode(ctx, ge::Annotate(tv.status(), "input 1 (T): "));
   if (rv.size() != 1 || tv->size() != 1) {
-    return ctx.Error("inputs 0 (R) and 1 (T) must be scalars, got ", rv.size(), " and ",
-                     tv->size(), " elements");
+    return ctx.Error("inputs 0 (R) and 1 (T) must be scalars, got ", rv.size(), " and ", tv->size(),
+                     " elements");
   }
   const double r = rv[0];
   const int64_t t = (*tv)[0];
@@ -287,9 +288,8 @@ ge::Status OptimizerKernel(gert::KernelContext& ctx, Optimizer o) {
       case Optimizer::kAdam: {
         const std::vector<double>& v = in[2];
         const std::vector<double>& h = in[3];
-        const double lr = t > 0 ? r * std::sqrt(1.0 - std::pow(a.beta, td)) /
-                                      (1.0 - std::pow(a.alpha, td))
-                                : r;
+        const double lr =
+            t > 0 ? r * std::sqrt(1.0 - std::pow(a.beta, td)) / (1.0 - std::pow(a.alpha, td)) : r;
         for (size_t k = 0; k < m; ++k) {
           const double g = a.norm_coefficient * xv[k] + gv[k];
           s1[k] = a.alpha * v[k] + (1.0 - a.alpha) * g;
@@ -321,24 +321,38 @@ ge::Status OptimizerKernel(gert::KernelContext& ctx, Optimizer o) {
   return ge::OkStatus();
 }
 
-ge::Status InferAdagrad(gert::InferShapeContext& ctx) { return InferOptimizer(ctx, Optimizer::kAdagrad); }
+ge::Status InferAdagrad(gert::InferShapeContext& ctx) {
+  return InferOptimizer(ctx, Optimizer::kAdagrad);
+}
 ge::Status InferAdam(gert::InferShapeContext& ctx) { return InferOptimizer(ctx, Optimizer::kAdam); }
-ge::Status InferMomentum(gert::InferShapeContext& ctx) { return InferOptimizer(ctx, Optimizer::kMomentum); }
+ge::Status InferMomentum(gert::InferShapeContext& ctx) {
+  return InferOptimizer(ctx, Optimizer::kMomentum);
+}
 ge::Status InferAdagradType(gert::InferShapeContext& ctx) {
   return InferOptimizerType(ctx, Optimizer::kAdagrad);
 }
-ge::Status InferAdamType(gert::InferShapeContext& ctx) { return InferOptimizerType(ctx, Optimizer::kAdam); }
+ge::Status InferAdamType(gert::InferShapeContext& ctx) {
+  return InferOptimizerType(ctx, Optimizer::kAdam);
+}
 ge::Status InferMomentumType(gert::InferShapeContext& ctx) {
   return InferOptimizerType(ctx, Optimizer::kMomentum);
 }
-ge::Status VerifyAdagrad(gert::InferShapeContext& ctx) { return VerifyOptimizer(ctx, Optimizer::kAdagrad); }
-ge::Status VerifyAdam(gert::InferShapeContext& ctx) { return VerifyOptimizer(ctx, Optimizer::kAdam); }
+ge::Status VerifyAdagrad(gert::InferShapeContext& ctx) {
+  return VerifyOptimizer(ctx, Optimizer::kAdagrad);
+}
+ge::Status VerifyAdam(gert::InferShapeContext& ctx) {
+  return VerifyOptimizer(ctx, Optimizer::kAdam);
+}
 ge::Status VerifyMomentum(gert::InferShapeContext& ctx) {
   return VerifyOptimizer(ctx, Optimizer::kMomentum);
 }
-ge::Status AdagradKernel(gert::KernelContext& ctx) { return OptimizerKernel(ctx, Optimizer::kAdagrad); }
+ge::Status AdagradKernel(gert::KernelContext& ctx) {
+  return OptimizerKernel(ctx, Optimizer::kAdagrad);
+}
 ge::Status AdamKernel(gert::KernelContext& ctx) { return OptimizerKernel(ctx, Optimizer::kAdam); }
-ge::Status MomentumKernel(gert::KernelContext& ctx) { return OptimizerKernel(ctx, Optimizer::kMomentum); }
+ge::Status MomentumKernel(gert::KernelContext& ctx) {
+  return OptimizerKernel(ctx, Optimizer::kMomentum);
+}
 
 ge::TensorType RealTypes() { return ge::TensorType{ge::DT_FLOAT, ge::DT_DOUBLE}; }
 ge::AttrValue AttrFloat(float v) { return ge::AttrValue::CreateFrom<float>(v); }

@@ -19,23 +19,31 @@ using optest::OpTester;
 
 // ONNX 1.12 adagrad / adam / momentum / nesterov_momentum node tests
 // (single and multiple tensors).
-OPS_ONNX_CASE_SUITE(TrainingOnnxTest, optest::LoadCasesOrDie("ops/training/testdata/onnx_cases.txt"),
+OPS_ONNX_CASE_SUITE(TrainingOnnxTest,
+                    optest::LoadCasesOrDie("ops/training/testdata/onnx_cases.txt"),
                     testing::CompareOptions());
 
 // Expected values: the ONNX reference functions (apply_adagrad, ...) in
 // float64.
 TEST(AdagradTest, Update) {
   OpTester t("Adagrad");
-  t.Input(F32({}, {0.1})).Input(I64({}, {0}))
-      .Input(F32({2}, {1, -2})).Input(F32({2}, {0.5, 1})).Input(F32({2}, {0.25, 0}));
+  t.Input(F32({}, {0.1}))
+      .Input(I64({}, {0}))
+      .Input(F32({2}, {1, -2}))
+      .Input(F32({2}, {0.5, 1}))
+      .Input(F32({2}, {0.25, 0}));
   ASSERT_TRUE(t.Run(2).ok());
   EXPECT_TRUE(Near(t.OutValues(0), {0.929289421881, -2.0999999}));
   EXPECT_TRUE(Near(t.OutValues(1), {0.5, 1}));
   // decay_factor and norm_coefficient, T = 3.
   OpTester d("Adagrad");
-  d.AttrFloat("decay_factor", 0.5f).AttrFloat("norm_coefficient", 0.1f)
-      .Input(F64({}, {0.1})).Input(I64({}, {3}))
-      .Input(F64({1}, {1})).Input(F64({1}, {0.5})).Input(F64({1}, {0.25}));
+  d.AttrFloat("decay_factor", 0.5f)
+      .AttrFloat("norm_coefficient", 0.1f)
+      .Input(F64({}, {0.1}))
+      .Input(I64({}, {3}))
+      .Input(F64({1}, {1}))
+      .Input(F64({1}, {0.5}))
+      .Input(F64({1}, {0.25}));
   ASSERT_TRUE(d.Run(2).ok());
   EXPECT_EQ(d.Out(0).GetDataType(), ge::DT_DOUBLE);
   EXPECT_TRUE(Near(d.OutValues(0), {0.96927118816}, 1e-7));
@@ -44,16 +52,25 @@ TEST(AdagradTest, Update) {
 
 TEST(AdamTest, BiasCorrectionOnlyAfterFirstStep) {
   OpTester t0("Adam");
-  t0.Input(F32({}, {0.1})).Input(I64({}, {0}))
-      .Input(F32({1}, {1})).Input(F32({1}, {0.5})).Input(F32({1}, {0.2})).Input(F32({1}, {0.1}));
+  t0.Input(F32({}, {0.1}))
+      .Input(I64({}, {0}))
+      .Input(F32({1}, {1}))
+      .Input(F32({1}, {0.5}))
+      .Input(F32({1}, {0.2}))
+      .Input(F32({1}, {0.1}));
   ASSERT_TRUE(t0.Run(3).ok());
   EXPECT_TRUE(Near(t0.OutValues(0), {0.927322331469}));
   EXPECT_TRUE(Near(t0.OutValues(1), {0.23}));
   EXPECT_TRUE(Near(t0.OutValues(2), {0.10015}));
   OpTester t2("Adam");
-  t2.AttrFloat("norm_coefficient", 0.01f).AttrFloat("norm_coefficient_post", 0.1f)
-      .Input(F32({}, {0.1})).Input(I64({}, {2}))
-      .Input(F32({1}, {1})).Input(F32({1}, {0.5})).Input(F32({1}, {0.2})).Input(F32({1}, {0.1}));
+  t2.AttrFloat("norm_coefficient", 0.01f)
+      .AttrFloat("norm_coefficient_post", 0.1f)
+      .Input(F32({}, {0.1}))
+      .Input(I64({}, {2}))
+      .Input(F32({1}, {1}))
+      .Input(F32({1}, {0.5}))
+      .Input(F32({1}, {0.2}))
+      .Input(F32({1}, {0.1}));
   ASSERT_TRUE(t2.Run(3).ok());
   EXPECT_TRUE(Near(t2.OutValues(0), {0.88454181365}));
   EXPECT_TRUE(Near(t2.OutValues(1), {0.231}));
@@ -63,10 +80,15 @@ TEST(AdamTest, BiasCorrectionOnlyAfterFirstStep) {
 TEST(MomentumTest, StandardAndNesterov) {
   auto run = [](const std::string& mode, float norm, int64_t t) {
     OpTester m("Momentum");
-    m.AttrFloat("alpha", 0.9f).AttrFloat("beta", 0.5f).AttrFloat("norm_coefficient", norm)
+    m.AttrFloat("alpha", 0.9f)
+        .AttrFloat("beta", 0.5f)
+        .AttrFloat("norm_coefficient", norm)
         .AttrStr("mode", mode)
-        .Input(F32({}, {0.1})).Input(I64({}, {static_cast<double>(t)}))
-        .Input(F32({1}, {1})).Input(F32({1}, {0.5})).Input(F32({1}, {0.2}));
+        .Input(F32({}, {0.1}))
+        .Input(I64({}, {static_cast<double>(t)}))
+        .Input(F32({1}, {1}))
+        .Input(F32({1}, {0.5}))
+        .Input(F32({1}, {0.2}));
     EXPECT_TRUE(m.Run(2).ok());
     std::vector<double> x = m.OutValues(0), v = m.OutValues(1);
     x.insert(x.end(), v.begin(), v.end());
@@ -81,12 +103,18 @@ TEST(OptimizerTest, SeveralTensorsKeepTheirShapes) {
   // Momentum over X1 [2] and X2 [1, 2]: inputs X1 X2 G1 G2 V1 V2, outputs
   // X1' X2' V1' V2'.
   OpTester t("Momentum");
-  t.AttrFloat("alpha", 0.9f).AttrFloat("beta", 0.5f).AttrFloat("norm_coefficient", 0.f)
+  t.AttrFloat("alpha", 0.9f)
+      .AttrFloat("beta", 0.5f)
+      .AttrFloat("norm_coefficient", 0.f)
       .AttrStr("mode", "standard")
-      .Input(F32({}, {0.1})).Input(I64({}, {1}))
-      .Input(F32({2}, {1, 2})).Input(F32({1, 2}, {3, 4}))
-      .Input(F32({2}, {0.5, 0.5})).Input(F32({1, 2}, {1, 1}))
-      .Input(F32({2}, {0.2, 0})).Input(F32({1, 2}, {0, 0}));
+      .Input(F32({}, {0.1}))
+      .Input(I64({}, {1}))
+      .Input(F32({2}, {1, 2}))
+      .Input(F32({1, 2}, {3, 4}))
+      .Input(F32({2}, {0.5, 0.5}))
+      .Input(F32({1, 2}, {1, 1}))
+      .Input(F32({2}, {0.2, 0}))
+      .Input(F32({1, 2}, {0, 0}));
   ASSERT_TRUE(t.Run(4).ok());
   EXPECT_EQ(t.Out(1).GetShape(), (gert::Shape{1, 2}));
   EXPECT_EQ(t.Out(3).GetShape(), (gert::Shape{1, 2}));
@@ -126,18 +154,30 @@ TEST(OptimizerTest, Errors) {
                     {ge::DT_FLOAT, ge::DT_INT64, ge::DT_FLOAT, ge::DT_DOUBLE, ge::DT_FLOAT}, 2),
       "input 3 (G1) is DT_DOUBLE but X1 is DT_FLOAT", "opt"));
   OpTester m("Momentum", "opt");
-  m.AttrFloat("alpha", 0.9f).AttrFloat("beta", 0.5f).AttrFloat("norm_coefficient", 0.f)
+  m.AttrFloat("alpha", 0.9f)
+      .AttrFloat("beta", 0.5f)
+      .AttrFloat("norm_coefficient", 0.f)
       .AttrStr("mode", "heavy_ball")
-      .Input(F32({}, {0.1})).Input(I64({}, {1}))
-      .Input(F32({1}, {1})).Input(F32({1}, {0.5})).Input(F32({1}, {0.2}));
+      .Input(F32({}, {0.1}))
+      .Input(I64({}, {1}))
+      .Input(F32({1}, {1}))
+      .Input(F32({1}, {0.5}))
+      .Input(F32({1}, {0.2}));
   EXPECT_TRUE(ErrorContains(m.Run(2), "\"heavy_ball\"", "opt"));
   OpTester missing("Momentum", "opt");
-  missing.Input(F32({}, {0.1})).Input(I64({}, {1}))
-      .Input(F32({1}, {1})).Input(F32({1}, {0.5})).Input(F32({1}, {0.2}));
+  missing.Input(F32({}, {0.1}))
+      .Input(I64({}, {1}))
+      .Input(F32({1}, {1}))
+      .Input(F32({1}, {0.5}))
+      .Input(F32({1}, {0.2}));
   EXPECT_TRUE(ErrorContains(missing.Run(2), "alpha", "opt"));
   // The kernel checks shapes itself.
   OpTester k("Adagrad", "opt");
-  k.Input(F32({}, {0.1})).Input(I64({}, {0})).Input(F32({2}, {1, 2})).Input(F32({1}, {1})).Input(F32({2}, {0, 0}));
+  k.Input(F32({}, {0.1}))
+      .Input(I64({}, {0}))
+      .Input(F32({2}, {1, 2}))
+      .Input(F32({1}, {1}))
+      .Input(F32({2}, {0, 0}));
   EXPECT_TRUE(ErrorContains(k.RunKernelOnly({{2}, {2}}, {ge::DT_FLOAT, ge::DT_FLOAT}),
                             "input 3 (G1) has shape [1] but X1 has [2]", "opt"));
 }

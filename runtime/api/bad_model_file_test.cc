@@ -17,12 +17,12 @@
 #include <string>
 #include <vector>
 
-#include "gtest/gtest.h"
 #include "build/om/om_file.h"
 #include "build/proto/model_task.pb.h"
 #include "graph/inc/graph/compute_graph.h"
 #include "graph/inc/graph/node.h"
 #include "graph/inc/graph/op_desc.h"
+#include "gtest/gtest.h"
 #include "metadef/inc/external/base/status.h"
 #include "runtime/inc/runtime/model.h"
 #include "runtime/testing/runtime_test_util.h"
@@ -109,8 +109,7 @@ TEST_P(BadModelFileTest, CorruptionsBehindAValidChecksumNeverCrash) {
       rng = rng * 1664525u + 1013904223u;
       size_t pos = kOmHeaderSize + (rng >> 4) % (bad.size() - kOmHeaderSize);
       rng = rng * 1664525u + 1013904223u;
-      const uint8_t values[] = {0x00, 0xFF, 0x7F, 0x80, 0x01,
-                                static_cast<uint8_t>(rng >> 24)};
+      const uint8_t values[] = {0x00, 0xFF, 0x7F, 0x80, 0x01, static_cast<uint8_t>(rng >> 24)};
       bad[pos] = static_cast<char>(values[(rng >> 8) % 6]);
     }
     FixChecksum(&bad);
@@ -163,18 +162,16 @@ TEST(HostileModelTest, MissingKernelFailsAtLoad) {
 }
 
 TEST(HostileModelTest, TaskNamingAMissingNode) {
-  const std::string om = Rewrite(ValidOm(rttest::Mlp()), [](GeModel& m) {
-    m.task_def.mutable_task(0)->set_op_index(100000);
-  });
+  const std::string om = Rewrite(
+      ValidOm(rttest::Mlp()), [](GeModel& m) { m.task_def.mutable_task(0)->set_op_index(100000); });
   Status st = Model::LoadFromBytes(om).status();
   EXPECT_FALSE(st.ok());
   EXPECT_NE(st.message().find("100000"), std::string::npos) << st;
 }
 
 TEST(HostileModelTest, HugeArena) {
-  const std::string om = Rewrite(ValidOm(rttest::Mlp()), [](GeModel& m) {
-    m.task_def.set_memory_size(uint64_t{1} << 60);
-  });
+  const std::string om = Rewrite(ValidOm(rttest::Mlp()),
+                                 [](GeModel& m) { m.task_def.set_memory_size(uint64_t{1} << 60); });
   Status st = Model::LoadFromBytes(om).status();
   EXPECT_FALSE(st.ok()) << st;
 }

@@ -104,7 +104,8 @@ void BM_CompileVsLoad(benchmark::State& state) {
   using Clock = std::chrono::steady_clock;
   const int which = static_cast<int>(state.range(0));
   state.SetLabel(which == 2 ? "chain100k" : Name(which));
-  const std::string path = rttest::TempPath(std::string("compile_vs_load_") + std::to_string(which) + ".om");
+  const std::string path =
+      rttest::TempPath(std::string("compile_vs_load_") + std::to_string(which) + ".om");
   double compile_s = 0, load_s = 0, check_s = 0, nodes = 0;
   for (auto _ : state) {
     state.PauseTiming();
@@ -135,7 +136,8 @@ void BM_CompileVsLoad(benchmark::State& state) {
     state.counters["load_ns_per_node"] = load_s * 1e9 / nodes;
     state.counters["load_over_compile"] = compile_s > 0 ? load_s / compile_s : 0;
     // The load plus the wait for a large file's body checksum.
-    state.counters["checked_load_over_compile"] = compile_s > 0 ? (load_s + check_s) / compile_s : 0;
+    state.counters["checked_load_over_compile"] =
+        compile_s > 0 ? (load_s + check_s) / compile_s : 0;
   }
 }
 BENCHMARK(BM_CompileVsLoad)->Arg(0)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond);
@@ -159,7 +161,8 @@ void BM_RunReference(benchmark::State& state) {
   for (auto _ : state) {
     std::vector<gert::HostTensor> in;
     in.push_back(rttest::PatternF32({1, 3, 64, 64}));
-    StatusOr<std::vector<gert::HostTensor>> out = ReferenceInterpreter::Run(**compiled, std::move(in));
+    StatusOr<std::vector<gert::HostTensor>> out =
+        ReferenceInterpreter::Run(**compiled, std::move(in));
     CheckOk(out.status(), "reference run");
     benchmark::DoNotOptimize(out);
   }

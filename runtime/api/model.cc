@@ -1,4 +1,6 @@
 // runtime/api/model.cc
+#include "runtime/inc/runtime/model.h"
+
 #include <algorithm>
 #include <array>
 #include <atomic>
@@ -12,6 +14,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/match.h"
 #include "absl/synchronization/mutex.h"
+#include "build/model/model_builder.h"
 #include "build/om/om_file.h"
 #include "graph/inc/graph/attr_utils.h"
 #include "graph/inc/graph/compute_graph.h"
@@ -23,9 +26,7 @@
 #include "runtime/executor/dynamic_executor.h"
 #include "runtime/executor/io_check.h"
 #include "runtime/executor/static_executor.h"
-#include "runtime/inc/runtime/model.h"
 #include "runtime/loader/mapped_file.h"
-#include "build/model/model_builder.h"
 
 namespace ge {
 
@@ -46,7 +47,8 @@ class BodyChecksumReader {
   explicit BodyChecksumReader(const MappedFile& f)
       : file_(f),
         body_(f.bytes().size() > kOmHeaderSize ? f.bytes().size() - kOmHeaderSize : 0),
-        digests_(static_cast<size_t>((body_ + kOmChecksumChunkBytes - 1) / kOmChecksumChunkBytes)) {}
+        digests_(static_cast<size_t>((body_ + kOmChecksumChunkBytes - 1) / kOmChecksumChunkBytes)) {
+  }
 
   template <size_t kPiece>
   Status Work() {
@@ -130,7 +132,7 @@ class PendingBodyChecksum {
 };
 
 struct Model::Impl {
-  GeRootModelPtr root;  // models loaded from a GeRootModel / dynamic OMs
+  GeRootModelPtr root;                            // models loaded from a GeRootModel / dynamic OMs
   const proto::ModelTaskDef* task_def = nullptr;  // the root's
   std::string name;
   std::vector<ModelIoDesc> inputs;
@@ -218,7 +220,8 @@ constexpr size_t kDeferredChecksumBytes = size_t{4} << 20;
 // descs and the tasks as validated wire bytes, parsed one at a time) and
 // the weights in place.
 StatusOr<Model> LoadFromOmBytes(absl::Span<const uint8_t> bytes, std::shared_ptr<const void> owner,
-                                const ModelLoadOptions& options, const OmLoadOptions& om_options = {}) {
+                                const ModelLoadOptions& options,
+                                const OmLoadOptions& om_options = {}) {
   ASSIGN_OR_RETURN(OmRuntimeModel loaded, LoadOmForRuntime(bytes, std::move(owner), om_options));
   if (loaded.dynamic) return LoadModelFromGeRootModel(std::move(loaded.root), options);
   auto holder = std::make_shared<OmRuntimeModel>(std::move(loaded));
@@ -357,7 +360,8 @@ StatusOr<std::vector<gert::HostTensor>> Model::Run(const std::vector<gert::HostT
   // The inputs are checked before the outputs are allocated: a model whose
   // outputs are huge must not allocate (and zero) them for inputs it
   // rejects.
-  RETURN_IF_ERROR(CheckUserTensorCount(static_cast<size_t>(td.input_size()), inputs.size(), "input"));
+  RETURN_IF_ERROR(
+      CheckUserTensorCount(static_cast<size_t>(td.input_size()), inputs.size(), "input"));
   for (size_t i = 0; i < inputs.size(); ++i) {
     RETURN_IF_ERROR(CheckUserTensor(td.input(static_cast<int>(i)), inputs[i].tensor(), "input", i));
   }
@@ -392,7 +396,8 @@ Status Model::Run(absl::Span<const gert::Tensor> inputs, absl::Span<gert::Tensor
     const std::string& name = impl_->outputs[i].name;
     if (dst.GetDataType() != src.GetDataType()) {
       return ParamInvalid("output ", i, " '", name, "': data type is ",
-                          TypeUtils::DataTypeToSerialString(dst.GetDataType()), ", the run produced ",
+                          TypeUtils::DataTypeToSerialString(dst.GetDataType()),
+                          ", the run produced ",
                           TypeUtils::DataTypeToSerialString(src.GetDataType()));
     }
     ASSIGN_OR_RETURN(size_t need, gert::HostStorageBytes(src.GetDataType(), src.GetShapeSize()));

@@ -13,10 +13,10 @@
 #include <utility>
 #include <vector>
 
-#include "gtest/gtest.h"
 #include "build/om/launch_plan.h"
 #include "build/om/om_file.h"
 #include "compiler/parser/onnx/onnx_test_util.h"
+#include "gtest/gtest.h"
 #include "metadef/inc/external/base/status.h"
 #include "runtime/api/model_internal.h"
 #include "runtime/reference/reference_interpreter.h"
@@ -38,7 +38,8 @@ std::vector<gert::HostTensor> Reference(const onnx::ModelProto& onnx,
     CheckOk(c.status(), "clone");
     copies.push_back(std::move(c).value());
   }
-  StatusOr<std::vector<gert::HostTensor>> out = ReferenceInterpreter::Run(**graph, std::move(copies));
+  StatusOr<std::vector<gert::HostTensor>> out =
+      ReferenceInterpreter::Run(**graph, std::move(copies));
   CheckOk(out.status(), "reference run");
   return std::move(out).value();
 }
@@ -165,7 +166,8 @@ TEST(ModelTest, WrongInputsAreRejectedBeforeHugeOutputsAreAllocated) {
   ASSERT_TRUE(model.ok()) << model.status();
   StatusOr<std::vector<gert::HostTensor>> r = model->Run(One(rttest::PatternF32({2})));
   EXPECT_EQ(GetErrorCode(r.status()), ErrorCode::kParamInvalid) << r.status();
-  EXPECT_NE(r.status().message().find("input 0 'x': shape is [2]"), std::string::npos) << r.status();
+  EXPECT_NE(r.status().message().find("input 0 'x': shape is [2]"), std::string::npos)
+      << r.status();
 }
 
 TEST(ModelTest, DynamicBatchModel) {
@@ -250,7 +252,10 @@ constexpr int32_t kOnnxInt64 = 7;
 onnx::ValueInfoProto SeqValueInfo(const std::string& name, int32_t elem_type) {
   onnx::ValueInfoProto vi;
   vi.set_name(name);
-  vi.mutable_type()->mutable_sequence_type()->mutable_elem_type()->mutable_tensor_type()
+  vi.mutable_type()
+      ->mutable_sequence_type()
+      ->mutable_elem_type()
+      ->mutable_tensor_type()
       ->set_elem_type(elem_type);
   return vi;
 }
@@ -258,7 +263,10 @@ onnx::ValueInfoProto SeqValueInfo(const std::string& name, int32_t elem_type) {
 onnx::ValueInfoProto OptionalValueInfo(const std::string& name, int32_t elem_type) {
   onnx::ValueInfoProto vi;
   vi.set_name(name);
-  vi.mutable_type()->mutable_optional_type()->mutable_elem_type()->mutable_tensor_type()
+  vi.mutable_type()
+      ->mutable_optional_type()
+      ->mutable_elem_type()
+      ->mutable_tensor_type()
       ->set_elem_type(elem_type);
   return vi;
 }
@@ -359,9 +367,9 @@ TEST(ModelTest, SequenceOutputsThroughCallerBuffers) {
   ASSERT_TRUE(seq_buf.ok()) << seq_buf.status();
   std::vector<float> last(2, 0.f);
   int64_t len = 0;
-  std::vector<gert::Tensor> outs = {
-      seq_buf->tensor(), gert::Tensor(gert::Shape{2}, DT_FLOAT, last.data(), 8),
-      gert::Tensor(gert::Shape{}, DT_INT64, &len, sizeof(len))};
+  std::vector<gert::Tensor> outs = {seq_buf->tensor(),
+                                    gert::Tensor(gert::Shape{2}, DT_FLOAT, last.data(), 8),
+                                    gert::Tensor(gert::Shape{}, DT_INT64, &len, sizeof(len))};
   Status st = model->Run(in_views, absl::MakeSpan(outs));
   ASSERT_TRUE(st.ok()) << st;
   EXPECT_EQ(outs[0].GetShape(), (gert::Shape{3}));
@@ -477,8 +485,8 @@ void ExpectChecksumMismatch(const Status& st, const std::string& file) {
 // middle and the last byte each fail the load as a checksum mismatch naming
 // the file (BodyCheck::kAtLoad; a small file always).
 void ExpectFileLoadsAndFlipsFailTheChecksum(const onnx::ModelProto& onnx,
-                                            const std::vector<int64_t>& dims, const std::string& name,
-                                            bool large) {
+                                            const std::vector<int64_t>& dims,
+                                            const std::string& name, bool large) {
   StatusOr<std::string> om = rttest::CompileOnnxToOm(onnx);
   ASSERT_TRUE(om.ok()) << om.status();
   // Model::LoadFromFile's two checksum paths: 4 MiB and more on a thread.
@@ -584,7 +592,8 @@ TEST(ModelTest, LargeFileChecksumReadsTheFile) {
 
 // Small files: hashed with pread before the decode, the loader given the sum.
 TEST(ModelTest, SmallFileChecksumIsReadBeforeTheDecode) {
-  ExpectFileLoadsAndFlipsFailTheChecksum(rttest::SmallCnn(), {1, 3, 16, 16}, "small", /*large=*/false);
+  ExpectFileLoadsAndFlipsFailTheChecksum(rttest::SmallCnn(), {1, 3, 16, 16}, "small",
+                                         /*large=*/false);
 }
 
 // x [1, 3] -> Expand to [2, 3] and to [4, 3] (shape constants of one shape,
@@ -646,7 +655,8 @@ TEST(ModelTest, SharedPlanOpsWithDifferentContextsLoadAndRun) {
 // TaskDefs) load to executors that compute the same bytes.
 TEST(ModelTest, LaunchPlanAndTaskDefFormsRunAlike) {
   const std::vector<std::pair<onnx::ModelProto, std::vector<int64_t>>> models = {
-      {rttest::SmallCnn(), {1, 3, 16, 16}}, {rttest::NoAllocNet(), {1, 3, 8, 8}},
+      {rttest::SmallCnn(), {1, 3, 16, 16}},
+      {rttest::NoAllocNet(), {1, 3, 8, 8}},
       {rttest::Mlp(), {2, 4}}};
   for (const auto& [onnx, dims] : models) {
     StatusOr<ComputeGraphPtr> graph = rttest::ParseOnnx(onnx);

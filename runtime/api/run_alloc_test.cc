@@ -10,11 +10,11 @@
 #include <string>
 #include <vector>
 
+#include "compiler/parser/onnx/onnx_test_util.h"
 #include "gtest/gtest.h"
 #include "metadef/inc/external/base/status.h"
 #include "metadef/register/inc/gert/tensor.h"
 #include "metadef/register/testing/alloc_counter.h"
-#include "compiler/parser/onnx/onnx_test_util.h"
 #include "runtime/inc/runtime/model.h"
 #include "runtime/testing/runtime_test_util.h"
 

@@ -5,8 +5,8 @@
 #include <thread>
 #include <vector>
 
-#include "gtest/gtest.h"
 #include "build/om/om_file.h"
+#include "gtest/gtest.h"
 #include "runtime/testing/runtime_test_util.h"
 
 namespace ge {
@@ -51,7 +51,8 @@ TEST(SessionTest, LoadRunUnloadByIds) {
   gert::HostTensor x = rttest::PatternF32({1, 3, 16, 16});
   std::vector<float> y(10);
   gert::Tensor out(gert::Shape{1, 10}, DT_FLOAT, y.data(), 40);
-  ASSERT_TRUE(session.RunModel(*b, absl::MakeConstSpan(&x.tensor(), 1), absl::MakeSpan(&out, 1)).ok());
+  ASSERT_TRUE(
+      session.RunModel(*b, absl::MakeConstSpan(&x.tensor(), 1), absl::MakeSpan(&out, 1)).ok());
   EXPECT_EQ(y, rttest::Floats((*yb)[0].tensor()));
 
   ASSERT_TRUE(session.UnloadModel(*a).ok());

@@ -58,9 +58,9 @@ StatusOr<std::unique_ptr<DynamicExecutor>> DynamicExecutor::Create(
     if (k == nullptr || k->fn == nullptr) {
       std::vector<std::string> engines;
       for (const OpKernelDef& kd : reg->kernels) engines.push_back(kd.engine);
-      return NotSupported(head, "node '", n->GetName(), "' (", type, "): no kernel for engine '",
-                          options.engine, "' (kernels: ",
-                          engines.empty() ? "none" : absl::StrJoin(engines, ", "), ")");
+      return NotSupported(
+          head, "node '", n->GetName(), "' (", type, "): no kernel for engine '", options.engine,
+          "' (kernels: ", engines.empty() ? "none" : absl::StrJoin(engines, ", "), ")");
     }
   }
   return std::unique_ptr<DynamicExecutor>(new DynamicExecutor(std::move(model), options));
@@ -69,7 +69,8 @@ StatusOr<std::unique_ptr<DynamicExecutor>> DynamicExecutor::Create(
 StatusOr<std::vector<gert::HostTensor>> DynamicExecutor::Run(
     absl::Span<const gert::Tensor* const> inputs) const {
   const proto::ModelTaskDef& td = model_->task_def;
-  RETURN_IF_ERROR(CheckUserTensorCount(static_cast<size_t>(td.input_size()), inputs.size(), "input"));
+  RETURN_IF_ERROR(
+      CheckUserTensorCount(static_cast<size_t>(td.input_size()), inputs.size(), "input"));
   for (size_t i = 0; i < inputs.size(); ++i) {
     if (inputs[i] == nullptr) return ParamInvalid("input ", i, " is null");
     RETURN_IF_ERROR(CheckUserTensor(td.input(static_cast<int>(i)), *inputs[i], "input", i));

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "gtest/gtest.h"
 #include "build/model/ge_model.h"
+#include "gtest/gtest.h"
 #include "metadef/inc/external/base/status.h"
 #include "runtime/reference/reference_interpreter.h"
 #include "runtime/reference/reference_test_util.h"
@@ -88,7 +88,8 @@ TEST(DynamicExecutorTest, LoadChecks) {
     auto e = DynamicExecutor::Create(m.model, opts);
     EXPECT_EQ(GetErrorCode(e.status()), ErrorCode::kNotSupported);
     EXPECT_NE(e.status().message().find("node 'add' (Add): no kernel for engine 'NoSuchEngine'"),
-              std::string::npos) << e.status();
+              std::string::npos)
+        << e.status();
   }
   {
     NonZeroModel m;

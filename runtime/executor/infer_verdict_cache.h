@@ -97,10 +97,10 @@ class InferVerdictCache {
 
   // The index of the cached entry equal to the context, or -1.
   int32_t Find(uint64_t hash, const OpRegistrationData* reg, const AttrStore& attrs,
-                    absl::Span<const gert::IrInstance> ir,
-                    absl::Span<const gert::Shape* const> in_shapes,
-                    absl::Span<const DataType> in_dtypes, absl::Span<const WeightLoc> in_weights,
-                    absl::Span<const DataType> out_dtypes) const {
+               absl::Span<const gert::IrInstance> ir,
+               absl::Span<const gert::Shape* const> in_shapes, absl::Span<const DataType> in_dtypes,
+               absl::Span<const WeightLoc> in_weights,
+               absl::Span<const DataType> out_dtypes) const {
     auto it = heads_.find(hash);
     if (it == heads_.end()) return -1;
     for (int32_t e = it->second; e >= 0; e = entries_[static_cast<size_t>(e)].next) {

@@ -11,7 +11,9 @@
 namespace ge {
 namespace {
 
-std::string DtName(int32_t dt) { return TypeUtils::DataTypeToSerialString(static_cast<DataType>(dt)); }
+std::string DtName(int32_t dt) {
+  return TypeUtils::DataTypeToSerialString(static_cast<DataType>(dt));
+}
 
 // "DT_VARIANT (a sequence or optional value)" for the variant type.
 std::string ExpectedDtName(int32_t dt) {
@@ -67,8 +69,8 @@ Status CheckIoDef(const proto::ModelIoDef& def, absl::string_view what, size_t i
     StatusOr<size_t> bytes = gert::HostStorageBytes(static_cast<DataType>(def.data_type()), count);
     if (!bytes.ok()) return Annotate(bytes.status(), head);
     if (def.size() < *bytes) {
-      return ParamInvalid(head, "size ", def.size(), " is smaller than the ", *bytes,
-                          " bytes of ", DimsString(def), " ", DtName(def.data_type()));
+      return ParamInvalid(head, "size ", def.size(), " is smaller than the ", *bytes, " bytes of ",
+                          DimsString(def), " ", DtName(def.data_type()));
     }
   }
   return OkStatus();

@@ -57,11 +57,13 @@ TEST(IoCheckTest, IoDefs) {
 TEST(IoCheckTest, UserTensors) {
   float buf[6] = {};
   const proto::ModelIoDef d = Def({2, 3}, 24);
-  EXPECT_TRUE(CheckUserTensor(d, gert::Tensor(gert::Shape{2, 3}, DT_FLOAT, buf, 24), "input", 0).ok());
+  EXPECT_TRUE(
+      CheckUserTensor(d, gert::Tensor(gert::Shape{2, 3}, DT_FLOAT, buf, 24), "input", 0).ok());
   Status st = CheckUserTensor(d, gert::Tensor(gert::Shape{2, 3}, DT_INT32, buf, 24), "input", 1);
   EXPECT_EQ(GetErrorCode(st), ErrorCode::kParamInvalid);
   EXPECT_NE(st.message().find("input 1 'x': data type is DT_INT32, the model expects DT_FLOAT"),
-            std::string::npos) << st;
+            std::string::npos)
+      << st;
   st = CheckUserTensor(d, gert::Tensor(gert::Shape{2, 3, 1}, DT_FLOAT, buf, 24), "input", 0);
   EXPECT_NE(st.message().find("shape is [2,3,1], the model expects [2,3]"), std::string::npos);
   st = CheckUserTensor(d, gert::Tensor(gert::Shape{2, 3}, DT_FLOAT, buf, 16), "output", 0);
@@ -71,11 +73,15 @@ TEST(IoCheckTest, UserTensors) {
   EXPECT_NE(st.message().find("(null)"), std::string::npos) << st;
   // Unknown dims accept any size in that dim, but not another rank.
   const proto::ModelIoDef dyn = Def({-1, 3}, 0);
-  EXPECT_TRUE(CheckUserTensor(dyn, gert::Tensor(gert::Shape{1, 3}, DT_FLOAT, buf, 12), "input", 0).ok());
-  EXPECT_FALSE(CheckUserTensor(dyn, gert::Tensor(gert::Shape{3}, DT_FLOAT, buf, 12), "input", 0).ok());
-  EXPECT_FALSE(CheckUserTensor(dyn, gert::Tensor(gert::Shape{2, 4}, DT_FLOAT, buf, 32), "input", 0).ok());
+  EXPECT_TRUE(
+      CheckUserTensor(dyn, gert::Tensor(gert::Shape{1, 3}, DT_FLOAT, buf, 12), "input", 0).ok());
+  EXPECT_FALSE(
+      CheckUserTensor(dyn, gert::Tensor(gert::Shape{3}, DT_FLOAT, buf, 12), "input", 0).ok());
+  EXPECT_FALSE(
+      CheckUserTensor(dyn, gert::Tensor(gert::Shape{2, 4}, DT_FLOAT, buf, 32), "input", 0).ok());
   // Empty tensors may have null data.
-  EXPECT_TRUE(CheckUserTensor(dyn, gert::Tensor(gert::Shape{0, 3}, DT_FLOAT, nullptr, 0), "input", 0).ok());
+  EXPECT_TRUE(
+      CheckUserTensor(dyn, gert::Tensor(gert::Shape{0, 3}, DT_FLOAT, nullptr, 0), "input", 0).ok());
   EXPECT_EQ(GetErrorCode(CheckUserTensorCount(2, 1, "input")), ErrorCode::kParamInvalid);
   EXPECT_FALSE(IsUnknownRankIoDef(dyn));
   EXPECT_TRUE(CheckUserTensorCount(2, 2, "input").ok());
@@ -87,10 +93,12 @@ TEST(IoCheckTest, UserTensors) {
   const proto::ModelIoDef wide = Def({1}, 24);
   st = CheckUserTensor(wide, gert::Tensor(gert::Shape{1}, DT_FLOAT, buf, 4), "output", 0);
   EXPECT_EQ(GetErrorCode(st), ErrorCode::kParamInvalid);
-  EXPECT_NE(st.message().find("buffer of 4 bytes does not hold [1] DT_FLOAT (24 bytes the model addresses)"),
+  EXPECT_NE(st.message().find(
+                "buffer of 4 bytes does not hold [1] DT_FLOAT (24 bytes the model addresses)"),
             std::string::npos)
       << st;
-  EXPECT_TRUE(CheckUserTensor(wide, gert::Tensor(gert::Shape{1}, DT_FLOAT, buf, 24), "output", 0).ok());
+  EXPECT_TRUE(
+      CheckUserTensor(wide, gert::Tensor(gert::Shape{1}, DT_FLOAT, buf, 24), "output", 0).ok());
 }
 
 TEST(IoCheckTest, UnknownRankAcceptsAnyShapeButNotABadBuffer) {
@@ -98,25 +106,30 @@ TEST(IoCheckTest, UnknownRankAcceptsAnyShapeButNotABadBuffer) {
   const proto::ModelIoDef d = Def({-2}, 0);
   EXPECT_TRUE(IsUnknownRankIoDef(d));
   EXPECT_TRUE(CheckUserTensor(d, gert::Tensor(gert::Shape{}, DT_FLOAT, buf, 4), "output", 0).ok());
-  EXPECT_TRUE(CheckUserTensor(d, gert::Tensor(gert::Shape{2, 3}, DT_FLOAT, buf, 24), "output", 0).ok());
+  EXPECT_TRUE(
+      CheckUserTensor(d, gert::Tensor(gert::Shape{2, 3}, DT_FLOAT, buf, 24), "output", 0).ok());
   EXPECT_TRUE(
       CheckUserTensor(d, gert::Tensor(gert::Shape{1, 1, 6}, DT_FLOAT, buf, 24), "output", 0).ok());
   Status st = CheckUserTensor(d, gert::Tensor(gert::Shape{2, 3}, DT_FLOAT, buf, 20), "output", 3);
   EXPECT_EQ(GetErrorCode(st), ErrorCode::kParamInvalid);
   EXPECT_NE(st.message().find("output 3 'x': buffer of 20 bytes"), std::string::npos) << st;
   // An unknown dim in the user's shape is not a shape.
-  EXPECT_FALSE(CheckUserTensor(d, gert::Tensor(gert::Shape{-1, 3}, DT_FLOAT, buf, 24), "input", 0).ok());
+  EXPECT_FALSE(
+      CheckUserTensor(d, gert::Tensor(gert::Shape{-1, 3}, DT_FLOAT, buf, 24), "input", 0).ok());
   // The data type is still checked.
   st = CheckUserTensor(d, gert::Tensor(gert::Shape{6}, DT_INT32, buf, 24), "input", 0);
   EXPECT_NE(st.message().find("data type is DT_INT32, the model expects DT_FLOAT"),
-            std::string::npos) << st;
+            std::string::npos)
+      << st;
 }
 
 TEST(IoCheckTest, UndefinedDataTypeAcceptsAnyDefinedType) {
   int32_t buf[6] = {};
   const proto::ModelIoDef d = Def({-2}, 0, DT_UNDEFINED);
-  EXPECT_TRUE(CheckUserTensor(d, gert::Tensor(gert::Shape{6}, DT_INT32, buf, 24), "output", 0).ok());
-  EXPECT_TRUE(CheckUserTensor(d, gert::Tensor(gert::Shape{2, 3}, DT_FLOAT, buf, 24), "output", 0).ok());
+  EXPECT_TRUE(
+      CheckUserTensor(d, gert::Tensor(gert::Shape{6}, DT_INT32, buf, 24), "output", 0).ok());
+  EXPECT_TRUE(
+      CheckUserTensor(d, gert::Tensor(gert::Shape{2, 3}, DT_FLOAT, buf, 24), "output", 0).ok());
   Status st = CheckUserTensor(d, gert::Tensor(gert::Shape{6}, DT_UNDEFINED, buf, 24), "output", 2);
   EXPECT_EQ(GetErrorCode(st), ErrorCode::kParamInvalid);
   EXPECT_NE(st.message().find("output 2 'x': data type is DT_UNDEFINED, the model expects a "
@@ -125,8 +138,10 @@ TEST(IoCheckTest, UndefinedDataTypeAcceptsAnyDefinedType) {
       << st;
   // With known dims, the dims are still checked.
   const proto::ModelIoDef known = Def({2, -1}, 0, DT_UNDEFINED);
-  EXPECT_TRUE(CheckUserTensor(known, gert::Tensor(gert::Shape{2, 3}, DT_INT32, buf, 24), "input", 0).ok());
-  EXPECT_FALSE(CheckUserTensor(known, gert::Tensor(gert::Shape{3, 2}, DT_INT32, buf, 24), "input", 0).ok());
+  EXPECT_TRUE(
+      CheckUserTensor(known, gert::Tensor(gert::Shape{2, 3}, DT_INT32, buf, 24), "input", 0).ok());
+  EXPECT_FALSE(
+      CheckUserTensor(known, gert::Tensor(gert::Shape{3, 2}, DT_INT32, buf, 24), "input", 0).ok());
 }
 
 TEST(IoCheckTest, SequenceAndOptionalValues) {
@@ -153,7 +168,8 @@ TEST(IoCheckTest, SequenceAndOptionalValues) {
       << st;
   st = CheckUserTensor(Def({2}, 8), seq->tensor(), "input", 0);
   EXPECT_NE(st.message().find("data type is DT_VARIANT, the model expects DT_FLOAT"),
-            std::string::npos) << st;
+            std::string::npos)
+      << st;
   // A variant view whose buffer cannot hold its elements.
   gert::Tensor short_view = seq->tensor();
   short_view.SetData(short_view.GetAddr(), sizeof(gert::HostTensor));

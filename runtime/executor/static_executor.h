@@ -193,15 +193,15 @@ class StaticExecutor {
   };
   std::vector<std::unique_ptr<gert::Tensor, ViewChunkDeleter>> view_chunks_;
   size_t views_in_last_chunk_ = 0;
-  std::vector<gert::Tensor*> slots_;            // per task, its inputs then its outputs
+  std::vector<gert::Tensor*> slots_;  // per task, its inputs then its outputs
   // A plan: per task, its record or entry (kPlanRecord); records are kept
   // only for tasks that are not plain kernels on shared views (memcpy,
   // events, Switch): a plan load touches ~4 bytes of fresh memory per task.
   std::vector<uint32_t> plan_code_;
   std::vector<PlanEntry> plan_entries_;
-  std::vector<gert::Tensor*> plan_views_;       // per plan tensor id (null: absent)
-  std::vector<gert::IrInstance> ir_;            // per kernel task, its IR mapping
-  std::vector<void*> workspaces_;               // per task, its workspaces
+  std::vector<gert::Tensor*> plan_views_;  // per plan tensor id (null: absent)
+  std::vector<gert::IrInstance> ir_;       // per kernel task, its IR mapping
+  std::vector<void*> workspaces_;          // per task, its workspaces
   std::vector<Patch> patches_;
   size_t kernel_tasks_ = 0;
 };

@@ -47,12 +47,18 @@ std::string DtName(DataType dt) { return TypeUtils::DataTypeToSerialString(dt); 
 
 const char* KindName(proto::MemKind kind) {
   switch (kind) {
-    case proto::MEM_ABSENT: return "ABSENT";
-    case proto::MEM_ARENA: return "ARENA";
-    case proto::MEM_WEIGHTS: return "WEIGHTS";
-    case proto::MEM_MODEL_INPUT: return "MODEL_INPUT";
-    case proto::MEM_MODEL_OUTPUT: return "MODEL_OUTPUT";
-    default: return "UNKNOWN";
+    case proto::MEM_ABSENT:
+      return "ABSENT";
+    case proto::MEM_ARENA:
+      return "ARENA";
+    case proto::MEM_WEIGHTS:
+      return "WEIGHTS";
+    case proto::MEM_MODEL_INPUT:
+      return "MODEL_INPUT";
+    case proto::MEM_MODEL_OUTPUT:
+      return "MODEL_OUTPUT";
+    default:
+      return "UNKNOWN";
   }
 }
 
@@ -109,14 +115,16 @@ struct RefFields {
 };
 
 RefFields FieldsOf(const proto::TensorRef& r) {
-  return RefFields{r.kind(), r.data_type(), r.index(), r.offset(), r.size(),
-                   absl::MakeConstSpan(r.dims().data(), static_cast<size_t>(r.dims_size()))};
+  return RefFields{
+      r.kind(),  r.data_type(),
+      r.index(), r.offset(),
+      r.size(),  absl::MakeConstSpan(r.dims().data(), static_cast<size_t>(r.dims_size()))};
 }
 
 RefFields FieldsOf(const LaunchPlanView& plan, uint32_t id) {
   const LaunchPlanView::Tensor t = plan.tensor(id);
-  return RefFields{t.kind, t.data_type, static_cast<uint32_t>(t.index), t.offset, t.size,
-                   plan.shape(t.shape)};
+  return RefFields{t.kind,   t.data_type, static_cast<uint32_t>(t.index),
+                   t.offset, t.size,      plan.shape(t.shape)};
 }
 
 std::string TaskHead(const TaskFields& t, size_t pos) {
@@ -130,8 +138,8 @@ bool FitsIn(uint64_t offset, uint64_t size, uint64_t limit) {
 }
 
 uint64_t PhysicalMemoryBytes() {
-  const long pages = sysconf(_SC_PHYS_PAGES);     // NOLINT(runtime/int)
-  const long page = sysconf(_SC_PAGESIZE);        // NOLINT(runtime/int)
+  const long pages = sysconf(_SC_PHYS_PAGES);  // NOLINT(runtime/int)
+  const long page = sysconf(_SC_PAGESIZE);     // NOLINT(runtime/int)
   if (pages <= 0 || page <= 0) return uint64_t{1} << 34;
   return static_cast<uint64_t>(pages) * static_cast<uint64_t>(page);
 }
@@ -343,8 +351,8 @@ class StaticExecutor::Preparer {
                                  const DataType** dtypes);
   ABSL_ATTRIBUTE_ALWAYS_INLINE void Remember(const Cursor& c, int32_t verdict, const Task& task);
   ABSL_ATTRIBUTE_ALWAYS_INLINE Status CheckOutputs(const Cursor& c, const Task& task,
-                                                  const gert::Shape* inferred_shapes,
-                                                  const DataType* inferred_dtypes) const;
+                                                   const gert::Shape* inferred_shapes,
+                                                   const DataType* inferred_dtypes) const;
   // A plain kernel task of a plan leaves no record: a PlanEntry names it.
   ABSL_ATTRIBUTE_ALWAYS_INLINE void ToPlanEntry(const Cursor& c, Task& task);
 
@@ -358,7 +366,7 @@ class StaticExecutor::Preparer {
   std::vector<IdEntry> dense_;
   absl::flat_hash_map<int64_t, IdEntry> sparse_;
 
-  proto::TaskDef scratch_def_;  // the current task when the tasks are bytes
+  proto::TaskDef scratch_def_;           // the current task when the tasks are bytes
   std::deque<std::string> kernel_keys_;  // stable keys of `regs_`
   // One registry lookup per distinct kernel key; consecutive tasks mostly
   // share theirs.
@@ -405,7 +413,7 @@ Status StaticExecutor::Preparer::Run(const StaticExecutorOptions& options) {
   IndexOps();
   // The flat arrays grow with the task list (the contexts' spans are wired
   // once they are final; views live in chunks that never move).
-  const size_t n_tasks = plan_ != nullptr                ? plan_->num_tasks()
+  const size_t n_tasks = plan_ != nullptr               ? plan_->num_tasks()
                          : x_.parts_.task_bytes.empty() ? static_cast<size_t>(td_.task_size())
                                                         : x_.parts_.task_bytes.size();
   if (n_tasks > std::numeric_limits<uint32_t>::max() / 8) {
@@ -438,8 +446,8 @@ Status StaticExecutor::Preparer::CheckIoAndMapArena(const StaticExecutorOptions&
   for (int i = 0; i < td_.output_size(); ++i) {
     RETURN_IF_ERROR(CheckIoDef(td_.output(i), "output", static_cast<size_t>(i), false));
   }
-  const uint64_t limit = options.max_arena_bytes != 0 ? options.max_arena_bytes
-                                                      : PhysicalMemoryBytes();
+  const uint64_t limit =
+      options.max_arena_bytes != 0 ? options.max_arena_bytes : PhysicalMemoryBytes();
   if (td_.memory_size() > limit) {
     return MemoryAllocFailed("memory_size ", td_.memory_size(), " bytes exceeds the limit of ",
                              limit, " bytes");
@@ -569,8 +577,9 @@ inline Status StaticExecutor::Preparer::PrepareTask(size_t pos) {
 
 inline RefFields StaticExecutor::Preparer::RefAt(const Cursor& c, int role, size_t i) const {
   if (plan_ != nullptr) {
-    const LaunchPlanView::Ids& ids =
-        role == 0 ? c.ptask.inputs : role == 1 ? c.ptask.outputs : c.ptask.workspaces;
+    const LaunchPlanView::Ids& ids = role == 0   ? c.ptask.inputs
+                                     : role == 1 ? c.ptask.outputs
+                                                 : c.ptask.workspaces;
     return FieldsOf(*plan_, ids[i]);
   }
   const int k = static_cast<int>(i);
@@ -656,8 +665,8 @@ StatusOr<gert::Tensor*> StaticExecutor::Preparer::MakeView(const Cursor& c, cons
         return OutOfRange(where(), "index ", ref.index, " but the model has ", n,
                           out ? " outputs" : " inputs");
       }
-      const proto::ModelIoDef& io = out ? td_.output(static_cast<int>(ref.index))
-                                        : td_.input(static_cast<int>(ref.index));
+      const proto::ModelIoDef& io =
+          out ? td_.output(static_cast<int>(ref.index)) : td_.input(static_cast<int>(ref.index));
       if (!FitsIn(ref.offset, ref.size, io.size())) {
         return OutOfRange(where(), "[", ref.offset, ", +", ref.size, ") exceeds the ", io.size(),
                           " bytes of model ", out ? "output " : "input ", ref.index);
@@ -896,8 +905,7 @@ Status StaticExecutor::Preparer::MapInputs(const Cursor& c, RegEntry& re, const 
   // The mapping is reused while the op, or its input names, and the slot
   // count repeat.
   const size_t slots = task.in_count;
-  if (!re.has_ir || re.ir_slots != slots ||
-      (re.ir_op != &op && !SameInputNames(op, re.ir_names))) {
+  if (!re.has_ir || re.ir_slots != slots || (re.ir_op != &op && !SameInputNames(op, re.ir_names))) {
     StatusOr<std::vector<gert::IrInstance>> mapped = MapInputSlotsToIr(op, *reg, slots);
     if (!mapped.ok()) return Annotate(mapped.status(), Head(c));
     re.ir = std::move(mapped).value();
@@ -995,14 +1003,13 @@ StatusOr<int32_t> StaticExecutor::Preparer::InferOutputs(const Cursor& c,
   };
   int32_t cached =
       verdicts_.Find(hash_plain(), &reg, attrs, ir, in_shapes, in_dtypes, no_weights, out_initial);
-  const uint64_t hash_valued =
-      has_weights && cached < 0
-          ? InferVerdictCache::Hash(&reg, ir, in_shapes, in_dtypes, in_weights, out_initial,
-                                    attrs.size())
-          : 0;
+  const uint64_t hash_valued = has_weights && cached < 0
+                                   ? InferVerdictCache::Hash(&reg, ir, in_shapes, in_dtypes,
+                                                             in_weights, out_initial, attrs.size())
+                                   : 0;
   if (has_weights && cached < 0) {
-    cached = verdicts_.Find(hash_valued, &reg, attrs, ir, in_shapes, in_dtypes, in_weights,
-                            out_initial);
+    cached =
+        verdicts_.Find(hash_valued, &reg, attrs, ir, in_shapes, in_dtypes, in_weights, out_initial);
   }
   if (cached >= 0) {
     *shapes = verdicts_.at(cached).out_shapes.data();
@@ -1075,8 +1082,8 @@ inline void StaticExecutor::Preparer::Remember(const Cursor& c, int32_t verdict,
 }
 
 inline Status StaticExecutor::Preparer::CheckOutputs(const Cursor& c, const Task& task,
-                                              const gert::Shape* inferred_shapes,
-                                              const DataType* inferred_dtypes) const {
+                                                     const gert::Shape* inferred_shapes,
+                                                     const DataType* inferred_dtypes) const {
   const gert::Tensor* const* outs = x_.slots_.data() + task.in_begin + task.in_count;
   for (size_t i = 0; i < task.out_count; ++i) {
     const gert::Tensor* t = outs[i];

@@ -15,12 +15,12 @@
 #include <tuple>
 #include <vector>
 
-#include "gtest/gtest.h"
 #include "build/model/ge_model.h"
 #include "build/proto/model_task.pb.h"
 #include "graph/inc/graph/attr_value.h"
 #include "graph/inc/graph/compute_graph.h"
 #include "graph/inc/graph/node.h"
+#include "gtest/gtest.h"
 #include "metadef/inc/external/base/status.h"
 #include "metadef/register/inc/gert/tensor.h"
 #include "runtime/reference/reference_interpreter.h"
@@ -67,9 +67,8 @@ void SetWeights(GeModel* model, const void* bytes, size_t n) {
   EXPECT_EQ(posix_memalign(&w, 64, 64), 0);
   std::memset(w, 0, 64);
   std::memcpy(w, bytes, std::min<size_t>(n, 64));
-  model->weights.owner = std::shared_ptr<const void>(w, [](const void* p) {
-    std::free(const_cast<void*>(p));
-  });
+  model->weights.owner =
+      std::shared_ptr<const void>(w, [](const void* p) { std::free(const_cast<void*>(p)); });
   model->weights.data = static_cast<const uint8_t*>(w);
   model->weights.size = 64;
 }
@@ -333,22 +332,28 @@ TEST(StaticExecutorTest, RefsOutsideTheirRegionFailAtLoad) {
       {"arena offset wraps",
        [](AddReluModel& m) { m.task(0)->mutable_output(0)->set_offset(~uint64_t{0} - 7); },
        ErrorCode::kOutOfRange, "exceeds memory_size"},
-      {"misaligned", [](AddReluModel& m) {
+      {"misaligned",
+       [](AddReluModel& m) {
          m.model->task_def.set_memory_size(128);
          m.task(0)->mutable_output(0)->set_offset(4);
-       }, ErrorCode::kParamInvalid, "not 64-byte aligned"},
+       },
+       ErrorCode::kParamInvalid, "not 64-byte aligned"},
       {"weights overflow", [](AddReluModel& m) { m.task(0)->mutable_input(1)->set_offset(48); },
        ErrorCode::kOutOfRange, "exceeds the weights"},
       {"input index", [](AddReluModel& m) { m.task(0)->mutable_input(0)->set_index(3); },
        ErrorCode::kOutOfRange, "index 3 but the model has 1 inputs"},
       {"input range", [](AddReluModel& m) { m.task(0)->mutable_input(0)->set_offset(4); },
        ErrorCode::kOutOfRange, "exceeds the 24 bytes of model input 0"},
-      {"write to weights", [](AddReluModel& m) {
+      {"write to weights",
+       [](AddReluModel& m) {
          *m.task(0)->mutable_output(0) = Ref(proto::MEM_WEIGHTS, 0, {2, 3});
-       }, ErrorCode::kParamInvalid, "weights are read-only"},
-      {"write to input", [](AddReluModel& m) {
+       },
+       ErrorCode::kParamInvalid, "weights are read-only"},
+      {"write to input",
+       [](AddReluModel& m) {
          *m.task(1)->mutable_output(0) = Ref(proto::MEM_MODEL_INPUT, 0, {2, 3});
-       }, ErrorCode::kParamInvalid, "model inputs are read-only"},
+       },
+       ErrorCode::kParamInvalid, "model inputs are read-only"},
       {"size below dims", [](AddReluModel& m) { m.task(0)->mutable_output(0)->set_size(20); },
        ErrorCode::kParamInvalid, "smaller than the 24 bytes"},
       {"unknown dim", [](AddReluModel& m) { m.task(0)->mutable_output(0)->set_dims(0, -1); },
@@ -358,35 +363,44 @@ TEST(StaticExecutorTest, RefsOutsideTheirRegionFailAtLoad) {
       {"string dtype",
        [](AddReluModel& m) { m.task(0)->mutable_output(0)->set_data_type(DT_STRING); },
        ErrorCode::kNotSupported, "cannot live in a static model"},
-      {"bad kind", [](AddReluModel& m) {
+      {"bad kind",
+       [](AddReluModel& m) {
          m.task(0)->mutable_output(0)->set_kind(static_cast<proto::MemKind>(42));
-       }, ErrorCode::kParamInvalid, "invalid memory kind 42"},
-      {"too many dims", [](AddReluModel& m) {
+       },
+       ErrorCode::kParamInvalid, "invalid memory kind 42"},
+      {"too many dims",
+       [](AddReluModel& m) {
          for (int i = 0; i < 30; ++i) m.task(0)->mutable_output(0)->add_dims(1);
-       }, ErrorCode::kParamInvalid, "task 0"},
-      {"declared shape disagrees with infer", [](AddReluModel& m) {
-         *m.task(0)->mutable_output(0) = Ref(proto::MEM_ARENA, 0, {6});
-       }, ErrorCode::kParamInvalid, "declared [6] but the op infers [2,3]"},
-      {"declared dtype disagrees with infer", [](AddReluModel& m) {
-         m.task(1)->mutable_output(0)->set_data_type(DT_INT32);
-       }, ErrorCode::kParamInvalid, "but the op infers DT_FLOAT"},
-      {"required input absent", [](AddReluModel& m) {
-         m.task(0)->mutable_input(1)->set_kind(proto::MEM_ABSENT);
-       }, ErrorCode::kGraphInvalid, "absent but required"},
-      {"too many inputs", [](AddReluModel& m) {
+       },
+       ErrorCode::kParamInvalid, "task 0"},
+      {"declared shape disagrees with infer",
+       [](AddReluModel& m) { *m.task(0)->mutable_output(0) = Ref(proto::MEM_ARENA, 0, {6}); },
+       ErrorCode::kParamInvalid, "declared [6] but the op infers [2,3]"},
+      {"declared dtype disagrees with infer",
+       [](AddReluModel& m) { m.task(1)->mutable_output(0)->set_data_type(DT_INT32); },
+       ErrorCode::kParamInvalid, "but the op infers DT_FLOAT"},
+      {"required input absent",
+       [](AddReluModel& m) { m.task(0)->mutable_input(1)->set_kind(proto::MEM_ABSENT); },
+       ErrorCode::kGraphInvalid, "absent but required"},
+      {"too many inputs",
+       [](AddReluModel& m) {
          *m.task(1)->add_input() = Ref(proto::MEM_ARENA, 0, {2, 3});
-       }, ErrorCode::kGraphInvalid, "task 1"},
-      {"stream id", [](AddReluModel& m) { m.task(1)->set_stream_id(4); },
-       ErrorCode::kOutOfRange, "stream_id 4"},
-      {"workspace", [](AddReluModel& m) {
-         *m.task(1)->add_workspace() = Ref(proto::MEM_WEIGHTS, 0, {1});
-       }, ErrorCode::kParamInvalid, "workspace 0"},
+       },
+       ErrorCode::kGraphInvalid, "task 1"},
+      {"stream id", [](AddReluModel& m) { m.task(1)->set_stream_id(4); }, ErrorCode::kOutOfRange,
+       "stream_id 4"},
+      {"workspace",
+       [](AddReluModel& m) { *m.task(1)->add_workspace() = Ref(proto::MEM_WEIGHTS, 0, {1}); },
+       ErrorCode::kParamInvalid, "workspace 0"},
       {"label task", [](AddReluModel& m) { m.task(1)->set_type(proto::TASK_LABEL_SET); },
        ErrorCode::kNotSupported, "not supported by the static executor"},
       {"event id", [](AddReluModel& m) { m.task(1)->set_type(proto::TASK_EVENT_RECORD); },
        ErrorCode::kOutOfRange, "event_id 0 >= event_num 0"},
-      {"memcpy shape", [](AddReluModel& m) { m.task(1)->set_type(proto::TASK_MEMCPY);
-         m.task(1)->add_input()->set_kind(proto::MEM_ABSENT); },
+      {"memcpy shape",
+       [](AddReluModel& m) {
+         m.task(1)->set_type(proto::TASK_MEMCPY);
+         m.task(1)->add_input()->set_kind(proto::MEM_ABSENT);
+       },
        ErrorCode::kParamInvalid, "one input and one output"},
       {"io def", [](AddReluModel& m) { m.model->task_def.mutable_input(0)->set_size(4); },
        ErrorCode::kParamInvalid, "model input 0 'x'"},
@@ -591,8 +605,10 @@ TEST(StaticExecutorPartsTest, ReusedVerdictsStillCheckEveryDeclaredOutput) {
 struct TransposeModel {
   explicit TransposeModel(std::vector<int64_t> second_out) : g("transposes") {
     x = g.Data("x", 0);
-    t1 = g.Op("t1", "Transpose", {x}, {{"perm", AttrValue::CreateFrom(std::vector<int64_t>{1, 0})}});
-    t2 = g.Op("t2", "Transpose", {x}, {{"perm", AttrValue::CreateFrom(std::vector<int64_t>{0, 1})}});
+    t1 =
+        g.Op("t1", "Transpose", {x}, {{"perm", AttrValue::CreateFrom(std::vector<int64_t>{1, 0})}});
+    t2 =
+        g.Op("t2", "Transpose", {x}, {{"perm", AttrValue::CreateFrom(std::vector<int64_t>{0, 1})}});
     g.NetOutput({t2});
     model = std::make_shared<GeModel>();
     model->name = "transposes";
@@ -640,14 +656,15 @@ TEST(StaticExecutorPartsTest, TasksAsWireBytes) {
   RepeatedOpsModel m;
   StaticModelParts parts = PartsWithoutGraph(m.model);
   auto storage = std::make_shared<std::vector<std::string>>();
-  for (const proto::TaskDef& t : m.model->task_def.task()) storage->push_back(t.SerializeAsString());
+  for (const proto::TaskDef& t : m.model->task_def.task())
+    storage->push_back(t.SerializeAsString());
   auto header = std::make_shared<proto::ModelTaskDef>(m.model->task_def);
   header->clear_task();
   parts.task_def = header.get();
   for (const std::string& b : *storage) parts.task_bytes.push_back(AsSpan(b));
-  parts.keepalive = std::make_shared<std::tuple<GeModelPtr, std::shared_ptr<std::vector<std::string>>,
-                                                std::shared_ptr<proto::ModelTaskDef>>>(m.model, storage,
-                                                                                       header);
+  parts.keepalive =
+      std::make_shared<std::tuple<GeModelPtr, std::shared_ptr<std::vector<std::string>>,
+                                  std::shared_ptr<proto::ModelTaskDef>>>(m.model, storage, header);
   auto exec = StaticExecutor::Create(std::move(parts));
   ASSERT_TRUE(exec.ok()) << exec.status();
   EXPECT_EQ((*exec)->kernel_task_count(), 4u);
@@ -671,7 +688,8 @@ TEST(StaticExecutorPartsTest, TasksAsWireBytes) {
   EXPECT_NE(st.message().find("task 0"), std::string::npos) << st;
   StaticModelParts both = PartsWithoutGraph(m2.model);
   both.task_bytes.push_back(AsSpan(kGarbage));
-  EXPECT_EQ(GetErrorCode(StaticExecutor::Create(std::move(both)).status()), ErrorCode::kParamInvalid);
+  EXPECT_EQ(GetErrorCode(StaticExecutor::Create(std::move(both)).status()),
+            ErrorCode::kParamInvalid);
 }
 
 }  // namespace

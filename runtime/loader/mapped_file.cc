@@ -85,8 +85,8 @@ MappedFile::~MappedFile() {
 Status MappedFile::ReadAt(uint64_t offset, absl::Span<uint8_t> out) const {
   size_t done = 0;
   while (done < out.size()) {
-    const ssize_t n = ::pread(fd_, out.data() + done, out.size() - done,
-                              static_cast<off_t>(offset + done));
+    const ssize_t n =
+        ::pread(fd_, out.data() + done, out.size() - done, static_cast<off_t>(offset + done));
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) {
       return IoError("reading model file '", path_, "' at offset ", offset + done, ": ",
@@ -103,7 +103,8 @@ StatusOr<std::shared_ptr<const AlignedBytes>> AlignedBytes::Copy(absl::string_vi
     return MemoryAllocFailed("cannot allocate ", bytes.size(), " bytes for the model");
   }
   if (!bytes.empty()) std::memcpy(p, bytes.data(), bytes.size());
-  return std::shared_ptr<const AlignedBytes>(new AlignedBytes(static_cast<uint8_t*>(p), bytes.size()));
+  return std::shared_ptr<const AlignedBytes>(
+      new AlignedBytes(static_cast<uint8_t*>(p), bytes.size()));
 }
 
 AlignedBytes::~AlignedBytes() { std::free(data_); }

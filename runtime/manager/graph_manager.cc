@@ -47,9 +47,9 @@ StatusOr<const GraphManager::GraphEntry*> GraphManager::FindBuilt(uint32_t graph
                                                                   const char* what) const {
   ASSIGN_OR_RETURN(const GraphEntry* entry, Find(graph_id, what));
   if (entry->state != GraphState::kCompiled) {
-    return ParamInvalid(what, ": graph id ", graph_id, " has not been built",
-                        entry->state == GraphState::kStopped ? " (stopped at a tuning break point)"
-                                                             : "");
+    return ParamInvalid(
+        what, ": graph id ", graph_id, " has not been built",
+        entry->state == GraphState::kStopped ? " (stopped at a tuning break point)" : "");
   }
   return entry;
 }
@@ -147,8 +147,7 @@ StatusOr<ComputeGraphPtr> GraphManager::GetCompiledGraph(uint32_t graph_id) cons
 StatusOr<GeRootModelPtr> GraphManager::GetRootModel(uint32_t graph_id) const {
   ASSIGN_OR_RETURN(const GraphEntry* entry, FindBuilt(graph_id, "GetRootModel"));
   if (entry->root_model == nullptr) {
-    return ParamInvalid("GetRootModel: graph id ", graph_id,
-                        " was compiled without a model build");
+    return ParamInvalid("GetRootModel: graph id ", graph_id, " was compiled without a model build");
   }
   return entry->root_model;
 }

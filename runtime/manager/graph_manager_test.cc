@@ -363,8 +363,7 @@ TEST(GraphManagerTest, AddsOnnxModels) {
   Status missing = gm.AddOnnxGraph(3, OnnxSource::File("/nonexistent/model.onnx"));
   EXPECT_FALSE(missing.ok());
   EXPECT_THAT(Msg(missing), HasSubstr("/nonexistent/model.onnx"));
-  EXPECT_EQ(GetErrorCode(gm.AddOnnxGraph(1, OnnxSource::Bytes(onnx))),
-            ErrorCode::kAlreadyExists);
+  EXPECT_EQ(GetErrorCode(gm.AddOnnxGraph(1, OnnxSource::Bytes(onnx))), ErrorCode::kAlreadyExists);
 }
 
 // ----------------------------------------------------------------- tuning
@@ -413,7 +412,8 @@ TEST(GraphManagerTest, InputShapeAndOutNodesOptionsAreApplied) {
   GraphManager gm;
   ASSERT_TRUE(gm.Initialize({}).ok());
   gm.SetExecutor(std::make_unique<InterpreterExecutor>());
-  ASSERT_TRUE(gm.AddGraph(1, MathGraph(), {{kOptInputShape, "x:4"}, {kOptOutNodes, "z:0;mul"}}).ok());
+  ASSERT_TRUE(
+      gm.AddGraph(1, MathGraph(), {{kOptInputShape, "x:4"}, {kOptOutNodes, "z:0;mul"}}).ok());
   ASSERT_TRUE(gm.BuildGraph(1).ok());
   auto g = gm.GetCompiledGraph(1);
   ASSERT_TRUE(g.ok());
@@ -422,7 +422,7 @@ TEST(GraphManagerTest, InputShapeAndOutNodesOptionsAreApplied) {
   std::vector<HostTensor> outs;
   ASSERT_TRUE(gm.RunGraph(1, Inputs(F32({4}, {1, 2, -3, 0.5f})), &outs).ok());
   ASSERT_EQ(outs.size(), 2u);
-  EXPECT_EQ(ToF32(outs[0]), (std::vector<float>{1.25f, 3, -4, 2.5f}));   // z = x + b
+  EXPECT_EQ(ToF32(outs[0]), (std::vector<float>{1.25f, 3, -4, 2.5f}));  // z = x + b
   EXPECT_EQ(ToF32(outs[1]), (std::vector<float>{1, -4, -1.5f, 1.5f}));  // mul = x * w
 }
 

@@ -29,9 +29,8 @@ std::string PluginPath(const std::string& name) {
 TEST(PluginGraphTest, GraphWithPluginOpCompilesAndRuns) {
   // Unknown before the library loads: the factory says so.
   EXPECT_FALSE(OperatorFactory::IsExistOp("PluginScaleAdd"));
-  ASSERT_TRUE(OpsProtoManager::Instance()
-                  .LoadOpsProtoLibs(PluginPath("libcustom_op_plugin.so"))
-                  .ok());
+  ASSERT_TRUE(
+      OpsProtoManager::Instance().LoadOpsProtoLibs(PluginPath("libcustom_op_plugin.so")).ok());
   ASSERT_TRUE(OperatorFactory::IsExistOp("PluginScaleAdd"));
 
   reftest::TestGraph g("plugin_graph");

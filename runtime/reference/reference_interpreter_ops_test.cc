@@ -211,8 +211,8 @@ TEST(ReferenceInterpreterOpsTest, StringConstFeedsStringOps) {
   HostTensor more = StringTensor(std::vector<std::string>({"x y"}));
   TestGraph g("strings");
   NodePtr c = g.Const("words", words);
-  NodePtr cat = g.Op("cat", "Concat", {c, g.Const("more", more)}, {{"axis", AttrValue::CreateFrom<int64_t>(0)}},
-                     {{"inputs", 2}});
+  NodePtr cat = g.Op("cat", "Concat", {c, g.Const("more", more)},
+                     {{"axis", AttrValue::CreateFrom<int64_t>(0)}}, {{"inputs", 2}});
   NodePtr upper = g.Op("upper", "StringNormalizer", {cat},
                        {{"case_change_action", AttrValue::CreateFrom<std::string>("UPPER")}});
   g.NetOutput({upper, c, g.Op("id", "Identity", {c})});
@@ -244,8 +244,8 @@ TEST(ReferenceInterpreterOpsTest, MalformedStringConstIsAnErrorNamingTheNode) {
   const int64_t bad_offset = 1000;
   std::memcpy(bytes.data() + 16, &bad_offset, sizeof(bad_offset));
   TestGraph g("bad_strings");
-  g.NetOutput({g.ConstTensor(
-      "bad", GeTensor(GeTensorDesc(GeShape({2}), FORMAT_ND, DT_STRING), bytes.data(), bytes.size()))});
+  g.NetOutput({g.ConstTensor("bad", GeTensor(GeTensorDesc(GeShape({2}), FORMAT_ND, DT_STRING),
+                                             bytes.data(), bytes.size()))});
   auto r = Interp::Run(*g.graph(), Inputs());
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(GetErrorCode(r.status()), ErrorCode::kGraphInvalid);

@@ -32,8 +32,9 @@ double BestMs(int reps, const std::function<void()>& fn) {
   double best = 1e30;
   if (g_only != nullptr) {
     static int index = 0;
-    static const char* const kNames[] = {"checksum", "task_info heap", "task_info arena", "op descs",
-                                         "full graph", "runtime load", "LoadFromBytes", "LoadFromFile"};
+    static const char* const kNames[] = {"checksum",      "task_info heap", "task_info arena",
+                                         "op descs",      "full graph",     "runtime load",
+                                         "LoadFromBytes", "LoadFromFile"};
     const char* name = kNames[index++ % 8];
     if (std::string(name).find(g_only) == std::string::npos) return 0;
   }
@@ -90,12 +91,12 @@ int Main(int argc, char** argv) {
   std::printf("%s: %zu bytes, MODEL_DEF %zu, TASK_INFO %zu, %d tasks\n", path.c_str(),
               bytes->size(), root.model_def.size(), root.task_info.size(),
               root.task_def.task_size());
-  std::printf("checksum          %8.2f ms\n", BestMs(reps, [&] {
-                (void)ge::OmChecksum(span.subspan(ge::kOmHeaderSize));
-              }));
+  std::printf("checksum          %8.2f ms\n",
+              BestMs(reps, [&] { (void)ge::OmChecksum(span.subspan(ge::kOmHeaderSize)); }));
   std::printf("task_info heap    %8.2f ms\n", BestMs(reps, [&] {
                 ge::proto::ModelTaskDef td;
-                (void)td.ParseFromArray(root.task_info.data(), static_cast<int>(root.task_info.size()));
+                (void)td.ParseFromArray(root.task_info.data(),
+                                        static_cast<int>(root.task_info.size()));
               }));
   std::printf("task_info arena   %8.2f ms\n", BestMs(reps, [&] {
                 google::protobuf::ArenaOptions opts;
@@ -103,25 +104,30 @@ int Main(int argc, char** argv) {
                 opts.max_block_size = 16 << 20;
                 google::protobuf::Arena arena(opts);
                 auto* td = google::protobuf::Arena::CreateMessage<ge::proto::ModelTaskDef>(&arena);
-                (void)td->ParseFromArray(root.task_info.data(), static_cast<int>(root.task_info.size()));
+                (void)td->ParseFromArray(root.task_info.data(),
+                                         static_cast<int>(root.task_info.size()));
               }));
-  std::printf("op descs          %8.2f ms\n", BestMs(reps, [&] { (void)ge::DecodeModelOpDescs(def); }));
+  std::printf("op descs          %8.2f ms\n",
+              BestMs(reps, [&] { (void)ge::DecodeModelOpDescs(def); }));
   std::printf("full graph        %8.2f ms\n",
               BestMs(reps, [&] { (void)ge::ModelSerialize::DeserializeModel(def); }));
   std::printf("runtime load      %8.2f ms\n", BestMs(reps, [&] {
                 auto m = ge::LoadOmForRuntime(span, nullptr);
-                if (!m.ok()) std::fprintf(stderr, "%s\n", std::string(m.status().message()).c_str());
+                if (!m.ok())
+                  std::fprintf(stderr, "%s\n", std::string(m.status().message()).c_str());
               }));
   std::printf("Model::LoadFromBytes %5.2f ms\n", BestMs(reps, [&] {
                 auto m = ge::Model::LoadFromBytes(*bytes);
-                if (!m.ok()) std::fprintf(stderr, "%s\n", std::string(m.status().message()).c_str());
+                if (!m.ok())
+                  std::fprintf(stderr, "%s\n", std::string(m.status().message()).c_str());
               }));
   // The default load returns before a large file's body checksum has
   // finished (ge::BodyCheck::kBeforeFirstRun); the next lines add the wait
   // for it, and load with the wait inside (kAtLoad).
   std::printf("Model::LoadFromFile %6.2f ms\n", BestMs(reps, [&] {
                 auto m = ge::Model::LoadFromFile(path);
-                if (!m.ok()) std::fprintf(stderr, "%s\n", std::string(m.status().message()).c_str());
+                if (!m.ok())
+                  std::fprintf(stderr, "%s\n", std::string(m.status().message()).c_str());
               }));
   std::printf("  + VerifyBody      %6.2f ms\n", BestMs(reps, [&] {
                 auto m = ge::Model::LoadFromFile(path);
@@ -132,7 +138,8 @@ int Main(int argc, char** argv) {
                 ge::ModelLoadOptions options;
                 options.body_check = ge::BodyCheck::kAtLoad;
                 auto m = ge::Model::LoadFromFile(path, options);
-                if (!m.ok()) std::fprintf(stderr, "%s\n", std::string(m.status().message()).c_str());
+                if (!m.ok())
+                  std::fprintf(stderr, "%s\n", std::string(m.status().message()).c_str());
               }));
   if (g_only == nullptr || std::string("rss").find(g_only) != std::string::npos) {
     // Each on a fresh heap would be exact; growth after the runs above

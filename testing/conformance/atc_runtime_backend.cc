@@ -53,9 +53,7 @@ class AtcRuntimeBackend : public Backend {
 
 }  // namespace
 
-std::unique_ptr<Backend> MakeAtcRuntimeBackend() {
-  return std::make_unique<AtcRuntimeBackend>();
-}
+std::unique_ptr<Backend> MakeAtcRuntimeBackend() { return std::make_unique<AtcRuntimeBackend>(); }
 
 }  // namespace conformance
 }  // namespace ge

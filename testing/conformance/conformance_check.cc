@@ -33,8 +33,8 @@ CheckResult CheckAgainstBaseline(Backend& backend, const CheckOptions& options) 
   run.jobs = std::max<int32_t>(EnvInt("CONFORMANCE_JOBS", run.jobs), 1);
   run.shard_count = std::max<int32_t>(run.shard_count, 1);
   if (run.shard_index < 0 || run.shard_index >= run.shard_count) {
-    result.status = ParamInvalid("shard index ", run.shard_index, " is not in [0, ",
-                                 run.shard_count, ")");
+    result.status =
+        ParamInvalid("shard index ", run.shard_index, " is not in [0, ", run.shard_count, ")");
     return result;
   }
 
@@ -64,18 +64,19 @@ CheckResult CheckAgainstBaseline(Backend& backend, const CheckOptions& options) 
   const BaselineDiff diff = CompareWithBaseline(report, *baseline);
   result.regressions = diff.regressions;
   result.newly_passing = diff.newly_passing;
-  const std::string refresh =
-      absl::StrCat("bazel run //testing/conformance:conformance -- --backend=",
-                   options.backend_flag, " --update_baseline=$PWD/", options.baseline);
+  const std::string refresh = absl::StrCat(
+      "bazel run //testing/conformance:conformance -- --backend=", options.backend_flag,
+      " --update_baseline=$PWD/", options.baseline);
   if (!diff.newly_passing.empty()) {
-    std::cout << "\nNewly passing (" << diff.newly_passing.size() << "), refresh the baseline with\n  "
-              << refresh << "\n  " << absl::StrJoin(diff.newly_passing, "\n  ") << "\n";
+    std::cout << "\nNewly passing (" << diff.newly_passing.size()
+              << "), refresh the baseline with\n  " << refresh << "\n  "
+              << absl::StrJoin(diff.newly_passing, "\n  ") << "\n";
   }
   if (!diff.regressions.empty()) {
-    result.message = absl::StrCat(diff.regressions.size(), " regressions against ",
-                                  options.baseline, ":\n  ",
-                                  absl::StrJoin(diff.regressions, "\n  "),
-                                  "\nIf intended, refresh the baseline with\n  ", refresh);
+    result.message =
+        absl::StrCat(diff.regressions.size(), " regressions against ", options.baseline, ":\n  ",
+                     absl::StrJoin(diff.regressions, "\n  "),
+                     "\nIf intended, refresh the baseline with\n  ", refresh);
   }
   std::cout << std::flush;
   return result;

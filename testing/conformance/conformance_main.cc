@@ -121,8 +121,8 @@ int Main(int argc, char** argv) {
               << " (run tools/setup.sh)\n";
     return 2;
   }
-  std::cout << "backend: " << backend->Name() << ", " << cases.size() << " cases, "
-            << options.jobs << " jobs" << std::endl;
+  std::cout << "backend: " << backend->Name() << ", " << cases.size() << " cases, " << options.jobs
+            << " jobs" << std::endl;
   const ge::conformance::ConformanceReport report =
       ge::conformance::RunCases(*backend, cases, options);
   std::cout << ge::conformance::FormatSuiteTable(report);
@@ -137,8 +137,8 @@ int Main(int argc, char** argv) {
     const ge::Status st = ge::conformance::WriteBaseline(
         update_path, report,
         "ONNX backend conformance (//testing/conformance), backend " + backend->Name() +
-            ".\nRefresh: bazel run //testing/conformance:conformance -- --backend=" +
-            backend_name + " --update_baseline=$PWD/<this file>");
+            ".\nRefresh: bazel run //testing/conformance:conformance -- --backend=" + backend_name +
+            " --update_baseline=$PWD/<this file>");
     if (!st.ok()) {
       std::cerr << "conformance: " << st.ToString() << "\n";
       return 2;

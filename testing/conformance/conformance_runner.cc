@@ -393,9 +393,8 @@ std::string FormatFailureGroups(const ConformanceReport& report, int32_t max_exa
   }
   std::vector<std::pair<std::string, std::vector<std::string>>> sorted(groups.begin(),
                                                                        groups.end());
-  std::stable_sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) {
-    return a.second.size() > b.second.size();
-  });
+  std::stable_sort(sorted.begin(), sorted.end(),
+                   [](const auto& a, const auto& b) { return a.second.size() > b.second.size(); });
   std::string out;
   for (const auto& [key, ids] : sorted) {
     absl::StrAppend(&out, "  ", ids.size(), "  ", key, "\n        e.g. ");
@@ -438,8 +437,7 @@ StatusOr<Baseline> ParseBaseline(absl::string_view text) {
                          "' (PASS or FAIL[: reason])");
     }
     if (id.find('/') == std::string::npos) {
-      return ParseFailed("baseline line ", line_no, ": case id '", id,
-                         "' is not '<suite>/<case>'");
+      return ParseFailed("baseline line ", line_no, ": case id '", id, "' is not '<suite>/<case>'");
     }
     if (!baseline.emplace(id, std::move(entry)).second) {
       return ParseFailed("baseline line ", line_no, ": duplicate case '", id, "'");

@@ -90,7 +90,8 @@ TEST(BaselineTest, FormatThenParseRoundTripsOnOneLinePerCase) {
   const ConformanceReport report = SampleReport();
   const std::string text = FormatBaseline(report, "line one\nline two");
   EXPECT_TRUE(absl::StartsWith(text, "# line one\n# line two\n")) << text;
-  EXPECT_TRUE(absl::StrContains(text, "node/test_b FAIL: run (test_data_set_0): boom second line\n"))
+  EXPECT_TRUE(
+      absl::StrContains(text, "node/test_b FAIL: run (test_data_set_0): boom second line\n"))
       << text;
   StatusOr<Baseline> b = ParseBaseline(text);
   ASSERT_TRUE(b.ok()) << b.status().ToString();
@@ -114,9 +115,9 @@ TEST(CompareWithBaselineTest, RegressionsNewPassesAndUnlisted) {
   const ConformanceReport report = SampleReport();
   Baseline base;
   base["node/test_a"] = BaselineEntry{false, "was failing"};  // now passes
-  base["node/test_b"] = BaselineEntry{true, ""};               // regression
-  base["node/test_c"] = BaselineEntry{false, ""};              // still failing
-  base["node/test_not_run"] = BaselineEntry{true, ""};         // not in the report
+  base["node/test_b"] = BaselineEntry{true, ""};              // regression
+  base["node/test_c"] = BaselineEntry{false, ""};             // still failing
+  base["node/test_not_run"] = BaselineEntry{true, ""};        // not in the report
   const BaselineDiff diff = CompareWithBaseline(report, base);
   ASSERT_EQ(diff.regressions.size(), 1u);
   EXPECT_TRUE(absl::StartsWith(diff.regressions[0], "node/test_b: run (test_data_set_0)"));
@@ -305,7 +306,8 @@ TEST_F(CaseTreeTest, RunCasesPassesAndReportsMismatches) {
   EXPECT_EQ(backend.warm_ups, 1);
   EXPECT_EQ(report.backend, "fake");
   ASSERT_EQ(report.results.size(), 4u);
-  EXPECT_TRUE(report.results.at("s1/test_relu_a").pass) << report.results.at("s1/test_relu_a").reason;
+  EXPECT_TRUE(report.results.at("s1/test_relu_a").pass)
+      << report.results.at("s1/test_relu_a").reason;
   EXPECT_TRUE(report.results.at("s1/test_relu_b").pass);
   EXPECT_TRUE(report.results.at("s2/test_relu_c").pass);
   const CaseResult& wrong = report.results.at("s1/test_relu_wrong");
@@ -442,7 +444,8 @@ TEST_F(CaseTreeTest, StagesBackendRunsGeneratedCases) {
   RunOptions o = Options();
   const ConformanceReport report = RunCases(*backend, DiscoverCases(o), o);
   ASSERT_EQ(report.results.size(), 4u);
-  EXPECT_TRUE(report.results.at("s1/test_relu_a").pass) << report.results.at("s1/test_relu_a").reason;
+  EXPECT_TRUE(report.results.at("s1/test_relu_a").pass)
+      << report.results.at("s1/test_relu_a").reason;
   EXPECT_TRUE(report.results.at("s2/test_relu_c").pass);
   EXPECT_FALSE(report.results.at("s1/test_relu_wrong").pass);
 }

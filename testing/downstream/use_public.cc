@@ -105,7 +105,8 @@ int main() {
     std::fprintf(stderr, "downstream: the round trip changed the graph\n");
     return 11;
   }
-  std::printf("downstream: graph '%s' with %zu nodes sorted %s; %zu serialized bytes, round trip ok\n",
-              graph->GetName().c_str(), graph->GetDirectNodesSize(), order.c_str(), bytes->size());
+  std::printf(
+      "downstream: graph '%s' with %zu nodes sorted %s; %zu serialized bytes, round trip ok\n",
+      graph->GetName().c_str(), graph->GetDirectNodesSize(), order.c_str(), bytes->size());
   return 0;
 }

@@ -58,11 +58,11 @@
 #include "graph/inc/graph/compute_graph.h"
 #include "graph/inc/graph/node.h"
 #include "graph/inc/graph/op_desc.h"
-#include "runtime/inc/runtime/model.h"
-#include "tools/atc/atc_lib.h"
 #include "onnx/onnx_pb.h"
+#include "runtime/inc/runtime/model.h"
 #include "testing/conformance/atc_runtime_backend.h"
 #include "testing/conformance/conformance_runner.h"
+#include "tools/atc/atc_lib.h"
 
 namespace ge {
 namespace fuzz {
@@ -111,9 +111,12 @@ class MutatorBase {
   // v + 1, v - 1 or one of `edges`.
   int64_t Edge(int64_t v, absl::Span<const int64_t> edges) {
     switch (Below(3)) {
-      case 0: return v + 1;
-      case 1: return v - 1;
-      default: return edges[Below(edges.size())];
+      case 0:
+        return v + 1;
+      case 1:
+        return v - 1;
+      default:
+        return edges[Below(edges.size())];
     }
   }
 
@@ -175,7 +178,8 @@ class Mutator : public MutatorBase {
   }
   int32_t SomeDataType() {
     // Every TensorProto::DataType value and two outside the enum.
-    static const int32_t kTypes[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 99, -1};
+    static const int32_t kTypes[] = {0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11,
+                                     12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 99, -1};
     return kTypes[Below(sizeof(kTypes) / sizeof(kTypes[0]))];
   }
 
@@ -195,18 +199,23 @@ class Mutator : public MutatorBase {
       case 0:
         if (!dims->empty()) dims->Set(static_cast<int>(Below(dims->size())), EdgeInt(dims->Get(0)));
         break;
-      case 1: dims->Add(EdgeInt(1)); break;
+      case 1:
+        dims->Add(EdgeInt(1));
+        break;
       case 2:
         if (!dims->empty()) dims->RemoveLast();
         break;
-      default: dims->Clear(); break;
+      default:
+        dims->Clear();
+        break;
     }
   }
 
   std::string MutateAttribute(onnx::NodeProto* node) {
     if (node->attribute_size() == 0) {
       // Add an attribute the op may or may not know.
-      static const char* const kNames[] = {"axis", "axes", "perm", "pads", "strides", "group", "keepdims", "to", "mode"};
+      static const char* const kNames[] = {"axis",  "axes",     "perm", "pads", "strides",
+                                           "group", "keepdims", "to",   "mode"};
       onnx::AttributeProto* a = node->add_attribute();
       a->set_name(kNames[Below(sizeof(kNames) / sizeof(kNames[0]))]);
       if (Below(2) == 0) {
@@ -216,13 +225,20 @@ class Mutator : public MutatorBase {
         a->set_type(onnx::AttributeProto::INTS);
         for (uint64_t k = Below(5); k > 0; --k) a->add_ints(EdgeInt(1));
       }
-      return absl::StrCat("node '", node->name(), "' (", node->op_type(), "): new attribute ", a->name());
+      return absl::StrCat("node '", node->name(), "' (", node->op_type(), "): new attribute ",
+                          a->name());
     }
-    onnx::AttributeProto* a = node->mutable_attribute(static_cast<int>(Below(node->attribute_size())));
-    const std::string where = absl::StrCat("node '", node->name(), "' (", node->op_type(), ") attribute ", a->name());
+    onnx::AttributeProto* a =
+        node->mutable_attribute(static_cast<int>(Below(node->attribute_size())));
+    const std::string where =
+        absl::StrCat("node '", node->name(), "' (", node->op_type(), ") attribute ", a->name());
     switch (Below(8)) {
-      case 0: a->set_i(EdgeInt(a->i())); return where + ": i";
-      case 1: a->set_f(EdgeFloat()); return where + ": f";
+      case 0:
+        a->set_i(EdgeInt(a->i()));
+        return where + ": i";
+      case 1:
+        a->set_f(EdgeFloat());
+        return where + ": f";
       case 2:
         if (a->ints_size() > 0) {
           a->set_ints(static_cast<int>(Below(a->ints_size())), EdgeInt(a->ints(0)));
@@ -240,13 +256,16 @@ class Mutator : public MutatorBase {
         return where + ": ints count";
       case 4: {
         static const onnx::AttributeProto::AttributeType kTypes[] = {
-            onnx::AttributeProto::INT, onnx::AttributeProto::FLOAT, onnx::AttributeProto::INTS,
-            onnx::AttributeProto::STRING, onnx::AttributeProto::TENSOR, onnx::AttributeProto::GRAPH,
+            onnx::AttributeProto::INT,    onnx::AttributeProto::FLOAT,
+            onnx::AttributeProto::INTS,   onnx::AttributeProto::STRING,
+            onnx::AttributeProto::TENSOR, onnx::AttributeProto::GRAPH,
             onnx::AttributeProto::FLOATS, onnx::AttributeProto::UNDEFINED};
         a->set_type(kTypes[Below(sizeof(kTypes) / sizeof(kTypes[0]))]);
         return where + ": type";
       }
-      case 5: a->set_s(Below(2) == 0 ? std::string() : std::string("\xff\x00zz", 4)); return where + ": s";
+      case 5:
+        a->set_s(Below(2) == 0 ? std::string() : std::string("\xff\x00zz", 4));
+        return where + ": s";
       case 6:
         if (a->has_t()) {
           if (Below(2) == 0) {
@@ -319,10 +338,10 @@ class Mutator : public MutatorBase {
     }
     if (kind == 4 && g->node_size() > 0) {
       onnx::NodeProto* n = g->mutable_node(static_cast<int>(Below(g->node_size())));
-      static const char* const kOps[] = {"Add",     "Relu",   "Reshape", "Transpose", "Concat", "Gather",
-                                         "Slice",   "MatMul", "Conv",    "Cast",      "Split",  "Squeeze",
-                                         "Resize",  "Pad",    "Expand",  "ReduceSum", "Tile",   "TopK",
-                                         "Where",   "If",     "Loop",    "NonZero",   "Softmax", "Identity"};
+      static const char* const kOps[] = {
+          "Add",  "Relu", "Reshape", "Transpose", "Concat", "Gather",  "Slice",   "MatMul",
+          "Conv", "Cast", "Split",   "Squeeze",   "Resize", "Pad",     "Expand",  "ReduceSum",
+          "Tile", "TopK", "Where",   "If",        "Loop",   "NonZero", "Softmax", "Identity"};
       const std::string old = n->op_type();
       n->set_op_type(kOps[Below(sizeof(kOps) / sizeof(kOps[0]))]);
       return absl::StrCat("node '", n->name(), "': op ", old, " -> ", n->op_type());
@@ -330,8 +349,12 @@ class Mutator : public MutatorBase {
     if (kind == 5 && g->initializer_size() > 0) {
       onnx::TensorProto* t = g->mutable_initializer(static_cast<int>(Below(g->initializer_size())));
       switch (Below(4)) {
-        case 0: MutateDims(t->mutable_dims()); return absl::StrCat("initializer '", t->name(), "': dims");
-        case 1: t->set_data_type(SomeDataType()); return absl::StrCat("initializer '", t->name(), "': type");
+        case 0:
+          MutateDims(t->mutable_dims());
+          return absl::StrCat("initializer '", t->name(), "': dims");
+        case 1:
+          t->set_data_type(SomeDataType());
+          return absl::StrCat("initializer '", t->name(), "': type");
         case 2:
           if (!t->raw_data().empty()) {
             t->mutable_raw_data()->resize(Below(t->raw_data().size()));
@@ -351,7 +374,8 @@ class Mutator : public MutatorBase {
       switch (Below(4)) {
         case 0:
           if (shape->dim_size() > 0) {
-            shape->mutable_dim(static_cast<int>(Below(shape->dim_size())))->set_dim_value(EdgeInt(1));
+            shape->mutable_dim(static_cast<int>(Below(shape->dim_size())))
+                ->set_dim_value(EdgeInt(1));
           }
           break;
         case 1:
@@ -359,8 +383,12 @@ class Mutator : public MutatorBase {
             shape->mutable_dim(static_cast<int>(Below(shape->dim_size())))->set_dim_param("N");
           }
           break;
-        case 2: shape->add_dim()->set_dim_value(EdgeInt(1)); break;
-        default: tt->set_elem_type(SomeDataType()); break;
+        case 2:
+          shape->add_dim()->set_dim_value(EdgeInt(1));
+          break;
+        default:
+          tt->set_elem_type(SomeDataType());
+          break;
       }
       return absl::StrCat("graph input '", vi->name(), "': type / shape");
     }
@@ -410,18 +438,36 @@ class OmMutator : public MutatorBase {
 
  private:
   int64_t Edge(int64_t v) {
-    static const int64_t kEdges[] = {-1, 0, 1, 2, 7, 4096, int64_t{1} << 31, int64_t{1} << 40,
-                                     std::numeric_limits<int64_t>::max(), std::numeric_limits<int64_t>::min()};
+    static const int64_t kEdges[] = {-1,
+                                     0,
+                                     1,
+                                     2,
+                                     7,
+                                     4096,
+                                     int64_t{1} << 31,
+                                     int64_t{1} << 40,
+                                     std::numeric_limits<int64_t>::max(),
+                                     std::numeric_limits<int64_t>::min()};
     return MutatorBase::Edge(v, kEdges);
   }
 
   std::string MutateRef(proto::TensorRef* r, const std::string& where) {
     switch (Below(6)) {
-      case 0: r->set_offset(static_cast<uint64_t>(Edge(static_cast<int64_t>(r->offset())))); return where + " offset";
-      case 1: r->set_size(static_cast<uint64_t>(Edge(static_cast<int64_t>(r->size())))); return where + " size";
-      case 2: r->set_data_type(static_cast<int32_t>(Edge(r->data_type()))); return where + " data_type";
-      case 3: r->set_kind(static_cast<proto::MemKind>(Below(8))); return where + " kind";
-      case 4: r->set_index(static_cast<uint32_t>(Edge(r->index()))); return where + " index";
+      case 0:
+        r->set_offset(static_cast<uint64_t>(Edge(static_cast<int64_t>(r->offset()))));
+        return where + " offset";
+      case 1:
+        r->set_size(static_cast<uint64_t>(Edge(static_cast<int64_t>(r->size()))));
+        return where + " size";
+      case 2:
+        r->set_data_type(static_cast<int32_t>(Edge(r->data_type())));
+        return where + " data_type";
+      case 3:
+        r->set_kind(static_cast<proto::MemKind>(Below(8)));
+        return where + " kind";
+      case 4:
+        r->set_index(static_cast<uint32_t>(Edge(r->index())));
+        return where + " index";
       default:
         if (r->dims_size() > 0 && Below(2) == 0) {
           r->set_dims(static_cast<int>(Below(r->dims_size())), Edge(r->dims(0)));
@@ -443,9 +489,15 @@ class OmMutator : public MutatorBase {
       proto::TaskDef* task = td.mutable_task(t);
       const std::string where = absl::StrCat("task ", t, " (", task->op_type(), ")");
       switch (Below(8)) {
-        case 0: task->set_op_index(Edge(task->op_index())); return where + " op_index";
-        case 1: task->set_type(static_cast<proto::TaskType>(Below(10))); return where + " type";
-        case 2: task->set_kernel_name(Below(2) == 0 ? std::string() : "NoSuchKernel"); return where + " kernel_name";
+        case 0:
+          task->set_op_index(Edge(task->op_index()));
+          return where + " op_index";
+        case 1:
+          task->set_type(static_cast<proto::TaskType>(Below(10)));
+          return where + " type";
+        case 2:
+          task->set_kernel_name(Below(2) == 0 ? std::string() : "NoSuchKernel");
+          return where + " kernel_name";
         case 3:
           if (task->input_size() > 0) {
             task->mutable_input()->RemoveLast();
@@ -463,8 +515,9 @@ class OmMutator : public MutatorBase {
           const int n_in = task->input_size(), n_out = task->output_size();
           if (n_in + n_out == 0) return std::string();
           const int k = static_cast<int>(Below(n_in + n_out));
-          return MutateRef(k < n_in ? task->mutable_input(k) : task->mutable_output(k - n_in),
-                           absl::StrCat(where, k < n_in ? " input " : " output ", k < n_in ? k : k - n_in));
+          return MutateRef(
+              k < n_in ? task->mutable_input(k) : task->mutable_output(k - n_in),
+              absl::StrCat(where, k < n_in ? " input " : " output ", k < n_in ? k : k - n_in));
         }
       }
     }
@@ -474,13 +527,19 @@ class OmMutator : public MutatorBase {
     }
     if (kind == 4 && td.input_size() + td.output_size() > 0) {
       const int k = static_cast<int>(Below(td.input_size() + td.output_size()));
-      proto::ModelIoDef* io = k < td.input_size() ? td.mutable_input(k) : td.mutable_output(k - td.input_size());
+      proto::ModelIoDef* io =
+          k < td.input_size() ? td.mutable_input(k) : td.mutable_output(k - td.input_size());
       switch (Below(3)) {
         case 0:
-          if (io->dims_size() > 0) io->set_dims(static_cast<int>(Below(io->dims_size())), Edge(io->dims(0)));
+          if (io->dims_size() > 0)
+            io->set_dims(static_cast<int>(Below(io->dims_size())), Edge(io->dims(0)));
           break;
-        case 1: io->set_size(static_cast<uint64_t>(Edge(static_cast<int64_t>(io->size())))); break;
-        default: io->set_data_type(static_cast<int32_t>(Edge(io->data_type()))); break;
+        case 1:
+          io->set_size(static_cast<uint64_t>(Edge(static_cast<int64_t>(io->size()))));
+          break;
+        default:
+          io->set_data_type(static_cast<int32_t>(Edge(io->data_type())));
+          break;
       }
       return absl::StrCat("io description ", k);
     }
@@ -490,8 +549,10 @@ class OmMutator : public MutatorBase {
     OpDesc* op = nodes[Below(nodes.size())]->GetOpDescBarePtr();
     const std::string where = absl::StrCat("op '", op->GetName(), "' (", op->GetType(), ")");
     if (kind == 5 && op->GetAllOutputsDescSize() + op->GetAllInputsSize() > 0) {
-      const bool out = op->GetAllOutputsDescSize() > 0 && (op->GetAllInputsSize() == 0 || Below(2) == 0);
-      const uint32_t k = static_cast<uint32_t>(Below(out ? op->GetAllOutputsDescSize() : op->GetAllInputsSize()));
+      const bool out =
+          op->GetAllOutputsDescSize() > 0 && (op->GetAllInputsSize() == 0 || Below(2) == 0);
+      const uint32_t k =
+          static_cast<uint32_t>(Below(out ? op->GetAllOutputsDescSize() : op->GetAllInputsSize()));
       GeTensorDescPtr d = out ? op->MutableOutputDesc(k) : op->MutableInputDesc(k);
       if (d == nullptr) return std::string();
       if (Below(2) == 0) {
@@ -538,7 +599,8 @@ StatusOr<atc::AtcResult> Build(const std::string& bytes) {
 }
 
 // Loads OM bytes and runs the model; any Status is fine.
-Outcome LoadAndRun(absl::string_view om, const std::vector<gert::HostTensor>& inputs, bool verbose) {
+Outcome LoadAndRun(absl::string_view om, const std::vector<gert::HostTensor>& inputs,
+                   bool verbose) {
   StatusOr<Model> model = Model::LoadFromBytes(om);
   if (!model.ok()) {
     if (verbose) std::printf("load: %s\n", model.status().ToString().c_str());
@@ -550,7 +612,8 @@ Outcome LoadAndRun(absl::string_view om, const std::vector<gert::HostTensor>& in
 }
 
 // Writes the mutated model as an OM, loads and runs it.
-Outcome SaveLoadAndRun(const GeRootModel& root, const std::vector<gert::HostTensor>& inputs, bool verbose) {
+Outcome SaveLoadAndRun(const GeRootModel& root, const std::vector<gert::HostTensor>& inputs,
+                       bool verbose) {
   StatusOr<std::string> om = SaveOm(root);
   if (!om.ok()) {
     if (verbose) std::printf("save: %s\n", om.status().ToString().c_str());
@@ -571,7 +634,14 @@ class OptionsMutator : public MutatorBase {
 
  private:
   int64_t Edge(int64_t v) {
-    static const int64_t kEdges[] = {-2, -1, 0, 1, 3, 1 << 20, int64_t{1} << 31, int64_t{1} << 40,
+    static const int64_t kEdges[] = {-2,
+                                     -1,
+                                     0,
+                                     1,
+                                     3,
+                                     1 << 20,
+                                     int64_t{1} << 31,
+                                     int64_t{1} << 40,
                                      std::numeric_limits<int64_t>::max()};
     return MutatorBase::Edge(v, kEdges);
   }
@@ -613,7 +683,8 @@ class OptionsMutator : public MutatorBase {
         return absl::StrCat("out_nodes ", out);
       }
       case 3: {
-        static const char* const kFormats[] = {"NCHW", "NHWC", "ND", "NC1HWC0", "FRACTAL_Z", "bogus", ""};
+        static const char* const kFormats[] = {"NCHW",      "NHWC",  "ND", "NC1HWC0",
+                                               "FRACTAL_Z", "bogus", ""};
         opts->input_format = kFormats[Below(sizeof(kFormats) / sizeof(kFormats[0]))];
         return absl::StrCat("input_format '", opts->input_format, "'");
       }
@@ -645,15 +716,16 @@ Outcome ConvertLoadAndRun(const atc::AtcOptions& opts, const std::vector<gert::H
 // Compile and run in this process; any Status is fine. With `from_file`
 // the model is compiled from a temporary file, removed once it is compiled
 // (what views the file keeps it mapped).
-Outcome CompileAndRun(Backend& backend, const std::string& bytes, std::vector<gert::HostTensor> inputs,
-                      bool verbose, bool from_file = false) {
+Outcome CompileAndRun(Backend& backend, const std::string& bytes,
+                      std::vector<gert::HostTensor> inputs, bool verbose, bool from_file = false) {
   conformance::ModelSource source{std::string(), bytes};
   if (from_file) {
     const char* tmp = std::getenv("TMPDIR");
     std::string path = absl::StrCat(tmp != nullptr ? tmp : "/tmp", "/ge_fuzz_XXXXXX");
     const int fd = mkstemp(path.data());
     if (fd < 0) return kCompileError;
-    const bool written = write(fd, bytes.data(), bytes.size()) == static_cast<ssize_t>(bytes.size());
+    const bool written =
+        write(fd, bytes.data(), bytes.size()) == static_cast<ssize_t>(bytes.size());
     close(fd);
     if (!written) {
       unlink(path.c_str());
@@ -664,7 +736,8 @@ Outcome CompileAndRun(Backend& backend, const std::string& bytes, std::vector<ge
   auto compiled = backend.Compile(source);
   if (from_file) unlink(source.path.c_str());
   if (!compiled.ok() || *compiled == nullptr) {
-    if (verbose && !compiled.ok()) std::printf("compile: %s\n", compiled.status().ToString().c_str());
+    if (verbose && !compiled.ok())
+      std::printf("compile: %s\n", compiled.status().ToString().c_str());
     return kCompileError;
   }
   auto outs = (*compiled)->Run(std::move(inputs));
@@ -675,8 +748,8 @@ Outcome CompileAndRun(Backend& backend, const std::string& bytes, std::vector<ge
 // Runs `body` in a forked child. "" when it finished in time (its outcome
 // in *outcome); otherwise what went wrong. What the child writes to the
 // note pipe (its mutations, when only the child knows them) lands in *note.
-std::string RunInChild(const std::function<Outcome(int note_fd)>& body, int64_t timeout_ms, int* outcome,
-                       std::string* note) {
+std::string RunInChild(const std::function<Outcome(int note_fd)>& body, int64_t timeout_ms,
+                       int* outcome, std::string* note) {
   int fds[2];
   if (pipe(fds) != 0) return "pipe failed";
   const pid_t pid = fork();
@@ -703,7 +776,8 @@ std::string RunInChild(const std::function<Outcome(int note_fd)>& body, int64_t 
     std::this_thread::sleep_for(std::chrono::milliseconds(2));
   }
   char buf[4096];
-  for (ssize_t k; (k = read(fds[0], buf, sizeof(buf))) > 0;) note->append(buf, static_cast<size_t>(k));
+  for (ssize_t k; (k = read(fds[0], buf, sizeof(buf))) > 0;)
+    note->append(buf, static_cast<size_t>(k));
   close(fds[0]);
   if (!verdict.empty()) return verdict;
   if (WIFSIGNALED(status)) return absl::StrCat("killed by signal ", WTERMSIG(status));
@@ -783,8 +857,9 @@ int Main(int argc, char** argv) {
       }
     }
     const Outcome o = CompileAndRun(*backend, *bytes, std::move(inputs), true);
-    std::printf("replay finished without a crash (%s)\n",
-                o == kRan ? "ran" : o == kRunError ? "run error" : "compile error");
+    std::printf("replay finished without a crash (%s)\n", o == kRan        ? "ran"
+                                                          : o == kRunError ? "run error"
+                                                                           : "compile error");
     return 0;
   }
   int64_t runs = 0, findings = 0, compiled = 0, ran = 0;
@@ -807,8 +882,9 @@ int Main(int argc, char** argv) {
     }
     const int64_t iterations = flags.only_seed != 0 ? 1 : flags.iterations;
     for (int64_t it = 0; it < iterations; ++it) {
-      const uint64_t seed = flags.only_seed != 0 ? flags.only_seed
-                                                 : flags.seed * 1000003u + c * 7919u + static_cast<uint64_t>(it);
+      const uint64_t seed = flags.only_seed != 0
+                                ? flags.only_seed
+                                : flags.seed * 1000003u + c * 7919u + static_cast<uint64_t>(it);
       std::string what;
       std::string bytes;
       atc::AtcOptions atc_opts;
@@ -874,9 +950,10 @@ int Main(int argc, char** argv) {
     }
   }
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  std::printf("%lld mutated models over %zu cases in %.1f s (%lld compiled, %lld ran): %lld findings\n",
-              static_cast<long long>(runs), cases.size(), secs, static_cast<long long>(compiled),
-              static_cast<long long>(ran), static_cast<long long>(findings));
+  std::printf(
+      "%lld mutated models over %zu cases in %.1f s (%lld compiled, %lld ran): %lld findings\n",
+      static_cast<long long>(runs), cases.size(), secs, static_cast<long long>(compiled),
+      static_cast<long long>(ran), static_cast<long long>(findings));
   return findings == 0 ? 0 : 1;
 }
 

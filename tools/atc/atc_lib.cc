@@ -50,8 +50,7 @@ Status CheckFramework(int32_t framework) {
     case static_cast<int32_t>(Framework::kCaffe):
       return NotSupported("framework 0 (Caffe) is not supported yet; use --framework=5 (ONNX)");
     case static_cast<int32_t>(Framework::kMindSpore):
-      return NotSupported(
-          "framework 1 (MindSpore) is not supported yet; use --framework=5 (ONNX)");
+      return NotSupported("framework 1 (MindSpore) is not supported yet; use --framework=5 (ONNX)");
     case static_cast<int32_t>(Framework::kTensorFlow):
       return NotSupported(
           "framework 3 (TensorFlow) is not supported yet; use --framework=5 (ONNX)");
@@ -313,11 +312,21 @@ std::string JsonString(absl::string_view s) {
   std::string out = "\"";
   for (unsigned char c : s) {
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
       default:
         if (c < 0x20) {
           static const char* kHex = "0123456789abcdef";

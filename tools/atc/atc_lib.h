@@ -86,9 +86,9 @@ struct AtcOptions {
   std::vector<std::string> out_nodes;
   // --soc_version (recorded in the OM; "" = not recorded).
   std::string soc_version;
-  bool disable_reuse_memory = false;   // --disable_reuse_memory=1
-  bool enable_single_stream = false;   // --enable_single_stream=true
-  std::string op_select_implmode;      // --op_select_implmode (recorded)
+  bool disable_reuse_memory = false;  // --disable_reuse_memory=1
+  bool enable_single_stream = false;  // --enable_single_stream=true
+  std::string op_select_implmode;     // --op_select_implmode (recorded)
   // Opset conversion of older models (--onnx_converter, our extension):
   // 0 auto (ONNX's converter, builtin adapters as fallback), 1 onnx only,
   // 2 builtin adapters only (ge::OnnxVersionConverter numbering).
@@ -131,8 +131,7 @@ Status WriteFileAtomically(const std::string& path, absl::string_view bytes);
 // contain ':' (the last ':' splits); dims are integers >= -1; duplicate
 // names, empty names, empty or non-numeric dims -> ParamInvalid naming the
 // entry.
-Status ParseInputShape(absl::string_view text,
-                       std::map<std::string, std::vector<int64_t>>* shapes);
+Status ParseInputShape(absl::string_view text, std::map<std::string, std::vector<int64_t>>* shapes);
 // "node:0;node2:1;value" -> entries (trimmed; empty entries rejected;
 // ":<index>" must be a non-negative integer) -> ParamInvalid naming it.
 Status ParseOutNodes(absl::string_view text, std::vector<std::string>* out_nodes);
@@ -140,14 +139,14 @@ Status ParseOutNodes(absl::string_view text, std::vector<std::string>* out_nodes
 // atc --mode 3: every op of the model (all graphs, subgraphs included) that
 // this build cannot convert, found at once.
 struct PreCheckIssue {
-  std::string node;     // ONNX node name ("" if unnamed)
+  std::string node;  // ONNX node name ("" if unnamed)
   std::string op_type;
   std::string domain;
   std::string reason;
 };
 struct PreCheckReport {
-  std::string model;      // path or "<bytes>"
-  int64_t op_count = 0;   // nodes checked
+  std::string model;     // path or "<bytes>"
+  int64_t op_count = 0;  // nodes checked
   std::vector<PreCheckIssue> issues;
   std::string parse_error;  // the full parse status when it fails, "" if ok
   bool ok() const { return issues.empty() && parse_error.empty(); }

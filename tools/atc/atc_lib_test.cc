@@ -61,14 +61,15 @@ TEST(ParseInputShapeTest, Invalid) {
     const char* text;
     const char* message;
   };
-  for (const Case& c : std::vector<Case>{{"input", "has no ':'"},
-                                         {":1,2", "empty name"},
-                                         {"a:1,,2", "dim ''"},
-                                         {"a:1,-2", "dim '-2'"},
-                                         {"a:1,x", "dim 'x'"},
-                                         {"a:1;a:2", "given twice"},
-                                         {"a:1;;b:2", "empty entry"},
-                                         {"a:99999999999999999999", "dim '99999999999999999999'"}}) {
+  for (const Case& c :
+       std::vector<Case>{{"input", "has no ':'"},
+                         {":1,2", "empty name"},
+                         {"a:1,,2", "dim ''"},
+                         {"a:1,-2", "dim '-2'"},
+                         {"a:1,x", "dim 'x'"},
+                         {"a:1;a:2", "given twice"},
+                         {"a:1;;b:2", "empty entry"},
+                         {"a:99999999999999999999", "dim '99999999999999999999'"}}) {
     Status st = ParseInputShape(c.text, &shapes);
     EXPECT_EQ(GetErrorCode(st), ErrorCode::kParamInvalid) << c.text;
     EXPECT_THAT(std::string(st.message()), HasSubstr(c.message)) << c.text;

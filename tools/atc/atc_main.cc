@@ -59,14 +59,22 @@ constexpr char kUsage[] = R"(usage: atc [--flag=value ...]
 
 const std::vector<tools::FlagSpec>& Specs() {
   static const auto* specs = new std::vector<tools::FlagSpec>{
-      {"mode", true},          {"model", true},
-      {"framework", true},     {"output", true},
-      {"om", true},            {"json", true},
-      {"check_report", true},  {"input_shape", true},
-      {"input_format", true},  {"out_nodes", true},
-      {"soc_version", true},   {"log", true},
-      {"disable_reuse_memory", true}, {"enable_single_stream", true},
-      {"op_select_implmode", true},   {"onnx_converter", true},
+      {"mode", true},
+      {"model", true},
+      {"framework", true},
+      {"output", true},
+      {"om", true},
+      {"json", true},
+      {"check_report", true},
+      {"input_shape", true},
+      {"input_format", true},
+      {"out_nodes", true},
+      {"soc_version", true},
+      {"log", true},
+      {"disable_reuse_memory", true},
+      {"enable_single_stream", true},
+      {"op_select_implmode", true},
+      {"onnx_converter", true},
       {"help", false},
       {"h", false},
   };
@@ -97,8 +105,9 @@ StatusOr<Flags> ParseFlags(int argc, char** argv) {
     } else if (name == "mode") {
       if (!absl::SimpleAtoi(value, &f.mode) ||
           (f.mode != 0 && f.mode != 1 && f.mode != 3 && f.mode != 6)) {
-        return UsageError(name, value, "allowed: 0 (convert), 1 (to JSON), 3 (pre-check), "
-                                       "6 (display OM info)");
+        return UsageError(name, value,
+                          "allowed: 0 (convert), 1 (to JSON), 3 (pre-check), "
+                          "6 (display OM info)");
       }
     } else if (name == "model") {
       f.options.model_path = value;
@@ -190,14 +199,14 @@ int RunConvert(Flags& f) {
   f.options.on_stage = [](absl::string_view stage, double ms) {
     tools::ToolLog(tools::LogLevel::kInfo, kTool, absl::StrFormat("%-9s %9.1f ms", stage, ms));
   };
-  tools::ToolLog(tools::LogLevel::kInfo, kTool, "converting ", f.options.model_path, " -> ",
-                 path);
+  tools::ToolLog(tools::LogLevel::kInfo, kTool, "converting ", f.options.model_path, " -> ", path);
   auto result = ConvertOnnxToFile(f.options, path);
   if (!result.ok()) return Fail(result.status(), kExitFailed);
   double total = 0;
   for (const StageTime& s : result->stages) total += s.ms;
   tools::ToolLog(tools::LogLevel::kInfo, kTool, absl::StrFormat("%-9s %9.1f ms", "total", total));
-  std::printf("ATC run success: %s (%zu bytes)\n", path.c_str(), static_cast<size_t>(result->om_size));
+  std::printf("ATC run success: %s (%zu bytes)\n", path.c_str(),
+              static_cast<size_t>(result->om_size));
   return kExitOk;
 }
 
@@ -241,8 +250,8 @@ int RunPreCheck(Flags& f) {
     tools::ToolLog(tools::LogLevel::kError, kTool, "pre-check failed: ", report->issues.size(),
                    " unsupported op(s); report in ", f.check_report);
     for (const PreCheckIssue& issue : report->issues) {
-      tools::ToolLog(tools::LogLevel::kError, kTool, "  node '", issue.node, "' (",
-                     issue.op_type, "): ", issue.reason);
+      tools::ToolLog(tools::LogLevel::kError, kTool, "  node '", issue.node, "' (", issue.op_type,
+                     "): ", issue.reason);
     }
     if (report->issues.empty()) {
       tools::ToolLog(tools::LogLevel::kError, kTool, report->parse_error);
@@ -273,11 +282,16 @@ int Main(int argc, char** argv) {
     return flags->help ? kExitOk : kExitUsage;
   }
   switch (flags->mode) {
-    case 0: return RunConvert(*flags);
-    case 1: return RunToJson(*flags);
-    case 3: return RunPreCheck(*flags);
-    case 6: return RunInfo(*flags);
-    default: return Fail(ParamInvalid("--mode ", flags->mode, " is not supported"), kExitUsage);
+    case 0:
+      return RunConvert(*flags);
+    case 1:
+      return RunToJson(*flags);
+    case 3:
+      return RunPreCheck(*flags);
+    case 6:
+      return RunInfo(*flags);
+    default:
+      return Fail(ParamInvalid("--mode ", flags->mode, " is not supported"), kExitUsage);
   }
 }
 

@@ -63,8 +63,7 @@ std::string HeaderJson(const OmHeader& h) {
       ",\"total_length\":", h.total_length, ",\"model_type\":", h.model_type,
       ",\"generate_mode\":", h.generate_mode, ",\"name\":", Quote(h.name),
       ",\"op_count\":", h.op_count, ",\"model_count\":", h.model_count,
-      ",\"platform_version\":", Quote(h.platform_version),
-      ",\"platform_type\":", h.platform_type,
+      ",\"platform_version\":", Quote(h.platform_version), ",\"platform_type\":", h.platform_type,
       ",\"is_unknown_model\":", static_cast<int>(h.is_unknown_model), "}");
 }
 
@@ -81,8 +80,7 @@ StatusOr<std::string> OmToJson(absl::string_view om_bytes) {
   std::string out = absl::StrCat("{\"header\":", HeaderJson(view.header), ",\"models\":[");
   for (size_t m = 0; m < view.models.size(); ++m) {
     const OmModelView& model = view.models[m];
-    absl::StrAppend(&out, m == 0 ? "" : ",", "{\"name\":", Quote(model.name),
-                    ",\"partitions\":[");
+    absl::StrAppend(&out, m == 0 ? "" : ",", "{\"name\":", Quote(model.name), ",\"partitions\":[");
     for (size_t p = 0; p < model.partitions.size(); ++p) {
       const OmPartition& part = model.partitions[p];
       absl::StrAppend(&out, p == 0 ? "" : ",", "{\"type\":", Quote(OmPartitionTypeName(part.type)),

@@ -46,8 +46,8 @@ TEST(OmDumpTest, DamagedBytesFailCleanly) {
   ASSERT_FALSE(om.empty());
   EXPECT_FALSE(OmToJson("").ok());
   EXPECT_FALSE(OmInfoText("DOMI").ok());
-  for (size_t n : {size_t{10}, size_t{255}, size_t{256}, size_t{300}, om.size() / 2,
-                   om.size() - 1}) {
+  for (size_t n :
+       {size_t{10}, size_t{255}, size_t{256}, size_t{300}, om.size() / 2, om.size() - 1}) {
     EXPECT_FALSE(OmToJson(om.substr(0, n)).ok()) << n;
     EXPECT_FALSE(OmInfoText(om.substr(0, n)).ok()) << n;
   }

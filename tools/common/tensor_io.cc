@@ -30,9 +30,9 @@ struct NpyType {
   DataType dtype;
 };
 constexpr NpyType kNpyTypes[] = {
-    {"b1", DT_BOOL},   {"i1", DT_INT8},    {"i2", DT_INT16},     {"i4", DT_INT32},
-    {"i8", DT_INT64},  {"u1", DT_UINT8},   {"u2", DT_UINT16},    {"u4", DT_UINT32},
-    {"u8", DT_UINT64}, {"f2", DT_FLOAT16}, {"f4", DT_FLOAT},     {"f8", DT_DOUBLE},
+    {"b1", DT_BOOL},      {"i1", DT_INT8},        {"i2", DT_INT16},  {"i4", DT_INT32},
+    {"i8", DT_INT64},     {"u1", DT_UINT8},       {"u2", DT_UINT16}, {"u4", DT_UINT32},
+    {"u8", DT_UINT64},    {"f2", DT_FLOAT16},     {"f4", DT_FLOAT},  {"f8", DT_DOUBLE},
     {"c8", DT_COMPLEX64}, {"c16", DT_COMPLEX128},
 };
 
@@ -85,7 +85,8 @@ uint16_t FloatToHalf(float f) {
   const uint32_t sign = (x >> 16) & 0x8000u;
   int32_t exp = static_cast<int32_t>((x >> 23) & 0xff) - 127 + 15;
   uint32_t mant = x & 0x7fffffu;
-  if (((x >> 23) & 0xff) == 0xff) return static_cast<uint16_t>(sign | 0x7c00u | (mant ? 0x200u : 0));
+  if (((x >> 23) & 0xff) == 0xff)
+    return static_cast<uint16_t>(sign | 0x7c00u | (mant ? 0x200u : 0));
   if (exp >= 31) return static_cast<uint16_t>(sign | 0x7c00u);
   if (exp <= 0) {
     if (exp < -10) return static_cast<uint16_t>(sign);
@@ -234,10 +235,10 @@ StatusOr<std::string> TensorToNpy(const gert::Tensor& tensor) {
   std::vector<std::string> dims;
   for (int64_t d : tensor.GetShape().GetDims()) dims.push_back(absl::StrCat(d));
   std::string shape = absl::StrCat("(", absl::StrJoin(dims, ", "), dims.size() == 1 ? ",)" : ")");
-  const char order = (std::strcmp(code, "b1") == 0 || std::strcmp(code, "i1") == 0 ||
-                      std::strcmp(code, "u1") == 0)
-                         ? '|'
-                         : '<';
+  const char order =
+      (std::strcmp(code, "b1") == 0 || std::strcmp(code, "i1") == 0 || std::strcmp(code, "u1") == 0)
+          ? '|'
+          : '<';
   std::string header = absl::StrCat("{'descr': '", std::string(1, order), code,
                                     "', 'fortran_order': False, 'shape': ", shape, ", }");
   // Pad so that the data starts at a multiple of 64; ends with '\n'.
@@ -338,8 +339,7 @@ StatusOr<gert::HostTensor> ReadTensorFile(const std::string& path) {
   return ParseOnnxTensor(bytes, path);
 }
 
-StatusOr<gert::HostTensor> MakeDeterministicTensor(DataType dtype,
-                                                   const std::vector<int64_t>& dims,
+StatusOr<gert::HostTensor> MakeDeterministicTensor(DataType dtype, const std::vector<int64_t>& dims,
                                                    uint64_t seed) {
   for (size_t i = 0; i < dims.size(); ++i) {
     if (dims[i] < 0) {
@@ -365,8 +365,12 @@ StatusOr<gert::HostTensor> MakeDeterministicTensor(DataType dtype,
   auto small = [&]() { return static_cast<int64_t>(next() % 10); };
   for (int64_t i = 0; i < n; ++i) {
     switch (dtype) {
-      case DT_FLOAT: t.MutableData<float>()[i] = static_cast<float>(unit()); break;
-      case DT_DOUBLE: t.MutableData<double>()[i] = unit(); break;
+      case DT_FLOAT:
+        t.MutableData<float>()[i] = static_cast<float>(unit());
+        break;
+      case DT_DOUBLE:
+        t.MutableData<double>()[i] = unit();
+        break;
       case DT_FLOAT16:
         t.MutableData<uint16_t>()[i] = FloatToHalf(static_cast<float>(unit()));
         break;
@@ -377,15 +381,33 @@ StatusOr<gert::HostTensor> MakeDeterministicTensor(DataType dtype,
         t.MutableData<uint16_t>()[i] = static_cast<uint16_t>(bits >> 16);
         break;
       }
-      case DT_BOOL: t.MutableData<bool>()[i] = (i % 2) == 0; break;
-      case DT_INT8: t.MutableData<int8_t>()[i] = static_cast<int8_t>(small()); break;
-      case DT_UINT8: t.MutableData<uint8_t>()[i] = static_cast<uint8_t>(small()); break;
-      case DT_INT16: t.MutableData<int16_t>()[i] = static_cast<int16_t>(small()); break;
-      case DT_UINT16: t.MutableData<uint16_t>()[i] = static_cast<uint16_t>(small()); break;
-      case DT_INT32: t.MutableData<int32_t>()[i] = static_cast<int32_t>(small()); break;
-      case DT_UINT32: t.MutableData<uint32_t>()[i] = static_cast<uint32_t>(small()); break;
-      case DT_INT64: t.MutableData<int64_t>()[i] = small(); break;
-      case DT_UINT64: t.MutableData<uint64_t>()[i] = static_cast<uint64_t>(small()); break;
+      case DT_BOOL:
+        t.MutableData<bool>()[i] = (i % 2) == 0;
+        break;
+      case DT_INT8:
+        t.MutableData<int8_t>()[i] = static_cast<int8_t>(small());
+        break;
+      case DT_UINT8:
+        t.MutableData<uint8_t>()[i] = static_cast<uint8_t>(small());
+        break;
+      case DT_INT16:
+        t.MutableData<int16_t>()[i] = static_cast<int16_t>(small());
+        break;
+      case DT_UINT16:
+        t.MutableData<uint16_t>()[i] = static_cast<uint16_t>(small());
+        break;
+      case DT_INT32:
+        t.MutableData<int32_t>()[i] = static_cast<int32_t>(small());
+        break;
+      case DT_UINT32:
+        t.MutableData<uint32_t>()[i] = static_cast<uint32_t>(small());
+        break;
+      case DT_INT64:
+        t.MutableData<int64_t>()[i] = small();
+        break;
+      case DT_UINT64:
+        t.MutableData<uint64_t>()[i] = static_cast<uint64_t>(small());
+        break;
       case DT_COMPLEX64:
         t.MutableData<std::complex<float>>()[i] =
             std::complex<float>(static_cast<float>(unit()), static_cast<float>(unit()));
@@ -403,25 +425,38 @@ StatusOr<gert::HostTensor> MakeDeterministicTensor(DataType dtype,
 
 double ElementAsDouble(const gert::Tensor& tensor, int64_t i) {
   switch (tensor.GetDataType()) {
-    case DT_FLOAT: return tensor.GetData<float>()[i];
-    case DT_DOUBLE: return tensor.GetData<double>()[i];
-    case DT_FLOAT16: return HalfToFloat(tensor.GetData<uint16_t>()[i]);
+    case DT_FLOAT:
+      return tensor.GetData<float>()[i];
+    case DT_DOUBLE:
+      return tensor.GetData<double>()[i];
+    case DT_FLOAT16:
+      return HalfToFloat(tensor.GetData<uint16_t>()[i]);
     case DT_BF16: {
       const uint32_t bits = static_cast<uint32_t>(tensor.GetData<uint16_t>()[i]) << 16;
       float f;
       std::memcpy(&f, &bits, 4);
       return f;
     }
-    case DT_BOOL: return tensor.GetData<bool>()[i] ? 1 : 0;
-    case DT_INT8: return tensor.GetData<int8_t>()[i];
-    case DT_UINT8: return tensor.GetData<uint8_t>()[i];
-    case DT_INT16: return tensor.GetData<int16_t>()[i];
-    case DT_UINT16: return tensor.GetData<uint16_t>()[i];
-    case DT_INT32: return tensor.GetData<int32_t>()[i];
-    case DT_UINT32: return tensor.GetData<uint32_t>()[i];
-    case DT_INT64: return static_cast<double>(tensor.GetData<int64_t>()[i]);
-    case DT_UINT64: return static_cast<double>(tensor.GetData<uint64_t>()[i]);
-    default: return 0;
+    case DT_BOOL:
+      return tensor.GetData<bool>()[i] ? 1 : 0;
+    case DT_INT8:
+      return tensor.GetData<int8_t>()[i];
+    case DT_UINT8:
+      return tensor.GetData<uint8_t>()[i];
+    case DT_INT16:
+      return tensor.GetData<int16_t>()[i];
+    case DT_UINT16:
+      return tensor.GetData<uint16_t>()[i];
+    case DT_INT32:
+      return tensor.GetData<int32_t>()[i];
+    case DT_UINT32:
+      return tensor.GetData<uint32_t>()[i];
+    case DT_INT64:
+      return static_cast<double>(tensor.GetData<int64_t>()[i]);
+    case DT_UINT64:
+      return static_cast<double>(tensor.GetData<uint64_t>()[i]);
+    default:
+      return 0;
   }
 }
 

@@ -57,8 +57,7 @@ Status WriteFile(const std::string& path, absl::string_view bytes);
 // always gives the same tensor. Floats in [-1, 1), integers in [0, 10),
 // bools alternate. ParamInvalid for unknown dims, NotSupported for strings /
 // variants.
-StatusOr<gert::HostTensor> MakeDeterministicTensor(DataType dtype,
-                                                   const std::vector<int64_t>& dims,
+StatusOr<gert::HostTensor> MakeDeterministicTensor(DataType dtype, const std::vector<int64_t>& dims,
                                                    uint64_t seed);
 
 // Element i of a numeric tensor as double (float16 / bf16 decoded); 0 for

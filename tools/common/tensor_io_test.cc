@@ -98,14 +98,14 @@ TEST(TensorIoTest, NpyBadInputs) {
   Status st = ParseNpy(MakeNpy(ok_dict, FloatBytes({1})), "x.npy").status();
   EXPECT_EQ(GetErrorCode(st), ErrorCode::kParseFailed);
   EXPECT_THAT(std::string(st.message()), HasSubstr("needs 8 data bytes, the file has 4"));
-  st = ParseNpy(MakeNpy("{'descr': '<f4', 'fortran_order': True, 'shape': (2,), }",
-                        FloatBytes({1, 2})),
-                "x")
+  st = ParseNpy(
+           MakeNpy("{'descr': '<f4', 'fortran_order': True, 'shape': (2,), }", FloatBytes({1, 2})),
+           "x")
            .status();
   EXPECT_EQ(GetErrorCode(st), ErrorCode::kNotSupported);
-  st = ParseNpy(MakeNpy("{'descr': '>f4', 'fortran_order': False, 'shape': (2,), }",
-                        FloatBytes({1, 2})),
-                "x")
+  st = ParseNpy(
+           MakeNpy("{'descr': '>f4', 'fortran_order': False, 'shape': (2,), }", FloatBytes({1, 2})),
+           "x")
            .status();
   EXPECT_THAT(std::string(st.message()), HasSubstr("big-endian"));
   st = ParseNpy(MakeNpy("{'descr': '|O', 'fortran_order': False, 'shape': (2,), }", ""), "x")

@@ -85,14 +85,14 @@ StatusOr<Compiled> CompileOnce(const std::string& path,
     last = now;
   });
   auto pass_last = Clock::now();
-  gm.SetPassObserver([&c, &pass_last](absl::string_view manager, absl::string_view pass,
-                                      bool starting) {
-    const auto now = Clock::now();
-    if (!starting) {
-      c.times.passes.emplace_back(absl::StrCat(manager, "/", pass), Ms(now - pass_last));
-    }
-    pass_last = now;
-  });
+  gm.SetPassObserver(
+      [&c, &pass_last](absl::string_view manager, absl::string_view pass, bool starting) {
+        const auto now = Clock::now();
+        if (!starting) {
+          c.times.passes.emplace_back(absl::StrCat(manager, "/", pass), Ms(now - pass_last));
+        }
+        pass_last = now;
+      });
   const auto start = Clock::now();
   last = start;
   RETURN_IF_ERROR(gm.BuildGraph(0));
@@ -113,9 +113,8 @@ void Print(const std::string& path, const Compiled& c, bool quiet) {
     for (const auto& [t, n] : c.after) rows[t].second = n;
     std::vector<std::pair<std::string, std::pair<int64_t, int64_t>>> sorted(rows.begin(),
                                                                             rows.end());
-    std::stable_sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) {
-      return a.second.first > b.second.first;
-    });
+    std::stable_sort(sorted.begin(), sorted.end(),
+                     [](const auto& a, const auto& b) { return a.second.first > b.second.first; });
     std::printf("%-28s %8s %8s\n", "op type", "before", "after");
     for (const auto& [t, ba] : sorted) {
       std::printf("%-28s %8lld %8lld\n", t.c_str(), static_cast<long long>(ba.first),
@@ -131,8 +130,8 @@ void Print(const std::string& path, const Compiled& c, bool quiet) {
 int Main(int argc, char** argv) {
   bool quiet = false;
   std::map<std::string, std::string> options;
-  const StatusOr<ToolArgs> args =
-      ParseToolArgs(argc, argv, /*default_repeat=*/1, [&](const std::string& arg) -> StatusOr<bool> {
+  const StatusOr<ToolArgs> args = ParseToolArgs(
+      argc, argv, /*default_repeat=*/1, [&](const std::string& arg) -> StatusOr<bool> {
         if (arg == "--quiet") {
           quiet = true;
           return true;
@@ -152,7 +151,8 @@ int Main(int argc, char** argv) {
   const int repeat = args->repeat;
   const std::vector<std::string>& models = args->models;
   if (models.empty()) {
-    std::fprintf(stderr, "usage: node_counts [--repeat=N] [--quiet] [--options=k=v,...] model.onnx...\n");
+    std::fprintf(stderr,
+                 "usage: node_counts [--repeat=N] [--quiet] [--options=k=v,...] model.onnx...\n");
     return 2;
   }
   Status valid = ValidateOptions(options);

@@ -89,8 +89,7 @@ StatusOr<Flags> ParseFlags(int argc, char** argv) {
       f.output_dir = value;
     } else if (name == "loop") {
       if (!absl::SimpleAtoi(value, &f.loop) || f.loop < 1 || f.loop > kMaxLoop) {
-        return ParamInvalid("--loop value '", value, "' is not an integer in [1, ", kMaxLoop,
-                            "]");
+        return ParamInvalid("--loop value '", value, "' is not an integer in [1, ", kMaxLoop, "]");
       }
     } else if (name == "top5") {
       if (value != "true" && value != "1" && value != "false" && value != "0") {
@@ -152,8 +151,8 @@ StatusOr<std::vector<gert::HostTensor>> MakeInputs(const Model& model, const Fla
     auto t = tools::MakeDeterministicTensor(descs[i].dtype, descs[i].dims, i);
     if (!t.ok()) return Annotate(t.status(), "input ", i, " '", descs[i].name, "': ");
     tools::ToolLog(tools::LogLevel::kInfo, kTool, "input ", i, " '", descs[i].name, "' ",
-                   TypeUtils::DataTypeToSerialString(descs[i].dtype), " ",
-                   DimsText(descs[i].dims), ": generated values");
+                   TypeUtils::DataTypeToSerialString(descs[i].dtype), " ", DimsText(descs[i].dims),
+                   ": generated values");
     inputs.push_back(std::move(*t));
   }
   return inputs;
@@ -174,8 +173,7 @@ void PrintTop5(size_t index, const std::string& name, const gert::Tensor& t) {
                       const double vb = tools::ElementAsDouble(t, b);
                       return va > vb || (va == vb && a < b);
                     });
-  std::printf("output %zu '%s' %s top-5:\n", index, name.c_str(),
-              t.GetShape().ToString().c_str());
+  std::printf("output %zu '%s' %s top-5:\n", index, name.c_str(), t.GetShape().ToString().c_str());
   for (size_t i = 0; i < k; ++i) {
     std::printf("  #%zu  index %lld  value %.6f\n", i + 1, static_cast<long long>(order[i]),
                 tools::ElementAsDouble(t, order[i]));

@@ -140,8 +140,8 @@ class GraphBuilder {
   // Validator, when the root graph has not changed since; `root_ops` (may
   // be null or empty): the op lookups of the root graph's nodes by index.
   GraphBuilder(const ModelProto& model, const ParseOptions& options, TensorLoadContext tensors,
-               const HeldWeights* held, OpResolver* ops, Problems* problems,
-               GraphIndex* root_index, const std::vector<OpLookup>* root_ops)
+               const HeldWeights* held, OpResolver* ops, Problems* problems, GraphIndex* root_index,
+               const std::vector<OpLookup>* root_ops)
       : model_(model),
         options_(options),
         tensors_(std::move(tensors)),
@@ -270,8 +270,7 @@ class GraphBuilder {
   // The OpDesc of a new node of a registered type: a pooled copy of a
   // per-parse prototype made by OperatorFactory::CreateOpDesc (same IR
   // metadata, descs, defaults and function slots) renamed.
-  StatusOr<OpDescPtr> CreateOpDesc(const std::string& name, const OpLookup& op,
-                                   const IoPlan& io);
+  StatusOr<OpDescPtr> CreateOpDesc(const std::string& name, const OpLookup& op, const IoPlan& io);
 
   void CollectDescs(const GraphProto& g, DescMap* out);
   // Indexes g's values for the scope (or takes `prebuilt`, g's index) and
@@ -286,8 +285,9 @@ class GraphBuilder {
     }
     scope->by_id.assign(scope->index.size(), ValueRef{nullptr, ValueRef::kUnset});
     // Given names (generated ones of the root graph mostly stay out).
-    size_t names = static_cast<size_t>(g.input_size() + g.initializer_size() +
-                                       g.sparse_initializer_size()) + 1;
+    size_t names =
+        static_cast<size_t>(g.input_size() + g.initializer_size() + g.sparse_initializer_size()) +
+        1;
     for (const NodeProto& n : g.node()) names += n.name().empty() ? 0 : 1;
     scope->node_names.reserve(names);
   }
@@ -337,8 +337,8 @@ class GraphBuilder {
     OutDataAnchor* out = src.node->GetOutDataAnchorBarePtr(src.index);
     InDataAnchor* in = dst->GetInDataAnchorBarePtr(static_cast<int32_t>(slot));
     if (desc == nullptr || out == nullptr || in == nullptr) {
-      return Internal("cannot link output ", src.index, " of ", src.node->GetName(),
-                      " to input ", slot, " of ", dst->GetName());
+      return Internal("cannot link output ", src.index, " of ", src.node->GetName(), " to input ",
+                      slot, " of ", dst->GetName());
     }
     return out->LinkTo(in);
   }
@@ -369,8 +369,8 @@ class GraphBuilder {
 };
 
 void GraphBuilder::CollectDescs(const GraphProto& g, DescMap* out) {
-  out->reserve(out->size() + static_cast<size_t>(g.input_size() + g.output_size() +
-                                                 g.value_info_size()));
+  out->reserve(out->size() +
+               static_cast<size_t>(g.input_size() + g.output_size() + g.value_info_size()));
   auto add = [&](const ValueInfoProto& vi) {
     if (!vi.name().empty()) out->emplace(vi.name(), &vi);
   };
@@ -396,8 +396,8 @@ StatusOr<OpDescPtr> GraphBuilder::CreateOpDesc(const std::string& name, const Op
   return desc;
 }
 
-StatusOr<NodePtr> GraphBuilder::AddDataNode(Scope* scope, absl::string_view name,
-                                            bool stable_name, const GeTensorDesc& desc) {
+StatusOr<NodePtr> GraphBuilder::AddDataNode(Scope* scope, absl::string_view name, bool stable_name,
+                                            const GeTensorDesc& desc) {
   OpDescPtr op = OpDesc::Create(UniqueNodeName(scope, name, stable_name), DATA);
   RETURN_IF_ERROR(op->AddInputDesc("x", desc));
   RETURN_IF_ERROR(op->AddOutputDesc("y", desc));
@@ -439,9 +439,9 @@ void GraphBuilder::BuildConsts(Scope* scope, const GraphProto& g) {
       if (it != held_->raw.end()) {
         const FileExtent extent{held_->fd,
                                 static_cast<uint64_t>(it->second.data() - held_->file_base)};
-        add_const(t.name(), onnx_parser::TensorFromOnnxWithRawData(
-                                t, it->second, held_->owner, what,
-                                held_->fd >= 0 ? &extent : nullptr));
+        add_const(t.name(),
+                  onnx_parser::TensorFromOnnxWithRawData(t, it->second, held_->owner, what,
+                                                         held_->fd >= 0 ? &extent : nullptr));
         continue;
       }
     }
@@ -570,10 +570,18 @@ Status GraphBuilder::FinishBody(BodyPlan* plan, BodyKind kind, size_t n_carried,
   for (const auto& [j, data] : scope->capture_data) {
     int64_t parent = 0;
     switch (kind) {
-      case BodyKind::kIf: parent = static_cast<int64_t>(1 + j); break;
-      case BodyKind::kLoop: parent = static_cast<int64_t>(2 + n_carried + j); break;
-      case BodyKind::kScan: parent = static_cast<int64_t>(n_carried + j); break;
-      case BodyKind::kGeneric: parent = static_cast<int64_t>(onnx_inputs + j); break;
+      case BodyKind::kIf:
+        parent = static_cast<int64_t>(1 + j);
+        break;
+      case BodyKind::kLoop:
+        parent = static_cast<int64_t>(2 + n_carried + j);
+        break;
+      case BodyKind::kScan:
+        parent = static_cast<int64_t>(n_carried + j);
+        break;
+      case BodyKind::kGeneric:
+        parent = static_cast<int64_t>(onnx_inputs + j);
+        break;
     }
     RETURN_IF_ERROR(AttrUtils::SetInt(data->GetOpDesc(), ATTR_NAME_PARENT_NODE_INDEX, parent));
   }
@@ -707,8 +715,8 @@ void GraphBuilder::BuildNode(Scope* scope, const GraphProto& g, int index, const
         if (a.name() == "num_scan_inputs") m = a.i();
       }
       if (m < 1 || static_cast<size_t>(m) > onnx_in) {
-        problems_->Add(ErrorCode::kParamInvalid, label(), "num_scan_inputs is ", m, ", expected 1..",
-                       onnx_in);
+        problems_->Add(ErrorCode::kParamInvalid, label(), "num_scan_inputs is ", m,
+                       ", expected 1..", onnx_in);
         return poison();
       }
       n_scan_in = static_cast<size_t>(m);
@@ -796,10 +804,9 @@ void GraphBuilder::BuildNode(Scope* scope, const GraphProto& g, int index, const
   {
     size_t slot = 0;
     for (const OpIoDef& ir : op.reg->inputs) {
-      const size_t count = ir.kind != IoKind::kDynamic ? static_cast<size_t>(1)
-                           : &ir.name == io.dynamic_in_name
-                               ? static_cast<size_t>(io.dynamic_in)
-                               : static_cast<size_t>(0);
+      const size_t count = ir.kind != IoKind::kDynamic      ? static_cast<size_t>(1)
+                           : &ir.name == io.dynamic_in_name ? static_cast<size_t>(io.dynamic_in)
+                                                            : static_cast<size_t>(0);
       if (ir.kind == IoKind::kRequired) {
         bool have = false;
         for (size_t k = 0; k < onnx_in && !have; ++k) have = in_slot(k) == slot && present[k];

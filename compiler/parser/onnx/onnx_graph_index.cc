@@ -31,7 +31,6 @@ std::string SubgraphPath(const std::string& path, const NodeProto& n, int index,
   return absl::StrCat(path, "/", n.name().empty() ? absl::StrCat("#", index) : n.name(), ".", attr);
 }
 
-
 namespace {
 
 // Names a graph defines locally (inputs, initializers, node outputs).
@@ -68,7 +67,6 @@ void FreeVariables(const GraphProto& g, absl::flat_hash_set<std::string>* out) {
   for (const ValueInfoProto& vi : g.output()) use(vi.name());
 }
 
-
 void IndexGraph(const GraphProto& g, GraphIndex* index) {
   const int n = g.node_size();
   index->Reserve(g);
@@ -88,8 +86,7 @@ void IndexGraph(const GraphProto& g, GraphIndex* index) {
         index->out_ids.push_back(GraphIndex::kEmpty);
         continue;
       }
-      auto [it, inserted] =
-          index->ids.try_emplace(o, static_cast<int32_t>(index->producer.size()));
+      auto [it, inserted] = index->ids.try_emplace(o, static_cast<int32_t>(index->producer.size()));
       if (inserted) {
         index->producer.push_back(i);
       } else if (index->producer[static_cast<size_t>(it->second)] < 0) {

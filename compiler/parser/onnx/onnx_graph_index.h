@@ -86,8 +86,8 @@ struct GraphIndex {
   // Reserves room for every value and input of g (one counting pass).
   void Reserve(const onnx::GraphProto& g) {
     const size_t n = static_cast<size_t>(g.node_size());
-    size_t values = static_cast<size_t>(g.input_size() + g.initializer_size() +
-                                        g.sparse_initializer_size());
+    size_t values =
+        static_cast<size_t>(g.input_size() + g.initializer_size() + g.sparse_initializer_size());
     size_t inputs = 0;
     for (const onnx::NodeProto& node : g.node()) {
       values += static_cast<size_t>(node.output_size());

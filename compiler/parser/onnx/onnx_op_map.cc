@@ -56,12 +56,16 @@ StatusOr<AttrValue> FromInt(int64_t v, AttrValue::ValueType declared, absl::stri
       if (!dt.ok()) return Annotate(dt.status(), what, ": ");
       return AttrValue::CreateFrom<DataType>(*dt);
     }
-    case AttrValue::VT_BOOL: return AttrValue::CreateFrom<bool>(v != 0);
-    case AttrValue::VT_FLOAT: return AttrValue::CreateFrom<float>(static_cast<float>(v));
-    case AttrValue::VT_LIST_INT: return AttrValue::CreateFrom<std::vector<int64_t>>({v});
+    case AttrValue::VT_BOOL:
+      return AttrValue::CreateFrom<bool>(v != 0);
+    case AttrValue::VT_FLOAT:
+      return AttrValue::CreateFrom<float>(static_cast<float>(v));
+    case AttrValue::VT_LIST_INT:
+      return AttrValue::CreateFrom<std::vector<int64_t>>({v});
     case AttrValue::VT_LIST_FLOAT:
       return AttrValue::CreateFrom<std::vector<float>>({static_cast<float>(v)});
-    default: return AttrValue::CreateFrom<int64_t>(v);
+    default:
+      return AttrValue::CreateFrom<int64_t>(v);
   }
 }
 
@@ -86,7 +90,8 @@ StatusOr<AttrValue> FromInts(const AttributeProto& a, AttrValue::ValueType decla
       for (int64_t v : a.ints()) out.push_back(static_cast<float>(v));
       return AttrValue::CreateFrom(std::move(out));
     }
-    default: return AttrValue::CreateFrom(std::vector<int64_t>(a.ints().begin(), a.ints().end()));
+    default:
+      return AttrValue::CreateFrom(std::vector<int64_t>(a.ints().begin(), a.ints().end()));
   }
 }
 
@@ -94,21 +99,33 @@ StatusOr<AttrValue> FromInts(const AttributeProto& a, AttrValue::ValueType decla
 // element type of an empty list without the `type` field).
 AttrValue EmptyList(AttrValue::ValueType declared, AttributeProto::AttributeType onnx_type) {
   switch (declared) {
-    case AttrValue::VT_LIST_FLOAT: return AttrValue::CreateFrom(std::vector<float>());
-    case AttrValue::VT_LIST_STRING: return AttrValue::CreateFrom(std::vector<std::string>());
-    case AttrValue::VT_LIST_BOOL: return AttrValue::CreateFrom(std::vector<bool>());
-    case AttrValue::VT_LIST_DATA_TYPE: return AttrValue::CreateFrom(std::vector<DataType>());
-    case AttrValue::VT_LIST_TENSOR: return AttrValue::CreateFrom(std::vector<GeTensor>());
-    case AttrValue::VT_LIST_INT: return AttrValue::CreateFrom(std::vector<int64_t>());
-    default: break;
+    case AttrValue::VT_LIST_FLOAT:
+      return AttrValue::CreateFrom(std::vector<float>());
+    case AttrValue::VT_LIST_STRING:
+      return AttrValue::CreateFrom(std::vector<std::string>());
+    case AttrValue::VT_LIST_BOOL:
+      return AttrValue::CreateFrom(std::vector<bool>());
+    case AttrValue::VT_LIST_DATA_TYPE:
+      return AttrValue::CreateFrom(std::vector<DataType>());
+    case AttrValue::VT_LIST_TENSOR:
+      return AttrValue::CreateFrom(std::vector<GeTensor>());
+    case AttrValue::VT_LIST_INT:
+      return AttrValue::CreateFrom(std::vector<int64_t>());
+    default:
+      break;
   }
   switch (onnx_type) {
-    case AttributeProto::FLOATS: return AttrValue::CreateFrom(std::vector<float>());
-    case AttributeProto::STRINGS: return AttrValue::CreateFrom(std::vector<std::string>());
+    case AttributeProto::FLOATS:
+      return AttrValue::CreateFrom(std::vector<float>());
+    case AttributeProto::STRINGS:
+      return AttrValue::CreateFrom(std::vector<std::string>());
     case AttributeProto::TENSORS:
-    case AttributeProto::SPARSE_TENSORS: return AttrValue::CreateFrom(std::vector<GeTensor>());
-    case AttributeProto::TYPE_PROTOS: return AttrValue::CreateFrom(std::vector<GeTensorDesc>());
-    default: return AttrValue::CreateFrom(std::vector<int64_t>());
+    case AttributeProto::SPARSE_TENSORS:
+      return AttrValue::CreateFrom(std::vector<GeTensor>());
+    case AttributeProto::TYPE_PROTOS:
+      return AttrValue::CreateFrom(std::vector<GeTensorDesc>());
+    default:
+      return AttrValue::CreateFrom(std::vector<int64_t>());
   }
 }
 
@@ -164,7 +181,8 @@ StatusOr<AttrValue> ConvertOnnxAttribute(const AttributeProto& a, AttrValue::Val
                                          absl::string_view what) {
   const AttributeProto::AttributeType type = EffectiveType(a);
   switch (type) {
-    case AttributeProto::INT: return FromInt(a.i(), declared, what);
+    case AttributeProto::INT:
+      return FromInt(a.i(), declared, what);
     case AttributeProto::FLOAT: {
       const float f = a.f();
       if (declared == AttrValue::VT_INT && std::isfinite(f) && std::floor(f) == f) {

@@ -50,8 +50,8 @@ class OpResolver {
     auto tit = types.find(n.op_type());
     if (tit == types.end()) {
       StatusOr<OpLookup> found = FindUncached(n);
-      auto eit = cache_.find(absl::StrCat(onnx_parser::CanonicalDomain(n.domain()), "\n",
-                                          n.op_type()));
+      auto eit =
+          cache_.find(absl::StrCat(onnx_parser::CanonicalDomain(n.domain()), "\n", n.op_type()));
       tit = types.emplace(n.op_type(), eit == cache_.end() ? nullptr : &eit->second).first;
       if (tit->second == nullptr) return found;  // domain not accepted
     }

@@ -276,9 +276,8 @@ StatusOr<ComputeGraphPtr> ParseModel(absl::string_view bytes,
   timer.Mark("convert");
   OpResolver converted_ops(OpsetMap(model));
   std::vector<OpLookup> root_ops;  // by root node index, when known here
-  bool infer =
-      options.infer_shapes &&
-      (options.always_infer_shapes || NeedsOnnxShapeInference(model, &converted_ops, &root_ops));
+  bool infer = options.infer_shapes && (options.always_infer_shapes ||
+                                        NeedsOnnxShapeInference(model, &converted_ops, &root_ops));
   if (infer) root_ops.clear();
   if (infer) infer = InferShapesBestEffort(&model);
   if (options.info != nullptr) options.info->shapes_inferred = infer;

@@ -224,8 +224,12 @@ TEST(OnnxParserTest, OnnxShapeInferenceRunsOnlyWhenItAddsSomething) {
     // A dim_param symbol on an input: inference carries it (see
     // DimParamsAndUnknownDims), so it runs.
     G sym = m;
-    sym.g.mutable_input(0)->mutable_type()->mutable_tensor_type()->mutable_shape()->mutable_dim(
-        0)->set_dim_param("N");
+    sym.g.mutable_input(0)
+        ->mutable_type()
+        ->mutable_tensor_type()
+        ->mutable_shape()
+        ->mutable_dim(0)
+        ->set_dim_param("N");
     OnnxParseInfo info;
     StatusOr<ComputeGraphPtr> g = parse(sym, true, false, &info);
     ASSERT_TRUE(g.ok()) << g.status();
@@ -1098,9 +1102,9 @@ TEST(OnnxParserTest, LargeInitializersKeepTheirBytes) {
         AttrUtils::GetTensor((*g)->FindNode("w")->GetOpDesc(), ATTR_NAME_WEIGHTS);
     ASSERT_TRUE(value.ok()) << value.status();
     ASSERT_EQ(value->GetDataSize(), sizeof(float) * kN);
-    EXPECT_EQ(reinterpret_cast<uintptr_t>(value->GetData().data()) %
-                  AlignedBuffer::kMinViewAlignment,
-              0u);
+    EXPECT_EQ(
+        reinterpret_cast<uintptr_t>(value->GetData().data()) % AlignedBuffer::kMinViewAlignment,
+        0u);
     EXPECT_EQ(std::memcmp(value->GetData().data(), w.data(), sizeof(float) * kN), 0) << from_file;
     StatusOr<std::vector<gert::HostTensor>> outs =
         ReferenceInterpreter::Run(**g, Vec(FloatHost({kN}, std::vector<float>(kN, 1.0f))));

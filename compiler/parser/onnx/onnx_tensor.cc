@@ -19,9 +19,9 @@
 #include "absl/base/thread_annotations.h"
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/numbers.h"
-#include "absl/synchronization/mutex.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/synchronization/mutex.h"
 #include "graph/inc/graph/attr_value.h"
 
 namespace ge {
@@ -38,20 +38,26 @@ int64_t ElementBytes(DataType dt) {
   switch (dt) {
     case DT_BOOL:
     case DT_INT8:
-    case DT_UINT8: return 1;
+    case DT_UINT8:
+      return 1;
     case DT_INT16:
     case DT_UINT16:
     case DT_FLOAT16:
-    case DT_BF16: return 2;
+    case DT_BF16:
+      return 2;
     case DT_INT32:
     case DT_UINT32:
-    case DT_FLOAT: return 4;
+    case DT_FLOAT:
+      return 4;
     case DT_INT64:
     case DT_UINT64:
     case DT_DOUBLE:
-    case DT_COMPLEX64: return 8;
-    case DT_COMPLEX128: return 16;
-    default: return 0;
+    case DT_COMPLEX64:
+      return 8;
+    case DT_COMPLEX128:
+      return 16;
+    default:
+      return 0;
   }
 }
 
@@ -101,8 +107,8 @@ StatusOr<std::vector<uint8_t>> TypedFieldBytes(const TensorProto& t, DataType dt
   const int64_t esize = ElementBytes(dt);
   // Every case below checks its field's count before writing: a shape its
   // fields cannot fill (a hostile one of 2^40 elements) allocates nothing.
-  const int64_t present = int64_t{t.float_data_size()} + t.double_data_size() + t.int32_data_size() +
-                          t.int64_data_size() + t.uint64_data_size();
+  const int64_t present = int64_t{t.float_data_size()} + t.double_data_size() +
+                          t.int32_data_size() + t.int64_data_size() + t.uint64_data_size();
   std::vector<uint8_t> out(count <= present ? static_cast<size_t>(count * esize) : 0);
   uint8_t* dst = out.data();
   switch (dt) {
@@ -174,7 +180,8 @@ StatusOr<std::vector<uint8_t>> TypedFieldBytes(const TensorProto& t, DataType dt
       }
       break;
     }
-    default: return NotSupported(what, ": element type ", DtName(dt), " is not supported");
+    default:
+      return NotSupported(what, ": element type ", DtName(dt), " is not supported");
   }
   return out;
 }
@@ -197,46 +204,81 @@ std::string ExternalLocation(const TensorProto& t) {
 
 StatusOr<DataType> DataTypeFromOnnx(int32_t elem_type) {
   switch (elem_type) {
-    case TensorProto::UNDEFINED: return DT_UNDEFINED;
-    case TensorProto::FLOAT: return DT_FLOAT;
-    case TensorProto::UINT8: return DT_UINT8;
-    case TensorProto::INT8: return DT_INT8;
-    case TensorProto::UINT16: return DT_UINT16;
-    case TensorProto::INT16: return DT_INT16;
-    case TensorProto::INT32: return DT_INT32;
-    case TensorProto::INT64: return DT_INT64;
-    case TensorProto::STRING: return DT_STRING;
-    case TensorProto::BOOL: return DT_BOOL;
-    case TensorProto::FLOAT16: return DT_FLOAT16;
-    case TensorProto::DOUBLE: return DT_DOUBLE;
-    case TensorProto::UINT32: return DT_UINT32;
-    case TensorProto::UINT64: return DT_UINT64;
-    case TensorProto::COMPLEX64: return DT_COMPLEX64;
-    case TensorProto::COMPLEX128: return DT_COMPLEX128;
-    case TensorProto::BFLOAT16: return DT_BF16;
-    default: return ParamInvalid("unknown ONNX element type ", elem_type);
+    case TensorProto::UNDEFINED:
+      return DT_UNDEFINED;
+    case TensorProto::FLOAT:
+      return DT_FLOAT;
+    case TensorProto::UINT8:
+      return DT_UINT8;
+    case TensorProto::INT8:
+      return DT_INT8;
+    case TensorProto::UINT16:
+      return DT_UINT16;
+    case TensorProto::INT16:
+      return DT_INT16;
+    case TensorProto::INT32:
+      return DT_INT32;
+    case TensorProto::INT64:
+      return DT_INT64;
+    case TensorProto::STRING:
+      return DT_STRING;
+    case TensorProto::BOOL:
+      return DT_BOOL;
+    case TensorProto::FLOAT16:
+      return DT_FLOAT16;
+    case TensorProto::DOUBLE:
+      return DT_DOUBLE;
+    case TensorProto::UINT32:
+      return DT_UINT32;
+    case TensorProto::UINT64:
+      return DT_UINT64;
+    case TensorProto::COMPLEX64:
+      return DT_COMPLEX64;
+    case TensorProto::COMPLEX128:
+      return DT_COMPLEX128;
+    case TensorProto::BFLOAT16:
+      return DT_BF16;
+    default:
+      return ParamInvalid("unknown ONNX element type ", elem_type);
   }
 }
 
 StatusOr<int32_t> DataTypeToOnnx(DataType dtype) {
   switch (dtype) {
-    case DT_UNDEFINED: return TensorProto::UNDEFINED;
-    case DT_FLOAT: return TensorProto::FLOAT;
-    case DT_UINT8: return TensorProto::UINT8;
-    case DT_INT8: return TensorProto::INT8;
-    case DT_UINT16: return TensorProto::UINT16;
-    case DT_INT16: return TensorProto::INT16;
-    case DT_INT32: return TensorProto::INT32;
-    case DT_INT64: return TensorProto::INT64;
-    case DT_STRING: return TensorProto::STRING;
-    case DT_BOOL: return TensorProto::BOOL;
-    case DT_FLOAT16: return TensorProto::FLOAT16;
-    case DT_DOUBLE: return TensorProto::DOUBLE;
-    case DT_UINT32: return TensorProto::UINT32;
-    case DT_UINT64: return TensorProto::UINT64;
-    case DT_COMPLEX64: return TensorProto::COMPLEX64;
-    case DT_COMPLEX128: return TensorProto::COMPLEX128;
-    case DT_BF16: return TensorProto::BFLOAT16;
+    case DT_UNDEFINED:
+      return TensorProto::UNDEFINED;
+    case DT_FLOAT:
+      return TensorProto::FLOAT;
+    case DT_UINT8:
+      return TensorProto::UINT8;
+    case DT_INT8:
+      return TensorProto::INT8;
+    case DT_UINT16:
+      return TensorProto::UINT16;
+    case DT_INT16:
+      return TensorProto::INT16;
+    case DT_INT32:
+      return TensorProto::INT32;
+    case DT_INT64:
+      return TensorProto::INT64;
+    case DT_STRING:
+      return TensorProto::STRING;
+    case DT_BOOL:
+      return TensorProto::BOOL;
+    case DT_FLOAT16:
+      return TensorProto::FLOAT16;
+    case DT_DOUBLE:
+      return TensorProto::DOUBLE;
+    case DT_UINT32:
+      return TensorProto::UINT32;
+    case DT_UINT64:
+      return TensorProto::UINT64;
+    case DT_COMPLEX64:
+      return TensorProto::COMPLEX64;
+    case DT_COMPLEX128:
+      return TensorProto::COMPLEX128;
+    case DT_BF16:
+      return TensorProto::BFLOAT16;
     default:
       return NotSupported("data type ", static_cast<int32_t>(dtype), " has no ONNX counterpart");
   }
@@ -244,24 +286,42 @@ StatusOr<int32_t> DataTypeToOnnx(DataType dtype) {
 
 std::string OnnxElemTypeName(int32_t elem_type) {
   switch (elem_type) {
-    case TensorProto::UNDEFINED: return "undefined";
-    case TensorProto::FLOAT: return "float";
-    case TensorProto::UINT8: return "uint8";
-    case TensorProto::INT8: return "int8";
-    case TensorProto::UINT16: return "uint16";
-    case TensorProto::INT16: return "int16";
-    case TensorProto::INT32: return "int32";
-    case TensorProto::INT64: return "int64";
-    case TensorProto::STRING: return "string";
-    case TensorProto::BOOL: return "bool";
-    case TensorProto::FLOAT16: return "float16";
-    case TensorProto::DOUBLE: return "double";
-    case TensorProto::UINT32: return "uint32";
-    case TensorProto::UINT64: return "uint64";
-    case TensorProto::COMPLEX64: return "complex64";
-    case TensorProto::COMPLEX128: return "complex128";
-    case TensorProto::BFLOAT16: return "bfloat16";
-    default: return absl::StrCat("elem_type(", elem_type, ")");
+    case TensorProto::UNDEFINED:
+      return "undefined";
+    case TensorProto::FLOAT:
+      return "float";
+    case TensorProto::UINT8:
+      return "uint8";
+    case TensorProto::INT8:
+      return "int8";
+    case TensorProto::UINT16:
+      return "uint16";
+    case TensorProto::INT16:
+      return "int16";
+    case TensorProto::INT32:
+      return "int32";
+    case TensorProto::INT64:
+      return "int64";
+    case TensorProto::STRING:
+      return "string";
+    case TensorProto::BOOL:
+      return "bool";
+    case TensorProto::FLOAT16:
+      return "float16";
+    case TensorProto::DOUBLE:
+      return "double";
+    case TensorProto::UINT32:
+      return "uint32";
+    case TensorProto::UINT64:
+      return "uint64";
+    case TensorProto::COMPLEX64:
+      return "complex64";
+    case TensorProto::COMPLEX128:
+      return "complex128";
+    case TensorProto::BFLOAT16:
+      return "bfloat16";
+    default:
+      return absl::StrCat("elem_type(", elem_type, ")");
   }
 }
 
@@ -331,8 +391,8 @@ StatusOr<ExternalRange> ResolveExternalData(const TensorProto& t, const TensorLo
   }
   const int64_t size = static_cast<int64_t>(st.st_size);
   if (r.offset > size) {
-    return OutOfRange(what, ": external data offset ", r.offset, " is past the end of '",
-                      location, "' (", size, " bytes)");
+    return OutOfRange(what, ": external data offset ", r.offset, " is past the end of '", location,
+                      "' (", size, " bytes)");
   }
   if (length < 0) length = size - r.offset;
   if (length > size - r.offset) {
@@ -393,9 +453,9 @@ ExternalDataFiles::ExternalDataFiles() : state_(std::make_unique<State>()) {}
 ExternalDataFiles::~ExternalDataFiles() = default;
 
 StatusOr<std::shared_ptr<AlignedBuffer>> ExternalDataFiles::View(const std::string& path,
-                                                                uint64_t offset, uint64_t length,
-                                                                absl::string_view location,
-                                                                absl::string_view what) {
+                                                                 uint64_t offset, uint64_t length,
+                                                                 absl::string_view location,
+                                                                 absl::string_view what) {
   std::shared_ptr<const MappedFileRegion> m;
   {
     absl::MutexLock lock(&state_->mu);
@@ -534,8 +594,8 @@ StatusOr<GeTensor> TensorFromOnnxImpl(const TensorProto& t, const TensorLoadCont
   }
   if (has_raw) {
     if (static_cast<int64_t>(raw.size()) != want_bytes) {
-      return ParseFailed(what, ": raw_data has ", raw.size(), " bytes but shape ",
-                         DimsString(dims), " of ", DtName(dt), " needs ", want_bytes);
+      return ParseFailed(what, ": raw_data has ", raw.size(), " bytes but shape ", DimsString(dims),
+                         " of ", DtName(dt), " needs ", want_bytes);
     }
     const auto* data = reinterpret_cast<const uint8_t*>(raw.data());
     if (dt == DT_BOOL) {
@@ -646,8 +706,10 @@ std::string OnnxTypeString(const onnx::TypeProto& type) {
     case onnx::TypeProto::kMapType:
       return absl::StrCat("map(", OnnxElemTypeName(type.map_type().key_type()), ",",
                           OnnxTypeString(type.map_type().value_type()), ")");
-    case onnx::TypeProto::kOpaqueType: return "opaque";
-    default: return "undefined";
+    case onnx::TypeProto::kOpaqueType:
+      return "opaque";
+    default:
+      return "undefined";
   }
 }
 
@@ -693,7 +755,8 @@ StatusOr<GeTensorDesc> DescFromOnnxType(const onnx::TypeProto& type, absl::strin
       RETURN_IF_ERROR(desc.SetAttr(kAttrOnnxType, AttrValue::CreateFrom(OnnxTypeString(type))));
       return desc;
     }
-    default: return NotSupported(what, ": ONNX type ", OnnxTypeString(type), " is not supported");
+    default:
+      return NotSupported(what, ": ONNX type ", OnnxTypeString(type), " is not supported");
   }
 }
 

@@ -140,8 +140,7 @@ StatusOr<GeTensor> TensorFromOnnx(const onnx::TensorProto& tensor, const TensorL
 StatusOr<GeTensor> TensorFromOnnxWithRawData(const onnx::TensorProto& tensor,
                                              absl::string_view raw_data,
                                              std::shared_ptr<const void> owner,
-                                             absl::string_view what,
-                                             const FileExtent* extent);
+                                             absl::string_view what, const FileExtent* extent);
 // A SparseTensorProto as a dense GeTensor (values scattered into zeros).
 // Indices are [NNZ] linear or [NNZ, rank] coordinates; out-of-range or
 // mismatched indices are ParseFailed.

@@ -37,13 +37,20 @@ bool Close(double a, double e, double rtol, double atol) {
 // Element i of a floating tensor as double.
 double FloatAt(const gert::Tensor& t, int64_t i) {
   switch (t.GetDataType()) {
-    case DT_FLOAT: return t.GetData<float>()[i];
-    case DT_DOUBLE: return t.GetData<double>()[i];
-    case DT_FLOAT16: return ops::Fp16ToFloat(t.GetData<uint16_t>()[i]);
-    case DT_BF16: return ops::Bf16ToFloat(t.GetData<uint16_t>()[i]);
-    case DT_COMPLEX64: return t.GetData<float>()[i];
-    case DT_COMPLEX128: return t.GetData<double>()[i];
-    default: return 0;
+    case DT_FLOAT:
+      return t.GetData<float>()[i];
+    case DT_DOUBLE:
+      return t.GetData<double>()[i];
+    case DT_FLOAT16:
+      return ops::Fp16ToFloat(t.GetData<uint16_t>()[i]);
+    case DT_BF16:
+      return ops::Bf16ToFloat(t.GetData<uint16_t>()[i]);
+    case DT_COMPLEX64:
+      return t.GetData<float>()[i];
+    case DT_COMPLEX128:
+      return t.GetData<double>()[i];
+    default:
+      return 0;
   }
 }
 
@@ -54,18 +61,30 @@ std::string ValueString(const gert::Tensor& t, int64_t i) {
     case DT_FLOAT16:
     case DT_BF16:
     case DT_COMPLEX64:
-    case DT_COMPLEX128: return absl::StrCat(FloatAt(t, i));
-    case DT_BOOL: return t.GetData<bool>()[i] ? "true" : "false";
-    case DT_INT8: return absl::StrCat(t.GetData<int8_t>()[i]);
-    case DT_UINT8: return absl::StrCat(t.GetData<uint8_t>()[i]);
-    case DT_INT16: return absl::StrCat(t.GetData<int16_t>()[i]);
-    case DT_UINT16: return absl::StrCat(t.GetData<uint16_t>()[i]);
-    case DT_INT32: return absl::StrCat(t.GetData<int32_t>()[i]);
-    case DT_UINT32: return absl::StrCat(t.GetData<uint32_t>()[i]);
-    case DT_INT64: return absl::StrCat(t.GetData<int64_t>()[i]);
-    case DT_UINT64: return absl::StrCat(t.GetData<uint64_t>()[i]);
-    case DT_STRING: return absl::StrCat("\"", t.GetData<std::string>()[i], "\"");
-    default: return "?";
+    case DT_COMPLEX128:
+      return absl::StrCat(FloatAt(t, i));
+    case DT_BOOL:
+      return t.GetData<bool>()[i] ? "true" : "false";
+    case DT_INT8:
+      return absl::StrCat(t.GetData<int8_t>()[i]);
+    case DT_UINT8:
+      return absl::StrCat(t.GetData<uint8_t>()[i]);
+    case DT_INT16:
+      return absl::StrCat(t.GetData<int16_t>()[i]);
+    case DT_UINT16:
+      return absl::StrCat(t.GetData<uint16_t>()[i]);
+    case DT_INT32:
+      return absl::StrCat(t.GetData<int32_t>()[i]);
+    case DT_UINT32:
+      return absl::StrCat(t.GetData<uint32_t>()[i]);
+    case DT_INT64:
+      return absl::StrCat(t.GetData<int64_t>()[i]);
+    case DT_UINT64:
+      return absl::StrCat(t.GetData<uint64_t>()[i]);
+    case DT_STRING:
+      return absl::StrCat("\"", t.GetData<std::string>()[i], "\"");
+    default:
+      return "?";
   }
 }
 
@@ -110,7 +129,8 @@ StatusOr<gert::HostTensor> HostTensorFromSequence(const onnx::SequenceProto& s) 
         elems.push_back(std::move(h));
       }
       break;
-    case onnx::SequenceProto::UNDEFINED: break;
+    case onnx::SequenceProto::UNDEFINED:
+      break;
     default:
       return NotSupported("sequence '", s.name(), "': element type ", s.elem_type(),
                           " is not supported");
@@ -129,7 +149,8 @@ StatusOr<gert::HostTensor> HostTensorFromOptional(const onnx::OptionalProto& o) 
       ASSIGN_OR_RETURN(gert::HostTensor h, HostTensorFromSequence(o.sequence_value()));
       return gert::HostTensor::CreateOptional(std::move(h));
     }
-    case onnx::OptionalProto::UNDEFINED: return gert::HostTensor::CreateEmptyOptional();
+    case onnx::OptionalProto::UNDEFINED:
+      return gert::HostTensor::CreateEmptyOptional();
     default:
       return NotSupported("optional '", o.name(), "': element type ", o.elem_type(),
                           " is not supported");

@@ -175,16 +175,26 @@ TensorProto NumberTensor(const std::vector<double>& values, int32_t elem_type,
   for (int64_t d : dims) t.add_dims(d);
   for (double v : values) {
     switch (elem_type) {
-      case TensorProto::DOUBLE: t.add_double_data(v); break;
-      case TensorProto::FLOAT16: t.add_int32_data(FloatToHalfBits(static_cast<float>(v))); break;
-      case TensorProto::INT64: t.add_int64_data(static_cast<int64_t>(v)); break;
+      case TensorProto::DOUBLE:
+        t.add_double_data(v);
+        break;
+      case TensorProto::FLOAT16:
+        t.add_int32_data(FloatToHalfBits(static_cast<float>(v)));
+        break;
+      case TensorProto::INT64:
+        t.add_int64_data(static_cast<int64_t>(v));
+        break;
       case TensorProto::INT32:
       case TensorProto::INT16:
       case TensorProto::INT8:
       case TensorProto::UINT16:
-      case TensorProto::UINT8: t.add_int32_data(static_cast<int32_t>(v)); break;
+      case TensorProto::UINT8:
+        t.add_int32_data(static_cast<int32_t>(v));
+        break;
       case TensorProto::UINT32:
-      case TensorProto::UINT64: t.add_uint64_data(static_cast<uint64_t>(v)); break;
+      case TensorProto::UINT64:
+        t.add_uint64_data(static_cast<uint64_t>(v));
+        break;
       default:
         t.set_data_type(TensorProto::FLOAT);
         t.add_float_data(static_cast<float>(v));
@@ -693,15 +703,16 @@ class SchemaChecker {
     if (schema == nullptr) {
       // Ops of other domains that libonnx does not know are skipped by it.
       if (!default_domain) return "";
-      return absl::StrCat(n.op_type(), " (node '", n.name(), "') has no opset ", version, " schema");
+      return absl::StrCat(n.op_type(), " (node '", n.name(), "') has no opset ", version,
+                          " schema");
     }
     try {
       schema->Verify(n);
     } catch (const std::exception& e) {
       std::string why = e.what();
       why.resize(std::min(why.find('\n'), why.size()));
-      return absl::StrCat(n.op_type(), " (node '", n.name(), "') does not match its opset ", version,
-                          " schema: ", why);
+      return absl::StrCat(n.op_type(), " (node '", n.name(), "') does not match its opset ",
+                          version, " schema: ", why);
     }
     if (default_domain && IsConvPoolOp(n.op_type())) {
       // convPoolShapeInference divides by the strides (a zero one raised
@@ -875,8 +886,8 @@ StatusOr<OpsetConversion> NormalizeOpset(ModelProto* model, int64_t target,
   if (kind != OnnxVersionConverter::kBuiltin) {
     gap = SchemaChecker(*model, nullptr).Check(model->graph());
     if (!gap.empty() && kind == OnnxVersionConverter::kOnnx) {
-      return NotSupported("ONNX version converter cannot convert from opset ", c.from_opset,
-                          ": ", gap);
+      return NotSupported("ONNX version converter cannot convert from opset ", c.from_opset, ": ",
+                          gap);
     }
   }
   if (gap.empty() && kind == OnnxVersionConverter::kAuto) {

@@ -12,9 +12,9 @@
 #include <utility>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "compiler/parser/onnx/onnx_parser.h"
 #include "compiler/parser/onnx/onnx_test_util.h"
-#include "absl/strings/str_cat.h"
 #include "graph/inc/graph/node.h"
 #include "gtest/gtest.h"
 #include "runtime/reference/reference_interpreter.h"
@@ -546,7 +546,8 @@ TEST(OnnxVersionTest, NodesBreakingTheirSchemaNeverReachOnnxsConverter) {
       OneNode(MakeNode("NoSuchOp", {"x"}, {"y"}, "n"), 6, {{"x", {2}}}, {"y"});
   c = onnx_parser::NormalizeOpset(&unknown, 17, OnnxVersionConverter::kOnnx);
   ASSERT_FALSE(c.ok());
-  EXPECT_NE(c.status().message().find("NoSuchOp (node 'n') has no opset 6 schema"), std::string::npos)
+  EXPECT_NE(c.status().message().find("NoSuchOp (node 'n') has no opset 6 schema"),
+            std::string::npos)
       << c.status();
   onnx::ModelProto negative = OneNode(MakeNode("Relu", {"x"}, {"y"}), -1, {{"x", {2}}}, {"y"});
   c = onnx_parser::NormalizeOpset(&negative, 17, OnnxVersionConverter::kAuto);
@@ -582,8 +583,9 @@ TEST(OnnxVersionTest, ShapeInferenceHazardsAreFoundAndSkipped) {
   *scan.mutable_attribute(0)->mutable_g() = body;
   onnx::ModelProto scan_model = OneNode(scan, 17, {}, {"y"});
   *scan_model.mutable_graph()->add_input() = x;
-  EXPECT_NE(onnx_parser::OnnxShapeInferenceHazard(scan_model).find("Scan (node 'scan') does not match"),
-            std::string::npos);
+  EXPECT_NE(
+      onnx_parser::OnnxShapeInferenceHazard(scan_model).find("Scan (node 'scan') does not match"),
+      std::string::npos);
 
   // LayerNormalization's axis below -rank (or past int32) is indexed unchecked.
   for (int64_t axis : {int64_t{-3}, int64_t{1} << 31}) {
@@ -609,7 +611,8 @@ TEST(OnnxVersionTest, ShapeInferenceHazardsAreFoundAndSkipped) {
     onnx::NodeProto pool = MakeNode("MaxPool", {"x"}, {"y"}, "pool");
     AddIntsAttr(&pool, "kernel_shape", {1});
     AddIntsAttr(&pool, attr, {0});
-    if (std::string(attr) == "kernel_shape") pool.mutable_attribute()->erase(pool.mutable_attribute()->begin());
+    if (std::string(attr) == "kernel_shape")
+      pool.mutable_attribute()->erase(pool.mutable_attribute()->begin());
     onnx::ModelProto m = OneNode(pool, 17, {}, {"y"});
     *m.mutable_graph()->add_input() = x;
     EXPECT_EQ(onnx_parser::OnnxShapeInferenceHazard(m),

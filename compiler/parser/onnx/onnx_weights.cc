@@ -134,9 +134,8 @@ Status MaterializeHeldWeights(const std::string& source, HeldWeights* held) {
     return Internal("ONNX model '", source, "': cannot allocate ", total, " bytes for weights");
   }
   ::madvise(addr, total, MADV_HUGEPAGE);  // best effort
-  std::shared_ptr<const void> arena(addr, [total](const void* p) {
-    ::munmap(const_cast<void*>(p), total);
-  });
+  std::shared_ptr<const void> arena(
+      addr, [total](const void* p) { ::munmap(const_cast<void*>(p), total); });
   char* base = static_cast<char*>(addr);
   size_t offset = 0;
   for (auto& [name, raw] : held->raw) {

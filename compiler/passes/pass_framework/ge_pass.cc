@@ -226,7 +226,8 @@ NodePassGroup::NodePassGroup(std::string name, GEPassOptions options)
     : name_(std::move(name)), options_(std::move(options)) {}
 
 Status NodePassGroup::AddPass(std::string name, std::unique_ptr<BaseNodePass> pass) {
-  if (pass == nullptr) return ParamInvalid("node pass group '", name_, "': pass '", name, "' is null");
+  if (pass == nullptr)
+    return ParamInvalid("node pass group '", name_, "': pass '", name, "' is null");
   if (name.empty()) {
     return ParamInvalid("node pass group '", name_, "': a pass (", pass->name(),
                         ") needs a non-empty name");

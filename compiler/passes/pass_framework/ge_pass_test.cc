@@ -19,8 +19,8 @@ namespace ge {
 namespace {
 
 using ::testing::ElementsAre;
-using ::testing::HasSubstr;
 using testing::GraphBuilder;
+using ::testing::HasSubstr;
 
 // Logs "<pass>:<node>" for every run and calls an optional hook, which can
 // use the protected request API through the public wrappers.

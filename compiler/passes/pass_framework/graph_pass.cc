@@ -12,7 +12,8 @@ StatusOr<bool> GraphPass::Run(const ComputeGraphPtr& graph) {
   if (graph == nullptr) return ParamInvalid("pass '", name(), "': cannot run on a null graph");
   StatusOr<bool> result = RunImpl(graph);
   if (result.ok()) return result;
-  const std::string prefix = absl::StrCat("pass '", name(), "' on graph '", graph->GetName(), "': ");
+  const std::string prefix =
+      absl::StrCat("pass '", name(), "' on graph '", graph->GetName(), "': ");
   // A wrapper that runs a pass of the same name (PassFix) does not repeat it.
   if (absl::StartsWith(result.status().message(), prefix)) return result.status();
   return Annotate(result.status(), prefix);

@@ -221,8 +221,8 @@ Status GraphRewriter::RemoveNode(const NodePtr& node, const std::vector<int32_t>
   const size_t num_in = keep->GetAllInDataAnchorsSize();
   const size_t num_out = keep->GetAllOutDataAnchorsSize();
   if (io_map.size() != num_out) {
-    return ParamInvalid("cannot remove node ", NodeName(keep.get()), ": io_map has ",
-                        io_map.size(), " entries for ", num_out, " outputs");
+    return ParamInvalid("cannot remove node ", NodeName(keep.get()), ": io_map has ", io_map.size(),
+                        " entries for ", num_out, " outputs");
   }
   std::vector<OutDataAnchor*> bypass(num_out, nullptr);
   for (size_t i = 0; i < num_out; ++i) {
@@ -233,11 +233,13 @@ Status GraphRewriter::RemoveNode(const NodePtr& node, const std::vector<int32_t>
     }
     if (j >= 0) bypass[i] = keep->GetInDataAnchorBarePtr(j)->GetPeerOutAnchorPtr();
     const OutDataAnchor* out = keep->GetOutDataAnchorBarePtr(static_cast<int32_t>(i));
-    const bool used = out->IsLinked() || IsGraphOutput(*graph_, keep.get(), static_cast<int32_t>(i));
+    const bool used =
+        out->IsLinked() || IsGraphOutput(*graph_, keep.get(), static_cast<int32_t>(i));
     if (used && bypass[i] == nullptr) {
       std::vector<std::string> users;
       for (const Anchor* peer : out->PeerAnchors()) users.push_back(peer->DebugString());
-      if (IsGraphOutput(*graph_, keep.get(), static_cast<int32_t>(i))) users.push_back("graph output");
+      if (IsGraphOutput(*graph_, keep.get(), static_cast<int32_t>(i)))
+        users.push_back("graph output");
       return ParamInvalid("cannot remove node ", NodeName(keep.get()), ": output ", i, " feeds [",
                           absl::StrJoin(users, ", "), "] and ",
                           j < 0 ? std::string("maps to no input")
@@ -498,8 +500,7 @@ Status GraphRewriter::ReplaceAllUsesWith(const OutDataAnchorPtr& from, const Out
 }
 
 Status GraphRewriter::InsertNodeBetween(const OutDataAnchorPtr& src, const InDataAnchorPtr& dst,
-                                        const NodePtr& node, int32_t in_index,
-                                        int32_t out_index) {
+                                        const NodePtr& node, int32_t in_index, int32_t out_index) {
   RETURN_IF_ERROR(CheckAnchorInGraph(src.get(), "source"));
   RETURN_IF_ERROR(CheckAnchorInGraph(dst.get(), "destination"));
   RETURN_IF_ERROR(CheckInGraph(node.get(), "inserted node"));

@@ -17,12 +17,12 @@
 namespace ge {
 namespace {
 
-using ::testing::ElementsAre;
-using ::testing::HasSubstr;
-using ::testing::UnorderedElementsAre;
 using testing::EdgeStrings;
+using ::testing::ElementsAre;
 using testing::GraphBuilder;
+using ::testing::HasSubstr;
 using testing::NodeNames;
+using ::testing::UnorderedElementsAre;
 
 class Recorder : public RewriteListener {
  public:
@@ -96,7 +96,7 @@ TEST(GraphRewriterTest, RemoveNodeBypassesDataAndFoldsControlEdges) {
 
 TEST(GraphRewriterTest, RemoveNodeAddsNoRedundantControlEdges) {
   Bypass t;
-  t.b.AddControlEdge(t.p, t.x);                                         // p -> b exists
+  t.b.AddControlEdge(t.p, t.x);                                               // p -> b exists
   GE_ASSERT_OK(t.a->GetOutDataAnchor(0)->LinkTo(t.q->GetInControlAnchor()));  // a -> q exists
   GraphRewriter rw(t.b.graph());
   GE_ASSERT_OK(rw.RemoveNode(t.id));
@@ -127,8 +127,8 @@ TEST(GraphRewriterTest, RemoveNodeWithAnIoMap) {
   b.AddDataEdge(idn, 1, u, 0);
   b.AddDataEdge(idn, 0, u, 1);
   GraphRewriter rw(b.graph());
-  GE_EXPECT_CODE(rw.RemoveNode(idn, {0}), ErrorCode::kParamInvalid);      // wrong size
-  GE_EXPECT_CODE(rw.RemoveNode(idn, {0, 2}), ErrorCode::kParamInvalid);   // not an input
+  GE_EXPECT_CODE(rw.RemoveNode(idn, {0}), ErrorCode::kParamInvalid);     // wrong size
+  GE_EXPECT_CODE(rw.RemoveNode(idn, {0, 2}), ErrorCode::kParamInvalid);  // not an input
   EXPECT_FALSE(rw.changed());
   GE_ASSERT_OK(rw.RemoveNode(idn, {0, 1}));
   EXPECT_THAT(EdgeStrings(*b.graph()), UnorderedElementsAre("a:0->u:1", "c:0->u:0"));
@@ -308,8 +308,7 @@ TEST(GraphRewriterTest, InsertNodeBetweenKeepsPeerPositions) {
   b.AddDataEdge(x, 0, u2, 0);
   GraphRewriter rw(b.graph());
   GE_ASSERT_OK(rw.InsertNodeBetween(x->GetOutDataAnchor(0), u1->GetInDataAnchor(0), mid));
-  EXPECT_THAT(EdgeStrings(*b.graph()),
-              ElementsAre("x:0->mid:0", "x:0->u2:0", "mid:0->u1:0"));
+  EXPECT_THAT(EdgeStrings(*b.graph()), ElementsAre("x:0->mid:0", "x:0->u2:0", "mid:0->u1:0"));
   // Not linked any more / input already used / bad index.
   GE_EXPECT_CODE(rw.InsertNodeBetween(x->GetOutDataAnchor(0), u1->GetInDataAnchor(0), mid),
                  ErrorCode::kParamInvalid);

@@ -40,12 +40,11 @@ Status CheckAnchor(const ComputeGraph& graph, const Node& node, const Anchor* an
   }
   for (const Anchor* peer : anchor->PeerAnchors()) {
     if (peer == nullptr) {
-      return GraphInvalid(GraphName(graph), ": anchor ", anchor->DebugString(),
-                          " has a null peer");
+      return GraphInvalid(GraphName(graph), ": anchor ", anchor->DebugString(), " has a null peer");
     }
     if (!KindsMayLink(*anchor, *peer)) {
-      return GraphInvalid(GraphName(graph), ": anchor ", anchor->DebugString(),
-                          " is linked to ", peer->DebugString(), " of the same direction");
+      return GraphInvalid(GraphName(graph), ": anchor ", anchor->DebugString(), " is linked to ",
+                          peer->DebugString(), " of the same direction");
     }
     if (!peer->IsLinkedWith(anchor)) {
       return GraphInvalid(GraphName(graph), ": anchor ", anchor->DebugString(), " lists peer ",
@@ -53,9 +52,8 @@ Status CheckAnchor(const ComputeGraph& graph, const Node& node, const Anchor* an
     }
     const Node* peer_node = peer->GetOwnerNodeBarePtr();
     if (peer_node == nullptr || !graph.HasNode(peer_node)) {
-      return GraphInvalid(GraphName(graph), ": anchor ", anchor->DebugString(),
-                          " is linked to ", peer->DebugString(),
-                          ", whose node is not in the graph (dangling peer)");
+      return GraphInvalid(GraphName(graph), ": anchor ", anchor->DebugString(), " is linked to ",
+                          peer->DebugString(), ", whose node is not in the graph (dangling peer)");
     }
   }
   return OkStatus();
@@ -146,8 +144,7 @@ Status CheckSubgraphLinks(const ComputeGraph& root, const GraphVerifierOptions& 
     }
     const ComputeGraphPtr parent_graph = sub->GetParentGraph();
     if (parent_graph == nullptr) {
-      return GraphInvalid(GraphName(root), ": subgraph '", sub->GetName(),
-                          "' has no parent graph");
+      return GraphInvalid(GraphName(root), ": subgraph '", sub->GetName(), "' has no parent graph");
     }
     if (!tree.contains(parent_graph.get())) {
       return GraphInvalid(GraphName(root), ": subgraph '", sub->GetName(), "' has parent ",

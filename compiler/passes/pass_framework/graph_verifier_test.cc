@@ -14,8 +14,8 @@
 namespace ge {
 namespace {
 
-using ::testing::HasSubstr;
 using testing::GraphBuilder;
+using ::testing::HasSubstr;
 
 // data -> relu -> out, plus a control edge data -> out.
 struct Small {
@@ -43,7 +43,8 @@ TEST(GraphVerifierTest, CatchesACycle) {
   s.b.AddControlEdge(s.out, s.relu);
   Status st = GraphVerifier::Verify(*s.b.graph());
   GE_EXPECT_CODE(st, ErrorCode::kGraphCycle);
-  EXPECT_THAT(st.message(), ::testing::AnyOf(HasSubstr("relu -> out -> relu"), HasSubstr("out -> relu -> out")));
+  EXPECT_THAT(st.message(),
+              ::testing::AnyOf(HasSubstr("relu -> out -> relu"), HasSubstr("out -> relu -> out")));
   GraphVerifierOptions no_cycles;
   no_cycles.check_cycles = false;
   GE_EXPECT_OK(GraphVerifier::Verify(*s.b.graph(), no_cycles));
@@ -159,7 +160,8 @@ TEST(GraphVerifierTest, CatchesANodeNamingAnUnregisteredSubgraph) {
   GE_ASSERT_OK(w.if_node->GetOpDesc()->SetSubgraphInstanceName(1, "missing"));
   Status st = GraphVerifier::Verify(*w.root.graph());
   GE_EXPECT_CODE(st, ErrorCode::kGraphInvalid);
-  EXPECT_THAT(st.message(), HasSubstr("node 'if' names subgraph 'missing', which is not registered"));
+  EXPECT_THAT(st.message(),
+              HasSubstr("node 'if' names subgraph 'missing', which is not registered"));
 }
 
 TEST(GraphVerifierTest, CatchesAParentNodeThatDoesNotNameItsSubgraph) {

@@ -13,10 +13,10 @@ namespace ge {
 namespace {
 
 using ::testing::ElementsAre;
-using ::testing::IsEmpty;
-using ::testing::UnorderedElementsAre;
 using testing::GraphBuilder;
+using ::testing::IsEmpty;
 using testing::Names;
+using ::testing::UnorderedElementsAre;
 
 // Removes Identity nodes through the rewriter; can also make explicit
 // requests.

@@ -3,8 +3,8 @@
 
 #include <string>
 
-#include "gmock/gmock.h"
 #include "compiler/passes/pass_framework/pass_manager.h"
+#include "gmock/gmock.h"
 #include "graph/src/testing/graph_builder.h"
 #include "graph/src/testing/status_matchers.h"
 #include "gtest/gtest.h"

@@ -84,13 +84,12 @@ StatusOr<bool> PassManager::RunImpl(const ComputeGraphPtr& graph) {
       if (TopoOrderCache* cache = TopoOrderCache::Current()) cache->Clear();
     }
     if (options_.verify) {
-      RETURN_IF_ERROR(Annotate(GraphVerifier::Verify(*graph, options_.verifier_options),
-                               "graph '", graph->GetName(), "' is invalid after pass '",
-                               pass_name, "': "));
+      RETURN_IF_ERROR(Annotate(GraphVerifier::Verify(*graph, options_.verifier_options), "graph '",
+                               graph->GetName(), "' is invalid after pass '", pass_name, "': "));
     }
     if (options_.dump_hook) {
-      RETURN_IF_ERROR(Annotate(options_.dump_hook(*graph, pass_name, *result),
-                               "dump after pass '", pass_name, "': "));
+      RETURN_IF_ERROR(Annotate(options_.dump_hook(*graph, pass_name, *result), "dump after pass '",
+                               pass_name, "': "));
     }
   }
   return changed;

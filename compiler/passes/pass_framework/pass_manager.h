@@ -81,7 +81,7 @@ struct PassManagerOptions {
 // What happened to one registered pass in the last Run.
 struct PassRunRecord {
   std::string name;
-  bool ran = false;      // false: disabled
+  bool ran = false;  // false: disabled
   bool changed = false;
 };
 

@@ -97,8 +97,7 @@ TEST(PassManagerTest, NoChangeWhenNoPassChanges) {
 
 TEST(PassManagerTest, DisabledPassesFromTheOptionAreSkipped) {
   std::vector<std::string> log;
-  PassManager pm("pipe", PassManagerOptions::FromOptions(
-                             {{"ge.disabledPasses", "second, third"}}));
+  PassManager pm("pipe", PassManagerOptions::FromOptions({{"ge.disabledPasses", "second, third"}}));
   pm.AddPass<LogPass>("first", &log);
   pm.AddPass<LogPass>("second", &log, true);
   pm.AddPass<LogPass>("third", &log);

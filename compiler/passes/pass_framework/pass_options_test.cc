@@ -19,8 +19,7 @@ TEST(PassOptionsTest, ParsesACommaListTrimmingBlanks) {
 }
 
 TEST(PassOptionsTest, ReadsTheGeOption) {
-  std::map<std::string, std::string> options = {{"ge.disabledPasses", "A,B"},
-                                                {"ge.other", "C"}};
+  std::map<std::string, std::string> options = {{"ge.disabledPasses", "A,B"}, {"ge.other", "C"}};
   EXPECT_EQ(ParseDisabledPasses(options), (std::set<std::string>{"A", "B"}));
   EXPECT_TRUE(ParseDisabledPasses({{"ge.other", "C"}}).empty());
   EXPECT_STREQ(kOptionDisabledPasses, "ge.disabledPasses");

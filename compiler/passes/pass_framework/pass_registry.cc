@@ -57,9 +57,9 @@ StatusOr<std::unique_ptr<GraphPass>> PassRegistry::CreateGraphPass(
     absl::string_view name, const PassSettings& settings) const {
   auto it = graph_passes_.find(name);
   if (it == graph_passes_.end()) {
-    return NotFound("no graph pass named '", name, "'; graph passes: ",
-                    absl::StrJoin(GraphPassNames(), ", "), "; node passes: ",
-                    absl::StrJoin(NodePassNames(), ", "));
+    return NotFound("no graph pass named '", name,
+                    "'; graph passes: ", absl::StrJoin(GraphPassNames(), ", "),
+                    "; node passes: ", absl::StrJoin(NodePassNames(), ", "));
   }
   std::unique_ptr<GraphPass> pass = it->second();
   if (pass == nullptr || pass->name() != name) {
@@ -70,12 +70,11 @@ StatusOr<std::unique_ptr<GraphPass>> PassRegistry::CreateGraphPass(
   return pass;
 }
 
-StatusOr<std::unique_ptr<BaseNodePass>> PassRegistry::CreateNodePass(
-    absl::string_view name) const {
+StatusOr<std::unique_ptr<BaseNodePass>> PassRegistry::CreateNodePass(absl::string_view name) const {
   auto it = node_passes_.find(name);
   if (it == node_passes_.end()) {
-    return NotFound("no node pass named '", name, "'; node passes: ",
-                    absl::StrJoin(NodePassNames(), ", "));
+    return NotFound("no node pass named '", name,
+                    "'; node passes: ", absl::StrJoin(NodePassNames(), ", "));
   }
   std::unique_ptr<BaseNodePass> pass = it->second();
   if (pass == nullptr || pass->name() != name) {

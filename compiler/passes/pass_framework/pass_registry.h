@@ -81,15 +81,11 @@ struct NodePassRegistrar {
 }  // namespace ge
 
 // Registers the default-constructed pass class `Class` under its own name.
-#define GE_REGISTER_GRAPH_PASS(Class)                                             \
-  static const ::ge::pass_registry_internal::GraphPassRegistrar                   \
-      ge_graph_pass_registrar_##Class(#Class, []() -> std::unique_ptr<::ge::GraphPass> { \
-        return std::make_unique<Class>();                                         \
-      })
-#define GE_REGISTER_NODE_PASS(Class)                                                 \
-  static const ::ge::pass_registry_internal::NodePassRegistrar                       \
-      ge_node_pass_registrar_##Class(#Class, []() -> std::unique_ptr<::ge::BaseNodePass> { \
-        return std::make_unique<Class>();                                            \
-      })
+#define GE_REGISTER_GRAPH_PASS(Class)                                                            \
+  static const ::ge::pass_registry_internal::GraphPassRegistrar ge_graph_pass_registrar_##Class( \
+      #Class, []() -> std::unique_ptr<::ge::GraphPass> { return std::make_unique<Class>(); })
+#define GE_REGISTER_NODE_PASS(Class)                                                           \
+  static const ::ge::pass_registry_internal::NodePassRegistrar ge_node_pass_registrar_##Class( \
+      #Class, []() -> std::unique_ptr<::ge::BaseNodePass> { return std::make_unique<Class>(); })
 
 #endif  // COMPILER_PASSES_PASS_FRAMEWORK_PASS_REGISTRY_H_

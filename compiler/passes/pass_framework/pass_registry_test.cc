@@ -19,7 +19,9 @@ using ::testing::HasSubstr;
 class SettingsProbePass : public GraphPass {
  public:
   absl::string_view name() const override { return "SettingsProbePass"; }
-  void Configure(const PassSettings& settings) override { max_bytes = settings.constant_folding_max_bytes; }
+  void Configure(const PassSettings& settings) override {
+    max_bytes = settings.constant_folding_max_bytes;
+  }
   int64_t max_bytes = -1;
 
  protected:

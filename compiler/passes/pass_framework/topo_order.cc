@@ -101,7 +101,8 @@ NodeIndex::NodeIndex(const std::vector<NodePtr>& nodes) : nodes_(nodes) {
   if (dense) return;
   by_id_.clear();
   by_ptr_.reserve(nodes.size());
-  for (size_t i = 0; i < nodes.size(); ++i) by_ptr_.emplace(nodes[i].get(), static_cast<int64_t>(i));
+  for (size_t i = 0; i < nodes.size(); ++i)
+    by_ptr_.emplace(nodes[i].get(), static_cast<int64_t>(i));
 }
 
 int64_t NodeIndex::Of(const Node* node) const {
@@ -216,9 +217,8 @@ bool GraphTreeHasAnyType(const ComputeGraph& graph, absl::Span<const char* const
   TopoOrderCache* cache = g_cache;
   if (cache == nullptr) {
     bool found = false;
-    for_each_node([&](const Node& n) {
-      found = found || matches(n.GetOpDescBarePtr()->GetType());
-    });
+    for_each_node(
+        [&](const Node& n) { found = found || matches(n.GetOpDescBarePtr()->GetType()); });
     return found;
   }
   const absl::flat_hash_set<const std::string*>* present = cache->FindTypes(graph);
@@ -325,7 +325,8 @@ StatusOr<std::vector<NodePtr>> ComputeOrder(const ComputeGraph& graph) {
   }
   // walk[k + 1] -> walk[k] are edges and walk[seen_at[cur]] -> walk.back().
   std::vector<std::string> names;
-  for (size_t k = walk.size(); k > seen_at[cur]; --k) names.push_back(nodes[walk[k - 1]]->GetName());
+  for (size_t k = walk.size(); k > seen_at[cur]; --k)
+    names.push_back(nodes[walk[k - 1]]->GetName());
   names.push_back(names.front());
   return GraphCycle("graph '", graph.GetName(), "' has a cycle: ", absl::StrJoin(names, " -> "));
 }

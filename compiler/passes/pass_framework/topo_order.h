@@ -72,7 +72,7 @@ class NodeIndex {
 
  private:
   const std::vector<NodePtr>& nodes_;
-  std::vector<int32_t> by_id_;  // OpDesc id -> position, -1 when none
+  std::vector<int32_t> by_id_;                        // OpDesc id -> position, -1 when none
   absl::flat_hash_map<const Node*, int64_t> by_ptr_;  // when ids do not do
 };
 
@@ -184,8 +184,7 @@ class TopoOrderCache {
     return it != map.end() && it->second.FreshFor(graph) ? &it->second : nullptr;
   }
   absl::flat_hash_map<const ComputeGraph*, Stamped<NodeOrder>> entries_;
-  absl::flat_hash_map<const ComputeGraph*, Stamped<absl::flat_hash_set<const std::string*>>>
-      types_;
+  absl::flat_hash_map<const ComputeGraph*, Stamped<absl::flat_hash_set<const std::string*>>> types_;
   absl::flat_hash_map<const ComputeGraph*, Stamped<ConstUses>> uses_;
   absl::flat_hash_map<std::pair<const ComputeGraph*, int32_t>, Stamped<bool>> facts_;
   int64_t hits_ = 0;

@@ -13,8 +13,8 @@ namespace ge {
 namespace {
 
 using ::testing::ElementsAre;
-using ::testing::HasSubstr;
 using testing::GraphBuilder;
+using ::testing::HasSubstr;
 using testing::Names;
 
 TEST(StableTopologicalOrderTest, KeepsAnOrderThatIsAlreadyTopological) {

@@ -10,11 +10,11 @@
 #include "absl/strings/str_cat.h"
 #include "compiler/passes/pass_framework/ge_pass.h"
 #include "compiler/passes/pass_framework/graph_verifier.h"
-#include "graph/inc/graph/utils/graph_utils.h"
 #include "graph/inc/graph/anchor.h"
 #include "graph/inc/graph/ge_tensor.h"
 #include "graph/inc/graph/node.h"
 #include "graph/inc/graph/op_desc.h"
+#include "graph/inc/graph/utils/graph_utils.h"
 #include "metadef/inc/external/graph/type_utils.h"
 #include "runtime/reference/reference_interpreter.h"
 
@@ -92,31 +92,34 @@ std::vector<gert::HostTensor> CloneAll(const std::vector<gert::HostTensor>& tens
 
 ::testing::AssertionResult SameResults(const ComputeGraph& before, const ComputeGraph& after,
                                        const std::vector<gert::HostTensor>& inputs) {
-  StatusOr<std::vector<gert::HostTensor>> want = ReferenceInterpreter::Run(before, CloneAll(inputs));
-  if (!want.ok()) return ::testing::AssertionFailure() << "graph before the pass: " << want.status();
+  StatusOr<std::vector<gert::HostTensor>> want =
+      ReferenceInterpreter::Run(before, CloneAll(inputs));
+  if (!want.ok())
+    return ::testing::AssertionFailure() << "graph before the pass: " << want.status();
   StatusOr<std::vector<gert::HostTensor>> got = ReferenceInterpreter::Run(after, CloneAll(inputs));
   if (!got.ok()) return ::testing::AssertionFailure() << "graph after the pass: " << got.status();
   if (want->size() != got->size()) {
-    return ::testing::AssertionFailure() << "output count " << got->size() << " != "
-                                         << want->size();
+    return ::testing::AssertionFailure()
+           << "output count " << got->size() << " != " << want->size();
   }
   for (size_t i = 0; i < want->size(); ++i) {
     const gert::Tensor& w = (*want)[i].tensor();
     const gert::Tensor& g = (*got)[i].tensor();
     if (w.GetDataType() != g.GetDataType() || w.GetShape() != g.GetShape()) {
-      return ::testing::AssertionFailure() << "output " << i << " is " << Describe(g)
-                                           << ", expected " << Describe(w);
+      return ::testing::AssertionFailure()
+             << "output " << i << " is " << Describe(g) << ", expected " << Describe(w);
     }
     StatusOr<int64_t> bytes = TypeUtils::GetSizeInBytes(w.GetDataType(), w.GetShapeSize());
-    if (!bytes.ok()) return ::testing::AssertionFailure() << "output " << i << ": " << bytes.status();
+    if (!bytes.ok())
+      return ::testing::AssertionFailure() << "output " << i << ": " << bytes.status();
     const size_t n = static_cast<size_t>(*bytes);
     if (w.GetSize() < n || g.GetSize() < n) {
-      return ::testing::AssertionFailure() << "output " << i << " holds fewer than " << n
-                                           << " bytes";
+      return ::testing::AssertionFailure()
+             << "output " << i << " holds fewer than " << n << " bytes";
     }
     if (n != 0 && std::memcmp(w.GetAddr(), g.GetAddr(), n) != 0) {
-      return ::testing::AssertionFailure() << "output " << i << " (" << Describe(w)
-                                           << ") differs in its values";
+      return ::testing::AssertionFailure()
+             << "output " << i << " (" << Describe(w) << ") differs in its values";
     }
   }
   return ::testing::AssertionSuccess() << want->size() << " outputs agree";

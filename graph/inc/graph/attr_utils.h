@@ -163,9 +163,9 @@ class AttrUtils {
     return Set<std::vector<int64_t>>(obj, name, std::move(value));
   }
   // Other integer element types are widened to int64.
-  template <typename I, typename = std::enable_if_t<std::is_integral_v<I> &&
-                                                    !std::is_same_v<I, int64_t> &&
-                                                    !std::is_same_v<I, bool>>>
+  template <typename I,
+            typename = std::enable_if_t<std::is_integral_v<I> && !std::is_same_v<I, int64_t> &&
+                                        !std::is_same_v<I, bool>>>
   static Status SetListInt(HolderRef obj, const std::string& name, const std::vector<I>& value) {
     return SetListInt(obj, name, std::vector<int64_t>(value.begin(), value.end()));
   }

@@ -166,14 +166,14 @@ class AttrValue {
   using Boxed = attr_internal::Box<T>;
 
   // The order of alternatives is internal; ValueType is what callers see.
-  using Variant = std::variant<
-      std::monostate, int64_t, float, bool, std::string, DataType,
-      Boxed<GeTensorDesc>, Boxed<GeTensor>, Bytes, ComputeGraphPtr,
-      Boxed<NamedAttrs>, std::vector<std::vector<int64_t>>,
-      std::vector<std::vector<float>>, std::vector<int64_t>,
-      std::vector<float>, Boxed<std::vector<bool>>, std::vector<std::string>,
-      std::vector<DataType>, std::vector<GeTensorDesc>, std::vector<GeTensor>,
-      std::vector<Bytes>, std::vector<ComputeGraphPtr>, std::vector<NamedAttrs>>;
+  using Variant =
+      std::variant<std::monostate, int64_t, float, bool, std::string, DataType, Boxed<GeTensorDesc>,
+                   Boxed<GeTensor>, Bytes, ComputeGraphPtr, Boxed<NamedAttrs>,
+                   std::vector<std::vector<int64_t>>, std::vector<std::vector<float>>,
+                   std::vector<int64_t>, std::vector<float>, Boxed<std::vector<bool>>,
+                   std::vector<std::string>, std::vector<DataType>, std::vector<GeTensorDesc>,
+                   std::vector<GeTensor>, std::vector<Bytes>, std::vector<ComputeGraphPtr>,
+                   std::vector<NamedAttrs>>;
 
   // Storage type of T inside the variant.
   template <typename T>
@@ -206,29 +206,52 @@ struct AttrValue::Storage<std::vector<bool>> {
 
 template <typename T>
 constexpr AttrValue::ValueType AttrValue::TypeOf() {
-  if constexpr (std::is_same_v<T, int64_t>) return VT_INT;
-  else if constexpr (std::is_same_v<T, float>) return VT_FLOAT;
-  else if constexpr (std::is_same_v<T, bool>) return VT_BOOL;
-  else if constexpr (std::is_same_v<T, std::string>) return VT_STRING;
-  else if constexpr (std::is_same_v<T, DataType>) return VT_DATA_TYPE;
-  else if constexpr (std::is_same_v<T, GeTensorDesc>) return VT_TENSOR_DESC;
-  else if constexpr (std::is_same_v<T, GeTensor>) return VT_TENSOR;
-  else if constexpr (std::is_same_v<T, Bytes>) return VT_BYTES;
-  else if constexpr (std::is_same_v<T, ComputeGraphPtr>) return VT_GRAPH;
-  else if constexpr (std::is_same_v<T, NamedAttrs>) return VT_NAMED_ATTRS;
-  else if constexpr (std::is_same_v<T, std::vector<std::vector<int64_t>>>) return VT_LIST_LIST_INT;
-  else if constexpr (std::is_same_v<T, std::vector<std::vector<float>>>) return VT_LIST_LIST_FLOAT;
-  else if constexpr (std::is_same_v<T, std::vector<int64_t>>) return VT_LIST_INT;
-  else if constexpr (std::is_same_v<T, std::vector<float>>) return VT_LIST_FLOAT;
-  else if constexpr (std::is_same_v<T, std::vector<bool>>) return VT_LIST_BOOL;
-  else if constexpr (std::is_same_v<T, std::vector<std::string>>) return VT_LIST_STRING;
-  else if constexpr (std::is_same_v<T, std::vector<DataType>>) return VT_LIST_DATA_TYPE;
-  else if constexpr (std::is_same_v<T, std::vector<GeTensorDesc>>) return VT_LIST_TENSOR_DESC;
-  else if constexpr (std::is_same_v<T, std::vector<GeTensor>>) return VT_LIST_TENSOR;
-  else if constexpr (std::is_same_v<T, std::vector<Bytes>>) return VT_LIST_BYTES;
-  else if constexpr (std::is_same_v<T, std::vector<ComputeGraphPtr>>) return VT_LIST_GRAPH;
-  else if constexpr (std::is_same_v<T, std::vector<NamedAttrs>>) return VT_LIST_NAMED_ATTRS;
-  else return VT_NONE;
+  if constexpr (std::is_same_v<T, int64_t>)
+    return VT_INT;
+  else if constexpr (std::is_same_v<T, float>)
+    return VT_FLOAT;
+  else if constexpr (std::is_same_v<T, bool>)
+    return VT_BOOL;
+  else if constexpr (std::is_same_v<T, std::string>)
+    return VT_STRING;
+  else if constexpr (std::is_same_v<T, DataType>)
+    return VT_DATA_TYPE;
+  else if constexpr (std::is_same_v<T, GeTensorDesc>)
+    return VT_TENSOR_DESC;
+  else if constexpr (std::is_same_v<T, GeTensor>)
+    return VT_TENSOR;
+  else if constexpr (std::is_same_v<T, Bytes>)
+    return VT_BYTES;
+  else if constexpr (std::is_same_v<T, ComputeGraphPtr>)
+    return VT_GRAPH;
+  else if constexpr (std::is_same_v<T, NamedAttrs>)
+    return VT_NAMED_ATTRS;
+  else if constexpr (std::is_same_v<T, std::vector<std::vector<int64_t>>>)
+    return VT_LIST_LIST_INT;
+  else if constexpr (std::is_same_v<T, std::vector<std::vector<float>>>)
+    return VT_LIST_LIST_FLOAT;
+  else if constexpr (std::is_same_v<T, std::vector<int64_t>>)
+    return VT_LIST_INT;
+  else if constexpr (std::is_same_v<T, std::vector<float>>)
+    return VT_LIST_FLOAT;
+  else if constexpr (std::is_same_v<T, std::vector<bool>>)
+    return VT_LIST_BOOL;
+  else if constexpr (std::is_same_v<T, std::vector<std::string>>)
+    return VT_LIST_STRING;
+  else if constexpr (std::is_same_v<T, std::vector<DataType>>)
+    return VT_LIST_DATA_TYPE;
+  else if constexpr (std::is_same_v<T, std::vector<GeTensorDesc>>)
+    return VT_LIST_TENSOR_DESC;
+  else if constexpr (std::is_same_v<T, std::vector<GeTensor>>)
+    return VT_LIST_TENSOR;
+  else if constexpr (std::is_same_v<T, std::vector<Bytes>>)
+    return VT_LIST_BYTES;
+  else if constexpr (std::is_same_v<T, std::vector<ComputeGraphPtr>>)
+    return VT_LIST_GRAPH;
+  else if constexpr (std::is_same_v<T, std::vector<NamedAttrs>>)
+    return VT_LIST_NAMED_ATTRS;
+  else
+    return VT_NONE;
 }
 
 template <typename T>

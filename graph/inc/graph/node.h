@@ -235,7 +235,7 @@ class Node {
     Node* list_next = nullptr;
     NodePtr list_ref;
     ComputeGraph* list_graph = nullptr;  // the holder of list_token_
-    std::weak_ptr<Node> self;  // set by Create
+    std::weak_ptr<Node> self;            // set by Create
     OpDescPtr op;
     ComputeGraph* owner_graph = nullptr;
     std::unique_ptr<Overflow> overflow;

@@ -97,7 +97,6 @@ enum SubgraphType : int32_t { kStatic = 0, kDynamic = 1 };
 uint64_t GetOpDescIdEpoch();
 void BumpOpDescIdEpoch();
 
-
 class OpDesc : public AttrHolder, public std::enable_shared_from_this<OpDesc> {
  public:
   using InferShapeFunc = std::function<Status(OpDesc&)>;
@@ -160,7 +159,7 @@ class OpDesc : public AttrHolder, public std::enable_shared_from_this<OpDesc> {
   // Valid inputs only (see IsValid).
   std::vector<GeTensorDesc> GetAllInputsDesc() const;
   std::vector<GeTensorDescPtr> GetAllInputsDescPtr() const;
-  size_t GetInputsSize() const;                           // valid inputs
+  size_t GetInputsSize() const;                                // valid inputs
   size_t GetAllInputsSize() const { return b_->num_inputs_; }  // every slot
 
   // -1 when absent.
@@ -210,7 +209,9 @@ class OpDesc : public AttrHolder, public std::enable_shared_from_this<OpDesc> {
   Status AppendIrInput(const std::string& name, IrInputType type);
   Status AppendIrOutput(const std::string& name, IrOutputType type);
   // GE spellings.
-  Status RegisterIrInput(const std::string& name, IrInputType type) { return AppendIrInput(name, type); }
+  Status RegisterIrInput(const std::string& name, IrInputType type) {
+    return AppendIrInput(name, type);
+  }
   Status RegisterIrOutput(const std::string& name, IrOutputType type) {
     return AppendIrOutput(name, type);
   }
@@ -378,8 +379,8 @@ class OpDesc : public AttrHolder, public std::enable_shared_from_this<OpDesc> {
     int64_t stream_id_ = 0;
     const std::string* engine_name_;      // interned
     const std::string* kernel_lib_name_;  // interned
-    std::shared_ptr<IrMeta> ir_meta_;  // copy-on-write
-    std::shared_ptr<Ext> ext_;         // lazily allocated; copy-on-write
+    std::shared_ptr<IrMeta> ir_meta_;     // copy-on-write
+    std::shared_ptr<Ext> ext_;            // lazily allocated; copy-on-write
   };
   Body* b_;  // never null; owned
 

@@ -70,8 +70,8 @@ void PoolDeallocate(void* p, size_t bytes, PoolRegion region = PoolRegion::kGene
 
 // Statistics of the calling process (for benchmarks and tests).
 struct PoolStats {
-  uint64_t reserved_bytes = 0;   // address space taken from the OS
-  uint64_t carved_bytes = 0;     // 2 MiB chunks handed to threads
+  uint64_t reserved_bytes = 0;  // address space taken from the OS
+  uint64_t carved_bytes = 0;    // 2 MiB chunks handed to threads
 };
 PoolStats GetPoolStats();
 // True when the pool is active (false under ASan / GE_GRAPH_NO_POOL).

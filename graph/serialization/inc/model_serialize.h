@@ -128,8 +128,8 @@ class ModelSerialize {
   // The ModelDef in protobuf text format (the dump format), and back.
   static StatusOr<std::string> SerializeModelToText(const ComputeGraph& graph,
                                                     const SerializeOptions& options = {});
-  static StatusOr<ComputeGraphPtr> DeserializeModelFromText(
-      absl::string_view text, const DeserializeOptions& options = {});
+  static StatusOr<ComputeGraphPtr> DeserializeModelFromText(absl::string_view text,
+                                                            const DeserializeOptions& options = {});
 };
 
 }  // namespace ge

@@ -265,18 +265,18 @@ struct Codec<std::vector<std::vector<float>>> {
 template <typename E>
 struct ListCodec;
 
-#define GE_SIMPLE_LIST_CODEC(E, FIELD)                                                    \
-  template <>                                                                             \
-  struct ListCodec<E> {                                                                   \
-    static Status Write(const std::vector<E>& v, ListValue* l, SerializeContext&) {       \
-      l->mutable_##FIELD()->Reserve(static_cast<int>(v.size()));                          \
-      for (const auto& e : v) l->add_##FIELD(e);                                          \
-      return OkStatus();                                                                  \
-    }                                                                                     \
-    static Status Read(const ListValue& l, std::vector<E>* v, DeserializeContext&) {      \
-      v->assign(l.FIELD().begin(), l.FIELD().end());                                      \
-      return OkStatus();                                                                  \
-    }                                                                                     \
+#define GE_SIMPLE_LIST_CODEC(E, FIELD)                                               \
+  template <>                                                                        \
+  struct ListCodec<E> {                                                              \
+    static Status Write(const std::vector<E>& v, ListValue* l, SerializeContext&) {  \
+      l->mutable_##FIELD()->Reserve(static_cast<int>(v.size()));                     \
+      for (const auto& e : v) l->add_##FIELD(e);                                     \
+      return OkStatus();                                                             \
+    }                                                                                \
+    static Status Read(const ListValue& l, std::vector<E>* v, DeserializeContext&) { \
+      v->assign(l.FIELD().begin(), l.FIELD().end());                                 \
+      return OkStatus();                                                             \
+    }                                                                                \
   };
 GE_SIMPLE_LIST_CODEC(int64_t, i)
 GE_SIMPLE_LIST_CODEC(float, f)
@@ -627,7 +627,8 @@ Status DeserializeAttrStore(const AttrEntries& attrs, AttrStore* store, Deserial
     return OkStatus();
   };
   bool sorted = true;
-  for (int i = 1; i < attrs.size() && sorted; ++i) sorted = attrs.Get(i - 1).key() < attrs.Get(i).key();
+  for (int i = 1; i < attrs.size() && sorted; ++i)
+    sorted = attrs.Get(i - 1).key() < attrs.Get(i).key();
   if (sorted) {  // what the serializer writes: the sorted store only appends
     for (const proto::AttrEntry& entry : attrs) RETURN_IF_ERROR(set(entry));
     return OkStatus();
@@ -636,8 +637,9 @@ Status DeserializeAttrStore(const AttrEntries& attrs, AttrStore* store, Deserial
   std::vector<const proto::AttrEntry*> entries;
   entries.reserve(static_cast<size_t>(attrs.size()));
   for (const proto::AttrEntry& entry : attrs) entries.push_back(&entry);
-  std::stable_sort(entries.begin(), entries.end(),
-                   [](const proto::AttrEntry* a, const proto::AttrEntry* b) { return a->key() < b->key(); });
+  std::stable_sort(
+      entries.begin(), entries.end(),
+      [](const proto::AttrEntry* a, const proto::AttrEntry* b) { return a->key() < b->key(); });
   for (const proto::AttrEntry* entry : entries) RETURN_IF_ERROR(set(*entry));
   return OkStatus();
 }

@@ -13,12 +13,12 @@
 #include <vector>
 
 #include "gmock/gmock.h"
-#include "gtest/gtest.h"
 #include "graph/inc/graph/compute_graph.h"
 #include "graph/proto/ge_ir.pb.h"
 #include "graph/serialization/testing/graph_compare.h"
 #include "graph/serialization/testing/random_graph.h"
 #include "graph/src/testing/status_matchers.h"
+#include "gtest/gtest.h"
 
 namespace ge {
 namespace {
@@ -106,7 +106,8 @@ TEST(AttrSerializerTest, RegistryHasEveryBuiltinType) {
     EXPECT_NE(AttrSerializerRegistry::Instance().Get(value.GetValueType()), nullptr) << name;
   }
   EXPECT_EQ(AttrSerializerRegistry::Instance().Get(AttrValue::VT_NONE), nullptr);
-  EXPECT_EQ(AttrSerializerRegistry::Instance().Get(static_cast<AttrValue::ValueType>(500)), nullptr);
+  EXPECT_EQ(AttrSerializerRegistry::Instance().Get(static_cast<AttrValue::ValueType>(500)),
+            nullptr);
 }
 
 class FixedIntSerializer : public AttrSerializer {
@@ -130,7 +131,8 @@ class CountingSerializer : public AttrSerializer {
     if (calls_ != nullptr) ++*calls_;
     return inner_->Serialize(v, def, ctx);
   }
-  Status Deserialize(const proto::AttrDef& def, AttrValue* v, DeserializeContext& ctx) const override {
+  Status Deserialize(const proto::AttrDef& def, AttrValue* v,
+                     DeserializeContext& ctx) const override {
     if (calls_ != nullptr) ++*calls_;
     return inner_->Deserialize(def, v, ctx);
   }
@@ -145,9 +147,11 @@ TEST(AttrSerializerTest, RegistrationRules) {
   Status st = r.Register(AttrValue::VT_INT, std::make_unique<FixedIntSerializer>());
   EXPECT_EQ(GetErrorCode(st), ErrorCode::kAlreadyExists);
   EXPECT_THAT(st.message(), HasSubstr("int"));
-  GE_EXPECT_CODE(r.Register(static_cast<AttrValue::ValueType>(500), std::make_unique<FixedIntSerializer>()),
+  GE_EXPECT_CODE(
+      r.Register(static_cast<AttrValue::ValueType>(500), std::make_unique<FixedIntSerializer>()),
+      ErrorCode::kParamInvalid);
+  GE_EXPECT_CODE(r.Register(static_cast<AttrValue::ValueType>(40), nullptr),
                  ErrorCode::kParamInvalid);
-  GE_EXPECT_CODE(r.Register(static_cast<AttrValue::ValueType>(40), nullptr), ErrorCode::kParamInvalid);
   // A type the graph does not have yet plugs into a free slot.
   const auto future = static_cast<AttrValue::ValueType>(40);
   EXPECT_EQ(r.Get(future), nullptr);
@@ -160,7 +164,8 @@ TEST(AttrSerializerTest, ReplacedSerializerIsUsed) {
   const AttrSerializer* builtin = r.Get(AttrValue::VT_LIST_INT);
   ASSERT_NE(builtin, nullptr);
   std::atomic<int> calls{0};
-  GE_ASSERT_OK(r.Register(AttrValue::VT_LIST_INT, std::make_unique<CountingSerializer>(builtin, &calls),
+  GE_ASSERT_OK(r.Register(AttrValue::VT_LIST_INT,
+                          std::make_unique<CountingSerializer>(builtin, &calls),
                           /*replace=*/true));
   StatusOr<proto::AttrDef> def = Write(AttrValue::CreateFrom<std::vector<int64_t>>({1, 2}));
   ASSERT_TRUE(def.ok());
@@ -181,7 +186,8 @@ TEST(AttrSerializerTest, ListMismatchAndUnknownTypes) {
   def.mutable_list()->add_f(1.0f);
   StatusOr<AttrValue> v = Read(def);
   ASSERT_FALSE(v.ok());
-  EXPECT_THAT(v.status().message(), HasSubstr("list_string attribute also carries 1 list_float elements"));
+  EXPECT_THAT(v.status().message(),
+              HasSubstr("list_string attribute also carries 1 list_float elements"));
 
   proto::AttrDef no_type;
   no_type.mutable_list();
@@ -195,7 +201,8 @@ TEST(AttrSerializerTest, ListMismatchAndUnknownTypes) {
   dts.mutable_list()->add_dt(-4);
   v = Read(dts);
   ASSERT_FALSE(v.ok());
-  EXPECT_THAT(v.status().message(), HasSubstr("element 1: data type -4 is not a ge.proto.DataType"));
+  EXPECT_THAT(v.status().message(),
+              HasSubstr("element 1: data type -4 is not a ge.proto.DataType"));
 }
 
 TEST(AttrSerializerTest, NestingLimits) {
@@ -242,7 +249,8 @@ TEST(AttrSerializerTest, StoreErrorsNameTheAttribute) {
 
   AttrStore out;
   GE_ASSERT_OK(out.Set("z", AttrValue::CreateFrom<int64_t>(1)));
-  GE_ASSERT_OK(out.Set("a", AttrValue::CreateFrom<std::vector<DataType>>({static_cast<DataType>(5)})));
+  GE_ASSERT_OK(
+      out.Set("a", AttrValue::CreateFrom<std::vector<DataType>>({static_cast<DataType>(5)})));
   AttrEntries written;
   SerializeContext sctx;
   st = SerializeAttrStore(out, &written, sctx);
@@ -252,8 +260,8 @@ TEST(AttrSerializerTest, StoreErrorsNameTheAttribute) {
 
 TEST(AttrSerializerTest, StoreEntriesInAnyOrderLastRepeatWins) {
   AttrEntries attrs;
-  for (const auto& [key, value] : std::vector<std::pair<std::string, int64_t>>{
-           {"b", 1}, {"a", 2}, {"b", 3}, {"c", 4}}) {
+  for (const auto& [key, value] :
+       std::vector<std::pair<std::string, int64_t>>{{"b", 1}, {"a", 2}, {"b", 3}, {"c", 4}}) {
     proto::AttrEntry* e = attrs.Add();
     e->set_key(key);
     e->mutable_value()->set_i(value);

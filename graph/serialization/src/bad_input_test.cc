@@ -11,13 +11,13 @@
 #include <vector>
 
 #include "gmock/gmock.h"
-#include "gtest/gtest.h"
 #include "graph/inc/graph/compute_graph.h"
 #include "graph/serialization/inc/model_serialize.h"
 #include "graph/serialization/inc/model_serialize_proto.h"
 #include "graph/serialization/testing/bad_input_corpus.h"
 #include "graph/serialization/testing/random_graph.h"
 #include "graph/src/testing/status_matchers.h"
+#include "gtest/gtest.h"
 
 namespace ge {
 namespace {
@@ -85,7 +85,8 @@ TEST(BadInputTest, TruncationsNeverCrash) {
   int rejected = 0;
   const size_t stride = bytes.size() / 1500 + 1;
   for (size_t n = 0; n < bytes.size(); n += stride) {
-    StatusOr<ComputeGraphPtr> g = ModelSerialize::DeserializeModel(absl::string_view(bytes).substr(0, n));
+    StatusOr<ComputeGraphPtr> g =
+        ModelSerialize::DeserializeModel(absl::string_view(bytes).substr(0, n));
     if (!g.ok()) {
       ++rejected;
       EXPECT_FALSE(g.status().message().empty());

@@ -11,16 +11,16 @@
 #include <vector>
 
 #include "gmock/gmock.h"
-#include "gtest/gtest.h"
 #include "graph/inc/graph/compute_graph.h"
 #include "graph/proto/ge_ir.pb.h"
 #include "graph/serialization/inc/model_serialize.h"
 #include "graph/serialization/inc/model_serialize_proto.h"
-#include "metadef/inc/base/wire_format.h"
 #include "graph/serialization/testing/graph_compare.h"
 #include "graph/serialization/testing/random_graph.h"
 #include "graph/src/testing/graph_builder.h"
 #include "graph/src/testing/status_matchers.h"
+#include "gtest/gtest.h"
+#include "metadef/inc/base/wire_format.h"
 
 namespace ge {
 namespace {
@@ -50,10 +50,12 @@ TEST(GraphCodecTest, BytesAreCanonical) {
       SCOPED_TRACE(testing::RandomGraphOptions().num_nodes + seed * 100 + v);
       StatusOr<std::string> model = ModelSerialize::SerializeModel(*g, variants[v]);
       ASSERT_TRUE(model.ok()) << model.status();
-      EXPECT_TRUE(Regenerated<proto::ModelDef>(*model) == *model) << "seed " << seed << " variant " << v;
+      EXPECT_TRUE(Regenerated<proto::ModelDef>(*model) == *model)
+          << "seed " << seed << " variant " << v;
       StatusOr<std::string> graph = ModelSerialize::SerializeGraph(*g, variants[v]);
       ASSERT_TRUE(graph.ok()) << graph.status();
-      EXPECT_TRUE(Regenerated<proto::GraphDef>(*graph) == *graph) << "seed " << seed << " variant " << v;
+      EXPECT_TRUE(Regenerated<proto::GraphDef>(*graph) == *graph)
+          << "seed " << seed << " variant " << v;
     }
   }
 }
@@ -97,7 +99,8 @@ TEST(GraphCodecTest, NegativeAndPackedScalarsMatchProtobuf) {
     w.PackedInt64<int64_t>(proto::ShapeDef::kDimFieldNumber, dims);
   }
   proto::ShapeDef expected;
-  for (int64_t d : {int64_t{-1}, int64_t{0}, int64_t{3}, int64_t{1} << 40, int64_t{-2}}) expected.add_dim(d);
+  for (int64_t d : {int64_t{-1}, int64_t{0}, int64_t{3}, int64_t{1} << 40, int64_t{-2}})
+    expected.add_dim(d);
   EXPECT_TRUE(bytes == *ModelSerializeImp::ToBytes(expected));
 
   std::string order;
@@ -120,11 +123,11 @@ std::string HandEncodedModel(bool with_group) {
   auto desc = [](std::vector<int64_t> dims_a, std::vector<int64_t> dims_b) {
     std::string d;
     WireWriter w(&d);
-    w.Int64Always(999, 5);           // unknown varint
-    w.StringAlways(1000, "junk");    // unknown length-delimited
-    w.Tag(1001, wire::kFixed32);     // unknown fixed32
+    w.Int64Always(999, 5);         // unknown varint
+    w.StringAlways(1000, "junk");  // unknown length-delimited
+    w.Tag(1001, wire::kFixed32);   // unknown fixed32
     w.Append("abcd", 4);
-    w.Tag(1002, wire::kFixed64);     // unknown fixed64
+    w.Tag(1002, wire::kFixed64);  // unknown fixed64
     w.Append("abcdefgh", 8);
     w.Int32(proto::TensorDescriptor::kFormatFieldNumber, FORMAT_NHWC);
     for (const auto& part : {dims_a, dims_b}) {
@@ -188,11 +191,13 @@ TEST(GraphCodecTest, ReaderRejectsMalformedEncodings) {
   StatusOr<ComputeGraphPtr> g = ModelSerialize::DeserializeModel(HandEncodedModel(true));
   ASSERT_FALSE(g.ok());
   EXPECT_EQ(GetErrorCode(g.status()), ErrorCode::kParseFailed);
-  EXPECT_THAT(std::string(g.status().message()), HasSubstr("truncated or malformed op 0 of graph 'hand'"));
+  EXPECT_THAT(std::string(g.status().message()),
+              HasSubstr("truncated or malformed op 0 of graph 'hand'"));
 
   // An 11-byte varint, a length past the end, field number 0.
-  for (const std::string& bad : {std::string("\x10\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\x01", 12),
-                                 std::string("\x3a\x05\x0a", 3), std::string("\x00\x01", 2)}) {
+  for (const std::string& bad :
+       {std::string("\x10\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\x01", 12),
+        std::string("\x3a\x05\x0a", 3), std::string("\x00\x01", 2)}) {
     g = ModelSerialize::DeserializeModel(bad);
     ASSERT_FALSE(g.ok());
     EXPECT_THAT(std::string(g.status().message()), HasSubstr("truncated or malformed ModelDef"));

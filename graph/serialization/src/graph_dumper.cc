@@ -132,8 +132,8 @@ class DotWriter {
     if (it == children_.end()) return;
     for (const ComputeGraph* sg : it->second) {
       const std::string cluster = absl::StrCat("cluster_", clusters_++);
-      absl::StrAppend(&out_, indent, "subgraph ", cluster, " {\n", indent, "  label=",
-                      DotQuote(sg->GetName()), ";\n", indent, "  style=rounded;\n");
+      absl::StrAppend(&out_, indent, "subgraph ", cluster, " {\n", indent,
+                      "  label=", DotQuote(sg->GetName()), ";\n", indent, "  style=rounded;\n");
       std::string anchor_id;
       if (sg->GetDirectNodesSize() == 0) {
         anchor_id = absl::StrCat(cluster, "_empty");
@@ -230,8 +230,8 @@ std::string GraphDumper::FileStem(uint64_t seq, absl::string_view stage_name) {
 }
 
 StatusOr<std::vector<std::string>> GraphDumper::Dump(const ComputeGraph& graph,
-                                                      absl::string_view stage_name,
-                                                      const DumpConfig& config) {
+                                                     absl::string_view stage_name,
+                                                     const DumpConfig& config) {
   std::vector<std::string> files;
   if (config.content == DumpConfig::Content::kOff) return files;
   RETURN_IF_ERROR(MakeDirs(config.path));

@@ -15,13 +15,13 @@
 
 #include "absl/strings/match.h"
 #include "gmock/gmock.h"
-#include "gtest/gtest.h"
 #include "graph/inc/graph/compute_graph.h"
 #include "graph/serialization/inc/model_serialize.h"
 #include "graph/serialization/testing/graph_compare.h"
 #include "graph/serialization/testing/random_graph.h"
 #include "graph/src/testing/graph_builder.h"
 #include "graph/src/testing/status_matchers.h"
+#include "gtest/gtest.h"
 
 namespace ge {
 namespace {
@@ -107,7 +107,8 @@ TEST(GraphDumperTest, FullDumpWritesTextDotAndLoadableBinary) {
   StatusOr<ComputeGraphPtr> from_text = ModelSerialize::DeserializeModelFromText(text);
   ASSERT_TRUE(from_text.ok()) << from_text.status();
   GE_EXPECT_OK(ge::testing::CompareGraphs(*g, **from_text));
-  StatusOr<ComputeGraphPtr> from_pb = ModelSerialize::DeserializeModel(ReadFile(dir + "/" + stem + ".pb"));
+  StatusOr<ComputeGraphPtr> from_pb =
+      ModelSerialize::DeserializeModel(ReadFile(dir + "/" + stem + ".pb"));
   ASSERT_TRUE(from_pb.ok()) << from_pb.status();
   GE_EXPECT_OK(ge::testing::CompareGraphs(*g, **from_pb));
 

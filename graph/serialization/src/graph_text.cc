@@ -236,7 +236,6 @@ class Printer {
  private:
   void Pad(int indent) { out_->append(static_cast<size_t>(indent), ' '); }
 
-
   void Block(const ComputeGraph& g, const char* keyword, const ComputeGraph* root, int indent) {
     *out_ += absl::StrCat(keyword, " ", Name(g.GetName()));
     if (root != nullptr) {

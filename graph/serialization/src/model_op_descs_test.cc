@@ -14,7 +14,6 @@
 #include <vector>
 
 #include "gmock/gmock.h"
-#include "gtest/gtest.h"
 #include "graph/inc/graph/attr_utils.h"
 #include "graph/inc/graph/compute_graph.h"
 #include "graph/inc/graph/node.h"
@@ -28,6 +27,7 @@
 #include "graph/serialization/testing/random_graph.h"
 #include "graph/src/testing/graph_builder.h"
 #include "graph/src/testing/status_matchers.h"
+#include "gtest/gtest.h"
 
 namespace ge {
 namespace {
@@ -79,7 +79,8 @@ void ExpectSameAsFull(const ModelOpDescs& light, const ComputeGraph& full) {
 
 // When the light decode fails, the full decode fails the same way; a model
 // without subgraphs gives the same result either way.
-void ExpectConsistent(absl::string_view bytes, const DeserializeOptions& options, bool has_subgraphs) {
+void ExpectConsistent(absl::string_view bytes, const DeserializeOptions& options,
+                      bool has_subgraphs) {
   StatusOr<ModelOpDescs> light = DecodeModelOpDescs(bytes, options);
   StatusOr<ComputeGraphPtr> full = ModelSerialize::DeserializeModel(bytes, options);
   if (!light.ok()) {
@@ -123,7 +124,8 @@ TEST_P(RandomModelTest, TruncationsAndMutationsMatchTheFullDecode) {
   for (size_t len = 0; len < bytes->size(); len += step) {
     SCOPED_TRACE(len);
     StatusOr<ModelOpDescs> light = DecodeModelOpDescs(absl::string_view(*bytes).substr(0, len));
-    StatusOr<ComputeGraphPtr> full = ModelSerialize::DeserializeModel(absl::string_view(*bytes).substr(0, len));
+    StatusOr<ComputeGraphPtr> full =
+        ModelSerialize::DeserializeModel(absl::string_view(*bytes).substr(0, len));
     ASSERT_EQ(light.ok(), full.ok()) << (light.ok() ? full.status() : light.status());
     if (!light.ok()) {
       EXPECT_EQ(light.status().message(), full.status().message());
@@ -262,7 +264,8 @@ TEST(ModelOpDescsTest, LimitsAndCycles) {
   StatusOr<ModelOpDescs> limited = DecodeModelOpDescs(*ok_bytes, small);
   ASSERT_FALSE(limited.ok());
   EXPECT_EQ(GetErrorCode(limited.status()), ErrorCode::kOutOfRange);
-  EXPECT_THAT(std::string(limited.status().message()), HasSubstr("has 3 ops, more than the limit of 2"));
+  EXPECT_THAT(std::string(limited.status().message()),
+              HasSubstr("has 3 ops, more than the limit of 2"));
   ExpectConsistent(*ok_bytes, small, false);
 
   // x <- y <- x: a cycle through a later op.
@@ -294,7 +297,8 @@ TEST(ModelOpDescsTest, LimitsAndCycles) {
   ASSERT_TRUE(missing.ok());
   StatusOr<ModelOpDescs> r2 = DecodeModelOpDescs(*missing);
   ASSERT_FALSE(r2.ok());
-  EXPECT_THAT(std::string(r2.status().message()), HasSubstr("node 'x' input 0 refers to missing node 'nope'"));
+  EXPECT_THAT(std::string(r2.status().message()),
+              HasSubstr("node 'x' input 0 refers to missing node 'nope'"));
   ExpectConsistent(*missing, DeserializeOptions(), false);
 }
 

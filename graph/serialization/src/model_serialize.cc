@@ -27,7 +27,8 @@ constexpr int kProtoRecursionLimit = 1024;
 class TextErrors : public google::protobuf::io::ErrorCollector {
  public:
   void AddError(int line, int column, const std::string& message) override {
-    if (errors_.size() < 5) errors_.push_back(absl::StrCat(line + 1, ":", column + 1, ": ", message));
+    if (errors_.size() < 5)
+      errors_.push_back(absl::StrCat(line + 1, ":", column + 1, ": ", message));
   }
   std::string Joined() const { return absl::StrJoin(errors_, "; "); }
 
@@ -38,7 +39,8 @@ class TextErrors : public google::protobuf::io::ErrorCollector {
 // Generated objects from codec bytes (which are always parseable).
 Status ToMessage(const std::string& bytes, google::protobuf::MessageLite* message) {
   Status st = ModelSerializeImp::ParseBytes(bytes, message);
-  if (!st.ok()) return Internal("the codec wrote unparseable ", message->GetTypeName(), ": ", st.message());
+  if (!st.ok())
+    return Internal("the codec wrote unparseable ", message->GetTypeName(), ": ", st.message());
   return OkStatus();
 }
 
@@ -76,7 +78,8 @@ StatusOr<ComputeGraphPtr> ModelSerializeImp::UnserializeGraph(const proto::Graph
   return codec::DecodeGraph(bytes, ctx);
 }
 
-Status ModelSerializeImp::SerializeOpDesc(const OpDesc& op, proto::OpDef* def, SerializeContext& ctx) {
+Status ModelSerializeImp::SerializeOpDesc(const OpDesc& op, proto::OpDef* def,
+                                          SerializeContext& ctx) {
   std::string bytes;
   RETURN_IF_ERROR(codec::EncodeOpDesc(op, ctx, &bytes));
   return ToMessage(bytes, def);
@@ -105,7 +108,8 @@ StatusOr<std::string> ModelSerializeImp::ToBytes(const google::protobuf::Message
   return bytes;
 }
 
-Status ModelSerializeImp::ParseBytes(absl::string_view bytes, google::protobuf::MessageLite* message) {
+Status ModelSerializeImp::ParseBytes(absl::string_view bytes,
+                                     google::protobuf::MessageLite* message) {
   if (bytes.size() > static_cast<size_t>(INT_MAX)) {
     return OutOfRange("input of ", bytes.size(), " bytes is larger than protobuf's 2 GiB limit");
   }

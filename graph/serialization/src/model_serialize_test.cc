@@ -13,7 +13,6 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
-#include "gtest/gtest.h"
 #include "graph/inc/graph/attr_utils.h"
 #include "graph/inc/graph/compute_graph.h"
 #include "graph/inc/graph/node.h"
@@ -24,6 +23,7 @@
 #include "graph/serialization/testing/random_graph.h"
 #include "graph/src/testing/graph_builder.h"
 #include "graph/src/testing/status_matchers.h"
+#include "gtest/gtest.h"
 
 namespace ge {
 namespace {
@@ -72,7 +72,8 @@ TEST_P(RandomRoundTripTest, ModelBytesAreStableAndGraphsEqual) {
   EXPECT_TRUE(*bytes1 == *bytes2) << "re-serialized bytes differ (" << bytes1->size() << " vs "
                                   << bytes2->size() << " bytes)";
   // The same seed builds an equal graph with equal bytes.
-  StatusOr<std::string> again = ModelSerialize::SerializeModel(*ge::testing::RandomGraph(GetParam()));
+  StatusOr<std::string> again =
+      ModelSerialize::SerializeModel(*ge::testing::RandomGraph(GetParam()));
   ASSERT_TRUE(again.ok());
   EXPECT_TRUE(*again == *bytes1);
 }
@@ -202,7 +203,12 @@ TEST(ModelSerializeTest, SmallGraphRoundTrip) {
   ASSERT_NE(back, nullptr);
   GE_EXPECT_OK(ge::testing::CompareGraphs(*s.graph, *back));
   EXPECT_EQ(ge::testing::EdgeStrings(*s.graph), ge::testing::EdgeStrings(*back));
-  EXPECT_EQ(back->FindNode("e")->GetInDataAnchor(0)->GetPeerOutControlAnchorPtr()->GetOwnerNodeBarePtr()->GetName(), "a");
+  EXPECT_EQ(back->FindNode("e")
+                ->GetInDataAnchor(0)
+                ->GetPeerOutControlAnchorPtr()
+                ->GetOwnerNodeBarePtr()
+                ->GetName(),
+            "a");
   EXPECT_FALSE(back->FindNode("e")->GetInDataAnchor(1)->IsLinked());
 }
 
@@ -275,7 +281,8 @@ TEST(ModelSerializeTest, DescsAndPortNamesSurvive) {
   x.SetDataOffset(64);
   GE_ASSERT_OK(x.SetAttr("_note", AttrValue::CreateFrom<std::string>("hi")));
   GE_ASSERT_OK(op->AddInputDesc("x", x));
-  GE_ASSERT_OK(op->AddOptionalInputDesc("bias", GeTensorDesc(GeShape(), FORMAT_RESERVED, DT_UNDEFINED)));
+  GE_ASSERT_OK(
+      op->AddOptionalInputDesc("bias", GeTensorDesc(GeShape(), FORMAT_RESERVED, DT_UNDEFINED)));
   const Format packed = static_cast<Format>(GetFormatFromSubAndC0(FORMAT_FRACTAL_Z, 2, 5));
   GE_ASSERT_OK(op->AddOutputDesc("y", GeTensorDesc(GeShape({4, 4, 16, 16}), packed, DT_INT4)));
   ge::testing::GraphBuilder builder("descs");
@@ -347,7 +354,8 @@ TEST(ModelSerializeTest, SubgraphTreeRoundTripAndSubtreeSerialization) {
 TEST(ModelSerializeTest, TensorDataCanBeOmitted) {
   ge::testing::GraphBuilder builder("weights");
   NodePtr n = builder.AddNode("w", CONSTANT, 0, 1);
-  const GeTensor t(GeTensorDesc(GeShape({4}), FORMAT_ND, DT_UINT8), std::vector<uint8_t>{1, 2, 3, 4});
+  const GeTensor t(GeTensorDesc(GeShape({4}), FORMAT_ND, DT_UINT8),
+                   std::vector<uint8_t>{1, 2, 3, 4});
   GE_ASSERT_OK(n->GetOpDesc()->SetAttr("value", AttrValue::CreateFrom<GeTensor>(t)));
   SerializeOptions no_data;
   no_data.omit_tensor_data = true;
@@ -427,7 +435,8 @@ TEST(ModelSerializeTest, CrossGraphEdgeIsRejected) {
   GE_ASSERT_OK(x->GetOutDataAnchor(0)->LinkTo(y->GetInDataAnchor(0)));
   StatusOr<std::string> bytes = ModelSerialize::SerializeModel(*b2.graph());
   ASSERT_FALSE(bytes.ok());
-  EXPECT_THAT(bytes.status().message(), HasSubstr("comes from node 'x', which is not in graph 'two'"));
+  EXPECT_THAT(bytes.status().message(),
+              HasSubstr("comes from node 'x', which is not in graph 'two'"));
   bytes = ModelSerialize::SerializeModel(*b1.graph());
   ASSERT_FALSE(bytes.ok());
   EXPECT_THAT(bytes.status().message(), HasSubstr("feeds node 'y', which is not in graph 'one'"));
@@ -449,7 +458,8 @@ TEST(ModelSerializeTest, NullGraphAttrAndBadFormatAreRejected) {
   GE_ASSERT_OK(n->GetOpDesc()->SetAttr("g", AttrValue::CreateFrom<ComputeGraphPtr>(nullptr)));
   StatusOr<std::string> bytes = ModelSerialize::SerializeModel(*builder.graph());
   ASSERT_FALSE(bytes.ok());
-  EXPECT_THAT(bytes.status().message(), HasSubstr("node 'n': attribute 'g': graph attribute holds a null graph"));
+  EXPECT_THAT(bytes.status().message(),
+              HasSubstr("node 'n': attribute 'g': graph attribute holds a null graph"));
   GE_ASSERT_OK(n->GetOpDesc()->DelAttr("g"));
   n->GetOpDesc()->MutableOutputDesc(0)->SetFormat(static_cast<Format>(0x7fffffff));
   bytes = ModelSerialize::SerializeModel(*builder.graph());
@@ -488,7 +498,8 @@ TEST(ModelSerializeTest, CyclesCanBeAcceptedOnRequest) {
 }
 
 TEST(ModelSerializeTest, TextParseErrorsNameTheLine) {
-  StatusOr<ComputeGraphPtr> g = ModelSerialize::DeserializeModelFromText("graph {\n  name: \"x\"\n  op { bogus: 1 }\n}\n");
+  StatusOr<ComputeGraphPtr> g =
+      ModelSerialize::DeserializeModelFromText("graph {\n  name: \"x\"\n  op { bogus: 1 }\n}\n");
   ASSERT_FALSE(g.ok());
   EXPECT_EQ(GetErrorCode(g.status()), ErrorCode::kParseFailed);
   EXPECT_THAT(g.status().message(), HasSubstr("3:"));

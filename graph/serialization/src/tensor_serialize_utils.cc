@@ -21,22 +21,23 @@ namespace {
 
 // kDataTypeMap: ge::DataType <-> ge::proto::DataType (same names, different
 // numbers).
-#define GE_DT_PAIR(name) {::ge::name, ::ge::proto::name}
+#define GE_DT_PAIR(name) \
+  { ::ge::name, ::ge::proto::name }
 constexpr std::pair<DataType, proto::DataType> kDataTypeMap[] = {
-    GE_DT_PAIR(DT_UNDEFINED),      GE_DT_PAIR(DT_FLOAT),         GE_DT_PAIR(DT_FLOAT16),
-    GE_DT_PAIR(DT_INT8),           GE_DT_PAIR(DT_UINT8),         GE_DT_PAIR(DT_INT16),
-    GE_DT_PAIR(DT_UINT16),         GE_DT_PAIR(DT_INT32),         GE_DT_PAIR(DT_INT64),
-    GE_DT_PAIR(DT_UINT32),         GE_DT_PAIR(DT_UINT64),        GE_DT_PAIR(DT_BOOL),
-    GE_DT_PAIR(DT_DOUBLE),         GE_DT_PAIR(DT_STRING),        GE_DT_PAIR(DT_DUAL_SUB_INT8),
-    GE_DT_PAIR(DT_DUAL_SUB_UINT8), GE_DT_PAIR(DT_COMPLEX64),     GE_DT_PAIR(DT_COMPLEX128),
-    GE_DT_PAIR(DT_QINT8),          GE_DT_PAIR(DT_QINT16),        GE_DT_PAIR(DT_QINT32),
-    GE_DT_PAIR(DT_QUINT8),         GE_DT_PAIR(DT_QUINT16),       GE_DT_PAIR(DT_RESOURCE),
-    GE_DT_PAIR(DT_STRING_REF),     GE_DT_PAIR(DT_DUAL),          GE_DT_PAIR(DT_VARIANT),
-    GE_DT_PAIR(DT_BF16),           GE_DT_PAIR(DT_INT4),          GE_DT_PAIR(DT_UINT1),
-    GE_DT_PAIR(DT_INT2),           GE_DT_PAIR(DT_UINT2),         GE_DT_PAIR(DT_COMPLEX32),
-    GE_DT_PAIR(DT_HIFLOAT8),       GE_DT_PAIR(DT_FLOAT8_E5M2),   GE_DT_PAIR(DT_FLOAT8_E4M3FN),
-    GE_DT_PAIR(DT_FLOAT8_E8M0),    GE_DT_PAIR(DT_FLOAT6_E3M2),   GE_DT_PAIR(DT_FLOAT6_E2M3),
-    GE_DT_PAIR(DT_FLOAT4_E2M1),    GE_DT_PAIR(DT_FLOAT4_E1M2),   GE_DT_PAIR(DT_UINT4),
+    GE_DT_PAIR(DT_UNDEFINED),      GE_DT_PAIR(DT_FLOAT),       GE_DT_PAIR(DT_FLOAT16),
+    GE_DT_PAIR(DT_INT8),           GE_DT_PAIR(DT_UINT8),       GE_DT_PAIR(DT_INT16),
+    GE_DT_PAIR(DT_UINT16),         GE_DT_PAIR(DT_INT32),       GE_DT_PAIR(DT_INT64),
+    GE_DT_PAIR(DT_UINT32),         GE_DT_PAIR(DT_UINT64),      GE_DT_PAIR(DT_BOOL),
+    GE_DT_PAIR(DT_DOUBLE),         GE_DT_PAIR(DT_STRING),      GE_DT_PAIR(DT_DUAL_SUB_INT8),
+    GE_DT_PAIR(DT_DUAL_SUB_UINT8), GE_DT_PAIR(DT_COMPLEX64),   GE_DT_PAIR(DT_COMPLEX128),
+    GE_DT_PAIR(DT_QINT8),          GE_DT_PAIR(DT_QINT16),      GE_DT_PAIR(DT_QINT32),
+    GE_DT_PAIR(DT_QUINT8),         GE_DT_PAIR(DT_QUINT16),     GE_DT_PAIR(DT_RESOURCE),
+    GE_DT_PAIR(DT_STRING_REF),     GE_DT_PAIR(DT_DUAL),        GE_DT_PAIR(DT_VARIANT),
+    GE_DT_PAIR(DT_BF16),           GE_DT_PAIR(DT_INT4),        GE_DT_PAIR(DT_UINT1),
+    GE_DT_PAIR(DT_INT2),           GE_DT_PAIR(DT_UINT2),       GE_DT_PAIR(DT_COMPLEX32),
+    GE_DT_PAIR(DT_HIFLOAT8),       GE_DT_PAIR(DT_FLOAT8_E5M2), GE_DT_PAIR(DT_FLOAT8_E4M3FN),
+    GE_DT_PAIR(DT_FLOAT8_E8M0),    GE_DT_PAIR(DT_FLOAT6_E3M2), GE_DT_PAIR(DT_FLOAT6_E2M3),
+    GE_DT_PAIR(DT_FLOAT4_E2M1),    GE_DT_PAIR(DT_FLOAT4_E1M2), GE_DT_PAIR(DT_UINT4),
     GE_DT_PAIR(DT_INT1),
 };
 #undef GE_DT_PAIR
@@ -104,7 +105,8 @@ StatusOr<DataType> GeTensorSerializeUtils::DataTypeFromProto(int64_t proto_value
 
 StatusOr<std::string> GeTensorSerializeUtils::FormatToLayout(int32_t format) {
   if (format >= 0 && format < FORMAT_END) {
-    if (Formats().ok[static_cast<size_t>(format)]) return Formats().names[static_cast<size_t>(format)];
+    if (Formats().ok[static_cast<size_t>(format)])
+      return Formats().names[static_cast<size_t>(format)];
   } else {
     std::string name = TypeUtils::FormatToSerialString(format);
     StatusOr<Format> back = TypeUtils::SerialStringToFormat(name);
@@ -211,7 +213,8 @@ Status GeTensorSerializeUtils::AssembleGeTensorFromProto(const proto::TensorDef&
   if (def.data().empty()) {
     *tensor = GeTensor(desc);
   } else {
-    *tensor = GeTensor(desc, reinterpret_cast<const uint8_t*>(def.data().data()), def.data().size());
+    *tensor =
+        GeTensor(desc, reinterpret_cast<const uint8_t*>(def.data().data()), def.data().size());
   }
   return OkStatus();
 }

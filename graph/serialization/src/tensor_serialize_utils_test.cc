@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "gmock/gmock.h"
-#include "gtest/gtest.h"
 #include "graph/src/testing/file_view_testing.h"
 #include "graph/src/testing/status_matchers.h"
+#include "gtest/gtest.h"
 #include "metadef/inc/external/graph/type_utils.h"
 
 namespace ge {
@@ -36,7 +36,8 @@ TEST(TensorSerializeUtilsTest, DataTypeTableIsABijection) {
   EXPECT_EQ(static_cast<int>(seen.size()), proto::DataType_ARRAYSIZE);
   EXPECT_EQ(*GeTensorSerializeUtils::DataTypeToProto(DT_FLOAT), proto::DT_FLOAT);
   EXPECT_EQ(*GeTensorSerializeUtils::DataTypeToProto(DT_UNDEFINED), proto::DT_UNDEFINED);
-  GE_EXPECT_CODE(GeTensorSerializeUtils::DataTypeToProto(DT_MAX).status(), ErrorCode::kParamInvalid);
+  GE_EXPECT_CODE(GeTensorSerializeUtils::DataTypeToProto(DT_MAX).status(),
+                 ErrorCode::kParamInvalid);
   GE_EXPECT_CODE(GeTensorSerializeUtils::DataTypeToProto(static_cast<DataType>(5)).status(),
                  ErrorCode::kParamInvalid);
   GE_EXPECT_CODE(GeTensorSerializeUtils::DataTypeFromProto(proto::DataType_ARRAYSIZE).status(),
@@ -69,9 +70,12 @@ TEST(TensorSerializeUtilsTest, FormatsIncludingPackedOnes) {
   ASSERT_TRUE(back.ok()) << back.status();
   EXPECT_EQ(*back, packed);
   EXPECT_EQ(*GeTensorSerializeUtils::CheckedFormat(packed), packed);
-  GE_EXPECT_CODE(GeTensorSerializeUtils::FormatToLayout(0x7fffffff).status(), ErrorCode::kParamInvalid);
-  GE_EXPECT_CODE(GeTensorSerializeUtils::FormatToLayout(FORMAT_END).status(), ErrorCode::kParamInvalid);
-  GE_EXPECT_CODE(GeTensorSerializeUtils::CheckedFormat(int64_t{1} << 40).status(), ErrorCode::kParseFailed);
+  GE_EXPECT_CODE(GeTensorSerializeUtils::FormatToLayout(0x7fffffff).status(),
+                 ErrorCode::kParamInvalid);
+  GE_EXPECT_CODE(GeTensorSerializeUtils::FormatToLayout(FORMAT_END).status(),
+                 ErrorCode::kParamInvalid);
+  GE_EXPECT_CODE(GeTensorSerializeUtils::CheckedFormat(int64_t{1} << 40).status(),
+                 ErrorCode::kParseFailed);
   StatusOr<Format> bad = GeTensorSerializeUtils::LayoutToFormat("NCHW:x");
   ASSERT_FALSE(bad.ok());
   EXPECT_THAT(bad.status().message(), HasSubstr("layout 'NCHW:x'"));

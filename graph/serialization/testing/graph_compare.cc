@@ -23,21 +23,21 @@ Status Diff(const char* what, const T& a, const T& b) {
   return GraphInvalid(what, ": ", a, " vs ", b);
 }
 
-#define GE_CMP(what, a, b)                          \
-  do {                                              \
-    const auto& ge_a_ = (a);                        \
-    const auto& ge_b_ = (b);                        \
+#define GE_CMP(what, a, b)                                  \
+  do {                                                      \
+    const auto& ge_a_ = (a);                                \
+    const auto& ge_b_ = (b);                                \
     if (!(ge_a_ == ge_b_)) return Diff(what, ge_a_, ge_b_); \
   } while (false)
 
-#define GE_CMP_LIST(what, a, b)                                                        \
-  do {                                                                                 \
-    const auto& ge_a_ = (a);                                                           \
-    const auto& ge_b_ = (b);                                                           \
-    if (!(ge_a_ == ge_b_)) {                                                           \
-      return GraphInvalid(what, ": [", absl::StrJoin(ge_a_, ","), "] vs [",            \
-                          absl::StrJoin(ge_b_, ","), "]");                             \
-    }                                                                                  \
+#define GE_CMP_LIST(what, a, b)                                             \
+  do {                                                                      \
+    const auto& ge_a_ = (a);                                                \
+    const auto& ge_b_ = (b);                                                \
+    if (!(ge_a_ == ge_b_)) {                                                \
+      return GraphInvalid(what, ": [", absl::StrJoin(ge_a_, ","), "] vs [", \
+                          absl::StrJoin(ge_b_, ","), "]");                  \
+    }                                                                       \
   } while (false)
 
 Status Within(const Status& st, const std::string& where) {
@@ -61,7 +61,8 @@ std::vector<std::string> Peers(const Anchor& a) {
 
 template <typename E, typename Fn>
 Status CompareVectors(const char* what, const std::vector<E>& a, const std::vector<E>& b, Fn fn) {
-  if (a.size() != b.size()) return GraphInvalid(what, ": ", a.size(), " vs ", b.size(), " elements");
+  if (a.size() != b.size())
+    return GraphInvalid(what, ": ", a.size(), " vs ", b.size(), " elements");
   for (size_t i = 0; i < a.size(); ++i) {
     RETURN_IF_ERROR(Within(fn(a[i], b[i]), absl::StrCat(what, "[", i, "]")));
   }
@@ -77,7 +78,8 @@ Status CompareTensors(const GeTensor& a, const GeTensor& b) {
   RETURN_IF_ERROR(CompareTensorDescs(a.GetTensorDesc(), b.GetTensorDesc()));
   const auto da = a.GetData();
   const auto db = b.GetData();
-  if (da.size() != db.size() || (!da.empty() && std::memcmp(da.data(), db.data(), da.size()) != 0)) {
+  if (da.size() != db.size() ||
+      (!da.empty() && std::memcmp(da.data(), db.data(), da.size()) != 0)) {
     return GraphInvalid("tensor data differ (", da.size(), " vs ", db.size(), " bytes)");
   }
   return OkStatus();
@@ -98,8 +100,10 @@ Status CompareOpDescs(const OpDesc& a, const OpDesc& b) {
   GE_CMP("stream id", a.GetStreamId(), b.GetStreamId());
   GE_CMP("input count", a.GetAllInputsSize(), b.GetAllInputsSize());
   for (uint32_t i = 0; i < a.GetAllInputsSize(); ++i) {
-    GE_CMP(absl::StrCat("input ", i, " name").c_str(), a.GetInputNameByIndex(i), b.GetInputNameByIndex(i));
-    GE_CMP(absl::StrCat("input ", i, " optional").c_str(), a.IsOptionalInput(i), b.IsOptionalInput(i));
+    GE_CMP(absl::StrCat("input ", i, " name").c_str(), a.GetInputNameByIndex(i),
+           b.GetInputNameByIndex(i));
+    GE_CMP(absl::StrCat("input ", i, " optional").c_str(), a.IsOptionalInput(i),
+           b.IsOptionalInput(i));
     RETURN_IF_ERROR(Within(CompareTensorDescs(*a.GetInputDescBarePtr(i), *b.GetInputDescBarePtr(i)),
                            absl::StrCat("input desc ", i)));
   }
@@ -107,8 +111,9 @@ Status CompareOpDescs(const OpDesc& a, const OpDesc& b) {
   for (uint32_t i = 0; i < a.GetAllOutputsDescSize(); ++i) {
     GE_CMP(absl::StrCat("output ", i, " name").c_str(), a.GetOutputNameByIndex(i),
            b.GetOutputNameByIndex(i));
-    RETURN_IF_ERROR(Within(CompareTensorDescs(*a.GetOutputDescBarePtr(i), *b.GetOutputDescBarePtr(i)),
-                           absl::StrCat("output desc ", i)));
+    RETURN_IF_ERROR(
+        Within(CompareTensorDescs(*a.GetOutputDescBarePtr(i), *b.GetOutputDescBarePtr(i)),
+               absl::StrCat("output desc ", i)));
   }
   auto ir_in = [](const OpDesc& o) {
     std::vector<std::string> v;
@@ -179,7 +184,8 @@ Status CompareGraphBodies(const ComputeGraph& a, const ComputeGraph& b) {
   auto ia = a.DirectNodes().begin();
   auto ib = b.DirectNodes().begin();
   for (; ia != a.DirectNodes().end(); ++ia, ++ib) {
-    RETURN_IF_ERROR(Within(CompareNodes(**ia, **ib), absl::StrCat("node '", (*ia)->GetName(), "'")));
+    RETURN_IF_ERROR(
+        Within(CompareNodes(**ia, **ib), absl::StrCat("node '", (*ia)->GetName(), "'")));
   }
   auto names = [](const std::vector<NodePtr>& v) {
     std::vector<std::string> out;
@@ -221,11 +227,10 @@ Status CompareTensorDescs(const GeTensorDesc& a, const GeTensorDesc& b) {
   ca.MutableAttrStore().Clear();
   cb.MutableAttrStore().Clear();
   if (!(ca == cb)) {
-    return GraphInvalid("tensor desc fields differ: ", a.DebugString(), " origin ",
-                        a.GetOriginShape().ToString(), " name '", a.GetName(), "' real ",
-                        a.GetRealDimCnt(), " vs ", b.DebugString(), " origin ",
-                        b.GetOriginShape().ToString(), " name '", b.GetName(), "' real ",
-                        b.GetRealDimCnt());
+    return GraphInvalid(
+        "tensor desc fields differ: ", a.DebugString(), " origin ", a.GetOriginShape().ToString(),
+        " name '", a.GetName(), "' real ", a.GetRealDimCnt(), " vs ", b.DebugString(), " origin ",
+        b.GetOriginShape().ToString(), " name '", b.GetName(), "' real ", b.GetRealDimCnt());
   }
   return Within(CompareAttrStores(a.GetAttrStore(), b.GetAttrStore()), "desc attrs");
 }
@@ -251,19 +256,17 @@ Status CompareAttrValues(const AttrValue& a, const AttrValue& b) {
       }
       return OkStatus();
     case AttrValue::VT_LIST_FLOAT:
-      return CompareVectors("list_float", *a.Get<std::vector<float>>(), *b.Get<std::vector<float>>(),
-                            [](float x, float y) {
-                              return SameFloatBits(x, y) ? OkStatus() : Diff("float", x, y);
-                            });
-    case AttrValue::VT_LIST_LIST_FLOAT:
       return CompareVectors(
-          "list_list_float", *a.Get<std::vector<std::vector<float>>>(),
-          *b.Get<std::vector<std::vector<float>>>(),
-          [](const std::vector<float>& x, const std::vector<float>& y) {
-            return CompareVectors("inner", x, y, [](float p, float q) {
-              return SameFloatBits(p, q) ? OkStatus() : Diff("float", p, q);
-            });
-          });
+          "list_float", *a.Get<std::vector<float>>(), *b.Get<std::vector<float>>(),
+          [](float x, float y) { return SameFloatBits(x, y) ? OkStatus() : Diff("float", x, y); });
+    case AttrValue::VT_LIST_LIST_FLOAT:
+      return CompareVectors("list_list_float", *a.Get<std::vector<std::vector<float>>>(),
+                            *b.Get<std::vector<std::vector<float>>>(),
+                            [](const std::vector<float>& x, const std::vector<float>& y) {
+                              return CompareVectors("inner", x, y, [](float p, float q) {
+                                return SameFloatBits(p, q) ? OkStatus() : Diff("float", p, q);
+                              });
+                            });
     case AttrValue::VT_TENSOR_DESC:
       return CompareTensorDescs(*a.Get<GeTensorDesc>(), *b.Get<GeTensorDesc>());
     case AttrValue::VT_LIST_TENSOR_DESC:

@@ -56,9 +56,9 @@ const std::vector<DataType>& DataTypes() {
 
 Format RandomFormat(std::mt19937_64& rng) {
   static const std::vector<Format> kPlain = {
-      FORMAT_NCHW,   FORMAT_NHWC,      FORMAT_ND,          FORMAT_NC1HWC0, FORMAT_FRACTAL_Z,
-      FORMAT_HWCN,   FORMAT_FRACTAL_NZ, FORMAT_NDHWC,      FORMAT_NCDHW,   FORMAT_NDC1HWC0,
-      FORMAT_FRACTAL_Z_3D, FORMAT_NC1HWC0_C04, FORMAT_C1HWC0, FORMAT_CHWN, FORMAT_RESERVED};
+      FORMAT_NCHW,         FORMAT_NHWC,        FORMAT_ND,     FORMAT_NC1HWC0, FORMAT_FRACTAL_Z,
+      FORMAT_HWCN,         FORMAT_FRACTAL_NZ,  FORMAT_NDHWC,  FORMAT_NCDHW,   FORMAT_NDC1HWC0,
+      FORMAT_FRACTAL_Z_3D, FORMAT_NC1HWC0_C04, FORMAT_C1HWC0, FORMAT_CHWN,    FORMAT_RESERVED};
   const Format f = Pick(rng, kPlain);
   if (Chance(rng, 20) && f != FORMAT_RESERVED) {
     // Packed sub-format and / or C0 (C0 code 5 = 16, 6 = 32).
@@ -77,7 +77,8 @@ GeShape RandomShape(std::mt19937_64& rng) {
       return GeShape({UNKNOWN_RANK});
     default: {
       std::vector<int64_t> dims(1 + Uniform(rng, 5));
-      for (int64_t& d : dims) d = Chance(rng, 20) ? UNKNOWN_DIM : static_cast<int64_t>(Uniform(rng, 65));
+      for (int64_t& d : dims)
+        d = Chance(rng, 20) ? UNKNOWN_DIM : static_cast<int64_t>(Uniform(rng, 65));
       return GeShape(dims);
     }
   }
@@ -108,7 +109,10 @@ AttrValue::Bytes RandomBytes(std::mt19937_64& rng, size_t max_len) {
 }
 
 float RandomFloat(std::mt19937_64& rng) {
-  static const std::vector<float> kSpecial = {0.0f, -0.0f, 1.5f, -3.25e-7f,
+  static const std::vector<float> kSpecial = {0.0f,
+                                              -0.0f,
+                                              1.5f,
+                                              -3.25e-7f,
                                               std::numeric_limits<float>::infinity(),
                                               std::numeric_limits<float>::max(),
                                               std::numeric_limits<float>::denorm_min()};
@@ -243,7 +247,8 @@ ComputeGraphPtr AddSubgraph(std::mt19937_64& rng, const ComputeGraphPtr& root,
   auto data_op = std::make_shared<OpDesc>(absl::StrCat(graph_name, "_data"), DATA);
   Check(data_op->AddInputDesc(RandomTensorDesc(rng, false)), "data input");
   Check(data_op->AddOutputDesc(RandomTensorDesc(rng, false)), "data output");
-  Check(data_op->SetAttr(ATTR_NAME_PARENT_NODE_INDEX, AttrValue::CreateFrom<int64_t>(0)), "parent idx");
+  Check(data_op->SetAttr(ATTR_NAME_PARENT_NODE_INDEX, AttrValue::CreateFrom<int64_t>(0)),
+        "parent idx");
   auto body_op = RandomOp(rng, absl::StrCat(graph_name, "_body"), "Relu", 0, false);
   auto out_op = std::make_shared<OpDesc>(absl::StrCat(graph_name, "_out"), NETOUTPUT);
   Check(out_op->AddInputDesc(RandomTensorDesc(rng, false)), "netoutput input");
@@ -259,8 +264,8 @@ ComputeGraphPtr AddSubgraph(std::mt19937_64& rng, const ComputeGraphPtr& root,
   sg->SetParentNode(parent);
   OpDesc& pop = *parent->GetOpDescBarePtr();
   Check(pop.AddSubgraphName(slot), "AddSubgraphName");
-  Check(pop.SetSubgraphInstanceName(static_cast<uint32_t>(pop.GetSubgraphInstanceNames().size() - 1),
-                                    reg_name),
+  Check(pop.SetSubgraphInstanceName(
+            static_cast<uint32_t>(pop.GetSubgraphInstanceNames().size() - 1), reg_name),
         "SetSubgraphInstanceName");
   Check(root->AddSubgraph(reg_name, sg), "AddSubgraph");
   return sg;
@@ -273,8 +278,8 @@ ComputeGraphPtr BuildRandom(uint64_t seed, const RandomGraphOptions& options,
   if (Chance(rng, 50)) graph->SetGraphID(static_cast<uint32_t>(Uniform(rng, 1000)));
   AddAttrs(rng, graph.get(), options.attr_graph_depth, options.attr_graph_depth > 0);
 
-  static const std::vector<std::string> kTypes = {"Add", "Conv2D", "Relu", CONSTANT, "MatMul",
-                                                  "Custom", DATA};
+  static const std::vector<std::string> kTypes = {"Add",    "Conv2D", "Relu", CONSTANT,
+                                                  "MatMul", "Custom", DATA};
   std::vector<NodePtr> nodes;
   for (int i = 0; i < options.num_nodes; ++i) {
     std::string type = i == 0 ? std::string(DATA) : Pick(rng, kTypes);
@@ -299,8 +304,9 @@ ComputeGraphPtr BuildRandom(uint64_t seed, const RandomGraphOptions& options,
       if (Chance(rng, 5) || src.GetAllOutDataAnchorsSize() == 0) {
         edges.push_back({src.GetOutControlAnchorBarePtr(), to});  // control -> data
       } else {
-        edges.push_back(
-            {src.GetOutDataAnchorBarePtr(static_cast<int32_t>(Uniform(rng, src.GetAllOutDataAnchorsSize()))), to});
+        edges.push_back({src.GetOutDataAnchorBarePtr(
+                             static_cast<int32_t>(Uniform(rng, src.GetAllOutDataAnchorsSize()))),
+                         to});
       }
     }
     const int n_ctrl = static_cast<int>(Uniform(rng, 3));
@@ -391,7 +397,8 @@ GeTensorDesc RandomTensorDesc(std::mt19937_64& rng, bool with_attrs) {
     Check(desc.SetAttr("_origin_name", AttrValue::CreateFrom<std::string>(RandomString(rng, 6))),
           "desc attr");
     if (Chance(rng, 30)) {
-      Check(desc.SetAttr("_nested", AttrValue::CreateFrom<GeTensorDesc>(RandomTensorDesc(rng, false))),
+      Check(desc.SetAttr("_nested",
+                         AttrValue::CreateFrom<GeTensorDesc>(RandomTensorDesc(rng, false))),
             "desc attr");
     }
   }
@@ -430,7 +437,8 @@ std::vector<std::pair<std::string, AttrValue>> AttrTypes(std::mt19937_64& rng, i
   add(AttrValue::CreateFrom<std::vector<float>>({RandomFloat(rng), RandomFloat(rng)}));
   add(AttrValue::CreateFrom<std::vector<bool>>({true, false, Chance(rng, 50)}));
   add(AttrValue::CreateFrom<std::vector<std::string>>({RandomString(rng, 5), "", "x"}));
-  add(AttrValue::CreateFrom<std::vector<DataType>>({Pick(rng, DataTypes()), DT_UNDEFINED, DT_INT1}));
+  add(AttrValue::CreateFrom<std::vector<DataType>>(
+      {Pick(rng, DataTypes()), DT_UNDEFINED, DT_INT1}));
   add(AttrValue::CreateFrom<std::vector<GeTensorDesc>>(
       {RandomTensorDesc(rng, false), RandomTensorDesc(rng, true)}));
   add(AttrValue::CreateFrom<std::vector<GeTensor>>({RandomTensor(rng), RandomTensor(rng)}));

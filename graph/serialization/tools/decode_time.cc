@@ -13,17 +13,17 @@
 //   bazel-out/k8-opt/bin/graph/serialization/decode_time /tmp/model_def.pb --mode=stats
 #include <algorithm>
 #include <atomic>
+#include <cstdio>
 #include <cstdlib>
 #include <ctime>
-#include <cstdio>
 #include <fstream>
-#include <sstream>
 #include <new>
+#include <sstream>
 #include <string>
 
 #include "absl/container/flat_hash_set.h"
-#include "absl/strings/numbers.h"
 #include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "graph/inc/graph/compute_graph.h"
 #include "graph/inc/graph/op_desc.h"
 #include "graph/inc/graph/pool_allocator.h"
@@ -67,15 +67,18 @@ int PrintStats(const std::string& bytes) {
     name_bytes += op->GetName().size();
     long_names += op->GetName().size() > 15 ? 1 : 0;
     attrs += op->GetAttrStore().size();
-    for (size_t i = 0; i < op->GetAllInputsSize(); ++i) descs.insert(op->PeekInputDesc(static_cast<uint32_t>(i)));
+    for (size_t i = 0; i < op->GetAllInputsSize(); ++i)
+      descs.insert(op->PeekInputDesc(static_cast<uint32_t>(i)));
     for (size_t i = 0; i < op->GetAllOutputsDescSize(); ++i) {
       descs.insert(op->PeekOutputDesc(static_cast<uint32_t>(i)));
     }
     ports += op->GetAllInputsSize() + op->GetAllOutputsDescSize();
   }
-  std::printf("%zu ops, %zu ports, %zu distinct desc objects; names %.1f bytes/op (%zu > 15); attrs %.2f/op\n",
-              m->ops.size(), ports, descs.size(), static_cast<double>(name_bytes) / n, long_names,
-              static_cast<double>(attrs) / n);
+  std::printf(
+      "%zu ops, %zu ports, %zu distinct desc objects; names %.1f bytes/op (%zu > 15); attrs "
+      "%.2f/op\n",
+      m->ops.size(), ports, descs.size(), static_cast<double>(name_bytes) / n, long_names,
+      static_cast<double>(attrs) / n);
   std::printf("per op: operator new %.2f calls, %.1f bytes; graph pool carved %.1f bytes\n",
               static_cast<double>(calls1 - calls0) / n, static_cast<double>(bytes1 - bytes0) / n,
               static_cast<double>(pool1 - pool0) / n);
@@ -86,7 +89,9 @@ int PrintStats(const std::string& bytes) {
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::fprintf(stderr, "usage: %s <model_def file> [--loop=N] [--mode=both|full|light|encode|stats]\n", argv[0]);
+    std::fprintf(stderr,
+                 "usage: %s <model_def file> [--loop=N] [--mode=both|full|light|encode|stats]\n",
+                 argv[0]);
     return 2;
   }
   int loop = 3;
@@ -172,8 +177,10 @@ int main(int argc, char** argv) {
       best_light = i == 0 ? ms(t2, t3) : std::min(best_light, ms(t2, t3));
     }
   }
-  std::printf("%zu bytes, %zu root nodes: DeserializeModel %.1f ms, DecodeModelOpDescs %.1f ms (best of %d, "
-              "thread CPU time of the decode only; 0 = not run)\n",
-              bytes.size(), nodes, best_full, best_light, loop);
+  std::printf(
+      "%zu bytes, %zu root nodes: DeserializeModel %.1f ms, DecodeModelOpDescs %.1f ms (best of "
+      "%d, "
+      "thread CPU time of the decode only; 0 = not run)\n",
+      bytes.size(), nodes, best_full, best_light, loop);
   return 0;
 }

@@ -22,7 +22,8 @@ void CheckOk(const Status& status, const char* what) {
 OpDescPtr MakeOp(const std::string& name, const std::string& type, int in, int out,
                  const GeShape& shape, DataType dt) {
   auto op = std::make_shared<OpDesc>(name, type);
-  for (int i = 0; i < in; ++i) CheckOk(op->AddInputDesc(GeTensorDesc(shape, FORMAT_ND, dt)), "AddInputDesc");
+  for (int i = 0; i < in; ++i)
+    CheckOk(op->AddInputDesc(GeTensorDesc(shape, FORMAT_ND, dt)), "AddInputDesc");
   for (int i = 0; i < out; ++i) {
     CheckOk(op->AddOutputDesc(GeTensorDesc(shape, FORMAT_ND, dt)), "AddOutputDesc");
   }
@@ -69,7 +70,8 @@ std::vector<std::string> EdgeStrings(const ComputeGraph& graph) {
     }
     for (const Anchor* peer : node->OutControlPeers()) {
       if (peer->IsInControl()) {
-        edges.push_back(absl::StrCat(node->GetName(), "->", peer->GetOwnerNodeBarePtr()->GetName()));
+        edges.push_back(
+            absl::StrCat(node->GetName(), "->", peer->GetOwnerNodeBarePtr()->GetName()));
       } else {
         edges.push_back(absl::StrCat(node->GetName(), ":-1->",
                                      peer->GetOwnerNodeBarePtr()->GetName(), ":", peer->GetIdx()));

@@ -12,22 +12,22 @@
 #include "gtest/gtest.h"
 #include "metadef/inc/external/base/status.h"
 
-#define GE_EXPECT_OK(expr)                                             \
-  do {                                                                 \
+#define GE_EXPECT_OK(expr)                                                 \
+  do {                                                                     \
     const ::ge::Status ge_tmp_st_ = ::ge::status_internal::AsStatus(expr); \
-    EXPECT_TRUE(ge_tmp_st_.ok()) << ge_tmp_st_;                        \
+    EXPECT_TRUE(ge_tmp_st_.ok()) << ge_tmp_st_;                            \
   } while (false)
 
-#define GE_ASSERT_OK(expr)                                             \
-  do {                                                                 \
+#define GE_ASSERT_OK(expr)                                                 \
+  do {                                                                     \
     const ::ge::Status ge_tmp_st_ = ::ge::status_internal::AsStatus(expr); \
-    ASSERT_TRUE(ge_tmp_st_.ok()) << ge_tmp_st_;                        \
+    ASSERT_TRUE(ge_tmp_st_.ok()) << ge_tmp_st_;                            \
   } while (false)
 
-#define GE_EXPECT_CODE(expr, code)                                     \
-  do {                                                                 \
+#define GE_EXPECT_CODE(expr, code)                                         \
+  do {                                                                     \
     const ::ge::Status ge_tmp_st_ = ::ge::status_internal::AsStatus(expr); \
-    EXPECT_EQ(::ge::GetErrorCode(ge_tmp_st_), (code)) << ge_tmp_st_;   \
+    EXPECT_EQ(::ge::GetErrorCode(ge_tmp_st_), (code)) << ge_tmp_st_;       \
   } while (false)
 
 #endif  // GRAPH_SRC_TESTING_STATUS_MATCHERS_H_

@@ -199,15 +199,14 @@ Status GraphUtils::CopyOutCtrlEdges(const NodePtr& src, const NodePtr& dst) {
   if (src == nullptr || dst == nullptr) return ParamInvalid("CopyOutCtrlEdges: null node");
   // Control -> data peers have their single producer already: only control
   // peers can be shared.
-  return CopyPeers(src->GetOutControlAnchorBarePtr(), dst->GetOutControlAnchorBarePtr(),
-                   dst.get(), true);
+  return CopyPeers(src->GetOutControlAnchorBarePtr(), dst->GetOutControlAnchorBarePtr(), dst.get(),
+                   true);
 }
 
 Status GraphUtils::MoveOutCtrlEdges(const NodePtr& src, const NodePtr& dst) {
   if (src == nullptr || dst == nullptr) return ParamInvalid("MoveOutCtrlEdges: null node");
   if (src == dst) return OkStatus();
-  return MovePeers(src->GetOutControlAnchorBarePtr(), dst->GetOutControlAnchorBarePtr(),
-                   dst.get());
+  return MovePeers(src->GetOutControlAnchorBarePtr(), dst->GetOutControlAnchorBarePtr(), dst.get());
 }
 
 // --------------------------------------------------------------- CopyGraph
@@ -307,10 +306,18 @@ StatusOr<Anchor*> GraphCopier::MapAnchor(const Anchor* old_anchor, const Anchor*
   const int32_t idx = old_anchor->GetIdx();
   Anchor* mapped = nullptr;
   switch (old_anchor->GetKind()) {
-    case Anchor::Kind::kInData: mapped = n->GetInDataAnchorBarePtr(idx); break;
-    case Anchor::Kind::kOutData: mapped = n->GetOutDataAnchorBarePtr(idx); break;
-    case Anchor::Kind::kInControl: mapped = n->GetInControlAnchorBarePtr(); break;
-    case Anchor::Kind::kOutControl: mapped = n->GetOutControlAnchorBarePtr(); break;
+    case Anchor::Kind::kInData:
+      mapped = n->GetInDataAnchorBarePtr(idx);
+      break;
+    case Anchor::Kind::kOutData:
+      mapped = n->GetOutDataAnchorBarePtr(idx);
+      break;
+    case Anchor::Kind::kInControl:
+      mapped = n->GetInControlAnchorBarePtr();
+      break;
+    case Anchor::Kind::kOutControl:
+      mapped = n->GetOutControlAnchorBarePtr();
+      break;
   }
   if (mapped == nullptr) {
     return Internal("CopyGraph: no anchor for ", old_anchor->DebugString(), " in the copy");
@@ -450,7 +457,8 @@ StatusOr<ComputeGraphPtr> GraphCopier::Copy(const ComputeGraphPtr& src, const st
     if (src->GetSubgraph(key) != sources[i]) {
       const NodePtr parent_node = sources[i]->GetParentNode();
       if (parent_node != nullptr) {
-        for (const std::string& inst : parent_node->GetOpDescBarePtr()->GetSubgraphInstanceNames()) {
+        for (const std::string& inst :
+             parent_node->GetOpDescBarePtr()->GetSubgraphInstanceNames()) {
           if (!inst.empty() && src->GetSubgraph(inst) == sources[i]) key = inst;
         }
       }

@@ -30,11 +30,10 @@ TEST(GraphUtilsTest, AddAndRemoveEdges) {
   GE_ASSERT_OK(GraphUtils::AddEdge(a->GetOutDataAnchor(0), c->GetInControlAnchor()));
   GE_ASSERT_OK(GraphUtils::AddEdge(a->GetOutControlAnchor(), c->GetInDataAnchor(1)));
   GE_ASSERT_OK(GraphUtils::AddEdge(c->GetOutControlAnchor(), a->GetInControlAnchor()));
-  EXPECT_EQ(EdgeStrings(*b.graph()),
-            (Strings{"a:0->c:0", "a:0->c:-1", "a:-1->c:1", "c->a"}));
-  GE_EXPECT_CODE(GraphUtils::AddEdge(AnchorPtr(c->GetInDataAnchor(0)),
-                                     AnchorPtr(a->GetOutDataAnchor(0))),
-                 ErrorCode::kParamInvalid);
+  EXPECT_EQ(EdgeStrings(*b.graph()), (Strings{"a:0->c:0", "a:0->c:-1", "a:-1->c:1", "c->a"}));
+  GE_EXPECT_CODE(
+      GraphUtils::AddEdge(AnchorPtr(c->GetInDataAnchor(0)), AnchorPtr(a->GetOutDataAnchor(0))),
+      ErrorCode::kParamInvalid);
   GE_EXPECT_CODE(GraphUtils::AddEdge(a->GetOutDataAnchor(0), InDataAnchorPtr()),
                  ErrorCode::kParamInvalid);
   GE_ASSERT_OK(GraphUtils::RemoveEdge(a->GetOutDataAnchor(0), c->GetInDataAnchor(0)));
@@ -98,9 +97,9 @@ TEST(GraphUtilsTest, InsertNodes) {
   GE_EXPECT_CODE(GraphUtils::InsertNodeAfter(id->GetOutDataAnchor(0), {}, busy),
                  ErrorCode::kAlreadyExists);
   NodePtr fresh = b.AddNode("fresh", "T", 1, 1);
-  GE_EXPECT_CODE(GraphUtils::InsertNodeAfter(id->GetOutDataAnchor(0), {d->GetInDataAnchor(0)},
-                                             fresh),
-                 ErrorCode::kNotFound);
+  GE_EXPECT_CODE(
+      GraphUtils::InsertNodeAfter(id->GetOutDataAnchor(0), {d->GetInDataAnchor(0)}, fresh),
+      ErrorCode::kNotFound);
   GE_EXPECT_CODE(GraphUtils::InsertNodeAfter(id->GetOutDataAnchor(0),
                                              {c->GetInDataAnchor(0), c->GetInDataAnchor(0)}, fresh),
                  ErrorCode::kParamInvalid);
@@ -176,11 +175,13 @@ ComputeGraphPtr BuildRichGraph() {
   r.AddControlEdge(k, if_node);  // in-control order: k2, k
   r.AddControlEdge(k, conv);
   testing::CheckOk(r.graph()->AddOutputNodeByIndex(if_node, 0), "output");
-  GeTensor weights(GeTensorDesc(GeShape({4}), FORMAT_ND, DT_UINT8), std::vector<uint8_t>{1, 2, 3, 4});
+  GeTensor weights(GeTensorDesc(GeShape({4}), FORMAT_ND, DT_UINT8),
+                   std::vector<uint8_t>{1, 2, 3, 4});
   testing::CheckOk(AttrUtils::SetTensor(w->GetOpDesc(), "value", weights), "weights");
   testing::CheckOk(AttrUtils::SetListInt(conv->GetOpDesc(), "pads", {1, 1}), "pads");
   testing::CheckOk(AttrUtils::SetStr(r.graph(), "framework", "onnx"), "graph attr");
-  testing::CheckOk(AttrUtils::SetInt(conv->GetOpDesc()->MutableOutputDesc(0), "tag", 5), "desc attr");
+  testing::CheckOk(AttrUtils::SetInt(conv->GetOpDesc()->MutableOutputDesc(0), "tag", 5),
+                   "desc attr");
 
   GraphBuilder t("then");
   NodePtr t_data = t.AddNode("t_data", DATA, 0, 1);
@@ -247,7 +248,8 @@ TEST(GraphUtilsTest, MutatingTheCopyLeavesTheOriginalIntact) {
   weights.MutableData()[0] = 99;
   GE_ASSERT_OK(AttrUtils::SetTensor(copy->FindNode("w")->GetOpDesc(), "value", weights));
   GE_ASSERT_OK(copy->RemoveNode(conv));
-  GE_ASSERT_OK(copy->GetSubgraph("then")->RemoveNode(copy->GetSubgraph("then")->FindNode("t_data")));
+  GE_ASSERT_OK(
+      copy->GetSubgraph("then")->RemoveNode(copy->GetSubgraph("then")->FindNode("t_data")));
   GE_ASSERT_OK(copy->TopologicalSorting(TopoSortingMode::kBFS));
   // The source is unchanged.
   EXPECT_EQ(Names(src->GetAllNodes()), nodes_before);
@@ -278,7 +280,7 @@ TEST(GraphUtilsTest, CopyGraphKeepsTheShapeOfGraphReferences) {
   NodePtr a2 = b.AddNode("a2", "T", 0, 0);
   auto shared = std::make_shared<ComputeGraph>("shared");
   NodePtr inner = *shared->AddNode(MakeOp("inner", "T", 0, 0));
-  GE_ASSERT_OK(AttrUtils::SetGraph(inner->GetOpDesc(), "self", shared));   // self reference
+  GE_ASSERT_OK(AttrUtils::SetGraph(inner->GetOpDesc(), "self", shared));     // self reference
   GE_ASSERT_OK(AttrUtils::SetGraph(inner->GetOpDesc(), "root", b.graph()));  // back to the root
   GE_ASSERT_OK(AttrUtils::SetGraph(a->GetOpDesc(), "g", shared));
   GE_ASSERT_OK(AttrUtils::SetListGraph(a2->GetOpDesc(), "gs", {shared}));

@@ -139,8 +139,7 @@ StatusOr<std::pair<NodePtr, OutDataAnchorPtr>> NodeUtils::GetParentInputAndAncho
   if (*index < 0 || static_cast<uint64_t>(*index) >= parent->GetAllInDataAnchorsSize()) {
     return OutOfRange("GetParentInput: node ", data_node.DebugString(), " has ",
                       ATTR_NAME_PARENT_NODE_INDEX, " ", *index, " but parent node ",
-                      parent->DebugString(), " has ", parent->GetAllInDataAnchorsSize(),
-                      " inputs");
+                      parent->DebugString(), " has ", parent->GetAllInDataAnchorsSize(), " inputs");
   }
   OutDataAnchorPtr peer = parent->GetInDataAnchor(static_cast<int32_t>(*index))->GetPeerOutAnchor();
   if (peer == nullptr) {
@@ -169,7 +168,8 @@ ComputeGraphPtr NodeUtils::GetSubgraph(const Node& node, uint32_t index) {
 }
 
 Status NodeUtils::SetSubgraph(Node& node, uint32_t index, const ComputeGraphPtr& subgraph) {
-  if (subgraph == nullptr) return ParamInvalid("SetSubgraph on ", node.DebugString(), ": null graph");
+  if (subgraph == nullptr)
+    return ParamInvalid("SetSubgraph on ", node.DebugString(), ": null graph");
   OpDesc& op = *node.GetOpDescBarePtr();
   if (index >= op.GetSubgraphInstanceNames().size()) {
     return OutOfRange("SetSubgraph on ", node.DebugString(), ": subgraph index ", index,

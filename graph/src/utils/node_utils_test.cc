@@ -50,8 +50,8 @@ TEST(NodeUtilsTest, MoveOutputEdgesKeepsConsumerPositions) {
   b.AddControlEdge(new_node, c0);
   b.AddControlEdge(old_node, c0);  // duplicate once moved
   GE_ASSERT_OK(NodeUtils::MoveOutputEdges(old_node, new_node));
-  EXPECT_EQ(EdgeStrings(*b.graph()), (Strings{"new:0->c0:0", "new:1->c1:0", "new->c0", "new->k",
-                                              "other->k"}));
+  EXPECT_EQ(EdgeStrings(*b.graph()),
+            (Strings{"new:0->c0:0", "new:1->c1:0", "new->c0", "new->k", "other->k"}));
   // k's control producers keep their order: other first, then new (was old).
   EXPECT_EQ(Names(k->GetInControlNodes()), (Strings{"other", "new"}));
   NodePtr three = b.AddNode("three", "T", 0, 3);

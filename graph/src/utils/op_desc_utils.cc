@@ -14,8 +14,7 @@
 namespace ge {
 
 Status OpDescUtils::SetSubgraphInstanceName(const std::string& subgraph_name,
-                                            const std::string& instance_name,
-                                            OpDesc& op_desc) {
+                                            const std::string& instance_name, OpDesc& op_desc) {
   const auto indexes = op_desc.GetSubgraphNameIndexes();
   auto it = indexes.find(subgraph_name);
   if (it == indexes.end()) {

@@ -27,8 +27,8 @@ TEST(TensorUtilsTest, PlainFormatsAreAlignedByteSizes) {
 
 TEST(TensorUtilsTest, FastPathMatchesTensorDesc) {
   const std::vector<std::vector<int64_t>> shapes = {{1}, {7, 9}, {2, 3, 5, 7}, {128, 3}, {}};
-  const std::vector<DataType> types = {DT_FLOAT, DT_FLOAT16, DT_INT64, DT_BOOL, DT_UINT1,
-                                       DT_COMPLEX64};
+  const std::vector<DataType> types = {DT_FLOAT, DT_FLOAT16, DT_INT64,
+                                       DT_BOOL,  DT_UINT1,   DT_COMPLEX64};
   for (const auto& dims : shapes) {
     for (DataType dt : types) {
       for (Format f : {FORMAT_ND, FORMAT_NCHW, FORMAT_NHWC}) {
@@ -115,8 +115,9 @@ TEST(TensorUtilsTest, SampledContentHashSamplesStartMiddleAndEnd) {
   const GeTensorDesc one(GeShape({1}), FORMAT_ND, DT_UINT8);
   EXPECT_NE(TensorUtils::SampledContentHash(GeTensor(one, std::vector<uint8_t>{1})),
             TensorUtils::SampledContentHash(GeTensor(one, std::vector<uint8_t>{2})));
-  EXPECT_EQ(TensorUtils::SampledContentHash(GeTensor(GeTensorDesc(GeShape({0}), FORMAT_ND, DT_FLOAT))),
-            TensorUtils::SampledContentHash(GeTensor(GeTensorDesc(GeShape({0}), FORMAT_ND, DT_FLOAT))));
+  EXPECT_EQ(
+      TensorUtils::SampledContentHash(GeTensor(GeTensorDesc(GeShape({0}), FORMAT_ND, DT_FLOAT))),
+      TensorUtils::SampledContentHash(GeTensor(GeTensorDesc(GeShape({0}), FORMAT_ND, DT_FLOAT))));
 }
 
 }  // namespace

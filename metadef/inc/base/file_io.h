@@ -55,8 +55,7 @@ Status PwriteAll(int fd, const uint8_t* data, uint64_t size, uint64_t offset,
 // kernel (copy_file_range: no user-space copy); returns how many it copied,
 // fewer than `size` when the kernel cannot (another file system, an old
 // kernel, an error): the caller writes the rest.
-uint64_t CopyFileRange(int src_fd, uint64_t src_offset, int fd, uint64_t offset,
-                       uint64_t size);
+uint64_t CopyFileRange(int src_fd, uint64_t src_offset, int fd, uint64_t offset, uint64_t size);
 
 // A file that appears at its path whole or not at all (see the file
 // comment). Move-only.
@@ -91,7 +90,7 @@ class AtomicFile {
 
   std::string path_;
   std::string tmp_;
-  int fd_ = -1;  // -1 once closed
+  int fd_ = -1;           // -1 once closed
   bool pending_ = false;  // a temp file exists that Commit has not placed
 };
 

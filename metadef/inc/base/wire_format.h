@@ -260,7 +260,7 @@ class WireWriter {
   }
 
   std::string* out_;
-  size_t len_;  // bytes written; out_->size() >= len_
+  size_t len_;                                 // bytes written; out_->size() >= len_
   absl::InlinedVector<uint8_t, 16> reserved_;  // length bytes reserved per open message
 };
 
@@ -299,8 +299,8 @@ class WireReader {
     if (*type == kLen) return ReadLen(payload);
     const uint8_t* start = p_;
     if (!Skip(*type)) return false;
-    *payload = absl::string_view(reinterpret_cast<const char*>(start),
-                                 static_cast<size_t>(p_ - start));
+    *payload =
+        absl::string_view(reinterpret_cast<const char*>(start), static_cast<size_t>(p_ - start));
     return true;
   }
 

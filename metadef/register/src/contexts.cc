@@ -138,14 +138,12 @@ ge::StatusOr<std::vector<std::string>> ContextBase::GetListStrOr(
   return GetTypedOr<std::vector<std::string>>(*this, name, std::move(dflt));
 }
 
-ge::StatusOr<absl::Span<const int64_t>> ContextBase::GetListIntView(
-    absl::string_view name) const {
+ge::StatusOr<absl::Span<const int64_t>> ContextBase::GetListIntView(absl::string_view name) const {
   ASSIGN_OR_RETURN(const std::vector<int64_t>* p, GetTyped<std::vector<int64_t>>(*this, name));
   return absl::MakeConstSpan(*p);
 }
 
-ge::StatusOr<absl::Span<const float>> ContextBase::GetListFloatView(
-    absl::string_view name) const {
+ge::StatusOr<absl::Span<const float>> ContextBase::GetListFloatView(absl::string_view name) const {
   ASSIGN_OR_RETURN(const std::vector<float>* p, GetTyped<std::vector<float>>(*this, name));
   return absl::MakeConstSpan(*p);
 }
@@ -195,8 +193,7 @@ InferShapeContextBuilder& InferShapeContextBuilder::Attrs(const ge::AttrHolder* 
   return *this;
 }
 
-InferShapeContextBuilder& InferShapeContextBuilder::Input(const Shape& shape,
-                                                          ge::DataType dtype,
+InferShapeContextBuilder& InferShapeContextBuilder::Input(const Shape& shape, ge::DataType dtype,
                                                           const Tensor* value,
                                                           const ShapeRange* range) {
   in_shapes_.push_back(shape);

@@ -6,9 +6,9 @@
 #include <vector>
 
 #include "gmock/gmock.h"
-#include "gtest/gtest.h"
 #include "graph/inc/graph/attr_value.h"
 #include "graph/inc/graph/ge_tensor.h"
+#include "gtest/gtest.h"
 #include "metadef/inc/external/base/status.h"
 #include "metadef/register/inc/gert/tensor.h"
 
@@ -27,13 +27,11 @@ ge::NamedAttrs MakeAttrs() {
   EXPECT_TRUE(a.SetAttr("bad_flag", ge::AttrValue::CreateFrom<int64_t>(2)).ok());
   EXPECT_TRUE(a.SetAttr("mode", ge::AttrValue::CreateFrom<std::string>("linear")).ok());
   EXPECT_TRUE(a.SetAttr("to", ge::AttrValue::CreateFrom<ge::DataType>(ge::DT_INT8)).ok());
-  EXPECT_TRUE(
-      a.SetAttr("perm", ge::AttrValue::CreateFrom<std::vector<int64_t>>({1, 0, 2})).ok());
+  EXPECT_TRUE(a.SetAttr("perm", ge::AttrValue::CreateFrom<std::vector<int64_t>>({1, 0, 2})).ok());
   EXPECT_TRUE(
       a.SetAttr("scales", ge::AttrValue::CreateFrom<std::vector<float>>({1.0f, 2.0f})).ok());
-  EXPECT_TRUE(a.SetAttr("names",
-                        ge::AttrValue::CreateFrom<std::vector<std::string>>({"a", "b"}))
-                  .ok());
+  EXPECT_TRUE(
+      a.SetAttr("names", ge::AttrValue::CreateFrom<std::vector<std::string>>({"a", "b"})).ok());
   ge::GeTensor value(ge::GeTensorDesc(ge::GeShape({2}), ge::FORMAT_ND, ge::DT_UINT8),
                      std::vector<uint8_t>{7, 9});
   EXPECT_TRUE(a.SetAttr("value", ge::AttrValue::CreateFrom<ge::GeTensor>(value)).ok());

@@ -40,10 +40,9 @@ std::string DomainText(absl::string_view domain) {
 }
 
 std::string RangeText(const FrameworkOpMapping& m) {
-  return absl::StrCat("[", m.min_version, ", ",
-                      m.max_version == kMaxVersion ? std::string("max")
-                                                   : absl::StrCat(m.max_version),
-                      "]");
+  return absl::StrCat(
+      "[", m.min_version, ", ",
+      m.max_version == kMaxVersion ? std::string("max") : absl::StrCat(m.max_version), "]");
 }
 
 std::string Head(FrameworkType fw, absl::string_view type) {
@@ -68,8 +67,8 @@ std::string FrameworkTypeName(FrameworkType framework) {
 
 Status FrameworkOpMapping::MapAttrs(const void* framework_node, OpDesc& op) const {
   if (attr_mapping == nullptr) return OkStatus();
-  return Annotate(attr_mapping(framework_node, op), Head(framework, origin_type),
-                  " -> ", op_type, ": attribute mapping: ");
+  return Annotate(attr_mapping(framework_node, op), Head(framework, origin_type), " -> ", op_type,
+                  ": attribute mapping: ");
 }
 
 std::vector<FrameworkOpMapping> FrameworkRegistrationData::ToMappings() const {
@@ -129,9 +128,9 @@ Status FrameworkRegistry::Impl::Check(const FrameworkOpMapping& m) const {
     if (NormalizeDomain(e.framework, e.domain) != domain) continue;
     if (e.max_version < m.min_version || m.max_version < e.min_version) continue;
     return AlreadyExists(head, " (domain ", DomainText(domain), "): versions ", RangeText(m),
-                         " mapping to '", m.op_type, "' from ", m.source.empty() ? "builtin" : m.source,
-                         " overlap versions ", RangeText(e), " mapping to '", e.op_type,
-                         "' from ", e.source);
+                         " mapping to '", m.op_type, "' from ",
+                         m.source.empty() ? "builtin" : m.source, " overlap versions ",
+                         RangeText(e), " mapping to '", e.op_type, "' from ", e.source);
   }
   return OkStatus();
 }
@@ -232,8 +231,7 @@ std::vector<std::string> FrameworkRegistry::GetRegistrationErrors() const {
   return im.errors;
 }
 
-bool FrameworkRegistry::UnregisterForTest(FrameworkType framework,
-                                          absl::string_view origin_type) {
+bool FrameworkRegistry::UnregisterForTest(FrameworkType framework, absl::string_view origin_type) {
   Impl& im = impl();
   absl::MutexLock lock(&im.mu);
   return im.mappings.erase({static_cast<int32_t>(framework), std::string(origin_type)}) != 0;

@@ -6,9 +6,9 @@
 #include <vector>
 
 #include "gmock/gmock.h"
-#include "gtest/gtest.h"
 #include "graph/inc/graph/attr_value.h"
 #include "graph/inc/graph/op_desc.h"
+#include "gtest/gtest.h"
 #include "metadef/inc/external/base/status.h"
 
 namespace ge {

@@ -85,9 +85,9 @@ StatusOr<FusionPassRegistrationData> FusionPassRegistry::Get(absl::string_view n
   if (it != im.passes.end()) return it->second;
   std::vector<absl::string_view> names;
   for (const auto& kv : im.passes) names.push_back(kv.first);
-  return NotFound("fusion pass ", name, " is not registered",
-                  register_internal::SuggestionSuffix(
-                      register_internal::ClosestNames(name, names, 3)));
+  return NotFound(
+      "fusion pass ", name, " is not registered",
+      register_internal::SuggestionSuffix(register_internal::ClosestNames(name, names, 3)));
 }
 
 bool FusionPassRegistry::Has(absl::string_view name) const {

@@ -3,8 +3,6 @@
 // gert::Shape helpers, HostStorageBytes and HostTensor (64-byte aligned owned
 // memory; STRING and VARIANT elements are constructed / destroyed in place),
 // sequence / optional helpers and CopyTensorData.
-#include "metadef/register/inc/gert/tensor.h"
-
 #include <cstdint>
 #include <cstring>
 #include <limits>
@@ -17,6 +15,7 @@
 #include "metadef/inc/external/base/status.h"
 #include "metadef/inc/external/graph/type_utils.h"
 #include "metadef/inc/external/graph/types.h"
+#include "metadef/register/inc/gert/tensor.h"
 
 namespace gert {
 namespace {
@@ -31,8 +30,8 @@ std::string DtName(ge::DataType dt) { return ge::TypeUtils::DataTypeToSerialStri
 void* AllocateAligned(size_t bytes) {
   // At least one alignment unit so that an empty tensor still has a valid,
   // non-null address (kernels treat null as "absent").
-  const size_t rounded = bytes == 0 ? kHostAlignment
-                                    : (bytes + kHostAlignment - 1) / kHostAlignment * kHostAlignment;
+  const size_t rounded =
+      bytes == 0 ? kHostAlignment : (bytes + kHostAlignment - 1) / kHostAlignment * kHostAlignment;
   return ::operator new(rounded, std::align_val_t(kHostAlignment), std::nothrow);
 }
 
@@ -268,7 +267,8 @@ ge::StatusOr<HostTensor> HostTensor::CopyFrom(const Tensor& src) {
 ge::StatusOr<HostTensor> HostTensor::CreateSequence(std::vector<HostTensor> elements) {
   for (size_t i = 0; i < elements.size(); ++i) {
     if (!elements[i].HasStorage()) {
-      return ge::ParamInvalid("sequence element ", i, " owns no storage (a default or moved-from "
+      return ge::ParamInvalid("sequence element ", i,
+                              " owns no storage (a default or moved-from "
                               "HostTensor)");
     }
   }
@@ -281,8 +281,9 @@ ge::StatusOr<HostTensor> HostTensor::CreateSequence(std::vector<HostTensor> elem
 
 ge::StatusOr<HostTensor> HostTensor::CreateOptional(HostTensor element) {
   if (!element.HasStorage()) {
-    return ge::ParamInvalid("optional element owns no storage (a default or moved-from "
-                            "HostTensor)");
+    return ge::ParamInvalid(
+        "optional element owns no storage (a default or moved-from "
+        "HostTensor)");
   }
   ASSIGN_OR_RETURN(HostTensor opt, Create(ge::DT_VARIANT, Shape{1}));
   static_cast<HostTensor*>(opt.owned_)[0] = std::move(element);
@@ -351,8 +352,8 @@ ge::Status CopyTensorData(const Tensor& src, Tensor* dst) {
   ASSIGN_OR_RETURN(const size_t bytes, HostStorageBytes(dt, n));
   if (bytes == 0) return ge::OkStatus();
   if (src.GetAddr() == nullptr || src.GetSize() < bytes) {
-    return ge::ParamInvalid("CopyTensorData: source ", src.GetShape().ToString(), " ",
-                            DtName(dt), " needs ", bytes, " bytes, has ",
+    return ge::ParamInvalid("CopyTensorData: source ", src.GetShape().ToString(), " ", DtName(dt),
+                            " needs ", bytes, " bytes, has ",
                             src.GetAddr() == nullptr ? 0 : src.GetSize());
   }
   if (dst->GetAddr() == nullptr || dst->GetSize() < bytes) {

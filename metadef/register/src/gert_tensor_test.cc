@@ -1,6 +1,4 @@
 // metadef/register/src/gert_tensor_test.cc
-#include "metadef/register/inc/gert/tensor.h"
-
 #include <complex>
 #include <cstdint>
 #include <limits>
@@ -8,10 +6,11 @@
 #include <utility>
 #include <vector>
 
+#include "absl/types/span.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "absl/types/span.h"
 #include "metadef/inc/external/base/status.h"
+#include "metadef/register/inc/gert/tensor.h"
 
 namespace gert {
 namespace {
@@ -83,8 +82,8 @@ TEST(ShapeTest, FromDims) {
   EXPECT_EQ(ge::GetErrorCode(bad.status()), ge::ErrorCode::kParamInvalid);
   EXPECT_THAT(bad.status().message(), HasSubstr("26"));
   // The initializer-list constructor truncates silently (documented).
-  Shape t{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23,
-          24, 25, 26};
+  Shape t{1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13,
+          14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26};
   EXPECT_EQ(t.GetDimNum(), kMaxDimNum);
 }
 
@@ -183,10 +182,10 @@ TEST(HostTensorTest, CreateFromCopiesBytes) {
   ASSERT_FALSE(bad.ok());
   EXPECT_THAT(bad.status().message(), HasSubstr("needs 16 bytes, got 12"));
   EXPECT_FALSE(HostTensor::CreateFrom(ge::DT_INT32, Shape{2}, nullptr, 8).ok());
-  EXPECT_EQ(ge::GetErrorCode(HostTensor::CreateFrom(ge::DT_STRING, Shape{1}, v.data(),
-                                                    sizeof(std::string))
-                                 .status()),
-            ge::ErrorCode::kNotSupported);
+  EXPECT_EQ(
+      ge::GetErrorCode(
+          HostTensor::CreateFrom(ge::DT_STRING, Shape{1}, v.data(), sizeof(std::string)).status()),
+      ge::ErrorCode::kNotSupported);
   EXPECT_TRUE(HostTensor::CreateFrom(ge::DT_INT32, Shape{0}, nullptr, 0).ok());
 }
 
@@ -295,8 +294,7 @@ TEST(VariantTest, ElementsWithoutStorageAreRejected) {
   ASSERT_FALSE(seq.ok());
   EXPECT_THAT(seq.status().message(), HasSubstr("element 1"));
   EXPECT_FALSE(HostTensor::CreateOptional(HostTensor()).ok());
-  EXPECT_EQ(ge::GetErrorCode(HostTensor::CreateFrom(ge::DT_VARIANT, Shape{1}, nullptr, 0)
-                                 .status()),
+  EXPECT_EQ(ge::GetErrorCode(HostTensor::CreateFrom(ge::DT_VARIANT, Shape{1}, nullptr, 0).status()),
             ge::ErrorCode::kNotSupported);
 }
 
@@ -317,8 +315,7 @@ TEST(VariantTest, VariantElementsValidatesViews) {
 TEST(VariantTest, CopyFromAndCopyTensorData) {
   // A view over a float buffer.
   std::vector<float> buf{1, 2, 3, 4, 5, 6};
-  Tensor view(Shape{2, 3}, ge::DT_FLOAT, buf.data(), buf.size() * sizeof(float),
-              ge::FORMAT_NCHW);
+  Tensor view(Shape{2, 3}, ge::DT_FLOAT, buf.data(), buf.size() * sizeof(float), ge::FORMAT_NCHW);
   ge::StatusOr<HostTensor> c = HostTensor::CopyFrom(view);
   ASSERT_TRUE(c.ok()) << c.status();
   EXPECT_EQ(c->GetShape(), (Shape{2, 3}));
@@ -345,8 +342,7 @@ TEST(VariantTest, CopyFromAndCopyTensorData) {
   EXPECT_THAT(CopyTensorData(view, &wrong_type->tensor()).message(), HasSubstr("DT_INT32"));
   ge::StatusOr<HostTensor> wrong_count = HostTensor::Create(ge::DT_FLOAT, Shape{5});
   ASSERT_TRUE(wrong_count.ok());
-  EXPECT_THAT(CopyTensorData(view, &wrong_count->tensor()).message(),
-              HasSubstr("element count"));
+  EXPECT_THAT(CopyTensorData(view, &wrong_count->tensor()).message(), HasSubstr("element count"));
   Tensor short_src(Shape{2, 3}, ge::DT_FLOAT, buf.data(), 8);
   EXPECT_THAT(HostTensor::CopyFrom(short_src).status().message(), HasSubstr("needs 24 bytes"));
   Tensor unknown(Shape{-1}, ge::DT_FLOAT, buf.data(), 8);

@@ -10,12 +10,18 @@ namespace ge {
 
 absl::string_view InferStepName(InferStep step) {
   switch (step) {
-    case InferStep::kNone: return "";
-    case InferStep::kVerify: return "verify";
-    case InferStep::kInferDataType: return "infer data type";
-    case InferStep::kInferShape: return "infer shape";
-    case InferStep::kNoInferShape: return "no infer shape function";
-    case InferStep::kValueReads: return "value reads";
+    case InferStep::kNone:
+      return "";
+    case InferStep::kVerify:
+      return "verify";
+    case InferStep::kInferDataType:
+      return "infer data type";
+    case InferStep::kInferShape:
+      return "infer shape";
+    case InferStep::kNoInferShape:
+      return "no infer shape function";
+    case InferStep::kValueReads:
+      return "value reads";
   }
   return "";
 }

@@ -76,7 +76,9 @@ int Ok() {
   return 0;
 }
 
-std::string RegName(const GeCOpReg* reg) { return absl::StrCat("C op registration '", reg->type, "'"); }
+std::string RegName(const GeCOpReg* reg) {
+  return absl::StrCat("C op registration '", reg->type, "'");
+}
 
 Status CheckName(const GeCOpReg* reg, const char* name, const char* what) {
   if (name == nullptr || name[0] == '\0') {
@@ -93,8 +95,8 @@ StatusOr<TensorType> ToTensorType(const GeCOpReg* reg, const char* name, const i
   std::vector<DataType> types;
   for (size_t i = 0; i < n; ++i) {
     if (!TypeUtils::IsDataTypeValid(dtypes[i]) || dtypes[i] == DT_UNDEFINED) {
-      return ParamInvalid(RegName(reg), ": '", name, "' allowed data type [", i, "] = ",
-                          dtypes[i], " is not a valid data type");
+      return ParamInvalid(RegName(reg), ": '", name, "' allowed data type [", i, "] = ", dtypes[i],
+                          " is not a valid data type");
     }
     types.push_back(static_cast<DataType>(dtypes[i]));
   }
@@ -214,8 +216,8 @@ int AddIo(GeCOpReg* reg, const char* name, GeCIoKind kind, const int32_t* dtypes
       return Ok();
     case GE_C_IO_OPTIONAL:
       if (!input) {
-        return FailBuilder(reg, ParamInvalid(RegName(reg), ": output '", name,
-                                             "' cannot be optional"));
+        return FailBuilder(reg,
+                           ParamInvalid(RegName(reg), ": output '", name, "' cannot be optional"));
       }
       reg->reg.OptionalInput(name, *types);
       return Ok();
@@ -270,9 +272,9 @@ int GeCOpRegAddAttrBool(GeCOpReg* reg, const char* name, int default_value) {
 int GeCOpRegAddAttrString(GeCOpReg* reg, const char* name, const char* default_value) {
   if (default_value == nullptr) {
     if (reg == nullptr) return ge::Fail(ge::ParamInvalid("null C op registration"));
-    return ge::FailBuilder(reg, ge::ParamInvalid(ge::RegName(reg), ": attribute '",
-                                                 name == nullptr ? "" : name,
-                                                 "' has a null default string"));
+    return ge::FailBuilder(
+        reg, ge::ParamInvalid(ge::RegName(reg), ": attribute '", name == nullptr ? "" : name,
+                              "' has a null default string"));
   }
   return ge::AddAttr<std::string>(reg, name, std::string(default_value));
 }
@@ -292,9 +294,9 @@ int GeCOpRegAddRequiredAttr(GeCOpReg* reg, const char* name, GeCAttrType type) {
       reg->reg.RequiredAttr(name, static_cast<ge::AttrValue::ValueType>(type));
       return ge::Ok();
   }
-  return ge::FailBuilder(reg, ge::ParamInvalid(ge::RegName(reg), ": attribute '", name,
-                                               "' has type ", static_cast<int>(type),
-                                               ", which is not a GeCAttrType"));
+  return ge::FailBuilder(reg,
+                         ge::ParamInvalid(ge::RegName(reg), ": attribute '", name, "' has type ",
+                                          static_cast<int>(type), ", which is not a GeCAttrType"));
 }
 
 int GeCOpRegSetInferShape(GeCOpReg* reg, GeCInferShapeFn fn, void* user) {
@@ -315,7 +317,8 @@ int GeCOpRegSetKernel(GeCOpReg* reg, const char* engine, GeCKernelFn fn, void* u
   if (reg->kernel != nullptr) {
     return ge::FailBuilder(reg, ge::ParamInvalid(ge::RegName(reg),
                                                  ": a C op has one kernel; already set for "
-                                                 "engine '", reg->engine, "'"));
+                                                 "engine '",
+                                                 reg->engine, "'"));
   }
   reg->engine = engine == nullptr || engine[0] == '\0' ? ge::kEngineHostCpu : engine;
   reg->kernel = fn;
@@ -331,12 +334,11 @@ int GeCOpRegSetPriority(GeCOpReg* reg, int32_t priority) {
 
 int GeCOpRegAddTraits(GeCOpReg* reg, uint32_t traits) {
   if (reg == nullptr) return ge::Fail(ge::ParamInvalid("null C op registration"));
-  constexpr uint32_t kKnown = GE_C_TRAIT_SIDE_EFFECT | GE_C_TRAIT_RANDOM |
-                              GE_C_TRAIT_DATA_DEPENDENT_OUTPUT_SHAPE;
+  constexpr uint32_t kKnown =
+      GE_C_TRAIT_SIDE_EFFECT | GE_C_TRAIT_RANDOM | GE_C_TRAIT_DATA_DEPENDENT_OUTPUT_SHAPE;
   static_assert(GE_C_TRAIT_SIDE_EFFECT == ge::kOpTraitSideEffect &&
                     GE_C_TRAIT_RANDOM == ge::kOpTraitRandom &&
-                    GE_C_TRAIT_DATA_DEPENDENT_OUTPUT_SHAPE ==
-                        ge::kOpTraitDataDependentOutputShape,
+                    GE_C_TRAIT_DATA_DEPENDENT_OUTPUT_SHAPE == ge::kOpTraitDataDependentOutputShape,
                 "C trait bits are the OpTraitFlag bits");
   if ((traits & ~kKnown) != 0) {
     return ge::FailBuilder(reg, ge::ParamInvalid(ge::RegName(reg), ": unknown trait bits 0x",
@@ -361,15 +363,14 @@ int GeCOpRegAddValueDependentInput(GeCOpReg* reg, const char* name) {
       return ge::Ok();
     }
   }
-  return ge::FailBuilder(reg, ge::ParamInvalid(ge::RegName(reg), ": value-dependent input '",
-                                               name, "' is not declared"));
+  return ge::FailBuilder(reg, ge::ParamInvalid(ge::RegName(reg), ": value-dependent input '", name,
+                                               "' is not declared"));
 }
 
 int GeCOpRegCommit(GeCOpReg* reg) {
   if (reg == nullptr) return ge::Fail(ge::ParamInvalid("null C op registration"));
   if (!reg->first_error.empty()) {
-    const ge::Status st =
-        ge::ParamInvalid(ge::RegName(reg), " not committed: ", reg->first_error);
+    const ge::Status st = ge::ParamInvalid(ge::RegName(reg), " not committed: ", reg->first_error);
     delete reg;
     return ge::Fail(st);
   }

@@ -9,10 +9,10 @@
 #include <vector>
 
 #include "gmock/gmock.h"
-#include "gtest/gtest.h"
 #include "graph/inc/graph/attr_value.h"
 #include "graph/inc/graph/ge_tensor.h"
 #include "graph/inc/graph/op_desc.h"
+#include "gtest/gtest.h"
 #include "metadef/inc/external/base/status.h"
 #include "metadef/register/inc/gert/contexts.h"
 #include "metadef/register/inc/gert/tensor.h"

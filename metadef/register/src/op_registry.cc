@@ -115,7 +115,8 @@ Status ValidateRegistration(const OpRegistrationData& d) {
     const std::string& name = d.subgraphs[i].name;
     if (name.empty()) return ParamInvalid(where(), "a subgraph has an empty name");
     for (size_t j = 0; j < i; ++j) {
-      if (d.subgraphs[j].name == name) return ParamInvalid(where(), "two subgraphs named '", name, "'");
+      if (d.subgraphs[j].name == name)
+        return ParamInvalid(where(), "two subgraphs named '", name, "'");
     }
   }
   for (size_t i = 0; i < d.kernels.size(); ++i) {
@@ -175,9 +176,9 @@ StatusOr<std::shared_ptr<OpDesc>> BuildPrototype(const OpRegistrationData& d) {
     }
   }
   for (const OpSubgraphDef& g : d.subgraphs) {
-    RETURN_IF_ERROR(Annotate(
-        op->RegisterSubgraphIrName(g.name, g.dynamic ? SubgraphType::kDynamic : SubgraphType::kStatic),
-        where));
+    RETURN_IF_ERROR(Annotate(op->RegisterSubgraphIrName(g.name, g.dynamic ? SubgraphType::kDynamic
+                                                                          : SubgraphType::kStatic),
+                             where));
     if (!g.dynamic) RETURN_IF_ERROR(Annotate(op->AddSubgraphName(g.name), where));
   }
   op->SetVerifyFunc([](OpDesc& o) { return VerifyOpDesc(o); });
@@ -206,8 +207,7 @@ const OpAttrDef* OpRegistrationData::FindAttr(absl::string_view name) const {
 }
 
 bool OpTraits::IsValueDependentInput(size_t ir_index) const {
-  return std::binary_search(value_dependent_inputs.begin(), value_dependent_inputs.end(),
-                            ir_index);
+  return std::binary_search(value_dependent_inputs.begin(), value_dependent_inputs.end(), ir_index);
 }
 
 // ---------------------------------------------------------------- OpReg
@@ -217,9 +217,7 @@ OpReg::OpReg(std::string type) {
   if (data_.type.empty()) data_.decl_error = "empty op type";
 }
 
-OpReg::OpReg(std::string type, TraitsOnlyTag) : OpReg(std::move(type)) {
-  data_.traits_only = true;
-}
+OpReg::OpReg(std::string type, TraitsOnlyTag) : OpReg(std::move(type)) { data_.traits_only = true; }
 
 namespace {
 void AddIo(OpRegistrationData& d, std::vector<OpIoDef>& list, std::string name, IoKind kind,
@@ -491,20 +489,19 @@ Status OpRegistry::Impl::CommitOne(const OpRegistrationData& n, Prototype* proto
                      ") replaces the one from ", old_source, " (priority ", e.priority,
                      "): higher priority"));
   } else if (n.priority < e.priority) {
-    Log(absl::StrCat(head, "keeps the registration from ", old_source, " (priority ",
-                     e.priority, "); ignores the one from ", source, " (priority ", n.priority,
+    Log(absl::StrCat(head, "keeps the registration from ", old_source, " (priority ", e.priority,
+                     "); ignores the one from ", source, " (priority ", n.priority,
                      "): lower priority"));
   } else if (overridable.load(std::memory_order_acquire)) {
     replace = true;
-    Log(absl::StrCat(head, "registration from ", source, " overrides the one from ",
-                     old_source, " (equal priority ", n.priority, ", override window open)"));
+    Log(absl::StrCat(head, "registration from ", source, " overrides the one from ", old_source,
+                     " (equal priority ", n.priority, ", override window open)"));
   } else {
     Log(absl::StrCat(head, "conflict: registered by ", old_source, " and by ", source,
                      " with equal priority ", n.priority, "; keeping ", old_source,
                      " (override window closed)"));
-    result = AlreadyExists("op type '", n.type, "' is registered twice with priority ",
-                           n.priority, ": by ", old_source, " and by ", source, "; keeping ",
-                           old_source,
+    result = AlreadyExists("op type '", n.type, "' is registered twice with priority ", n.priority,
+                           ": by ", old_source, " and by ", source, "; keeping ", old_source,
                            " (give one a higher Priority() or load it with overriding allowed)");
   }
   if (replace) it->second = entry;
@@ -553,8 +550,7 @@ const OpTraits& OpRegistry::Traits(absl::string_view type) const {
 
 const OpTraits& OpTraitsOf(absl::string_view type) { return OpRegistry::Instance().Traits(type); }
 
-Status CheckValueReadsDeclared(const OpRegistrationData& reg,
-                               const gert::InferShapeContext& ctx) {
+Status CheckValueReadsDeclared(const OpRegistrationData& reg, const gert::InferShapeContext& ctx) {
   const uint64_t mask = ctx.InputValuesReadMask();
   if (mask == 0) return OkStatus();
   bool has_ir = false;
@@ -589,7 +585,8 @@ const OpDesc* OpRegistry::FindPrototype(absl::string_view type) const {
     if (built.ok()) {
       e.prototype->op = std::move(built).value();
     } else {
-      const_cast<Impl*>(im)->Log(absl::StrCat("cannot build the prototype: ", built.status().message()));
+      const_cast<Impl*>(im)->Log(
+          absl::StrCat("cannot build the prototype: ", built.status().message()));
     }
   });
   return e.prototype->op.get();
@@ -601,10 +598,9 @@ StatusOr<const OpRegistrationData*> OpRegistry::Get(absl::string_view type) cons
   std::vector<absl::string_view> names;
   names.reserve(im->ops.size());
   for (const auto& kv : im->ops) names.push_back(kv.first);
-  return NotFound("op type '", type, "' is not registered (", im->ops.size(),
-                  " op types are registered)",
-                  register_internal::SuggestionSuffix(
-                      register_internal::ClosestNames(type, names, 3)));
+  return NotFound(
+      "op type '", type, "' is not registered (", im->ops.size(), " op types are registered)",
+      register_internal::SuggestionSuffix(register_internal::ClosestNames(type, names, 3)));
 }
 
 std::vector<std::string> OpRegistry::GetAllTypes() const {
@@ -659,7 +655,8 @@ StatusOr<OpDescPtr> OperatorFactory::CreateOpDesc(
   for (const auto& kv : dynamic_counts) {
     bool known = false;
     for (const OpIoDef& io : d->inputs) known |= io.kind == IoKind::kDynamic && io.name == kv.first;
-    for (const OpIoDef& io : d->outputs) known |= io.kind == IoKind::kDynamic && io.name == kv.first;
+    for (const OpIoDef& io : d->outputs)
+      known |= io.kind == IoKind::kDynamic && io.name == kv.first;
     for (const OpSubgraphDef& g : d->subgraphs) known |= g.dynamic && g.name == kv.first;
     if (!known) {
       return ParamInvalid(where, "'", kv.first,
@@ -941,8 +938,7 @@ Status VerifyOpDesc(const OpDesc& op, const std::vector<const gert::Tensor*>& co
   return NameNode(RunOpInfer(*reg, *c.ctx, verify_only), op, "verify");
 }
 
-Status InferShapeAndTypeForOpDesc(OpDesc& op,
-                                  const std::vector<const gert::Tensor*>& const_inputs,
+Status InferShapeAndTypeForOpDesc(OpDesc& op, const std::vector<const gert::Tensor*>& const_inputs,
                                   const gert::InputValueLoader* loader) {
   ASSIGN_OR_RETURN(const OpRegistrationData* reg, LookUp(op));
   ASSIGN_OR_RETURN(std::vector<gert::IrInstance> ir, MapInputsToIr(op, *reg));
@@ -987,9 +983,12 @@ Status InferShapeAndTypeForOpDesc(OpDesc& op,
 
 ErrorCode RegistrationCheckFailure::code() const {
   switch (kind) {
-    case Kind::kNone: return ErrorCode::kSuccess;
-    case Kind::kAttrType: return ErrorCode::kTypeMismatch;
-    default: return ErrorCode::kParamInvalid;
+    case Kind::kNone:
+      return ErrorCode::kSuccess;
+    case Kind::kAttrType:
+      return ErrorCode::kTypeMismatch;
+    default:
+      return ErrorCode::kParamInvalid;
   }
 }
 

@@ -10,13 +10,13 @@
 #include <thread>
 #include <vector>
 
-#include "gmock/gmock.h"
-#include "gtest/gtest.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "gmock/gmock.h"
 #include "graph/inc/graph/attr_value.h"
 #include "graph/inc/graph/ge_tensor.h"
 #include "graph/inc/graph/op_desc.h"
+#include "gtest/gtest.h"
 #include "metadef/inc/external/base/status.h"
 #include "metadef/inc/external/graph/tensor_type.h"
 #include "metadef/register/inc/gert/contexts.h"
@@ -164,7 +164,9 @@ REG_OP(RegTestTopK)
     .Verify(VerifyPositiveK)
     .InferShape(InferSame);
 
-REG_OP(RegTestBadRange).Input("x", TensorType::ALL()).Output("y", TensorType::ALL())
+REG_OP(RegTestBadRange)
+    .Input("x", TensorType::ALL())
+    .Output("y", TensorType::ALL())
     .InferShape(InferBadRange);
 
 // Control-flow like: static and dynamic subgraphs, dynamic output.
@@ -258,7 +260,9 @@ TEST(OpRegTest, MisuseIsRejectedAtCommit) {
   cases.push_back({OpReg("MisuseDupInput"), "duplicate input 'x'"});
   cases.back().reg.Input("x", DT_FLOAT).Input("x", DT_FLOAT);
   cases.push_back({OpReg("MisuseDupAttr"), "duplicate attribute 'a'"});
-  cases.back().reg.Attr("a", AttrValue::CreateFrom<int64_t>(1)).RequiredAttr("a", AttrValue::VT_INT);
+  cases.back()
+      .reg.Attr("a", AttrValue::CreateFrom<int64_t>(1))
+      .RequiredAttr("a", AttrValue::VT_INT);
   cases.push_back({OpReg("MisuseEmptyDefault"), "has no type"});
   cases.back().reg.Attr("a", AttrValue());
   cases.push_back({OpReg("MisuseNullKernel"), "null kernel function"});
@@ -388,13 +392,18 @@ TEST(OpRegistryTest, PrototypesAreBuiltOnceOnFirstUse) {
     EXPECT_EQ((*op)->GetType(), type);
   }
   OpReg reg("RegTestLazyRace");
-  reg.Input("x", DT_FLOAT).Input("y", DT_FLOAT).Output("z", DT_FLOAT).Attr("k", AttrValue::CreateFrom<int64_t>(7));
+  reg.Input("x", DT_FLOAT)
+      .Input("y", DT_FLOAT)
+      .Output("z", DT_FLOAT)
+      .Attr("k", AttrValue::CreateFrom<int64_t>(7));
   OpReceiver receiver(reg);
   ASSERT_TRUE(r.CommitPending("lazy_test").ok());
   std::vector<std::thread> threads;
   std::vector<StatusOr<OpDescPtr>> made(8, Internal("not run"));
   for (size_t i = 0; i < made.size(); ++i) {
-    threads.emplace_back([&made, i]() { made[i] = OperatorFactory::CreateOpDesc(absl::StrCat("t", i), "RegTestLazyRace"); });
+    threads.emplace_back([&made, i]() {
+      made[i] = OperatorFactory::CreateOpDesc(absl::StrCat("t", i), "RegTestLazyRace");
+    });
   }
   for (std::thread& t : threads) t.join();
   for (const StatusOr<OpDescPtr>& op : made) {
@@ -456,16 +465,18 @@ TEST(OpRegistryTest, PriorityDecisionsAreLogged) {
   { OpReceiver rec(OpReg("PrioOp").Input("second", DT_FLOAT).Priority(5)); }
   ASSERT_TRUE(r.CommitPending("lib_second").ok());
   EXPECT_EQ(r.Find("PrioOp")->inputs[0].name, "second");
-  EXPECT_TRUE(LogContains("op type 'PrioOp': registration from lib_second (priority 5) "
-                          "replaces the one from lib_first (priority 0): higher priority"));
+  EXPECT_TRUE(
+      LogContains("op type 'PrioOp': registration from lib_second (priority 5) "
+                  "replaces the one from lib_first (priority 0): higher priority"));
   // The replaced registration stays readable through old pointers.
   EXPECT_EQ(first->inputs[0].name, "first");
 
   { OpReceiver rec(OpReg("PrioOp").Input("third", DT_FLOAT).Priority(1)); }
   ASSERT_TRUE(r.CommitPending("lib_third").ok());
   EXPECT_EQ(r.Find("PrioOp")->inputs[0].name, "second");
-  EXPECT_TRUE(LogContains("keeps the registration from lib_second (priority 5); ignores the "
-                          "one from lib_third (priority 1): lower priority"));
+  EXPECT_TRUE(
+      LogContains("keeps the registration from lib_second (priority 5); ignores the "
+                  "one from lib_third (priority 1): lower priority"));
 }
 
 TEST(OpRegistryTest, OverrideWindow) {
@@ -570,9 +581,8 @@ TEST(OpRegistryTest, ConcurrentLookups) {
 // ---------------------------------------------------------------- factory
 
 TEST(OperatorFactoryTest, CreateOpDescCopiesIrMetadata) {
-  StatusOr<OpDescPtr> op =
-      OperatorFactory::CreateOpDesc("case1", "RegTestCase", {{"input", 3}, {"output", 2},
-                                                             {"branches", 2}});
+  StatusOr<OpDescPtr> op = OperatorFactory::CreateOpDesc(
+      "case1", "RegTestCase", {{"input", 3}, {"output", 2}, {"branches", 2}});
   ASSERT_TRUE(op.ok()) << op.status();
   const OpDesc& o = **op;
   EXPECT_EQ(o.GetName(), "case1");
@@ -623,8 +633,8 @@ TEST(OperatorFactoryTest, OptionalOutputsAndAttrsWithoutDefault) {
 
   StatusOr<OpDescPtr> op = OperatorFactory::CreateOpDesc("t", "RegTestOptionals");
   ASSERT_TRUE(op.ok()) << op.status();
-  EXPECT_EQ((*op)->GetOutputsSize(), 2u);      // the optional output has its desc
-  EXPECT_FALSE((*op)->HasAttr("perm"));         // no default: stays absent
+  EXPECT_EQ((*op)->GetOutputsSize(), 2u);  // the optional output has its desc
+  EXPECT_FALSE((*op)->HasAttr("perm"));    // no default: stays absent
   EXPECT_TRUE(CheckOpDescAgainstRegistration(**op).ok());
   // When given, the attribute must have the declared type.
   ASSERT_TRUE((*op)->SetAttr("perm", AttrValue::CreateFrom<std::string>("x")).ok());
@@ -737,7 +747,8 @@ TEST(InferShapeAndTypeTest, RegistrationCheckFailureIsTheDescribedChecksFirstFai
   StatusOr<OpDescPtr> add = OperatorFactory::CreateOpDesc("add", "RegTestAdd");
   ASSERT_TRUE(add.ok());
   ASSERT_TRUE((*add)->UpdateInputDesc(0, Desc({2}, DT_FLOAT)).ok());
-  ASSERT_TRUE((*add)->UpdateInputDesc(1, GeTensorDesc(GeShape(), FORMAT_RESERVED, DT_UNDEFINED)).ok());
+  ASSERT_TRUE(
+      (*add)->UpdateInputDesc(1, GeTensorDesc(GeShape(), FORMAT_RESERVED, DT_UNDEFINED)).ok());
   RegistrationCheckFailure f = first(**add);
   EXPECT_EQ(f.kind, Kind::kInputDesc);
   EXPECT_EQ(f.slot, 1u);
@@ -754,7 +765,8 @@ TEST(InferShapeAndTypeTest, RegistrationCheckFailureIsTheDescribedChecksFirstFai
   // Attributes: the required one, then its type.
   StatusOr<OpDescPtr> cat = OperatorFactory::CreateOpDesc("cat", "RegTestConcat", {{"x", 2}});
   ASSERT_TRUE(cat.ok());
-  for (uint32_t i = 0; i < 2; ++i) ASSERT_TRUE((*cat)->UpdateInputDesc(i, Desc({2, 1}, DT_INT8)).ok());
+  for (uint32_t i = 0; i < 2; ++i)
+    ASSERT_TRUE((*cat)->UpdateInputDesc(i, Desc({2, 1}, DT_INT8)).ok());
   f = first(**cat);
   EXPECT_EQ(f.kind, Kind::kMissingAttr);
   ASSERT_NE(f.attr, nullptr);
@@ -809,7 +821,8 @@ TEST(InferShapeAndTypeTest, PendingValuesAreLoadedWhenAFunctionReadsThem) {
   std::vector<int64_t> dims{4, 7};
   class Loader : public gert::InputValueLoader {
    public:
-    explicit Loader(std::vector<int64_t>* dims) : tensor_(gert::Shape{2}, DT_INT64, dims->data(), 16) {}
+    explicit Loader(std::vector<int64_t>* dims)
+        : tensor_(gert::Shape{2}, DT_INT64, dims->data(), 16) {}
     const gert::Tensor* Load(size_t i) const override {
       loaded.push_back(i);
       return &tensor_;

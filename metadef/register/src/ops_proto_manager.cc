@@ -93,8 +93,7 @@ OpsProtoManager::Impl& OpsProtoManager::impl() const {
   return *i;
 }
 
-Status OpsProtoManager::Impl::LoadOne(const std::string& path,
-                                      const OpsProtoLoadOptions& options) {
+Status OpsProtoManager::Impl::LoadOne(const std::string& path, const OpsProtoLoadOptions& options) {
   const std::string canonical = Canonical(path);
   if (std::find(loaded.begin(), loaded.end(), canonical) != loaded.end()) {
     Info(absl::StrCat("'", canonical, "' is already loaded"));
@@ -119,8 +118,8 @@ Status OpsProtoManager::Impl::LoadOne(const std::string& path,
   const Status st = registry.CommitPending(canonical);
   registry.SetRegisterOverridable(was_overridable);
   Info(absl::StrCat("loaded '", canonical, "' (", registry.size() - before,
-                    " new op types, override window ",
-                    options.allow_override ? "open" : "closed", " while loading)"));
+                    " new op types, override window ", options.allow_override ? "open" : "closed",
+                    " while loading)"));
   if (!st.ok()) {
     return Annotate(st, "ops proto library '", canonical, "': ");
   }
@@ -148,9 +147,9 @@ Status OpsProtoManager::LoadOpsProtoLibs(absl::string_view paths,
   if (errors.size() == 1) return errors.front();
   std::vector<std::string> messages;
   for (const Status& e : errors) messages.emplace_back(e.message());
-  return MakeStatus(GetErrorCode(errors.front()),
-                    absl::StrCat(errors.size(), " ops proto libraries failed: ",
-                                 absl::StrJoin(messages, "; ")));
+  return MakeStatus(
+      GetErrorCode(errors.front()),
+      absl::StrCat(errors.size(), " ops proto libraries failed: ", absl::StrJoin(messages, "; ")));
 }
 
 std::vector<std::string> OpsProtoManager::GetLoadedLibraries() const {

@@ -19,10 +19,10 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
-#include "gtest/gtest.h"
 #include "graph/inc/graph/attr_value.h"
 #include "graph/inc/graph/ge_tensor.h"
 #include "graph/inc/graph/op_desc.h"
+#include "gtest/gtest.h"
 #include "metadef/inc/external/base/status.h"
 #include "metadef/register/inc/gert/contexts.h"
 #include "metadef/register/inc/gert/tensor.h"
@@ -121,8 +121,7 @@ TEST_F(OpsProtoManagerTest, CustomOpFromPluginThroughFactoryInferAndKernel) {
 
   if (absl::EndsWith(reg->source, "libcustom_op_plugin.so")) {
     ASSERT_TRUE((*op)->SetAttr("alpha", AttrValue::CreateFrom<float>(0.5f)).ok());
-    EXPECT_EQ(RunKernel("PluginScaleAdd", **op, {1, 2}, {10, 20}),
-              (std::vector<float>{6, 12}));
+    EXPECT_EQ(RunKernel("PluginScaleAdd", **op, {1, 2}, {10, 20}), (std::vector<float>{6, 12}));
   }
 }
 
@@ -142,8 +141,8 @@ TEST_F(OpsProtoManagerTest, ConflictWithOverrideWindowClosed) {
   const std::string existing = before->source;
   OpsProtoLoadOptions options;
   options.allow_override = false;
-  Status st = OpsProtoManager::Instance().LoadOpsProtoLibs(Runfile("libconflict_plugin.so"),
-                                                           options);
+  Status st =
+      OpsProtoManager::Instance().LoadOpsProtoLibs(Runfile("libconflict_plugin.so"), options);
   ASSERT_FALSE(st.ok());
   EXPECT_EQ(GetErrorCode(st), ErrorCode::kAlreadyExists);
   EXPECT_THAT(st.message(), HasSubstr("'PluginScaleAdd'"));
@@ -232,9 +231,8 @@ TEST_F(OpsProtoManagerTest, DirectoryLoadsSortedLibrariesOnly) {
 
 TEST_F(OpsProtoManagerTest, EveryEntryIsAttemptedAndErrorsAreJoined) {
   const std::string missing = Runfile("missing_one.so");
-  Status st = OpsProtoManager::Instance().LoadOpsProtoLibs(
-      absl::StrCat(missing, ":", Runfile("libcustom_op_plugin.so"), ":",
-                   Runfile("not_a_library.so")));
+  Status st = OpsProtoManager::Instance().LoadOpsProtoLibs(absl::StrCat(
+      missing, ":", Runfile("libcustom_op_plugin.so"), ":", Runfile("not_a_library.so")));
   ASSERT_FALSE(st.ok());
   EXPECT_EQ(GetErrorCode(st), ErrorCode::kNotFound);  // the first error's code
   EXPECT_THAT(st.message(), HasSubstr("2 ops proto libraries failed"));

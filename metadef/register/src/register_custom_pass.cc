@@ -126,8 +126,8 @@ Status CustomPassRegistry::RunPasses(CustomPassStage stage, const ComputeGraphPt
   for (const PassRegistrationData* p : todo) {
     const Status st = p->Run(graph);
     if (!st.ok()) {
-      return Annotate(st, "custom pass ", p->GetPassName(), " (stage ",
-                      CustomPassStageName(stage), "): ");
+      return Annotate(st, "custom pass ", p->GetPassName(), " (stage ", CustomPassStageName(stage),
+                      "): ");
     }
   }
   return OkStatus();

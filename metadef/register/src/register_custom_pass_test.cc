@@ -6,9 +6,9 @@
 #include <vector>
 
 #include "gmock/gmock.h"
-#include "gtest/gtest.h"
 #include "graph/inc/graph/compute_graph.h"
 #include "graph/inc/graph/op_desc.h"
+#include "gtest/gtest.h"
 #include "metadef/inc/external/base/status.h"
 
 namespace ge {
@@ -104,8 +104,8 @@ TEST(CustomPassRegistryTest, ErrorStopsTheStageAndNamesThePass) {
                              }))
                   .ok());
   Calls().clear();
-  Status st = r.RunPasses(CustomPassStage::kAfterOriginGraphOptimize,
-                          std::make_shared<ComputeGraph>("g2"));
+  Status st =
+      r.RunPasses(CustomPassStage::kAfterOriginGraphOptimize, std::make_shared<ComputeGraph>("g2"));
   ASSERT_FALSE(st.ok());
   EXPECT_EQ(GetErrorCode(st), ErrorCode::kGraphInvalid);
   EXPECT_EQ(st.message(),
@@ -114,9 +114,9 @@ TEST(CustomPassRegistryTest, ErrorStopsTheStageAndNamesThePass) {
   EXPECT_TRUE(r.UnregisterForTest("TestFailingPass"));
   EXPECT_TRUE(r.UnregisterForTest("TestAfterFailing"));
   EXPECT_FALSE(r.UnregisterForTest("TestAfterFailing"));
-  EXPECT_TRUE(r.RunPasses(CustomPassStage::kAfterOriginGraphOptimize,
-                          std::make_shared<ComputeGraph>("g3"))
-                  .ok());
+  EXPECT_TRUE(
+      r.RunPasses(CustomPassStage::kAfterOriginGraphOptimize, std::make_shared<ComputeGraph>("g3"))
+          .ok());
 }
 
 TEST(CustomPassRegistryTest, RegisterErrors) {

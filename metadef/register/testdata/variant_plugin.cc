@@ -47,13 +47,12 @@ ge::Status FactorKernel(gert::KernelContext& ctx) {
   return ge::OkStatus();
 }
 
-ge::OpReceiver g_variant_receiver =
-    ge::OpReg(PLUGIN_STR(PLUGIN_OP_TYPE))
-        .Input("x1", ge::TensorType{ge::DT_FLOAT})
-        .Input("x2", ge::TensorType{ge::DT_FLOAT})
-        .Output("y", ge::TensorType{ge::DT_FLOAT})
-        .InferShape(InferSameAsX1)
-        .Kernel(ge::kEngineHostCpu, FactorKernel)
-        .Priority(PLUGIN_PRIORITY);
+ge::OpReceiver g_variant_receiver = ge::OpReg(PLUGIN_STR(PLUGIN_OP_TYPE))
+                                        .Input("x1", ge::TensorType{ge::DT_FLOAT})
+                                        .Input("x2", ge::TensorType{ge::DT_FLOAT})
+                                        .Output("y", ge::TensorType{ge::DT_FLOAT})
+                                        .InferShape(InferSameAsX1)
+                                        .Kernel(ge::kEngineHostCpu, FactorKernel)
+                                        .Priority(PLUGIN_PRIORITY);
 
 }  // namespace

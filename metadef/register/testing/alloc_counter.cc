@@ -32,8 +32,8 @@ void* CountedAlloc(std::size_t n) {
 void* CountedAlignedAlloc(std::size_t n, std::align_val_t al) {
   Count();
   void* p = nullptr;
-  const std::size_t a = static_cast<std::size_t>(al) < sizeof(void*) ? sizeof(void*)
-                                                                     : static_cast<std::size_t>(al);
+  const std::size_t a =
+      static_cast<std::size_t>(al) < sizeof(void*) ? sizeof(void*) : static_cast<std::size_t>(al);
   if (posix_memalign(&p, a, n == 0 ? 1 : n) != 0) return nullptr;
   return p;
 }

@@ -98,14 +98,12 @@ Status PwriteAll(int fd, const uint8_t* data, uint64_t size, uint64_t offset,
   return OkStatus();
 }
 
-uint64_t CopyFileRange(int src_fd, uint64_t src_offset, int fd, uint64_t offset,
-                       uint64_t size) {
+uint64_t CopyFileRange(int src_fd, uint64_t src_offset, int fd, uint64_t offset, uint64_t size) {
   uint64_t done = 0;
   while (done < size) {
     loff_t in = static_cast<loff_t>(src_offset + done);
     loff_t out = static_cast<loff_t>(offset + done);
-    const ssize_t n =
-        ::copy_file_range(src_fd, &in, fd, &out, static_cast<size_t>(size - done), 0);
+    const ssize_t n = ::copy_file_range(src_fd, &in, fd, &out, static_cast<size_t>(size - done), 0);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) break;
     done += static_cast<uint64_t>(n);
@@ -177,8 +175,8 @@ Status AtomicFile::Commit(bool sync) {
 
 Status WriteFileAtomically(const std::string& path, absl::string_view bytes) {
   ASSIGN_OR_RETURN(AtomicFile file, AtomicFile::Create(path));
-  RETURN_IF_ERROR(PwriteAll(file.fd(), reinterpret_cast<const uint8_t*>(bytes.data()),
-                            bytes.size(), 0, file.temp_path()));
+  RETURN_IF_ERROR(PwriteAll(file.fd(), reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size(),
+                            0, file.temp_path()));
   return file.Commit(/*sync=*/true);
 }
 

@@ -103,14 +103,14 @@ TEST(WireFormatTest, Proto3DefaultsAreNotWritten) {
 std::string EveryWireType() {
   std::string out;
   WireWriter w(&out);
-  w.Int64Always(1, 150);                                   // varint
-  w.Tag(2, kFixed64);                                      // fixed64
+  w.Int64Always(1, 150);  // varint
+  w.Tag(2, kFixed64);     // fixed64
   w.Append(Bytes({1, 2, 3, 4, 5, 6, 7, 8}));
-  w.StringAlways(3, "abc");                                // length-delimited
-  w.FloatAlways(4, 1.0f);                                  // fixed32
+  w.StringAlways(3, "abc");  // length-delimited
+  w.FloatAlways(4, 1.0f);    // fixed32
   const std::vector<int64_t> dims = {1, -1, 300};
-  w.PackedInt64(5, absl::MakeConstSpan(dims));             // packed
-  const size_t m = w.BeginMessage(6);                      // nested message
+  w.PackedInt64(5, absl::MakeConstSpan(dims));  // packed
+  const size_t m = w.BeginMessage(6);           // nested message
   w.UInt32Always(1, 7);
   w.EndMessage(m);
   return out;
@@ -202,8 +202,7 @@ TEST(WireFormatTest, TruncatedInputFails) {
     absl::string_view payload;
     while (r.Field(&field, &type, &payload)) {
     }
-    const bool at_boundary =
-        std::find(boundaries.begin(), boundaries.end(), n) != boundaries.end();
+    const bool at_boundary = std::find(boundaries.begin(), boundaries.end(), n) != boundaries.end();
     EXPECT_EQ(r.ok(), at_boundary) << n;
     EXPECT_TRUE(r.AtEnd()) << n;
   }
@@ -273,11 +272,11 @@ TEST(WireFormatTest, OverlongVarintsFail) {
 }
 
 TEST(WireFormatTest, GroupsAndBadTagsAreRejected) {
-  for (const std::string& bad : {Bytes({0x0b}),         // field 1, start group
-                                 Bytes({0x0c}),         // field 1, end group
-                                 Bytes({0x0e}),         // wire type 6
-                                 Bytes({0x0f}),         // wire type 7
-                                 Bytes({0x00, 0x00}),   // field 0
+  for (const std::string& bad : {Bytes({0x0b}),        // field 1, start group
+                                 Bytes({0x0c}),        // field 1, end group
+                                 Bytes({0x0e}),        // wire type 6
+                                 Bytes({0x0f}),        // wire type 7
+                                 Bytes({0x00, 0x00}),  // field 0
                                  // field 2^29: past the largest field number
                                  Bytes({0x80, 0x80, 0x80, 0x80, 0x10, 0x00})}) {
     WireReader r(bad);

@@ -140,8 +140,7 @@ StatusOr<int64_t> CheckedMul(int64_t a, int64_t b, absl::string_view what) {
 Status CheckDims(const std::vector<int64_t>& dims) {
   for (size_t i = 0; i < dims.size(); ++i) {
     if (dims[i] < UNKNOWN_DIM) {
-      return ParamInvalid("dim ", i, " is ", dims[i],
-                          "; dims must be >= 0 or -1 (unknown)");
+      return ParamInvalid("dim ", i, " is ", dims[i], "; dims must be >= 0 or -1 (unknown)");
     }
   }
   return OkStatus();
@@ -149,8 +148,7 @@ Status CheckDims(const std::vector<int64_t>& dims) {
 
 Status CheckRank(const std::vector<int64_t>& dims, size_t rank, int32_t format) {
   if (dims.size() != rank) {
-    return ParamInvalid(FormatName(format), " needs rank ", rank, ", got rank ",
-                        dims.size());
+    return ParamInvalid(FormatName(format), " needs rank ", rank, ", got rank ", dims.size());
   }
   return OkStatus();
 }
@@ -159,8 +157,8 @@ Status CheckRank(const std::vector<int64_t>& dims, size_t rank, int32_t format) 
 Status CheckKnown(const std::vector<int64_t>& dims, absl::string_view what) {
   for (size_t i = 0; i < dims.size(); ++i) {
     if (dims[i] < 0) {
-      return ParamInvalid(what, " ", ShapeString(dims), " has dim ", i, " = ",
-                          dims[i], "; data transfer needs a known shape");
+      return ParamInvalid(what, " ", ShapeString(dims), " has dim ", i, " = ", dims[i],
+                          "; data transfer needs a known shape");
     }
   }
   return OkStatus();
@@ -170,8 +168,7 @@ StatusOr<int64_t> ElementCount(const std::vector<int64_t>& dims, absl::string_vi
   int64_t count = 1;
   for (int64_t d : dims) {
     if (__builtin_mul_overflow(count, d, &count)) {
-      return Overflow("element count of ", what, " ", ShapeString(dims),
-                      " overflows int64");
+      return Overflow("element count of ", what, " ", ShapeString(dims), " overflows int64");
     }
   }
   return count;
@@ -229,8 +226,7 @@ StatusOr<std::vector<int64_t>> BlockedShape(Pair pair, int64_t c0,
     }
     case Pair::kNcdhwNdc1hwc0: {
       RETURN_IF_ERROR(CheckRank(dims, 5, FORMAT_NCDHW));
-      return std::vector<int64_t>{dims[0], dims[2], CeilDivDim(dims[1], c0),
-                                  dims[3], dims[4], c0};
+      return std::vector<int64_t>{dims[0], dims[2], CeilDivDim(dims[1], c0), dims[3], dims[4], c0};
     }
   }
   return Internal("unknown format pair ", static_cast<int>(pair));
@@ -347,11 +343,9 @@ struct TransposeTraits<8> {
   static constexpr int64_t kBlock = 2;
   static void Block(const uint8_t* src, int64_t scs, uint8_t* dst, int64_t drs) {
     const __m128i a0 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src));
-    const __m128i a1 =
-        _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + Bytes(scs, 8)));
+    const __m128i a1 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + Bytes(scs, 8)));
     _mm_storeu_si128(reinterpret_cast<__m128i*>(dst), _mm_unpacklo_epi64(a0, a1));
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + Bytes(drs, 8)),
-                     _mm_unpackhi_epi64(a0, a1));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + Bytes(drs, 8)), _mm_unpackhi_epi64(a0, a1));
   }
 };
 #endif  // __SSE2__
@@ -383,14 +377,14 @@ void Transpose(const uint8_t* src, int64_t scs, uint8_t* dst, int64_t drs, int64
   // Edges: the last rows (all columns), then the last columns of the others.
   Copy2DScalar<S>(src + Bytes(rows_v, S), 1, scs, dst + Bytes(rows_v * drs, S), drs, 1,
                   rows - rows_v, cols);
-  Copy2DScalar<S>(src + Bytes(cols_v * scs, S), 1, scs, dst + Bytes(cols_v, S), drs, 1,
-                  rows_v, cols - cols_v);
+  Copy2DScalar<S>(src + Bytes(cols_v * scs, S), 1, scs, dst + Bytes(cols_v, S), drs, 1, rows_v,
+                  cols - cols_v);
 }
 
 // dst[r * drs + c * dcs] = src[r * srs + c * scs] for r < rows, c < cols.
 template <size_t S>
-void Copy2D(const uint8_t* src, int64_t srs, int64_t scs, uint8_t* dst, int64_t drs,
-            int64_t dcs, int64_t rows, int64_t cols) {
+void Copy2D(const uint8_t* src, int64_t srs, int64_t scs, uint8_t* dst, int64_t drs, int64_t dcs,
+            int64_t rows, int64_t cols) {
   if (rows <= 0 || cols <= 0) return;
   if (scs == 1 && dcs == 1) {
     const size_t run = Bytes(cols, S);
@@ -424,8 +418,8 @@ void ZeroPadding(uint8_t* block, int64_t valid_rows, int64_t total_rows, int64_t
 
 // NCDHW <-> N D C1 HW C0 (D == 1 gives NCHW <-> NC1HWC0).
 template <size_t S>
-void NcdhwBlocked(bool forward, const uint8_t* src, uint8_t* dst, int64_t n_dim,
-                  int64_t c_dim, int64_t d_dim, int64_t hw, int64_t c0) {
+void NcdhwBlocked(bool forward, const uint8_t* src, uint8_t* dst, int64_t n_dim, int64_t c_dim,
+                  int64_t d_dim, int64_t hw, int64_t c0) {
   const int64_t c1_dim = CeilDivDim(c_dim, c0);
   const int64_t dhw = d_dim * hw;
   for (int64_t n = 0; n < n_dim; ++n) {
@@ -442,8 +436,7 @@ void NcdhwBlocked(bool forward, const uint8_t* src, uint8_t* dst, int64_t n_dim,
           Copy2D<S>(src + Bytes(plain, S), 1, dhw, block, c0, 1, hw, c_count);
         } else {
           // dst[c * DHW + hw] = block[hw * C0 + c]
-          Copy2D<S>(src + Bytes(blocked, S), 1, c0, dst + Bytes(plain, S), dhw, 1,
-                    c_count, hw);
+          Copy2D<S>(src + Bytes(blocked, S), 1, c0, dst + Bytes(plain, S), dhw, 1, c_count, hw);
         }
       }
     }
@@ -452,8 +445,8 @@ void NcdhwBlocked(bool forward, const uint8_t* src, uint8_t* dst, int64_t n_dim,
 
 // NHWC <-> NC1HWC0.
 template <size_t S>
-void NhwcNc1hwc0(bool forward, const uint8_t* src, uint8_t* dst, int64_t n_dim,
-                 int64_t hw, int64_t c_dim, int64_t c0) {
+void NhwcNc1hwc0(bool forward, const uint8_t* src, uint8_t* dst, int64_t n_dim, int64_t hw,
+                 int64_t c_dim, int64_t c0) {
   const int64_t c1_dim = CeilDivDim(c_dim, c0);
   for (int64_t n = 0; n < n_dim; ++n) {
     for (int64_t c1 = 0; c1 < c1_dim; ++c1) {
@@ -466,8 +459,7 @@ void NhwcNc1hwc0(bool forward, const uint8_t* src, uint8_t* dst, int64_t n_dim,
         ZeroPadding<S>(block, hw, hw, c0, c_count);
         Copy2D<S>(src + Bytes(plain, S), c_dim, 1, block, c0, 1, hw, c_count);
       } else {
-        Copy2D<S>(src + Bytes(blocked, S), c0, 1, dst + Bytes(plain, S), c_dim, 1, hw,
-                  c_count);
+        Copy2D<S>(src + Bytes(blocked, S), c0, 1, dst + Bytes(plain, S), c_dim, 1, hw, c_count);
       }
     }
   }
@@ -492,11 +484,10 @@ void FractalZ(bool forward, bool nchw, const uint8_t* src, uint8_t* dst, int64_t
       if (forward) {
         uint8_t* block = dst + Bytes(blocked, S);
         ZeroPadding<S>(block, n_dim, n_pad, c0, c_count);
-        Copy2D<S>(src + Bytes(plain, S), n_stride, c_stride, block, c0, 1, n_dim,
-                  c_count);
+        Copy2D<S>(src + Bytes(plain, S), n_stride, c_stride, block, c0, 1, n_dim, c_count);
       } else {
-        Copy2D<S>(src + Bytes(blocked, S), 1, c0, dst + Bytes(plain, S), c_stride,
-                  n_stride, c_count, n_dim);
+        Copy2D<S>(src + Bytes(blocked, S), 1, c0, dst + Bytes(plain, S), c_stride, n_stride,
+                  c_count, n_dim);
       }
     }
   }
@@ -504,8 +495,8 @@ void FractalZ(bool forward, bool nchw, const uint8_t* src, uint8_t* dst, int64_t
 
 // ND {B..., H, W} <-> FRACTAL_NZ {B..., W1, H1, 16, C0}.
 template <size_t S>
-void FractalNz(bool forward, const uint8_t* src, uint8_t* dst, int64_t batch,
-               int64_t h_dim, int64_t w_dim, int64_t c0) {
+void FractalNz(bool forward, const uint8_t* src, uint8_t* dst, int64_t batch, int64_t h_dim,
+               int64_t w_dim, int64_t c0) {
   const int64_t w1_dim = CeilDivDim(w_dim, c0);
   const int64_t h_pad = CeilDivDim(h_dim, kCubeSize) * kCubeSize;
   for (int64_t b = 0; b < batch; ++b) {
@@ -519,8 +510,7 @@ void FractalNz(bool forward, const uint8_t* src, uint8_t* dst, int64_t batch,
         ZeroPadding<S>(block, h_dim, h_pad, c0, w_count);
         Copy2D<S>(src + Bytes(plain, S), w_dim, 1, block, c0, 1, h_dim, w_count);
       } else {
-        Copy2D<S>(src + Bytes(blocked, S), c0, 1, dst + Bytes(plain, S), w_dim, 1, h_dim,
-                  w_count);
+        Copy2D<S>(src + Bytes(blocked, S), c0, 1, dst + Bytes(plain, S), w_dim, 1, h_dim, w_count);
       }
     }
   }
@@ -537,8 +527,7 @@ void RunKernel(const Transfer& transfer, const std::vector<int64_t>& plain, int6
       NcdhwBlocked<S>(fwd, src, dst, plain[0], plain[1], 1, plain[2] * plain[3], c0);
       return;
     case Pair::kNcdhwNdc1hwc0:
-      NcdhwBlocked<S>(fwd, src, dst, plain[0], plain[1], plain[2], plain[3] * plain[4],
-                      c0);
+      NcdhwBlocked<S>(fwd, src, dst, plain[0], plain[1], plain[2], plain[3] * plain[4], c0);
       return;
     case Pair::kNhwcNc1hwc0:
       NhwcNc1hwc0<S>(fwd, src, dst, plain[0], plain[1] * plain[2], plain[3], c0);
@@ -566,8 +555,8 @@ Status TransferFormatImpl(const TransArgs& args, std::vector<uint8_t>* out) {
   if (out == nullptr) return ParamInvalid("output vector is null");
   ASSIGN_OR_RETURN(const int64_t bits, TypeUtils::GetSizeInBits(args.src_data_type));
   if (bits <= 0 || bits % 8 != 0) {
-    return NotSupported("data type ", TypeUtils::DataTypeToSerialString(args.src_data_type),
-                        " (", bits, " bits) is not byte-addressable");
+    return NotSupported("data type ", TypeUtils::DataTypeToSerialString(args.src_data_type), " (",
+                        bits, " bits) is not byte-addressable");
   }
   const int64_t elem_size = bits / 8;
 
@@ -576,16 +565,15 @@ Status TransferFormatImpl(const TransArgs& args, std::vector<uint8_t>* out) {
   ASSIGN_OR_RETURN(const int64_t src_bytes,
                    CheckedMul(src_count, elem_size, "byte size of src_shape"));
 
-  const bool identity =
-      GetPrimaryFormat(args.src_format) == GetPrimaryFormat(args.dst_format);
+  const bool identity = GetPrimaryFormat(args.src_format) == GetPrimaryFormat(args.dst_format);
   Transfer transfer{};
   if (!identity && !FindTransfer(args.src_format, args.dst_format, &transfer)) {
     return NotSupported("transfer from ", FormatName(args.src_format), " to ",
                         FormatName(args.dst_format), " is not supported");
   }
   if (args.data == nullptr && src_bytes > 0) {
-    return ParamInvalid("data is null but src_shape ", ShapeString(args.src_shape),
-                        " holds ", src_bytes, " bytes");
+    return ParamInvalid("data is null but src_shape ", ShapeString(args.src_shape), " holds ",
+                        src_bytes, " bytes");
   }
   if (identity) {
     if (static_cast<uint64_t>(src_bytes) > out->max_size()) {
@@ -614,10 +602,9 @@ Status TransferFormatImpl(const TransArgs& args, std::vector<uint8_t>* out) {
       return Annotate(expected.status(), "dst_shape ", ShapeString(args.dst_shape), ": ");
     }
     if (*expected != args.src_shape) {
-      return ParamInvalid("src_shape ", ShapeString(args.src_shape),
-                          " does not match dst_shape ", ShapeString(args.dst_shape),
-                          ", whose ", FormatName(args.src_format), " shape with C0 ", c0,
-                          " is ", ShapeString(*expected));
+      return ParamInvalid("src_shape ", ShapeString(args.src_shape), " does not match dst_shape ",
+                          ShapeString(args.dst_shape), ", whose ", FormatName(args.src_format),
+                          " shape with C0 ", c0, " is ", ShapeString(*expected));
     }
     plain = args.dst_shape;
     dst_dims = args.dst_shape;
@@ -681,8 +668,8 @@ StatusOr<int64_t> GetCubeC0(DataType data_type) {
   if (*bits == 4) return 64;
   if (*bits == 8) return 32;
   if (*bits >= 16 && *bits % 8 == 0) return 16;
-  return NotSupported("data type ", TypeUtils::DataTypeToSerialString(data_type), " (",
-                      *bits, " bits) has no C0");
+  return NotSupported("data type ", TypeUtils::DataTypeToSerialString(data_type), " (", *bits,
+                      " bits) has no C0");
 }
 
 bool IsTransferSupported(Format src_format, Format dst_format) {
@@ -696,9 +683,8 @@ StatusOr<std::vector<int64_t>> TransferShape(Format src_format, Format dst_forma
                                              const std::vector<int64_t>& src_dims) {
   if (GetPrimaryFormat(src_format) == GetPrimaryFormat(dst_format)) return src_dims;
   const auto context = [&] {
-    return absl::StrCat("TransferShape ", FormatName(src_format), " -> ",
-                        FormatName(dst_format), " (",
-                        TypeUtils::DataTypeToSerialString(data_type), ", shape ",
+    return absl::StrCat("TransferShape ", FormatName(src_format), " -> ", FormatName(dst_format),
+                        " (", TypeUtils::DataTypeToSerialString(data_type), ", shape ",
                         ShapeString(src_dims), "): ");
   };
   Transfer transfer{};

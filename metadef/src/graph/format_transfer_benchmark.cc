@@ -50,8 +50,7 @@ void BM_NchwToNc1hwc0Fp32(benchmark::State& state) {
     benchmark::DoNotOptimize(out.data());
     benchmark::ClobberMemory();
   }
-  state.SetBytesProcessed(state.iterations() *
-                          static_cast<int64_t>(src.size() + out.size()));
+  state.SetBytesProcessed(state.iterations() * static_cast<int64_t>(src.size() + out.size()));
 }
 
 void BM_Nc1hwc0ToNchwFp32(benchmark::State& state) {
@@ -75,8 +74,7 @@ void BM_Nc1hwc0ToNchwFp32(benchmark::State& state) {
     benchmark::DoNotOptimize(out.data());
     benchmark::ClobberMemory();
   }
-  state.SetBytesProcessed(state.iterations() *
-                          static_cast<int64_t>(src.size() + out.size()));
+  state.SetBytesProcessed(state.iterations() * static_cast<int64_t>(src.size() + out.size()));
 }
 
 // Ceiling: copying the same number of bytes.

@@ -48,8 +48,8 @@ std::vector<float> Iota(int64_t n) {
 }
 
 StatusOr<std::vector<uint8_t>> DoTransfer(const std::vector<uint8_t>& data, Format src, Format dst,
-                                   std::vector<int64_t> src_shape, DataType dt,
-                                   std::vector<int64_t> dst_shape = {}) {
+                                          std::vector<int64_t> src_shape, DataType dt,
+                                          std::vector<int64_t> dst_shape = {}) {
   TransArgs args;
   args.data = data.empty() ? nullptr : data.data();
   args.src_format = src;
@@ -93,7 +93,7 @@ TEST(GetCubeC0Test, NoElementSizeIsNotSupported) {
 
 TEST(IsTransferSupportedTest, BothDirectionsOfEveryPair) {
   const std::vector<std::pair<Format, Format>> pairs = {
-      {FORMAT_NCHW, FORMAT_NC1HWC0},  {FORMAT_NHWC, FORMAT_NC1HWC0},
+      {FORMAT_NCHW, FORMAT_NC1HWC0},   {FORMAT_NHWC, FORMAT_NC1HWC0},
       {FORMAT_NCHW, FORMAT_FRACTAL_Z}, {FORMAT_HWCN, FORMAT_FRACTAL_Z},
       {FORMAT_ND, FORMAT_FRACTAL_NZ},  {FORMAT_NCDHW, FORMAT_NDC1HWC0}};
   for (const auto& [plain, blocked] : pairs) {
@@ -163,9 +163,8 @@ TEST(TransferShapeTest, FractalNz) {
 }
 
 TEST(TransferShapeTest, Ndc1hwc0) {
-  EXPECT_THAT(
-      TransferShape(FORMAT_NCDHW, FORMAT_NDC1HWC0, DT_FLOAT16, {1, 20, 2, 4, 5}).value(),
-      ElementsAre(1, 2, 2, 4, 5, 16));
+  EXPECT_THAT(TransferShape(FORMAT_NCDHW, FORMAT_NDC1HWC0, DT_FLOAT16, {1, 20, 2, 4, 5}).value(),
+              ElementsAre(1, 2, 2, 4, 5, 16));
 }
 
 TEST(TransferShapeTest, PackedC0Overrides) {
@@ -173,12 +172,10 @@ TEST(TransferShapeTest, PackedC0Overrides) {
   EXPECT_THAT(
       TransferShape(FORMAT_NCHW, WithC0(FORMAT_NC1HWC0, 4), DT_FLOAT16, {1, 10, 2, 2}).value(),
       ElementsAre(1, 2, 2, 2, 8));
-  EXPECT_THAT(
-      TransferShape(FORMAT_NCHW, WithC0(FORMAT_NC1HWC0, 1), DT_INT8, {1, 3, 2, 2}).value(),
-      ElementsAre(1, 3, 2, 2, 1));
-  EXPECT_THAT(
-      TransferShape(FORMAT_ND, WithC0(FORMAT_FRACTAL_NZ, 5), DT_INT8, {4, 40}).value(),
-      ElementsAre(3, 1, 16, 16));
+  EXPECT_THAT(TransferShape(FORMAT_NCHW, WithC0(FORMAT_NC1HWC0, 1), DT_INT8, {1, 3, 2, 2}).value(),
+              ElementsAre(1, 3, 2, 2, 1));
+  EXPECT_THAT(TransferShape(FORMAT_ND, WithC0(FORMAT_FRACTAL_NZ, 5), DT_INT8, {4, 40}).value(),
+              ElementsAre(3, 1, 16, 16));
   EXPECT_THAT(
       TransferShape(FORMAT_NCHW, WithC0(FORMAT_FRACTAL_Z, 3), DT_FLOAT, {17, 5, 1, 1}).value(),
       ElementsAre(2, 2, 16, 4));
@@ -200,9 +197,8 @@ TEST(TransferShapeTest, UnknownDimsPropagate) {
               ElementsAre(-1, 2, -1, 16, 16));
   EXPECT_THAT(TransferShape(FORMAT_ND, FORMAT_FRACTAL_NZ, DT_FLOAT, {-1}).value(),
               ElementsAre(-1, 1, 16, 16));
-  EXPECT_THAT(
-      TransferShape(FORMAT_NCDHW, FORMAT_NDC1HWC0, DT_FLOAT, {1, -1, -1, 2, 2}).value(),
-      ElementsAre(1, -1, -1, 2, 2, 16));
+  EXPECT_THAT(TransferShape(FORMAT_NCDHW, FORMAT_NDC1HWC0, DT_FLOAT, {1, -1, -1, 2, 2}).value(),
+              ElementsAre(1, -1, -1, 2, 2, 16));
 }
 
 TEST(TransferShapeTest, IdentityReturnsInput) {
@@ -224,8 +220,7 @@ TEST(TransferShapeTest, WrongRankNamesFormatsAndShape) {
   EXPECT_THAT(msg, HasSubstr("[1,2,3]"));
   EXPECT_THAT(msg, HasSubstr("rank 4"));
 
-  for (auto [src, dst, dims] :
-       std::vector<std::tuple<Format, Format, std::vector<int64_t>>>{
+  for (auto [src, dst, dims] : std::vector<std::tuple<Format, Format, std::vector<int64_t>>>{
            {FORMAT_NHWC, FORMAT_NC1HWC0, {1, 2, 3, 4, 5}},
            {FORMAT_NCHW, FORMAT_FRACTAL_Z, {1, 2}},
            {FORMAT_HWCN, FORMAT_FRACTAL_Z, {}},
@@ -271,8 +266,7 @@ TEST(TransferShapeTest, BadDataTypeIsNotSupported) {
   EXPECT_EQ(GetErrorCode(r.status()), ErrorCode::kNotSupported);
   EXPECT_THAT(std::string(r.status().message()), HasSubstr("DT_STRING"));
   // A packed C0 does not need the data type's C0.
-  EXPECT_TRUE(
-      TransferShape(FORMAT_NCHW, WithC0(FORMAT_NC1HWC0, 5), DT_STRING, {1, 2, 3, 4}).ok());
+  EXPECT_TRUE(TransferShape(FORMAT_NCHW, WithC0(FORMAT_NC1HWC0, 5), DT_STRING, {1, 2, 3, 4}).ok());
 }
 
 TEST(TransferShapeTest, ProductOverflowIsOverflow) {
@@ -324,8 +318,8 @@ TEST(TransferFormatTest, Nc1hwc0ToNchwByHandDropsPadding) {
 TEST(TransferFormatTest, NhwcToNc1hwc0ByHand) {
   // NHWC {1, 1, 2, 3} with C0 = 4 packed: {1, 1, 1, 2, 4}.
   const std::vector<float> src = {1, 2, 3, 4, 5, 6};
-  auto out = DoTransfer(FloatBytes(src), FORMAT_NHWC, WithC0(FORMAT_NC1HWC0, 3), {1, 1, 2, 3},
-                 DT_FLOAT);
+  auto out =
+      DoTransfer(FloatBytes(src), FORMAT_NHWC, WithC0(FORMAT_NC1HWC0, 3), {1, 1, 2, 3}, DT_FLOAT);
   ASSERT_TRUE(out.ok()) << out.status();
   EXPECT_THAT(BytesToFloats(*out), ElementsAre(1, 2, 3, 0, 4, 5, 6, 0));
 }
@@ -334,8 +328,8 @@ TEST(TransferFormatTest, NchwToFractalZByHand) {
   // NCHW {2, 3, 1, 2} with C0 = 4 -> FRACTAL_Z {1*1*2, 1, 16, 4}:
   // out[hw][n][c] = src[n][c][hw], N padded to 16, C padded to 4.
   const std::vector<float> src = Iota(12);
-  auto out = DoTransfer(FloatBytes(src), FORMAT_NCHW, WithC0(FORMAT_FRACTAL_Z, 3), {2, 3, 1, 2},
-                 DT_FLOAT);
+  auto out =
+      DoTransfer(FloatBytes(src), FORMAT_NCHW, WithC0(FORMAT_FRACTAL_Z, 3), {2, 3, 1, 2}, DT_FLOAT);
   ASSERT_TRUE(out.ok()) << out.status();
   const std::vector<float> got = BytesToFloats(*out);
   ASSERT_EQ(got.size(), 2u * 16 * 4);
@@ -356,8 +350,8 @@ TEST(TransferFormatTest, NchwToFractalZByHand) {
 TEST(TransferFormatTest, HwcnToFractalZByHand) {
   // HWCN {1, 1, 2, 3} (C = 2, N = 3) with C0 = 2 -> {1, 1, 16, 2}.
   const std::vector<float> src = {1, 2, 3, 4, 5, 6};  // [c][n]
-  auto out = DoTransfer(FloatBytes(src), FORMAT_HWCN, WithC0(FORMAT_FRACTAL_Z, 2), {1, 1, 2, 3},
-                 DT_FLOAT);
+  auto out =
+      DoTransfer(FloatBytes(src), FORMAT_HWCN, WithC0(FORMAT_FRACTAL_Z, 2), {1, 1, 2, 3}, DT_FLOAT);
   ASSERT_TRUE(out.ok()) << out.status();
   const std::vector<float> got = BytesToFloats(*out);
   ASSERT_EQ(got.size(), 32u);
@@ -374,8 +368,7 @@ TEST(TransferFormatTest, HwcnToFractalZByHand) {
 TEST(TransferFormatTest, NdToFractalNzByHand) {
   // ND {3, 5} with C0 = 2 -> {3, 1, 16, 2}: out[w1][h][w0] = src[h][2 w1 + w0].
   const std::vector<float> src = Iota(15);
-  auto out =
-      DoTransfer(FloatBytes(src), FORMAT_ND, WithC0(FORMAT_FRACTAL_NZ, 2), {3, 5}, DT_FLOAT);
+  auto out = DoTransfer(FloatBytes(src), FORMAT_ND, WithC0(FORMAT_FRACTAL_NZ, 2), {3, 5}, DT_FLOAT);
   ASSERT_TRUE(out.ok()) << out.status();
   const std::vector<float> got = BytesToFloats(*out);
   ASSERT_EQ(got.size(), 3u * 16 * 2);
@@ -402,7 +395,8 @@ TEST(TransferFormatTest, NdRank1ToFractalNz) {
   want[3] = 4;
   want[64] = 5;
   EXPECT_EQ(got, want);
-  auto back = DoTransfer(*out, WithC0(FORMAT_FRACTAL_NZ, 3), FORMAT_ND, {2, 1, 16, 4}, DT_FLOAT, {5});
+  auto back =
+      DoTransfer(*out, WithC0(FORMAT_FRACTAL_NZ, 3), FORMAT_ND, {2, 1, 16, 4}, DT_FLOAT, {5});
   ASSERT_TRUE(back.ok()) << back.status();
   EXPECT_EQ(BytesToFloats(*back), src);
 }
@@ -411,7 +405,7 @@ TEST(TransferFormatTest, NcdhwToNdc1hwc0ByHand) {
   // NCDHW {1, 2, 2, 1, 1} with C0 = 4 -> {1, 2, 1, 1, 1, 4}: out[d][c].
   const std::vector<float> src = {1, 2, 3, 4};  // [c][d]
   auto out = DoTransfer(FloatBytes(src), FORMAT_NCDHW, WithC0(FORMAT_NDC1HWC0, 3), {1, 2, 2, 1, 1},
-                 DT_FLOAT);
+                        DT_FLOAT);
   ASSERT_TRUE(out.ok()) << out.status();
   EXPECT_THAT(BytesToFloats(*out), ElementsAre(1, 3, 0, 0, 2, 4, 0, 0));
 }
@@ -503,7 +497,8 @@ TEST(TransferFormatTest, EmptyTensorWithNullData) {
   auto fz = DoTransfer({}, FORMAT_NCHW, FORMAT_FRACTAL_Z, {0, 3, 4, 4}, DT_FLOAT);
   ASSERT_TRUE(fz.ok()) << fz.status();
   EXPECT_TRUE(fz->empty());
-  auto back = DoTransfer({}, FORMAT_FRACTAL_NZ, FORMAT_ND, {2, 0, 1, 16, 16}, DT_FLOAT16, {2, 3, 0});
+  auto back =
+      DoTransfer({}, FORMAT_FRACTAL_NZ, FORMAT_ND, {2, 0, 1, 16, 16}, DT_FLOAT16, {2, 3, 0});
   ASSERT_TRUE(back.ok()) << back.status();
   EXPECT_TRUE(back->empty());
 }
@@ -587,8 +582,8 @@ int64_t BlockedOffset(Format plain_format, Format blocked_primary,
 
 std::vector<uint8_t> ReferenceBlocked(Format plain_format, Format blocked_format,
                                       const std::vector<int64_t>& plain,
-                                      const std::vector<int64_t>& blocked, int64_t c0,
-                                      int64_t elem, const std::vector<uint8_t>& src) {
+                                      const std::vector<int64_t>& blocked, int64_t c0, int64_t elem,
+                                      const std::vector<uint8_t>& src) {
   std::vector<uint8_t> out(static_cast<size_t>(Product(blocked, 0, blocked.size()) * elem), 0);
   const int64_t count = Product(plain, 0, plain.size());
   std::vector<int64_t> idx(plain.size(), 0);
@@ -598,9 +593,9 @@ std::vector<uint8_t> ReferenceBlocked(Format plain_format, Format blocked_format
       idx[d] = rem % plain[d];
       rem /= plain[d];
     }
-    const int64_t off = BlockedOffset(plain_format, static_cast<Format>(GetPrimaryFormat(
-                                                        blocked_format)),
-                                      plain, blocked, c0, idx);
+    const int64_t off =
+        BlockedOffset(plain_format, static_cast<Format>(GetPrimaryFormat(blocked_format)), plain,
+                      blocked, c0, idx);
     std::memcpy(&out[static_cast<size_t>(off * elem)], &src[static_cast<size_t>(i * elem)],
                 static_cast<size_t>(elem));
   }
@@ -634,8 +629,7 @@ void CheckRoundTrip(const RoundTripCase& c, DataType dt, std::mt19937* rng) {
 
   auto blocked = DoTransfer(src, c.plain, c.blocked, c.shape, dt);
   ASSERT_TRUE(blocked.ok()) << blocked.status();
-  EXPECT_EQ(*blocked,
-            ReferenceBlocked(c.plain, c.blocked, c.shape, *blocked_shape, c0, elem, src));
+  EXPECT_EQ(*blocked, ReferenceBlocked(c.plain, c.blocked, c.shape, *blocked_shape, c0, elem, src));
 
   auto back = DoTransfer(*blocked, c.blocked, c.plain, *blocked_shape, dt, c.shape);
   ASSERT_TRUE(back.ok()) << back.status();
@@ -744,7 +738,7 @@ TEST(TransferFormatErrorTest, SizeOverflow) {
   // The source fits (2^60 bytes) but the padded destination does not (C = 1
   // pads to 16: 2^64 bytes).
   ExpectError(DoTransfer(data, FORMAT_NCHW, FORMAT_NC1HWC0,
-                  {int64_t{1} << 29, 1, int64_t{1} << 28, 1}, DT_INT64),
+                         {int64_t{1} << 29, 1, int64_t{1} << 28, 1}, DT_INT64),
               ErrorCode::kOverflow, {"dst"});
 }
 

@@ -56,9 +56,8 @@ Status ValidateRange(const std::vector<int64_t>& dims,
                         "an empty range is allowed");
   }
   if (range.size() != dims.size()) {
-    return ParamInvalid("shape range has ", range.size(),
-                        " entries but shape ", DimsToString(dims), " has rank ",
-                        dims.size());
+    return ParamInvalid("shape range has ", range.size(), " entries but shape ", DimsToString(dims),
+                        " has rank ", dims.size());
   }
   for (size_t i = 0; i < range.size(); ++i) {
     const int64_t lo = range[i].first;
@@ -68,15 +67,13 @@ Status ValidateRange(const std::vector<int64_t>& dims,
                           " has negative min ", lo);
     }
     if (hi != -1 && hi < lo) {
-      return ParamInvalid("shape range ", RangeToString(range[i]), " of dim ", i,
-                          " has max ", hi, " < min ", lo,
-                          " (max must be >= min, or -1 for unbounded)");
+      return ParamInvalid("shape range ", RangeToString(range[i]), " of dim ", i, " has max ", hi,
+                          " < min ", lo, " (max must be >= min, or -1 for unbounded)");
     }
     const int64_t d = dims[i];
     if (d >= 0 && (d < lo || (hi != -1 && d > hi))) {
-      return ParamInvalid("known dim ", i, " = ", d, " of shape ",
-                          DimsToString(dims), " lies outside its range ",
-                          RangeToString(range[i]));
+      return ParamInvalid("known dim ", i, " = ", d, " of shape ", DimsToString(dims),
+                          " lies outside its range ", RangeToString(range[i]));
     }
   }
   return OkStatus();
@@ -104,8 +101,8 @@ StatusOr<int64_t> Shape::GetDim(size_t idx) const {
     return OutOfRange("dim index ", idx, " requested from shape [-2] of unknown rank");
   }
   if (idx >= dims_.size()) {
-    return OutOfRange("dim index ", idx, " out of range for shape ", ToString(),
-                      " of rank ", dims_.size());
+    return OutOfRange("dim index ", idx, " out of range for shape ", ToString(), " of rank ",
+                      dims_.size());
   }
   return dims_[idx];
 }
@@ -115,18 +112,18 @@ Status Shape::SetDim(size_t idx, int64_t value) {
     return OutOfRange("cannot set dim ", idx, " of shape [-2] of unknown rank");
   }
   if (idx >= dims_.size()) {
-    return OutOfRange("dim index ", idx, " out of range for shape ", ToString(),
-                      " of rank ", dims_.size());
+    return OutOfRange("dim index ", idx, " out of range for shape ", ToString(), " of rank ",
+                      dims_.size());
   }
   if (value < 0 && value != UNKNOWN_DIM) {
-    return ParamInvalid("cannot set dim ", idx, " of shape ", ToString(), " to ",
-                        value, "; dims must be >= 0 or -1 (unknown)");
+    return ParamInvalid("cannot set dim ", idx, " of shape ", ToString(), " to ", value,
+                        "; dims must be >= 0 or -1 (unknown)");
   }
   if (value >= 0 && !range_.empty() && idx < range_.size()) {
     const auto& r = range_[idx];
     if (value < r.first || (r.second != -1 && value > r.second)) {
-      return ParamInvalid("cannot set dim ", idx, " of shape ", ToString(), " to ",
-                          value, ": outside its shape range ", RangeToString(r));
+      return ParamInvalid("cannot set dim ", idx, " of shape ", ToString(), " to ", value,
+                          ": outside its shape range ", RangeToString(r));
     }
   }
   dims_[idx] = value;
@@ -150,12 +147,12 @@ StatusOr<int64_t> Shape::GetShapeSize() const {
   for (size_t i = 0; i < dims_.size(); ++i) {
     const int64_t d = dims_[i];
     if (d == UNKNOWN_DIM) {
-      return ParamInvalid("cannot compute the size of shape ", ToString(),
-                          ": dim ", i, " is unknown (-1)");
+      return ParamInvalid("cannot compute the size of shape ", ToString(), ": dim ", i,
+                          " is unknown (-1)");
     }
     if (d < 0) {
-      return ParamInvalid("cannot compute the size of shape ", ToString(),
-                          ": dim ", i, " is negative (", d, ")");
+      return ParamInvalid("cannot compute the size of shape ", ToString(), ": dim ", i,
+                          " is negative (", d, ")");
     }
     if (d == 0) has_zero = true;
   }
@@ -164,8 +161,8 @@ StatusOr<int64_t> Shape::GetShapeSize() const {
   int64_t size = 1;
   for (size_t i = 0; i < dims_.size(); ++i) {
     if (__builtin_mul_overflow(size, dims_[i], &size)) {
-      return Overflow("size of shape ", ToString(), " overflows int64 at dim ",
-                      i, " (", dims_[i], ")");
+      return Overflow("size of shape ", ToString(), " overflows int64 at dim ", i, " (", dims_[i],
+                      ")");
     }
   }
   return size;

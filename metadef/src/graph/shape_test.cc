@@ -167,8 +167,7 @@ TEST(ShapeTest, GetDimBoundsChecked) {
   EXPECT_THAT(Msg(bad.status()), HasSubstr("rank 2"));
 
   EXPECT_EQ(GetErrorCode(Shape().GetDim(0).status()), ErrorCode::kOutOfRange);
-  EXPECT_EQ(GetErrorCode(Shape::UnknownRank().GetDim(0).status()),
-            ErrorCode::kOutOfRange);
+  EXPECT_EQ(GetErrorCode(Shape::UnknownRank().GetDim(0).status()), ErrorCode::kOutOfRange);
   EXPECT_FALSE(s.GetDim(std::numeric_limits<size_t>::max()).ok());
 }
 
@@ -281,9 +280,9 @@ TEST(ShapeTest, ShapeRangeKnownDimOutsideRange) {
   EXPECT_EQ(GetErrorCode(st), ErrorCode::kParamInvalid);
   EXPECT_THAT(Msg(st), HasSubstr("dim 1 = 3"));
   EXPECT_THAT(Msg(st), HasSubstr("{4,8}"));
-  EXPECT_FALSE(s.SetShapeRange({{1, 4}, {1, 2}}).ok());   // above max
-  EXPECT_TRUE(s.SetShapeRange({{1, 4}, {1, -1}}).ok());   // unbounded
-  EXPECT_TRUE(s.SetShapeRange({{1, 4}, {3, 3}}).ok());    // exact
+  EXPECT_FALSE(s.SetShapeRange({{1, 4}, {1, 2}}).ok());  // above max
+  EXPECT_TRUE(s.SetShapeRange({{1, 4}, {1, -1}}).ok());  // unbounded
+  EXPECT_TRUE(s.SetShapeRange({{1, 4}, {3, 3}}).ok());   // exact
 }
 
 TEST(ShapeTest, ShapeRangeOnUnknownRank) {

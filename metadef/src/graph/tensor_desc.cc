@@ -57,21 +57,18 @@ StatusOr<int64_t> TensorDesc::GetDataSize() const {
                           origin_shape_.ToString(), " (format ",
                           TypeUtils::FormatToSerialString(format_), ")");
     }
-    RETURN_IF_ERROR(
-        Annotate(Shape::Create(origin_shape_.GetDims()).status(), "origin shape: "));
-    auto transferred =
-        TransferShape(origin_format_, format_, data_type_, origin_shape_.GetDims());
+    RETURN_IF_ERROR(Annotate(Shape::Create(origin_shape_.GetDims()).status(), "origin shape: "));
+    auto transferred = TransferShape(origin_format_, format_, data_type_, origin_shape_.GetDims());
     if (!transferred.ok()) {
       return Annotate(transferred.status(), "physical shape of ",
                       TypeUtils::FormatToSerialString(origin_format_), " ",
-                      origin_shape_.ToString(), " as ",
-                      TypeUtils::FormatToSerialString(format_), ": ");
+                      origin_shape_.ToString(), " as ", TypeUtils::FormatToSerialString(format_),
+                      ": ");
     }
     physical = std::move(transferred).value();
   } else {
     if (shape_.IsUnknownShape()) {
-      return ParamInvalid("cannot size a tensor with unknown shape ",
-                          shape_.ToString());
+      return ParamInvalid("cannot size a tensor with unknown shape ", shape_.ToString());
     }
     physical = shape_.GetDims();
   }
@@ -89,25 +86,21 @@ StatusOr<int64_t> TensorDesc::GetSize() const {
   ASSIGN_OR_RETURN(const int64_t bytes, GetDataSize());
   int64_t padded = 0;
   if (__builtin_add_overflow(bytes, kTensorAlignment - 1, &padded)) {
-    return Overflow("tensor size ", bytes, " overflows int64 when aligned to ",
-                    kTensorAlignment, " bytes");
+    return Overflow("tensor size ", bytes, " overflows int64 when aligned to ", kTensorAlignment,
+                    " bytes");
   }
   return padded / kTensorAlignment * kTensorAlignment;
 }
 
 bool TensorDesc::operator==(const TensorDesc& other) const {
-  return shape_ == other.shape_ &&
-         shape_.GetShapeRange() == other.shape_.GetShapeRange() &&
+  return shape_ == other.shape_ && shape_.GetShapeRange() == other.shape_.GetShapeRange() &&
          data_type_ == other.data_type_ && format_ == other.format_ &&
          origin_shape_ == other.origin_shape_ &&
          origin_shape_.GetShapeRange() == other.origin_shape_.GetShapeRange() &&
-         origin_format_ == other.origin_format_ &&
-         origin_data_type_ == other.origin_data_type_ &&
+         origin_format_ == other.origin_format_ && origin_data_type_ == other.origin_data_type_ &&
          real_dim_cnt_ == other.real_dim_cnt_ && size_ == other.size_ &&
-         weight_size_ == other.weight_size_ &&
-         reuse_input_ == other.reuse_input_ &&
-         data_offset_ == other.data_offset_ &&
-         device_type_ == other.device_type_;
+         weight_size_ == other.weight_size_ && reuse_input_ == other.reuse_input_ &&
+         data_offset_ == other.data_offset_ && device_type_ == other.device_type_;
 }
 
 }  // namespace ge

@@ -23,8 +23,8 @@ std::string Msg(const Status& s) { return std::string(s.message()); }
 
 // A desc whose logical (origin) tensor is `origin_dims` in `origin_format`,
 // stored as `format` (physical shape set to whatever is passed as `shape`).
-TensorDesc Blocked(const std::vector<int64_t>& origin_dims, Format origin_format,
-                   Format format, DataType dt) {
+TensorDesc Blocked(const std::vector<int64_t>& origin_dims, Format origin_format, Format format,
+                   DataType dt) {
   TensorDesc d(Shape(origin_dims), dt, origin_format);
   d.SetFormat(format);
   return d;
@@ -151,11 +151,11 @@ TEST(TensorDescTest, ScalarIsOneElement) {
 }
 
 TEST(TensorDescTest, Alignment) {
-  EXPECT_EQ(SizeOrDie(TensorDesc(Shape({3}), DT_FLOAT)), 64);     // 12
-  EXPECT_EQ(SizeOrDie(TensorDesc(Shape({16}), DT_FLOAT)), 64);    // 64
-  EXPECT_EQ(SizeOrDie(TensorDesc(Shape({17}), DT_FLOAT)), 128);   // 68
-  EXPECT_EQ(SizeOrDie(TensorDesc(Shape({1}), DT_INT8)), 64);      // 1
-  EXPECT_EQ(SizeOrDie(TensorDesc(Shape({65}), DT_UINT8)), 128);   // 65
+  EXPECT_EQ(SizeOrDie(TensorDesc(Shape({3}), DT_FLOAT)), 64);    // 12
+  EXPECT_EQ(SizeOrDie(TensorDesc(Shape({16}), DT_FLOAT)), 64);   // 64
+  EXPECT_EQ(SizeOrDie(TensorDesc(Shape({17}), DT_FLOAT)), 128);  // 68
+  EXPECT_EQ(SizeOrDie(TensorDesc(Shape({1}), DT_INT8)), 64);     // 1
+  EXPECT_EQ(SizeOrDie(TensorDesc(Shape({65}), DT_UINT8)), 128);  // 65
   EXPECT_EQ(DataSizeOrDie(TensorDesc(Shape({17}), DT_FLOAT)), 68);
   EXPECT_EQ(kTensorAlignment, 64);
 }
@@ -186,8 +186,7 @@ TEST(TensorDescTest, Nc1hwc0PhysicalSizeFp16) {
   EXPECT_EQ(DataSizeOrDie(d), elements * 2);
   EXPECT_EQ(SizeOrDie(d), elements * 2);  // 1605632, a multiple of 64
   // The plain tensor is 3/16 of that.
-  EXPECT_EQ(DataSizeOrDie(TensorDesc(Shape({1, 3, 224, 224}), DT_FLOAT16,
-                                     FORMAT_NCHW)),
+  EXPECT_EQ(DataSizeOrDie(TensorDesc(Shape({1, 3, 224, 224}), DT_FLOAT16, FORMAT_NCHW)),
             1 * 3 * 224 * 224 * 2);
 }
 
@@ -207,8 +206,7 @@ TEST(TensorDescTest, Nc1hwc0Int8UsesC0Of32) {
 
 TEST(TensorDescTest, PackedFormatC0Overrides) {
   // c0_format 4 -> C0 = 8.
-  const Format nc1hwc0_c8 =
-      static_cast<Format>(GetFormatFromSubAndC0(FORMAT_NC1HWC0, 0, 4));
+  const Format nc1hwc0_c8 = static_cast<Format>(GetFormatFromSubAndC0(FORMAT_NC1HWC0, 0, 4));
   ASSERT_EQ(GetC0Value(nc1hwc0_c8), 8);
   TensorDesc d = Blocked({1, 3, 2, 2}, FORMAT_NCHW, nc1hwc0_c8, DT_FLOAT16);
   EXPECT_EQ(DataSizeOrDie(d), 1 * 1 * 2 * 2 * 8 * 2);
@@ -281,8 +279,7 @@ TEST(TensorDescTest, InvalidDimIsAnError) {
   ASSERT_FALSE(s.ok());
   EXPECT_EQ(GetErrorCode(s.status()), ErrorCode::kParamInvalid);
   EXPECT_THAT(Msg(s.status()), HasSubstr("-3"));
-  auto b = Blocked({1, -3, 4, 4}, FORMAT_NCHW, FORMAT_NC1HWC0, DT_FLOAT16)
-               .GetDataSize();
+  auto b = Blocked({1, -3, 4, 4}, FORMAT_NCHW, FORMAT_NC1HWC0, DT_FLOAT16).GetDataSize();
   ASSERT_FALSE(b.ok());
   EXPECT_EQ(GetErrorCode(b.status()), ErrorCode::kParamInvalid);
   EXPECT_THAT(Msg(b.status()), HasSubstr("-3"));

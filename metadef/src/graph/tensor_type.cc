@@ -32,7 +32,7 @@ enum class Category : int {
   kLowFloat = 2,  // floats narrower than 16 bits (FP8 / FP6 / FP4)
   kFloat = 3,     // FLOAT16, BF16, FLOAT, DOUBLE
   kComplex = 4,
-  kOther = 5,     // not numeric: never promotes with a different type
+  kOther = 5,  // not numeric: never promotes with a different type
 };
 
 struct TypeInfo {
@@ -87,8 +87,7 @@ DataType ComplexComponent(DataType complex) {
 }
 
 Status Mismatch(DataType a, DataType b, absl::string_view reason) {
-  return TypeMismatch("cannot promote data types ", Name(a), " and ", Name(b),
-                      ": ", reason);
+  return TypeMismatch("cannot promote data types ", Name(a), " and ", Name(b), ": ", reason);
 }
 
 StatusOr<DataType> PromoteValid(DataType a, DataType b) {
@@ -104,8 +103,7 @@ StatusOr<DataType> PromoteValid(DataType a, DataType b) {
   DataType hi = a;
   DataType lo = b;
   const auto key = [](const TypeInfo& i, DataType dt) {
-    return std::make_tuple(static_cast<int>(i.category), i.bits,
-                           -static_cast<int32_t>(dt));
+    return std::make_tuple(static_cast<int>(i.category), i.bits, -static_cast<int32_t>(dt));
   };
   if (key(ia, a) < key(ib, b)) {
     std::swap(hi, lo);
@@ -155,8 +153,8 @@ StatusOr<DataType> PromoteValid(DataType a, DataType b) {
 
 Status CheckValid(DataType dt, absl::string_view what) {
   if (!TypeUtils::IsDataTypeValid(dt)) {
-    return ParamInvalid("cannot promote ", what, "data type value ",
-                        static_cast<int32_t>(dt), ": not a valid DataType");
+    return ParamInvalid("cannot promote ", what, "data type value ", static_cast<int32_t>(dt),
+                        ": not a valid DataType");
   }
   return OkStatus();
 }
@@ -169,16 +167,13 @@ Status CheckValid(DataType dt, absl::string_view what) {
 
 TensorType::TensorType(DataType dt) : allowed_{dt} {}
 
-TensorType::TensorType(std::initializer_list<DataType> types)
-    : allowed_(types) {}
+TensorType::TensorType(std::initializer_list<DataType> types) : allowed_(types) {}
 
-TensorType::TensorType(const std::vector<DataType>& types)
-    : allowed_(types.begin(), types.end()) {}
+TensorType::TensorType(const std::vector<DataType>& types) : allowed_(types.begin(), types.end()) {}
 
 TensorType TensorType::ALL() {
   std::vector<DataType> types = TypeUtils::AllDataTypes();
-  types.erase(std::remove(types.begin(), types.end(), DT_UNDEFINED),
-              types.end());
+  types.erase(std::remove(types.begin(), types.end(), DT_UNDEFINED), types.end());
   return TensorType(types);
 }
 
@@ -193,8 +188,7 @@ TensorType TensorType::IntegerDataType() {
 
 TensorType TensorType::NumberType() {
   const TensorType real = RealNumberType();
-  std::vector<DataType> types(real.GetAllowedDataTypes().begin(),
-                              real.GetAllowedDataTypes().end());
+  std::vector<DataType> types(real.GetAllowedDataTypes().begin(), real.GetAllowedDataTypes().end());
   types.insert(types.end(), {DT_COMPLEX32, DT_COMPLEX64, DT_COMPLEX128});
   return TensorType(types);
 }
@@ -202,34 +196,31 @@ TensorType TensorType::NumberType() {
 TensorType TensorType::RealNumberType() {
   std::vector<DataType> types;
   for (const TensorType& t : {IntegerDataType(), FloatingDataType()}) {
-    types.insert(types.end(), t.GetAllowedDataTypes().begin(),
-                 t.GetAllowedDataTypes().end());
+    types.insert(types.end(), t.GetAllowedDataTypes().begin(), t.GetAllowedDataTypes().end());
   }
   return TensorType(types);
 }
 
 std::string TensorType::ToString() const {
-  return absl::StrCat(
-      "{",
-      absl::StrJoin(allowed_, ", ",
-                    [](std::string* out, DataType dt) {
-                      out->append(TypeUtils::DataTypeToSerialString(dt));
-                    }),
-      "}");
+  return absl::StrCat("{",
+                      absl::StrJoin(allowed_, ", ",
+                                    [](std::string* out, DataType dt) {
+                                      out->append(TypeUtils::DataTypeToSerialString(dt));
+                                    }),
+                      "}");
 }
 
 Status TensorType::Check(absl::string_view input_name, DataType dt) const {
   if (Contains(dt)) return OkStatus();
   return ParamInvalid("input ", input_name, " has data type ",
-                      TypeUtils::DataTypeToSerialString(dt),
-                      ", which is not in the allowed set ", ToString());
+                      TypeUtils::DataTypeToSerialString(dt), ", which is not in the allowed set ",
+                      ToString());
 }
 
 Status ListTensorType::Check(absl::string_view list_name,
                              const std::vector<DataType>& types) const {
   for (size_t i = 0; i < types.size(); ++i) {
-    RETURN_IF_ERROR(
-        type_.Check(absl::StrCat(list_name, "[", i, "]"), types[i]));
+    RETURN_IF_ERROR(type_.Check(absl::StrCat(list_name, "[", i, "]"), types[i]));
   }
   return OkStatus();
 }
@@ -272,8 +263,7 @@ StatusOr<DataType> Promote(const std::vector<DataType>& types) {
     const size_t i = order[k];
     StatusOr<DataType> next = PromoteValid(result, types[i]);
     if (!next.ok()) {
-      return Annotate(next.status(), "types[", i, "] (", Name(types[i]),
-                      "): ");
+      return Annotate(next.status(), "types[", i, "] (", Name(types[i]), "): ");
     }
     result = *next;
   }

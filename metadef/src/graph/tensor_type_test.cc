@@ -22,8 +22,8 @@ std::string Name(DataType dt) { return TypeUtils::DataTypeToSerialString(dt); }
 
 // Types that take part in promotion with other types.
 bool IsNumeric(DataType dt) {
-  return dt == DT_BOOL || TypeUtils::IsFloatType(dt) ||
-         TypeUtils::IsIntegerType(dt) || TypeUtils::IsComplexType(dt);
+  return dt == DT_BOOL || TypeUtils::IsFloatType(dt) || TypeUtils::IsIntegerType(dt) ||
+         TypeUtils::IsComplexType(dt);
 }
 
 std::vector<DataType> NumericTypes() {
@@ -119,8 +119,7 @@ TEST(TensorTypeTest, PredefinedSets) {
 
 TEST(ListTensorTypeTest, AcceptsListsOfAllowedTypes) {
   ListTensorType lt(TensorType{DT_FLOAT, DT_INT32});
-  EXPECT_EQ(lt.GetTensorType().GetAllowedDataTypes(),
-            (std::set<DataType>{DT_FLOAT, DT_INT32}));
+  EXPECT_EQ(lt.GetTensorType().GetAllowedDataTypes(), (std::set<DataType>{DT_FLOAT, DT_INT32}));
   EXPECT_TRUE(lt.Check("x", {}).ok());
   EXPECT_TRUE(lt.Check("x", {DT_FLOAT}).ok());
   EXPECT_TRUE(lt.Check("x", {DT_FLOAT, DT_INT32, DT_FLOAT}).ok());
@@ -223,11 +222,9 @@ TEST(PromoteTest, ExpectedPairs) {
 
 TEST(PromoteTest, NonNumericMixErrorNamesBothTypes) {
   const std::pair<DataType, DataType> cases[] = {
-      {DT_STRING, DT_FLOAT},     {DT_RESOURCE, DT_INT32},
-      {DT_VARIANT, DT_BOOL},     {DT_UNDEFINED, DT_FLOAT16},
-      {DT_STRING, DT_STRING_REF}, {DT_QINT8, DT_INT8},
-      {DT_QUINT8, DT_QINT8},     {DT_DUAL, DT_FLOAT},
-      {DT_DUAL_SUB_INT8, DT_INT8},
+      {DT_STRING, DT_FLOAT},      {DT_RESOURCE, DT_INT32},    {DT_VARIANT, DT_BOOL},
+      {DT_UNDEFINED, DT_FLOAT16}, {DT_STRING, DT_STRING_REF}, {DT_QINT8, DT_INT8},
+      {DT_QUINT8, DT_QINT8},      {DT_DUAL, DT_FLOAT},        {DT_DUAL_SUB_INT8, DT_INT8},
   };
   for (const auto& [a, b] : cases) {
     for (const auto& [x, y] : {std::pair{a, b}, std::pair{b, a}}) {
@@ -256,8 +253,8 @@ TEST(PromoteTest, Uint64WithSignedIsAnError) {
 TEST(PromoteTest, InvalidValuesAreParamInvalid) {
   for (int32_t v : {5, static_cast<int32_t>(DT_MAX), -1, 999}) {
     const DataType bad = static_cast<DataType>(v);
-    for (const auto& [x, y] : {std::pair{bad, DT_FLOAT}, std::pair{DT_FLOAT, bad},
-                               std::pair{bad, bad}}) {
+    for (const auto& [x, y] :
+         {std::pair{bad, DT_FLOAT}, std::pair{DT_FLOAT, bad}, std::pair{bad, bad}}) {
       StatusOr<DataType> r = Promote(x, y);
       ASSERT_FALSE(r.ok()) << v;
       EXPECT_EQ(GetErrorCode(r.status()), ErrorCode::kParamInvalid);
@@ -430,8 +427,7 @@ TEST(PromoteListTest, TriplesAreIndependentOfOrder) {
           ASSERT_EQ(first.ok(), other.ok())
               << Name(v[0]) << ", " << Name(v[1]) << ", " << Name(v[2]);
           if (first.ok()) {
-            ASSERT_EQ(*first, *other)
-                << Name(v[0]) << ", " << Name(v[1]) << ", " << Name(v[2]);
+            ASSERT_EQ(*first, *other) << Name(v[0]) << ", " << Name(v[1]) << ", " << Name(v[2]);
           }
         }
         if (first.ok()) {

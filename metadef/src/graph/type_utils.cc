@@ -55,50 +55,50 @@ struct DataTypeInfo {
 
 // Indexed by enum value; value 5 is a hole, as in GE.
 constexpr DataTypeInfo kDataTypeInfo[] = {
-    {"DT_FLOAT", 32, Kind::kFloat, true},                 // 0
-    {"DT_FLOAT16", 16, Kind::kFloat, true},               // 1
-    {"DT_INT8", 8, Kind::kSignedInt, true},               // 2
-    {"DT_INT32", 32, Kind::kSignedInt, true},             // 3
-    {"DT_UINT8", 8, Kind::kUnsignedInt, false},           // 4
-    {nullptr, 0, Kind::kInvalid, false},                  // 5
-    {"DT_INT16", 16, Kind::kSignedInt, true},             // 6
-    {"DT_UINT16", 16, Kind::kUnsignedInt, false},         // 7
-    {"DT_UINT32", 32, Kind::kUnsignedInt, false},         // 8
-    {"DT_INT64", 64, Kind::kSignedInt, true},             // 9
-    {"DT_UINT64", 64, Kind::kUnsignedInt, false},         // 10
-    {"DT_DOUBLE", 64, Kind::kFloat, true},                // 11
-    {"DT_BOOL", 8, Kind::kBool, false},                   // 12
-    {"DT_STRING", 0, Kind::kOpaque, false},               // 13
-    {"DT_DUAL_SUB_INT8", 8, Kind::kDualSigned, true},     // 14
-    {"DT_DUAL_SUB_UINT8", 8, Kind::kDualUnsigned, false}, // 15
-    {"DT_COMPLEX64", 64, Kind::kComplex, true},           // 16
-    {"DT_COMPLEX128", 128, Kind::kComplex, true},         // 17
-    {"DT_QINT8", 8, Kind::kQuantSigned, true},            // 18
-    {"DT_QINT16", 16, Kind::kQuantSigned, true},          // 19
-    {"DT_QINT32", 32, Kind::kQuantSigned, true},          // 20
-    {"DT_QUINT8", 8, Kind::kQuantUnsigned, false},        // 21
-    {"DT_QUINT16", 16, Kind::kQuantUnsigned, false},      // 22
-    {"DT_RESOURCE", 0, Kind::kOpaque, false},             // 23
-    {"DT_STRING_REF", 0, Kind::kOpaque, false},           // 24
-    {"DT_DUAL", 40, Kind::kDualUnsigned, false},          // 25: 5 bytes, as GE
-    {"DT_VARIANT", 0, Kind::kOpaque, false},              // 26
-    {"DT_BF16", 16, Kind::kFloat, true},                  // 27
-    {"DT_UNDEFINED", 0, Kind::kOpaque, false},            // 28
-    {"DT_INT4", 4, Kind::kSignedInt, true},               // 29
-    {"DT_UINT1", 1, Kind::kUnsignedInt, false},           // 30
-    {"DT_INT2", 2, Kind::kSignedInt, true},               // 31
-    {"DT_UINT2", 2, Kind::kUnsignedInt, false},           // 32
-    {"DT_COMPLEX32", 32, Kind::kComplex, true},           // 33
-    {"DT_HIFLOAT8", 8, Kind::kFloat, true},               // 34
-    {"DT_FLOAT8_E5M2", 8, Kind::kFloat, true},            // 35
-    {"DT_FLOAT8_E4M3FN", 8, Kind::kFloat, true},          // 36
-    {"DT_FLOAT8_E8M0", 8, Kind::kFloat, false},           // 37: no sign bit
-    {"DT_FLOAT6_E3M2", 6, Kind::kFloat, true},            // 38
-    {"DT_FLOAT6_E2M3", 6, Kind::kFloat, true},            // 39
-    {"DT_FLOAT4_E2M1", 4, Kind::kFloat, true},            // 40
-    {"DT_FLOAT4_E1M2", 4, Kind::kFloat, true},            // 41
-    {"DT_UINT4", 4, Kind::kUnsignedInt, false},           // 42
-    {"DT_INT1", 1, Kind::kSignedInt, true},               // 43
+    {"DT_FLOAT", 32, Kind::kFloat, true},                  // 0
+    {"DT_FLOAT16", 16, Kind::kFloat, true},                // 1
+    {"DT_INT8", 8, Kind::kSignedInt, true},                // 2
+    {"DT_INT32", 32, Kind::kSignedInt, true},              // 3
+    {"DT_UINT8", 8, Kind::kUnsignedInt, false},            // 4
+    {nullptr, 0, Kind::kInvalid, false},                   // 5
+    {"DT_INT16", 16, Kind::kSignedInt, true},              // 6
+    {"DT_UINT16", 16, Kind::kUnsignedInt, false},          // 7
+    {"DT_UINT32", 32, Kind::kUnsignedInt, false},          // 8
+    {"DT_INT64", 64, Kind::kSignedInt, true},              // 9
+    {"DT_UINT64", 64, Kind::kUnsignedInt, false},          // 10
+    {"DT_DOUBLE", 64, Kind::kFloat, true},                 // 11
+    {"DT_BOOL", 8, Kind::kBool, false},                    // 12
+    {"DT_STRING", 0, Kind::kOpaque, false},                // 13
+    {"DT_DUAL_SUB_INT8", 8, Kind::kDualSigned, true},      // 14
+    {"DT_DUAL_SUB_UINT8", 8, Kind::kDualUnsigned, false},  // 15
+    {"DT_COMPLEX64", 64, Kind::kComplex, true},            // 16
+    {"DT_COMPLEX128", 128, Kind::kComplex, true},          // 17
+    {"DT_QINT8", 8, Kind::kQuantSigned, true},             // 18
+    {"DT_QINT16", 16, Kind::kQuantSigned, true},           // 19
+    {"DT_QINT32", 32, Kind::kQuantSigned, true},           // 20
+    {"DT_QUINT8", 8, Kind::kQuantUnsigned, false},         // 21
+    {"DT_QUINT16", 16, Kind::kQuantUnsigned, false},       // 22
+    {"DT_RESOURCE", 0, Kind::kOpaque, false},              // 23
+    {"DT_STRING_REF", 0, Kind::kOpaque, false},            // 24
+    {"DT_DUAL", 40, Kind::kDualUnsigned, false},           // 25: 5 bytes, as GE
+    {"DT_VARIANT", 0, Kind::kOpaque, false},               // 26
+    {"DT_BF16", 16, Kind::kFloat, true},                   // 27
+    {"DT_UNDEFINED", 0, Kind::kOpaque, false},             // 28
+    {"DT_INT4", 4, Kind::kSignedInt, true},                // 29
+    {"DT_UINT1", 1, Kind::kUnsignedInt, false},            // 30
+    {"DT_INT2", 2, Kind::kSignedInt, true},                // 31
+    {"DT_UINT2", 2, Kind::kUnsignedInt, false},            // 32
+    {"DT_COMPLEX32", 32, Kind::kComplex, true},            // 33
+    {"DT_HIFLOAT8", 8, Kind::kFloat, true},                // 34
+    {"DT_FLOAT8_E5M2", 8, Kind::kFloat, true},             // 35
+    {"DT_FLOAT8_E4M3FN", 8, Kind::kFloat, true},           // 36
+    {"DT_FLOAT8_E8M0", 8, Kind::kFloat, false},            // 37: no sign bit
+    {"DT_FLOAT6_E3M2", 6, Kind::kFloat, true},             // 38
+    {"DT_FLOAT6_E2M3", 6, Kind::kFloat, true},             // 39
+    {"DT_FLOAT4_E2M1", 4, Kind::kFloat, true},             // 40
+    {"DT_FLOAT4_E1M2", 4, Kind::kFloat, true},             // 41
+    {"DT_UINT4", 4, Kind::kUnsignedInt, false},            // 42
+    {"DT_INT1", 1, Kind::kSignedInt, true},                // 43
 };
 static_assert(sizeof(kDataTypeInfo) / sizeof(kDataTypeInfo[0]) == DT_MAX,
               "kDataTypeInfo needs one row per DataType value");
@@ -125,8 +125,7 @@ constexpr NameAlias kDataTypeAliases[] = {
 using NameMap = std::map<std::string, int32_t, std::less<>>;
 
 // Adds `name` and, if it carries `prefix`, the short form without it.
-void AddName(NameMap& map, absl::string_view name, absl::string_view prefix,
-             int32_t value) {
+void AddName(NameMap& map, absl::string_view name, absl::string_view prefix, int32_t value) {
   map.emplace(std::string(name), value);
   if (absl::StartsWith(name, prefix)) {
     map.emplace(std::string(name.substr(prefix.size())), value);
@@ -247,12 +246,11 @@ int32_t C0FormatFromValue(int64_t c0_value) {
 
 Status CheckC0Value(int64_t c0_value, absl::string_view context) {
   if (c0_value < 0 || c0_value > kMaxC0Value) {
-    return OutOfRange("C0 value ", c0_value, context, " is outside [1, ",
-                      kMaxC0Value, "] (0 means no C0)");
+    return OutOfRange("C0 value ", c0_value, context, " is outside [1, ", kMaxC0Value,
+                      "] (0 means no C0)");
   }
   if (c0_value != 0 && !IsPowerOfTwo(c0_value)) {
-    return ParamInvalid("C0 value ", c0_value, context,
-                        " is not a power of two");
+    return ParamInvalid("C0 value ", c0_value, context, " is not a power of two");
   }
   return OkStatus();
 }
@@ -294,9 +292,7 @@ StatusOr<DataType> TypeUtils::SerialStringToDataType(absl::string_view name) {
   return static_cast<DataType>(it->second);
 }
 
-bool TypeUtils::IsDataTypeValid(int32_t value) {
-  return FindDataTypeInfo(value) != nullptr;
-}
+bool TypeUtils::IsDataTypeValid(int32_t value) { return FindDataTypeInfo(value) != nullptr; }
 
 std::vector<DataType> TypeUtils::AllDataTypes() {
   std::vector<DataType> result;
@@ -311,8 +307,7 @@ std::vector<DataType> TypeUtils::AllDataTypes() {
 // ---------------------------------------------------------------------------
 
 std::string TypeUtils::FormatToSerialString(int32_t format) {
-  if (!IsFormatValid(format) ||
-      (static_cast<uint32_t>(format) & kFormatReservedBits) != 0) {
+  if (!IsFormatValid(format) || (static_cast<uint32_t>(format) & kFormatReservedBits) != 0) {
     return absl::StrCat("UNDEFINED_FORMAT(", format, ")");
   }
   std::string result = kFormatNames[GetPrimaryFormat(format)];
@@ -348,47 +343,39 @@ StatusOr<Format> TypeUtils::SerialStringToFormat(absl::string_view name) {
       }
       seen_c0 = true;
       const absl::string_view digits = part.substr(kC0Prefix.size());
-      if (!ParseBoundedDecimal(digits, kMaxC0Value, &c0_value) ||
-          !IsPowerOfTwo(c0_value)) {
+      if (!ParseBoundedDecimal(digits, kMaxC0Value, &c0_value) || !IsPowerOfTwo(c0_value)) {
         return ParamInvalid("C0 part \"", part, "\" of format \"", name,
-                            "\" is not C0_<n> with n a power of two in [1, ",
-                            kMaxC0Value, "] (omit the part for no C0)");
+                            "\" is not C0_<n> with n a power of two in [1, ", kMaxC0Value,
+                            "] (omit the part for no C0)");
       }
     } else {
       if (i != 1) {
-        return ParamInvalid("sub-format part \"", part, "\" of format \"",
-                            name, "\" must directly follow the primary name");
+        return ParamInvalid("sub-format part \"", part, "\" of format \"", name,
+                            "\" must directly follow the primary name");
       }
       if (!ParseBoundedDecimal(part, kMaxSubFormat, &sub_format)) {
         return ParamInvalid("sub-format \"", part, "\" of format \"", name,
-                            "\" is not a decimal number in [0, ",
-                            kMaxSubFormat, "]");
+                            "\" is not a decimal number in [0, ", kMaxSubFormat, "]");
       }
     }
   }
-  return static_cast<Format>(GetFormatFromSubAndC0(
-      it->second, static_cast<int32_t>(sub_format),
-      seen_c0 ? C0FormatFromValue(c0_value) : 0));
+  return static_cast<Format>(GetFormatFromSubAndC0(it->second, static_cast<int32_t>(sub_format),
+                                                   seen_c0 ? C0FormatFromValue(c0_value) : 0));
 }
 
-bool TypeUtils::IsFormatValid(int32_t format) {
-  return GetPrimaryFormat(format) < FORMAT_END;
-}
+bool TypeUtils::IsFormatValid(int32_t format) { return GetPrimaryFormat(format) < FORMAT_END; }
 
-StatusOr<int32_t> TypeUtils::MakeFormat(Format primary, int32_t sub_format,
-                                        int64_t c0_value) {
+StatusOr<int32_t> TypeUtils::MakeFormat(Format primary, int32_t sub_format, int64_t c0_value) {
   if (primary < 0 || primary >= FORMAT_END) {
     return ParamInvalid("primary format ", static_cast<int32_t>(primary),
                         " is not a valid format (expected a value in [0, ",
                         static_cast<int32_t>(FORMAT_END), "))");
   }
   if (sub_format < 0 || sub_format > kMaxSubFormat) {
-    return OutOfRange("sub-format ", sub_format, " for format ",
-                      kFormatNames[primary], " is outside [0, ",
-                      kMaxSubFormat, "]");
+    return OutOfRange("sub-format ", sub_format, " for format ", kFormatNames[primary],
+                      " is outside [0, ", kMaxSubFormat, "]");
   }
-  RETURN_IF_ERROR(CheckC0Value(
-      c0_value, absl::StrCat(" for format ", kFormatNames[primary])));
+  RETURN_IF_ERROR(CheckC0Value(c0_value, absl::StrCat(" for format ", kFormatNames[primary])));
   const int32_t c0_format = c0_value == 0 ? 0 : C0FormatFromValue(c0_value);
   return GetFormatFromSubAndC0(primary, sub_format, c0_format);
 }
@@ -404,8 +391,7 @@ StatusOr<int64_t> TypeUtils::GetSizeInBits(DataType data_type) {
                         " is not a valid DataType");
   }
   if (info->bits == 0) {
-    return NotSupported("data type ", info->name,
-                        " has no fixed element size");
+    return NotSupported("data type ", info->name, " has no fixed element size");
   }
   return int64_t{info->bits};
 }
@@ -413,8 +399,7 @@ StatusOr<int64_t> TypeUtils::GetSizeInBits(DataType data_type) {
 StatusOr<int64_t> TypeUtils::GetDataTypeLength(DataType data_type) {
   ASSIGN_OR_RETURN(const int64_t bits, GetSizeInBits(data_type));
   if (bits % 8 != 0) {
-    return NotSupported("data type ", DataTypeToSerialString(data_type),
-                        " is ", bits,
+    return NotSupported("data type ", DataTypeToSerialString(data_type), " is ", bits,
                         " bits, not a whole number of bytes; use "
                         "GetSizeInBytes for a count of elements");
   }
@@ -430,8 +415,7 @@ StatusOr<int64_t> TypeUtils::GetSizeInBytes(DataType data_type, int64_t count) {
   constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
   const auto overflow = [&] {
     return Overflow("size in bytes of ", count, " elements of data type ",
-                    DataTypeToSerialString(data_type), " (", bits,
-                    " bits each) overflows int64");
+                    DataTypeToSerialString(data_type), " (", bits, " bits each) overflows int64");
   };
   if (bits % 8 == 0) {
     const int64_t bytes_each = bits / 8;
@@ -457,8 +441,7 @@ bool TypeUtils::IsFloatType(DataType dt) {
 
 bool TypeUtils::IsIntegerType(DataType dt) {
   const DataTypeInfo* info = FindDataTypeInfo(dt);
-  return info != nullptr &&
-         (info->kind == Kind::kSignedInt || info->kind == Kind::kUnsignedInt);
+  return info != nullptr && (info->kind == Kind::kSignedInt || info->kind == Kind::kUnsignedInt);
 }
 
 bool TypeUtils::IsSignedType(DataType dt) {

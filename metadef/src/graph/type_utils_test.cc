@@ -176,25 +176,20 @@ TEST(TypeUtilsDataTypeTest, AcceptsGeAliases) {
 }
 
 TEST(TypeUtilsDataTypeTest, UnknownNamesAreNotFoundAndQuoted) {
-  for (const char* bad : {"DT_FOO", "dt_float", "float", "DT_", "", "DT_MAX",
-                          "MAX", "DT_DT_FLOAT", " DT_FLOAT", "DT_FLOAT ",
-                          "UNDEFINED_DT(5)", "DT_INT3"}) {
+  for (const char* bad : {"DT_FOO", "dt_float", "float", "DT_", "", "DT_MAX", "MAX", "DT_DT_FLOAT",
+                          " DT_FLOAT", "DT_FLOAT ", "UNDEFINED_DT(5)", "DT_INT3"}) {
     StatusOr<DataType> r = TypeUtils::SerialStringToDataType(bad);
     ASSERT_FALSE(r.ok()) << bad;
     EXPECT_EQ(GetErrorCode(r.status()), ErrorCode::kNotFound) << bad;
-    EXPECT_THAT(std::string(r.status().message()),
-                HasSubstr(absl::StrCat("\"", bad, "\"")));
+    EXPECT_THAT(std::string(r.status().message()), HasSubstr(absl::StrCat("\"", bad, "\"")));
   }
 }
 
 TEST(TypeUtilsDataTypeTest, InvalidValuesPrintUndefined) {
-  EXPECT_EQ(TypeUtils::DataTypeToSerialString(static_cast<DataType>(5)),
-            "UNDEFINED_DT(5)");
+  EXPECT_EQ(TypeUtils::DataTypeToSerialString(static_cast<DataType>(5)), "UNDEFINED_DT(5)");
   EXPECT_EQ(TypeUtils::DataTypeToSerialString(DT_MAX), "UNDEFINED_DT(44)");
-  EXPECT_EQ(TypeUtils::DataTypeToSerialString(static_cast<DataType>(-1)),
-            "UNDEFINED_DT(-1)");
-  EXPECT_EQ(TypeUtils::DataTypeToSerialString(static_cast<DataType>(1000)),
-            "UNDEFINED_DT(1000)");
+  EXPECT_EQ(TypeUtils::DataTypeToSerialString(static_cast<DataType>(-1)), "UNDEFINED_DT(-1)");
+  EXPECT_EQ(TypeUtils::DataTypeToSerialString(static_cast<DataType>(1000)), "UNDEFINED_DT(1000)");
 }
 
 TEST(TypeUtilsDataTypeTest, IsDataTypeValid) {
@@ -238,8 +233,7 @@ TEST(TypeUtilsFormatTest, EveryValueHasItsNameAndRoundTrips) {
 TEST(TypeUtilsFormatTest, AcceptsEnumSpellingsThatDifferFromGeNames) {
   const std::pair<const char*, Format> aliases[] = {
       {"FRACTAL_DECONV_SP_STRIDE8_TRANS", FORMAT_FRACTAL_DECONV_SP_STRIDE8_TRANS},
-      {"FORMAT_FRACTAL_DECONV_SP_STRIDE8_TRANS",
-       FORMAT_FRACTAL_DECONV_SP_STRIDE8_TRANS},
+      {"FORMAT_FRACTAL_DECONV_SP_STRIDE8_TRANS", FORMAT_FRACTAL_DECONV_SP_STRIDE8_TRANS},
       {"HASHTABLE_LOOKUP_LOOKUPS", FORMAT_HASHTABLE_LOOKUP_LOOKUPS},
       {"FORMAT_HASHTABLE_LOOKUP_KEYS", FORMAT_HASHTABLE_LOOKUP_KEYS},
       {"HASHTABLE_LOOKUP_VALUE", FORMAT_HASHTABLE_LOOKUP_VALUE},
@@ -255,14 +249,12 @@ TEST(TypeUtilsFormatTest, AcceptsEnumSpellingsThatDifferFromGeNames) {
 }
 
 TEST(TypeUtilsFormatTest, UnknownNamesAreNotFoundAndQuoted) {
-  for (const char* bad : {"nchw", "FORMAT_", "", "END", "FORMAT_END", "MAX",
-                          "FORMAT_MAX", "FORMAT_FORMAT_NCHW", "NCHW ", "C1HWNCOC0",
-                          "UNDEFINED_FORMAT(50)"}) {
+  for (const char* bad : {"nchw", "FORMAT_", "", "END", "FORMAT_END", "MAX", "FORMAT_MAX",
+                          "FORMAT_FORMAT_NCHW", "NCHW ", "C1HWNCOC0", "UNDEFINED_FORMAT(50)"}) {
     StatusOr<Format> r = TypeUtils::SerialStringToFormat(bad);
     ASSERT_FALSE(r.ok()) << bad;
     EXPECT_EQ(GetErrorCode(r.status()), ErrorCode::kNotFound) << bad;
-    EXPECT_THAT(std::string(r.status().message()),
-                HasSubstr(absl::StrCat("\"", bad, "\"")));
+    EXPECT_THAT(std::string(r.status().message()), HasSubstr(absl::StrCat("\"", bad, "\"")));
   }
   // An unknown primary inside a packed string is quoted too.
   StatusOr<Format> r = TypeUtils::SerialStringToFormat("FOO:1");
@@ -273,20 +265,14 @@ TEST(TypeUtilsFormatTest, UnknownNamesAreNotFoundAndQuoted) {
 }
 
 TEST(TypeUtilsFormatTest, PackedFormatsPrintSubFormatAndC0) {
-  EXPECT_EQ(TypeUtils::FormatToSerialString(
-                GetFormatFromSubAndC0(FORMAT_FRACTAL_Z, 1, 5)),
+  EXPECT_EQ(TypeUtils::FormatToSerialString(GetFormatFromSubAndC0(FORMAT_FRACTAL_Z, 1, 5)),
             "FRACTAL_Z:1:C0_16");
-  EXPECT_EQ(TypeUtils::FormatToSerialString(GetFormatFromSub(FORMAT_NCHW, 3)),
-            "NCHW:3");
-  EXPECT_EQ(TypeUtils::FormatToSerialString(
-                GetFormatFromSubAndC0(FORMAT_NC1HWC0, 0, 6)),
+  EXPECT_EQ(TypeUtils::FormatToSerialString(GetFormatFromSub(FORMAT_NCHW, 3)), "NCHW:3");
+  EXPECT_EQ(TypeUtils::FormatToSerialString(GetFormatFromSubAndC0(FORMAT_NC1HWC0, 0, 6)),
             "NC1HWC0:C0_32");
-  EXPECT_EQ(TypeUtils::FormatToSerialString(
-                GetFormatFromSubAndC0(FORMAT_FRACTAL_NZ, 0xffff, 15)),
+  EXPECT_EQ(TypeUtils::FormatToSerialString(GetFormatFromSubAndC0(FORMAT_FRACTAL_NZ, 0xffff, 15)),
             "FRACTAL_NZ:65535:C0_16384");
-  EXPECT_EQ(TypeUtils::FormatToSerialString(
-                GetFormatFromSubAndC0(FORMAT_ND, 0, 1)),
-            "ND:C0_1");
+  EXPECT_EQ(TypeUtils::FormatToSerialString(GetFormatFromSubAndC0(FORMAT_ND, 0, 1)), "ND:C0_1");
 }
 
 TEST(TypeUtilsFormatTest, PackedFormatsRoundTrip) {
@@ -304,16 +290,14 @@ TEST(TypeUtilsFormatTest, PackedFormatsRoundTrip) {
 }
 
 TEST(TypeUtilsFormatTest, ParsesPackedStrings) {
-  EXPECT_EQ(static_cast<int32_t>(
-                TypeUtils::SerialStringToFormat("FORMAT_FRACTAL_Z:1:C0_16").value()),
-            GetFormatFromSubAndC0(FORMAT_FRACTAL_Z, 1, 5));
+  EXPECT_EQ(
+      static_cast<int32_t>(TypeUtils::SerialStringToFormat("FORMAT_FRACTAL_Z:1:C0_16").value()),
+      GetFormatFromSubAndC0(FORMAT_FRACTAL_Z, 1, 5));
   // An explicit zero sub-format is the plain format.
   EXPECT_EQ(TypeUtils::SerialStringToFormat("NCHW:0").value(), FORMAT_NCHW);
-  EXPECT_EQ(static_cast<int32_t>(
-                TypeUtils::SerialStringToFormat("NCHW:00007").value()),
+  EXPECT_EQ(static_cast<int32_t>(TypeUtils::SerialStringToFormat("NCHW:00007").value()),
             GetFormatFromSub(FORMAT_NCHW, 7));
-  EXPECT_EQ(static_cast<int32_t>(
-                TypeUtils::SerialStringToFormat("ND:0:C0_2").value()),
+  EXPECT_EQ(static_cast<int32_t>(TypeUtils::SerialStringToFormat("ND:0:C0_2").value()),
             GetFormatFromSubAndC0(FORMAT_ND, 0, 2));
 }
 
@@ -353,8 +337,7 @@ TEST(TypeUtilsFormatTest, InvalidValuesPrintUndefined) {
   EXPECT_EQ(TypeUtils::FormatToSerialString(GetFormatFromSub(FORMAT_END, 1)),
             "UNDEFINED_FORMAT(306)");
   // Reserved bits 28-31 set on an otherwise valid value.
-  EXPECT_EQ(TypeUtils::FormatToSerialString(0x10000000),
-            "UNDEFINED_FORMAT(268435456)");
+  EXPECT_EQ(TypeUtils::FormatToSerialString(0x10000000), "UNDEFINED_FORMAT(268435456)");
 }
 
 TEST(TypeUtilsFormatTest, IsFormatValidLooksAtThePrimaryOnly) {
@@ -405,18 +388,16 @@ TEST(TypeUtilsMakeFormatTest, RejectsBadValuesNamingThem) {
       {FORMAT_NCHW, 0, 3, ErrorCode::kParamInvalid, "C0 value 3"},
       {FORMAT_NCHW, 0, 12, ErrorCode::kParamInvalid, "C0 value 12"},
       {FORMAT_NCHW, 0, 32768, ErrorCode::kOutOfRange, "C0 value 32768"},
-      {FORMAT_NCHW, 0, int64_t{1} << 40, ErrorCode::kOutOfRange,
-       "C0 value 1099511627776"},
+      {FORMAT_NCHW, 0, int64_t{1} << 40, ErrorCode::kOutOfRange, "C0 value 1099511627776"},
       {FORMAT_NCHW, 0, -16, ErrorCode::kOutOfRange, "C0 value -16"},
       {FORMAT_NCHW, -1, 0, ErrorCode::kOutOfRange, "sub-format -1"},
       {FORMAT_NCHW, 0x10000, 0, ErrorCode::kOutOfRange, "sub-format 65536"},
       {FORMAT_END, 0, 0, ErrorCode::kParamInvalid, "primary format 50"},
       {FORMAT_MAX, 0, 0, ErrorCode::kParamInvalid, "primary format 255"},
-      {static_cast<Format>(-1), 0, 0, ErrorCode::kParamInvalid,
-       "primary format -1"},
+      {static_cast<Format>(-1), 0, 0, ErrorCode::kParamInvalid, "primary format -1"},
       // An already packed value is not a primary format.
-      {static_cast<Format>(GetFormatFromSub(FORMAT_NCHW, 1)), 0, 0,
-       ErrorCode::kParamInvalid, "primary format 256"},
+      {static_cast<Format>(GetFormatFromSub(FORMAT_NCHW, 1)), 0, 0, ErrorCode::kParamInvalid,
+       "primary format 256"},
   };
   for (const Case& c : cases) {
     StatusOr<int32_t> r = TypeUtils::MakeFormat(c.primary, c.sub, c.c0);
@@ -448,8 +429,7 @@ TEST(TypeUtilsSizeTest, InvalidValueIsParamInvalid) {
   for (int32_t v : {5, static_cast<int32_t>(DT_MAX), -1, 12345}) {
     const DataType dt = static_cast<DataType>(v);
     for (const Status& s :
-         {TypeUtils::GetSizeInBits(dt).status(),
-          TypeUtils::GetDataTypeLength(dt).status(),
+         {TypeUtils::GetSizeInBits(dt).status(), TypeUtils::GetDataTypeLength(dt).status(),
           TypeUtils::GetSizeInBytes(dt, 1).status()}) {
       EXPECT_EQ(GetErrorCode(s), ErrorCode::kParamInvalid) << v;
       EXPECT_THAT(std::string(s.message()), HasSubstr(absl::StrCat(v)));
@@ -486,19 +466,18 @@ TEST(TypeUtilsSizeTest, SizeInBytesRoundsSubByteTypesUp) {
     int64_t bytes;
   };
   const Case cases[] = {
-      {DT_INT4, 3, 2},         {DT_INT4, 4, 2},        {DT_INT4, 1, 1},
-      {DT_UINT4, 5, 3},        {DT_FLOAT6_E3M2, 4, 3}, {DT_FLOAT6_E2M3, 1, 1},
-      {DT_FLOAT6_E2M3, 5, 4},  {DT_FLOAT4_E2M1, 7, 4}, {DT_FLOAT4_E1M2, 2, 1},
-      {DT_UINT1, 8, 1},        {DT_UINT1, 9, 2},       {DT_INT1, 1, 1},
-      {DT_INT2, 5, 2},         {DT_UINT2, 4, 1},       {DT_FLOAT, 3, 12},
-      {DT_DUAL, 3, 15},        {DT_COMPLEX128, 2, 32}, {DT_BOOL, 7, 7},
-      {DT_FLOAT8_E4M3FN, 9, 9}, {DT_INT4, 0, 0},       {DT_DOUBLE, 0, 0},
+      {DT_INT4, 3, 2},          {DT_INT4, 4, 2},        {DT_INT4, 1, 1},
+      {DT_UINT4, 5, 3},         {DT_FLOAT6_E3M2, 4, 3}, {DT_FLOAT6_E2M3, 1, 1},
+      {DT_FLOAT6_E2M3, 5, 4},   {DT_FLOAT4_E2M1, 7, 4}, {DT_FLOAT4_E1M2, 2, 1},
+      {DT_UINT1, 8, 1},         {DT_UINT1, 9, 2},       {DT_INT1, 1, 1},
+      {DT_INT2, 5, 2},          {DT_UINT2, 4, 1},       {DT_FLOAT, 3, 12},
+      {DT_DUAL, 3, 15},         {DT_COMPLEX128, 2, 32}, {DT_BOOL, 7, 7},
+      {DT_FLOAT8_E4M3FN, 9, 9}, {DT_INT4, 0, 0},        {DT_DOUBLE, 0, 0},
   };
   for (const Case& c : cases) {
     StatusOr<int64_t> bytes = TypeUtils::GetSizeInBytes(c.dt, c.count);
     ASSERT_TRUE(bytes.ok()) << TypeUtils::DataTypeToSerialString(c.dt);
-    EXPECT_EQ(*bytes, c.bytes)
-        << TypeUtils::DataTypeToSerialString(c.dt) << " x " << c.count;
+    EXPECT_EQ(*bytes, c.bytes) << TypeUtils::DataTypeToSerialString(c.dt) << " x " << c.count;
   }
 }
 
@@ -514,18 +493,14 @@ TEST(TypeUtilsSizeTest, SizeInBytesMatchesBitFormulaForSmallCounts) {
 
 TEST(TypeUtilsSizeTest, SizeInBytesAtTheInt64Limit) {
   EXPECT_EQ(TypeUtils::GetSizeInBytes(DT_INT8, kInt64Max).value(), kInt64Max);
-  EXPECT_EQ(TypeUtils::GetSizeInBytes(DT_FLOAT, kInt64Max / 4).value(),
-            kInt64Max / 4 * 4);
-  EXPECT_EQ(TypeUtils::GetSizeInBytes(DT_COMPLEX128, kInt64Max / 16).value(),
-            kInt64Max / 16 * 16);
-  EXPECT_EQ(TypeUtils::GetSizeInBytes(DT_DUAL, kInt64Max / 5).value(),
-            kInt64Max / 5 * 5);
+  EXPECT_EQ(TypeUtils::GetSizeInBytes(DT_FLOAT, kInt64Max / 4).value(), kInt64Max / 4 * 4);
+  EXPECT_EQ(TypeUtils::GetSizeInBytes(DT_COMPLEX128, kInt64Max / 16).value(), kInt64Max / 16 * 16);
+  EXPECT_EQ(TypeUtils::GetSizeInBytes(DT_DUAL, kInt64Max / 5).value(), kInt64Max / 5 * 5);
   // Sub-byte types never overflow: ceil(bits * (2^63 - 1) / 8).
   EXPECT_EQ(TypeUtils::GetSizeInBytes(DT_UINT1, kInt64Max).value(), int64_t{1} << 60);
   EXPECT_EQ(TypeUtils::GetSizeInBytes(DT_INT2, kInt64Max).value(), int64_t{1} << 61);
   EXPECT_EQ(TypeUtils::GetSizeInBytes(DT_INT4, kInt64Max).value(), int64_t{1} << 62);
-  EXPECT_EQ(TypeUtils::GetSizeInBytes(DT_FLOAT6_E3M2, kInt64Max).value(),
-            int64_t{3} << 61);
+  EXPECT_EQ(TypeUtils::GetSizeInBytes(DT_FLOAT6_E3M2, kInt64Max).value(), int64_t{3} << 61);
 
   struct Case {
     DataType dt;
@@ -578,17 +553,16 @@ std::set<DataType> Select(bool (*pred)(DataType)) {
 
 TEST(TypeUtilsClassifyTest, FloatTypes) {
   EXPECT_EQ(Select(&TypeUtils::IsFloatType),
-            (std::set<DataType>{DT_FLOAT, DT_FLOAT16, DT_DOUBLE, DT_BF16,
-                                DT_HIFLOAT8, DT_FLOAT8_E5M2, DT_FLOAT8_E4M3FN,
-                                DT_FLOAT8_E8M0, DT_FLOAT6_E3M2, DT_FLOAT6_E2M3,
-                                DT_FLOAT4_E2M1, DT_FLOAT4_E1M2}));
+            (std::set<DataType>{DT_FLOAT, DT_FLOAT16, DT_DOUBLE, DT_BF16, DT_HIFLOAT8,
+                                DT_FLOAT8_E5M2, DT_FLOAT8_E4M3FN, DT_FLOAT8_E8M0, DT_FLOAT6_E3M2,
+                                DT_FLOAT6_E2M3, DT_FLOAT4_E2M1, DT_FLOAT4_E1M2}));
 }
 
 TEST(TypeUtilsClassifyTest, IntegerTypes) {
-  EXPECT_EQ(Select(&TypeUtils::IsIntegerType),
-            (std::set<DataType>{DT_INT8, DT_INT16, DT_INT32, DT_INT64, DT_UINT8,
-                                DT_UINT16, DT_UINT32, DT_UINT64, DT_INT4,
-                                DT_UINT4, DT_INT2, DT_UINT2, DT_INT1, DT_UINT1}));
+  EXPECT_EQ(
+      Select(&TypeUtils::IsIntegerType),
+      (std::set<DataType>{DT_INT8, DT_INT16, DT_INT32, DT_INT64, DT_UINT8, DT_UINT16, DT_UINT32,
+                          DT_UINT64, DT_INT4, DT_UINT4, DT_INT2, DT_UINT2, DT_INT1, DT_UINT1}));
 }
 
 TEST(TypeUtilsClassifyTest, ComplexTypes) {
@@ -597,20 +571,20 @@ TEST(TypeUtilsClassifyTest, ComplexTypes) {
 }
 
 TEST(TypeUtilsClassifyTest, SignedTypes) {
-  EXPECT_EQ(Select(&TypeUtils::IsSignedType),
-            (std::set<DataType>{
-                DT_INT8, DT_INT16, DT_INT32, DT_INT64, DT_INT4, DT_INT2, DT_INT1,
-                DT_QINT8, DT_QINT16, DT_QINT32, DT_DUAL_SUB_INT8, DT_FLOAT,
-                DT_FLOAT16, DT_DOUBLE, DT_BF16, DT_HIFLOAT8, DT_FLOAT8_E5M2,
-                DT_FLOAT8_E4M3FN, DT_FLOAT6_E3M2, DT_FLOAT6_E2M3,
-                DT_FLOAT4_E2M1, DT_FLOAT4_E1M2, DT_COMPLEX32, DT_COMPLEX64,
-                DT_COMPLEX128}));
+  EXPECT_EQ(
+      Select(&TypeUtils::IsSignedType),
+      (std::set<DataType>{
+          DT_INT8,          DT_INT16,       DT_INT32,         DT_INT64,       DT_INT4,
+          DT_INT2,          DT_INT1,        DT_QINT8,         DT_QINT16,      DT_QINT32,
+          DT_DUAL_SUB_INT8, DT_FLOAT,       DT_FLOAT16,       DT_DOUBLE,      DT_BF16,
+          DT_HIFLOAT8,      DT_FLOAT8_E5M2, DT_FLOAT8_E4M3FN, DT_FLOAT6_E3M2, DT_FLOAT6_E2M3,
+          DT_FLOAT4_E2M1,   DT_FLOAT4_E1M2, DT_COMPLEX32,     DT_COMPLEX64,   DT_COMPLEX128}));
 }
 
 TEST(TypeUtilsClassifyTest, CategoriesAreDisjointAndInvalidValuesAreNothing) {
   for (DataType dt : TypeUtils::AllDataTypes()) {
-    const int n = TypeUtils::IsFloatType(dt) + TypeUtils::IsIntegerType(dt) +
-                  TypeUtils::IsComplexType(dt);
+    const int n =
+        TypeUtils::IsFloatType(dt) + TypeUtils::IsIntegerType(dt) + TypeUtils::IsComplexType(dt);
     EXPECT_LE(n, 1) << TypeUtils::DataTypeToSerialString(dt);
   }
   for (int32_t v : {5, static_cast<int32_t>(DT_MAX), -1}) {

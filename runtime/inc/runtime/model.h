@@ -85,13 +85,13 @@ enum class ModelIoKind {
 
 // One model input or output.
 struct ModelIoDesc {
-  std::string name;          // Data node name / "<node>:<index>" of an output
+  std::string name;  // Data node name / "<node>:<index>" of an output
   DataType dtype = DT_UNDEFINED;
   // -1 for a dim unknown until run time; exactly {-2} when even the rank is
   // unknown (dynamic models).
   std::vector<int64_t> dims;
   Format format = FORMAT_ND;
-  uint64_t size = 0;          // bytes when the shape is static
+  uint64_t size = 0;  // bytes when the shape is static
   ModelIoKind kind = ModelIoKind::kTensor;
   // The source model's type when the compiler recorded it, e.g.
   // "seq(tensor(float))" or "optional(tensor(int64))" for an ONNX model;

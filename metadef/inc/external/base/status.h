@@ -43,19 +43,19 @@ using StatusOr = absl::StatusOr<T>;
 enum class ErrorCode : uint32_t {
   kSuccess = 0,
   kFailed = 0xFFFFFFFF,
-  kParamInvalid = 145000,     // an argument or input value is invalid
-  kNotSupported = 145001,     // valid, but not implemented / not supported
-  kNotFound = 145002,         // a named thing (type, node, attr, file) is absent
-  kAlreadyExists = 145003,    // duplicate name / registration
-  kOutOfRange = 145004,       // index or value outside its range
-  kOverflow = 145005,         // arithmetic overflow (sizes, shapes)
-  kGraphCycle = 145006,       // the graph has a cycle
-  kGraphInvalid = 145007,     // structural problem in a graph
-  kTypeMismatch = 145008,     // wrong attribute / data type
-  kParseFailed = 145009,      // malformed input file or bytes
+  kParamInvalid = 145000,   // an argument or input value is invalid
+  kNotSupported = 145001,   // valid, but not implemented / not supported
+  kNotFound = 145002,       // a named thing (type, node, attr, file) is absent
+  kAlreadyExists = 145003,  // duplicate name / registration
+  kOutOfRange = 145004,     // index or value outside its range
+  kOverflow = 145005,       // arithmetic overflow (sizes, shapes)
+  kGraphCycle = 145006,     // the graph has a cycle
+  kGraphInvalid = 145007,   // structural problem in a graph
+  kTypeMismatch = 145008,   // wrong attribute / data type
+  kParseFailed = 145009,    // malformed input file or bytes
   kMemoryAllocFailed = 145010,
-  kInternal = 145011,         // a broken invariant inside the project
-  kIoError = 145012,          // file system / OS error
+  kInternal = 145011,  // a broken invariant inside the project
+  kIoError = 145012,   // file system / OS error
 };
 
 // Name of an error code ("PARAM_INVALID", ...).
@@ -74,9 +74,9 @@ ErrorCode GetErrorCode(const Status& status);
 inline Status OkStatus() { return absl::OkStatus(); }
 
 // Convenience constructors; arguments are concatenated with absl::StrCat.
-#define GE_STATUS_FACTORY_(Name, Code)                        \
-  template <typename... Args>                                 \
-  Status Name(const Args&... args) {                          \
+#define GE_STATUS_FACTORY_(Name, Code)                         \
+  template <typename... Args>                                  \
+  Status Name(const Args&... args) {                           \
     return MakeStatus(ErrorCode::Code, absl::StrCat(args...)); \
   }
 GE_STATUS_FACTORY_(Failed, kFailed)
@@ -100,8 +100,7 @@ GE_STATUS_FACTORY_(IoError, kIoError)
 template <typename... Args>
 Status Annotate(const Status& status, const Args&... prefix) {
   if (status.ok()) return status;
-  return MakeStatus(GetErrorCode(status),
-                    absl::StrCat(prefix..., status.message()));
+  return MakeStatus(GetErrorCode(status), absl::StrCat(prefix..., status.message()));
 }
 
 namespace status_internal {
@@ -118,12 +117,12 @@ const Status& AsStatus(const StatusOr<T>& s) {
 #define GE_STATUS_CONCAT_(a, b) GE_STATUS_CONCAT_INNER_(a, b)
 
 // Evaluates `expr` (a Status or StatusOr); returns its status if not OK.
-#define RETURN_IF_ERROR(expr)                                         \
-  do {                                                                \
-    const auto& ge_status_tmp_ = (expr);                              \
-    if (!ge_status_tmp_.ok()) {                                       \
-      return ::ge::status_internal::AsStatus(ge_status_tmp_);         \
-    }                                                                 \
+#define RETURN_IF_ERROR(expr)                                 \
+  do {                                                        \
+    const auto& ge_status_tmp_ = (expr);                      \
+    if (!ge_status_tmp_.ok()) {                               \
+      return ::ge::status_internal::AsStatus(ge_status_tmp_); \
+    }                                                         \
   } while (false)
 
 // ASSIGN_OR_RETURN(lhs, expr): evaluates a StatusOr; on error returns its

@@ -47,12 +47,12 @@ StatusOr<std::vector<int64_t>> TransferShape(Format src_format, Format dst_forma
                                              const std::vector<int64_t>& src_dims);
 
 struct TransArgs {
-  const uint8_t* data = nullptr;      // source elements, densely packed
+  const uint8_t* data = nullptr;  // source elements, densely packed
   Format src_format = FORMAT_ND;
   Format dst_format = FORMAT_ND;
-  std::vector<int64_t> src_shape;     // shape of `data` in src_format
-  std::vector<int64_t> dst_shape;     // logical (unblocked) target shape when
-                                      // going blocked -> plain; else ignored
+  std::vector<int64_t> src_shape;  // shape of `data` in src_format
+  std::vector<int64_t> dst_shape;  // logical (unblocked) target shape when
+                                   // going blocked -> plain; else ignored
   DataType src_data_type = DT_FLOAT;
 };
 

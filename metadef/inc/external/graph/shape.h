@@ -41,8 +41,8 @@ class Shape {
 
   size_t GetDimNum() const;  // 0 for scalar; 0 for unknown rank as well
   const std::vector<int64_t>& GetDims() const { return dims_; }
-  StatusOr<int64_t> GetDim(size_t idx) const;      // OutOfRange past the rank
-  Status SetDim(size_t idx, int64_t value);        // bounds and value checked
+  StatusOr<int64_t> GetDim(size_t idx) const;  // OutOfRange past the rank
+  Status SetDim(size_t idx, int64_t value);    // bounds and value checked
   void SetDims(std::vector<int64_t> dims) { dims_ = std::move(dims); }
 
   bool IsScalar() const { return dims_.empty(); }
@@ -59,9 +59,7 @@ class Shape {
   // unbounded. Set fails if the count differs from the rank, min < 0,
   // max < min (when max != -1), or a known dim lies outside its range.
   Status SetShapeRange(std::vector<std::pair<int64_t, int64_t>> range);
-  const std::vector<std::pair<int64_t, int64_t>>& GetShapeRange() const {
-    return range_;
-  }
+  const std::vector<std::pair<int64_t, int64_t>>& GetShapeRange() const { return range_; }
 
   std::string ToString() const;  // "[1,-1,224,224]", "[]" for scalar, "[-2]"
 

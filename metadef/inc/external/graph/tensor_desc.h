@@ -37,8 +37,7 @@ class TensorDesc {
  public:
   TensorDesc() = default;
   // Origin shape / format / dtype start equal to the given ones.
-  TensorDesc(const Shape& shape, DataType data_type = DT_FLOAT,
-             Format format = FORMAT_ND);
+  TensorDesc(const Shape& shape, DataType data_type = DT_FLOAT, Format format = FORMAT_ND);
 
   const Shape& GetShape() const { return shape_; }
   Shape& MutableShape() { return shape_; }

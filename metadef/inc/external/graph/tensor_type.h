@@ -39,13 +39,13 @@ namespace ge {
 
 class TensorType {
  public:
-  TensorType() = default;  // empty: accepts nothing
+  TensorType() = default;   // empty: accepts nothing
   TensorType(DataType dt);  // NOLINT(runtime/explicit): as GE allows
   TensorType(std::initializer_list<DataType> types);
   explicit TensorType(const std::vector<DataType>& types);
 
   // Predefined sets in the style of GE's TensorType::ALL(), FLOAT(), ...
-  static TensorType ALL();  // every valid DataType except DT_UNDEFINED
+  static TensorType ALL();               // every valid DataType except DT_UNDEFINED
   static TensorType FloatingDataType();  // DOUBLE, FLOAT, FLOAT16, BF16
   static TensorType IntegerDataType();   // INT8..INT64, UINT8..UINT64
   static TensorType NumberType();        // ints, floats, complex

@@ -70,8 +70,7 @@ class TypeUtils {
   // two in [1, 16384]; primary must be a valid format. Errors name the value:
   // bad primary / C0 not a power of two -> ParamInvalid, out of range ->
   // OutOfRange.
-  static StatusOr<int32_t> MakeFormat(Format primary, int32_t sub_format,
-                                      int64_t c0_value);
+  static StatusOr<int32_t> MakeFormat(Format primary, int32_t sub_format, int64_t c0_value);
 };
 
 }  // namespace ge

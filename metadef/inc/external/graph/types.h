@@ -121,7 +121,7 @@ enum Format : int32_t {
   FORMAT_NCL = 47,
   FORMAT_FRACTAL_Z_WINO = 48,
   FORMAT_C1HWC0 = 49,
-  FORMAT_END,          // Not a format: one past the last value.
+  FORMAT_END,  // Not a format: one past the last value.
   FORMAT_MAX = 0xff
 };
 

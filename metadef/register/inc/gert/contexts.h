@@ -87,8 +87,8 @@ class ContextBase {
   // Same prefix with another code.
   template <typename... Args>
   ge::Status ErrorWithCode(ge::ErrorCode code, const Args&... args) const {
-    return ge::MakeStatus(code, absl::StrCat("node ", node_name_, " (", node_type_,
-                                             "): ", args...));
+    return ge::MakeStatus(code,
+                          absl::StrCat("node ", node_name_, " (", node_type_, "): ", args...));
   }
 
   // Set by builders / executors.
@@ -232,8 +232,8 @@ class TilingContext : public ContextBase {
   template <typename T>
   ge::Status AppendTilingData(const T& value) {
     if (tiling_size_ + sizeof(T) > kMaxTilingDataBytes) {
-      return ge::OutOfRange("node ", GetNodeName(), ": tiling data exceeds ",
-                            kMaxTilingDataBytes, " bytes");
+      return ge::OutOfRange("node ", GetNodeName(), ": tiling data exceeds ", kMaxTilingDataBytes,
+                            " bytes");
     }
     __builtin_memcpy(tiling_data_ + tiling_size_, &value, sizeof(T));
     tiling_size_ += sizeof(T);
@@ -287,9 +287,7 @@ class KernelContext : public ContextBase {
  public:
   size_t GetInputNum() const { return inputs_.size(); }
   // nullptr for an absent optional input.
-  const Tensor* GetInputTensor(size_t i) const {
-    return i < inputs_.size() ? inputs_[i] : nullptr;
-  }
+  const Tensor* GetInputTensor(size_t i) const { return i < inputs_.size() ? inputs_[i] : nullptr; }
   IrInstance GetIrInputInstance(size_t ir_index) const {
     return ir_index < ir_inputs_.size() ? ir_inputs_[ir_index] : IrInstance{};
   }
@@ -337,8 +335,7 @@ class InferShapeContextBuilder {
   InferShapeContextBuilder& Attrs(const ge::AttrHolder* attrs);
   // value may be null (unknown at compile time).
   InferShapeContextBuilder& Input(const Shape& shape, ge::DataType dtype,
-                                  const Tensor* value = nullptr,
-                                  const ShapeRange* range = nullptr);
+                                  const Tensor* value = nullptr, const ShapeRange* range = nullptr);
   InferShapeContextBuilder& AbsentInput();  // an omitted optional input
   InferShapeContextBuilder& Outputs(size_t n);
   InferShapeContextBuilder& IrInputs(std::vector<IrInstance> ir);

@@ -132,9 +132,13 @@ class Tensor {
     size_ = size_bytes;
   }
   template <typename T>
-  const T* GetData() const { return static_cast<const T*>(data_); }
+  const T* GetData() const {
+    return static_cast<const T*>(data_);
+  }
   template <typename T>
-  T* GetData() { return static_cast<T*>(data_); }
+  T* GetData() {
+    return static_cast<T*>(data_);
+  }
 
  private:
   Shape shape_;
@@ -191,9 +195,13 @@ class HostTensor {
   const Shape& GetShape() const { return tensor_.GetShape(); }
   ge::DataType GetDataType() const { return tensor_.GetDataType(); }
   template <typename T>
-  const T* GetData() const { return tensor_.GetData<T>(); }
+  const T* GetData() const {
+    return tensor_.GetData<T>();
+  }
   template <typename T>
-  T* MutableData() { return tensor_.GetData<T>(); }
+  T* MutableData() {
+    return tensor_.GetData<T>();
+  }
   // True when this tensor owns storage (false for a default / moved-from one).
   bool HasStorage() const { return owned_ != nullptr; }
 

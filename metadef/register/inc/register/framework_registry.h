@@ -68,7 +68,7 @@ struct FrameworkOpMapping {
   std::string domain;       // "" = default domain
   int64_t min_version = 0;
   int64_t max_version = kMaxVersion;
-  std::string op_type;        // our op type
+  std::string op_type;         // our op type
   AttrMappingFn attr_mapping;  // may be empty
   std::string source;          // "builtin" or a plugin path, for messages
 
@@ -158,7 +158,7 @@ class FrameworkRegistry {
 #define GE_FRAMEWORK_CONCAT_(a, b) GE_FRAMEWORK_CONCAT_INNER_(a, b)
 
 // REGISTER_CUSTOM_OP("OurType").Framework(...).OriginOpType("...")...;
-#define REGISTER_CUSTOM_OP(op_type)                                                        \
+#define REGISTER_CUSTOM_OP(op_type)                                                          \
   static ::ge::FrameworkReceiver GE_FRAMEWORK_CONCAT_(g_ge_framework_receiver_, __COUNTER__) \
       __attribute__((unused)) = ::ge::FrameworkRegistrationData(op_type)
 

@@ -100,12 +100,13 @@ class FusionPassRegistrar {
 #define GE_FUSION_PASS_CONCAT_INNER_(a, b) a##b
 #define GE_FUSION_PASS_CONCAT_(a, b) GE_FUSION_PASS_CONCAT_INNER_(a, b)
 
-#define REG_FUSION_PASS_WITH_PRIORITY(name, type, cls, priority)                              \
-  static ::ge::FusionPassRegistrar GE_FUSION_PASS_CONCAT_(g_ge_fusion_pass_registrar_,        \
-                                                          __COUNTER__) __attribute__((unused))( \
-      name, type,                                                                             \
-      []() -> std::unique_ptr<::ge::FusionPassBase> { return std::make_unique<cls>(); },      \
-      priority)
+#define REG_FUSION_PASS_WITH_PRIORITY(name, type, cls, priority)                             \
+  static ::ge::FusionPassRegistrar GE_FUSION_PASS_CONCAT_(g_ge_fusion_pass_registrar_,       \
+                                                          __COUNTER__)                       \
+      __attribute__((unused)) (                                                              \
+          name, type,                                                                        \
+          []() -> std::unique_ptr<::ge::FusionPassBase> { return std::make_unique<cls>(); }, \
+          priority)
 
 #define REG_FUSION_PASS(name, type, cls) REG_FUSION_PASS_WITH_PRIORITY(name, type, cls, 0)
 

@@ -40,12 +40,12 @@ namespace ge {
 
 // A step of RunOpInfer.
 enum class InferStep : uint8_t {
-  kNone,            // nothing failed
+  kNone,  // nothing failed
   kVerify,
   kInferDataType,
   kInferShape,
-  kNoInferShape,    // the registration has no infer shape function (kFail)
-  kValueReads,      // check_value_reads found an undeclared value read
+  kNoInferShape,  // the registration has no infer shape function (kFail)
+  kValueReads,    // check_value_reads found an undeclared value read
 };
 
 // "verify", "infer data type", "infer shape", "no infer shape function",

@@ -72,8 +72,8 @@ typedef struct GeCTensor {
   size_t size; /* bytes at data */
 } GeCTensor;
 
-typedef int (*GeCKernelFn)(const GeCTensor* inputs, size_t n_in, GeCTensor* outputs,
-                           size_t n_out, void* user);
+typedef int (*GeCKernelFn)(const GeCTensor* inputs, size_t n_in, GeCTensor* outputs, size_t n_out,
+                           void* user);
 typedef int (*GeCInferShapeFn)(const GeCTensor* inputs, size_t n_in, GeCTensor* outputs,
                                size_t n_out, void* user);
 
@@ -96,8 +96,8 @@ int GeCOpRegSetInferShape(GeCOpReg* reg, GeCInferShapeFn fn, void* user);
 int GeCOpRegSetKernel(GeCOpReg* reg, const char* engine, GeCKernelFn fn, void* user);
 int GeCOpRegSetPriority(GeCOpReg* reg, int32_t priority);
 /* Traits (ge::OpTraits): GE_C_TRAIT_* bits, ORed into what is set. */
-#define GE_C_TRAIT_SIDE_EFFECT 1u                /* kOpTraitSideEffect */
-#define GE_C_TRAIT_RANDOM 2u                     /* kOpTraitRandom */
+#define GE_C_TRAIT_SIDE_EFFECT 1u                 /* kOpTraitSideEffect */
+#define GE_C_TRAIT_RANDOM 2u                      /* kOpTraitRandom */
 #define GE_C_TRAIT_DATA_DEPENDENT_OUTPUT_SHAPE 4u /* kOpTraitDataDependentOutputShape */
 int GeCOpRegAddTraits(GeCOpReg* reg, uint32_t traits);
 /* The infer function reads the value of the input named `name` (declared

@@ -95,20 +95,20 @@ enum class IoKind : int32_t { kRequired = 0, kOptional = 1, kDynamic = 2 };
 struct OpIoDef {
   std::string name;
   IoKind kind = IoKind::kRequired;
-  TensorType types;                 // allowed data types
-  std::vector<Format> formats;      // allowed formats; empty = any
+  TensorType types;             // allowed data types
+  std::vector<Format> formats;  // allowed formats; empty = any
 };
 
 struct OpAttrDef {
   std::string name;
   AttrValue::ValueType type = AttrValue::VT_NONE;
   bool required = false;
-  AttrValue default_value;          // VT_NONE when required
+  AttrValue default_value;  // VT_NONE when required
 };
 
 struct OpSubgraphDef {
   std::string name;
-  bool dynamic = false;             // dynamic: name0..nameN instances
+  bool dynamic = false;  // dynamic: name0..nameN instances
 };
 
 struct OpKernelDef {
@@ -291,8 +291,7 @@ const OpTraits& OpTraitsOf(absl::string_view type);
 // IR inputs through ctx's IR instances (slot i is IR input i when the
 // context has none). The test harnesses run it after the op's functions, so
 // a function reading an undeclared input fails its tests.
-Status CheckValueReadsDeclared(const OpRegistrationData& reg,
-                               const gert::InferShapeContext& ctx);
+Status CheckValueReadsDeclared(const OpRegistrationData& reg, const gert::InferShapeContext& ctx);
 
 // Creates OpDescs with the IR metadata of a registered type copied in:
 // IR inputs / outputs with their kinds, input / output descs (dynamic ones
@@ -347,9 +346,9 @@ struct RegistrationCheckFailure {
     kAttrType,     // an attribute has another type than declared
   };
   Kind kind = Kind::kNone;
-  size_t slot = 0;                  // kInputDesc / kInputType
-  const OpIoDef* input = nullptr;   // kInputDesc / kInputType: the IR input
-  const OpAttrDef* attr = nullptr;  // kMissingAttr / kAttrType
+  size_t slot = 0;                   // kInputDesc / kInputType
+  const OpIoDef* input = nullptr;    // kInputDesc / kInputType: the IR input
+  const OpAttrDef* attr = nullptr;   // kMissingAttr / kAttrType
   const AttrValue* value = nullptr;  // kAttrType: the value present
 
   // kSuccess, kParamInvalid, or kTypeMismatch for an attribute's type.
@@ -372,8 +371,8 @@ Status VerifyOpDesc(const OpDesc& op, const std::vector<const gert::Tensor*>& co
 
 // Runs the checks above, then verify, infer data type (default: every
 // output takes input 0's data type) and infer shape of `op` through its
-// registered functions (RunOpInfer, op_infer_runner.h), writing the output descs (shape, data type, shape range; origin
-// shape / data type too while the format equals the origin format).
+// registered functions (RunOpInfer, op_infer_runner.h), writing the output descs (shape, data type,
+// shape range; origin shape / data type too while the format equals the origin format).
 // `const_inputs[i]` (may be shorter than the input count, entries may be
 // null) gives known input values; `loader` (may be null) loads the pending
 // ones among them when a function reads them (gert::InputValueLoader).
@@ -387,12 +386,12 @@ Status InferShapeAndTypeForOpDesc(OpDesc& op,
 #define GE_REG_CONCAT_(a, b) GE_REG_CONCAT_INNER_(a, b)
 
 // REG_OP(Type).Input(...)...;  (a chain ending with ';')
-#define REG_OP(type)                                                       \
+#define REG_OP(type)                                                              \
   static ::ge::OpReceiver GE_REG_CONCAT_(g_ge_op_receiver_##type##_, __COUNTER__) \
       __attribute__((unused)) = ::ge::OpReg(#type)
 
 // REG_OP_TRAITS(Type).SideEffect();  traits of a type defined elsewhere.
-#define REG_OP_TRAITS(type)                                                       \
+#define REG_OP_TRAITS(type)                                                              \
   static ::ge::OpReceiver GE_REG_CONCAT_(g_ge_op_traits_receiver_##type##_, __COUNTER__) \
       __attribute__((unused)) = ::ge::OpReg(#type, ::ge::OpReg::kTraitsOnly)
 

@@ -134,7 +134,7 @@ class CustomPassRegistry {
 #define GE_CUSTOM_PASS_CONCAT_(a, b) GE_CUSTOM_PASS_CONCAT_INNER_(a, b)
 
 // REGISTER_CUSTOM_PASS("name").Stage(...).CustomPassFn(fn);
-#define REGISTER_CUSTOM_PASS(name)                                                    \
+#define REGISTER_CUSTOM_PASS(name)                                                          \
   static ::ge::PassReceiver GE_CUSTOM_PASS_CONCAT_(g_ge_custom_pass_receiver_, __COUNTER__) \
       __attribute__((unused)) = ::ge::PassRegistrationData(name)
 

@@ -25,8 +25,7 @@ namespace register_internal {
 size_t EditDistance(absl::string_view a, absl::string_view b);
 
 std::vector<std::string> ClosestNames(absl::string_view name,
-                                      const std::vector<absl::string_view>& candidates,
-                                      size_t max);
+                                      const std::vector<absl::string_view>& candidates, size_t max);
 
 std::string SuggestionSuffix(const std::vector<std::string>& names);
 
