@@ -701,24 +701,24 @@ REG_OP(Gather)
     .Input("indices", IndexTensorTypes())
     .Output("output", ArrayTensorTypes())
     .Attr("axis", ge::AttrValue::CreateFrom<int64_t>(0))
-    .InferShape(InferGather)
-    .Kernel(ge::kEngineHostCpu, GatherKernel);
+    .InferShape(InferGather);
+REG_KERNEL(Gather, ge::kEngineHostCpu).Fn(GatherKernel);
 
 REG_OP(GatherElements)
     .Input("data", ArrayTensorTypes())
     .Input("indices", IndexTensorTypes())
     .Output("output", ArrayTensorTypes())
     .Attr("axis", ge::AttrValue::CreateFrom<int64_t>(0))
-    .InferShape(InferGatherElements)
-    .Kernel(ge::kEngineHostCpu, GatherElementsKernel);
+    .InferShape(InferGatherElements);
+REG_KERNEL(GatherElements, ge::kEngineHostCpu).Fn(GatherElementsKernel);
 
 REG_OP(GatherND)
     .Input("data", ArrayTensorTypes())
     .Input("indices", kInt64)
     .Output("output", ArrayTensorTypes())
     .Attr("batch_dims", ge::AttrValue::CreateFrom<int64_t>(0))
-    .InferShape(InferGatherNd)
-    .Kernel(ge::kEngineHostCpu, GatherNdKernel);
+    .InferShape(InferGatherNd);
+REG_KERNEL(GatherND, ge::kEngineHostCpu).Fn(GatherNdKernel);
 
 REG_OP(ScatterElements)
     .Input("data", ArrayTensorTypes())
@@ -728,8 +728,8 @@ REG_OP(ScatterElements)
     .Attr("axis", ge::AttrValue::CreateFrom<int64_t>(0))
     .Attr("reduction", ge::AttrValue::CreateFrom<std::string>("none"))
     .InferShape(InferScatterElements)
-    .Verify(VerifySameType02)
-    .Kernel(ge::kEngineHostCpu, ScatterElementsKernel);
+    .Verify(VerifySameType02);
+REG_KERNEL(ScatterElements, ge::kEngineHostCpu).Fn(ScatterElementsKernel);
 
 // Deprecated alias (opset 9-10): ScatterElements without reduction.
 REG_OP(Scatter)
@@ -739,8 +739,8 @@ REG_OP(Scatter)
     .Output("output", ArrayTensorTypes())
     .Attr("axis", ge::AttrValue::CreateFrom<int64_t>(0))
     .InferShape(InferScatterElements)
-    .Verify(VerifySameType02)
-    .Kernel(ge::kEngineHostCpu, ScatterElementsKernel);
+    .Verify(VerifySameType02);
+REG_KERNEL(Scatter, ge::kEngineHostCpu).Fn(ScatterElementsKernel);
 
 REG_OP(ScatterND)
     .Input("data", ArrayTensorTypes())
@@ -749,8 +749,8 @@ REG_OP(ScatterND)
     .Output("output", ArrayTensorTypes())
     .Attr("reduction", ge::AttrValue::CreateFrom<std::string>("none"))
     .InferShape(InferScatterNd)
-    .Verify(VerifySameType02)
-    .Kernel(ge::kEngineHostCpu, ScatterNdKernel);
+    .Verify(VerifySameType02);
+REG_KERNEL(ScatterND, ge::kEngineHostCpu).Fn(ScatterNdKernel);
 
 REG_OP(Compress)
     .Input("input", ArrayTensorTypes())
@@ -758,8 +758,8 @@ REG_OP(Compress)
     .Output("output", ArrayTensorTypes())
     .InferShape(InferCompress)
     .DataDependentOutputShape()
-    .ValueDependentInput("condition")
-    .Kernel(ge::kEngineHostCpu, CompressKernel);
+    .ValueDependentInput("condition");
+REG_KERNEL(Compress, ge::kEngineHostCpu).Fn(CompressKernel);
 
 REG_OP(NonZero)
     .Input("X", ArrayTensorTypes())
@@ -767,8 +767,8 @@ REG_OP(NonZero)
     .InferShape(InferNonZero)
     .InferDataType(InferInt64Output)
     .DataDependentOutputShape()
-    .ValueDependentInput("X")
-    .Kernel(ge::kEngineHostCpu, NonZeroKernel);
+    .ValueDependentInput("X");
+REG_KERNEL(NonZero, ge::kEngineHostCpu).Fn(NonZeroKernel);
 
 }  // namespace
 }  // namespace ops

@@ -496,30 +496,30 @@ REG_OP(Range)
     .Verify(VerifyRange)
     .ValueDependentInput("start")
     .ValueDependentInput("limit")
-    .ValueDependentInput("delta")
-    .Kernel(ge::kEngineHostCpu, RangeKernel);
+    .ValueDependentInput("delta");
+REG_KERNEL(Range, ge::kEngineHostCpu).Fn(RangeKernel);
 
 REG_OP(ConstantOfShape)
     .Input("input", kInt64)
     .Output("output", RealBoolTensorTypes())
     .InferShape(InferConstantOfShape)
     .InferDataType(InferConstantOfShapeType)
-    .ValueDependentInput("input")
-    .Kernel(ge::kEngineHostCpu, ConstantOfShapeKernel);
+    .ValueDependentInput("input");
+REG_KERNEL(ConstantOfShape, ge::kEngineHostCpu).Fn(ConstantOfShapeKernel);
 
 REG_OP(Constant)
     .Output("output", ArrayTensorTypes())
     .InferShape(InferConstant)
-    .InferDataType(InferConstantType)
-    .Kernel(ge::kEngineHostCpu, ConstantKernel);
+    .InferDataType(InferConstantType);
+REG_KERNEL(Constant, ge::kEngineHostCpu).Fn(ConstantKernel);
 
 REG_OP(EyeLike)
     .Input("input", RealBoolTensorTypes())
     .Output("output", RealBoolTensorTypes())
     .Attr("k", ge::AttrValue::CreateFrom<int64_t>(0))
     .InferShape(InferEyeLike)
-    .InferDataType(InferEyeLikeType)
-    .Kernel(ge::kEngineHostCpu, EyeLikeKernel);
+    .InferDataType(InferEyeLikeType);
+REG_KERNEL(EyeLike, ge::kEngineHostCpu).Fn(EyeLikeKernel);
 
 REG_OP(OneHot)
     .Input("indices", RealBoolTensorTypes())
@@ -529,8 +529,8 @@ REG_OP(OneHot)
     .Attr("axis", ge::AttrValue::CreateFrom<int64_t>(-1))
     .InferShape(InferOneHot)
     .InferDataType(InferOneHotType)
-    .ValueDependentInput("depth")
-    .Kernel(ge::kEngineHostCpu, OneHotKernel);
+    .ValueDependentInput("depth");
+REG_KERNEL(OneHot, ge::kEngineHostCpu).Fn(OneHotKernel);
 
 }  // namespace
 }  // namespace ops

@@ -456,53 +456,53 @@ REG_OP(Reshape)
     .Output("reshaped", ArrayTensorTypes())
     .Attr("allowzero", ge::AttrValue::CreateFrom<int64_t>(0))
     .InferShape(InferReshape)
-    .ValueDependentInput("shape")
-    .Kernel(ge::kEngineHostCpu, ReshapeKernel);
+    .ValueDependentInput("shape");
+REG_KERNEL(Reshape, ge::kEngineHostCpu).Fn(ReshapeKernel);
 
 REG_OP(Flatten)
     .Input("input", ArrayTensorTypes())
     .Output("output", ArrayTensorTypes())
     .Attr("axis", ge::AttrValue::CreateFrom<int64_t>(1))
-    .InferShape(InferFlatten)
-    .Kernel(ge::kEngineHostCpu, FlattenKernel);
+    .InferShape(InferFlatten);
+REG_KERNEL(Flatten, ge::kEngineHostCpu).Fn(FlattenKernel);
 
 REG_OP(Squeeze)
     .Input("data", ArrayTensorTypes())
     .OptionalInput("axes", kInt64)
     .Output("squeezed", ArrayTensorTypes())
     .InferShape(InferSqueeze)
-    .ValueDependentInput("axes")
-    .Kernel(ge::kEngineHostCpu, SqueezeKernel);
+    .ValueDependentInput("axes");
+REG_KERNEL(Squeeze, ge::kEngineHostCpu).Fn(SqueezeKernel);
 
 REG_OP(Unsqueeze)
     .Input("data", ArrayTensorTypes())
     .Input("axes", kInt64)
     .Output("expanded", ArrayTensorTypes())
     .InferShape(InferUnsqueeze)
-    .ValueDependentInput("axes")
-    .Kernel(ge::kEngineHostCpu, UnsqueezeKernel);
+    .ValueDependentInput("axes");
+REG_KERNEL(Unsqueeze, ge::kEngineHostCpu).Fn(UnsqueezeKernel);
 
 // Identity also forwards sequence / optional values (DT_VARIANT).
 REG_OP(Identity)
     .Input("input", IdentityTensorTypes())
     .Output("output", IdentityTensorTypes())
-    .InferShape(InferSameAsInput0)
-    .Kernel(ge::kEngineHostCpu, IdentityKernel);
+    .InferShape(InferSameAsInput0);
+REG_KERNEL(Identity, ge::kEngineHostCpu).Fn(IdentityKernel);
 
 REG_OP(Shape)
     .Input("data", ArrayTensorTypes())
     .Output("shape", kInt64)
     .Attr("start", ge::AttrValue::CreateFrom<int64_t>(0))
     .InferShape(InferShapeOp)
-    .InferDataType(InferInt64Outputs)
-    .Kernel(ge::kEngineHostCpu, ShapeKernel);
+    .InferDataType(InferInt64Outputs);
+REG_KERNEL(Shape, ge::kEngineHostCpu).Fn(ShapeKernel);
 
 REG_OP(Size)
     .Input("data", ArrayTensorTypes())
     .Output("size", kInt64)
     .InferShape(InferSize)
-    .InferDataType(InferInt64Outputs)
-    .Kernel(ge::kEngineHostCpu, SizeKernel);
+    .InferDataType(InferInt64Outputs);
+REG_KERNEL(Size, ge::kEngineHostCpu).Fn(SizeKernel);
 
 }  // namespace
 }  // namespace ops

@@ -560,8 +560,8 @@ REG_OP(Resize)
     .InferShape(InferResize)
     .ValueDependentInput("roi")
     .ValueDependentInput("scales")
-    .ValueDependentInput("sizes")
-    .Kernel(ge::kEngineHostCpu, ResizeKernel);
+    .ValueDependentInput("sizes");
+REG_KERNEL(Resize, ge::kEngineHostCpu).Fn(ResizeKernel);
 
 REG_OP(Upsample)
     .Input("X", ResizeTypes())
@@ -569,8 +569,8 @@ REG_OP(Upsample)
     .Output("Y", ResizeTypes())
     .Attr("mode", ge::AttrValue::CreateFrom<std::string>("nearest"))
     .InferShape(InferResize)
-    .ValueDependentInput("scales")
-    .Kernel(ge::kEngineHostCpu, ResizeKernel);
+    .ValueDependentInput("scales");
+REG_KERNEL(Upsample, ge::kEngineHostCpu).Fn(ResizeKernel);
 
 }  // namespace
 }  // namespace ops

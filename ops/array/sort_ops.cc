@@ -339,8 +339,8 @@ REG_OP(TopK)
     .Attr("sorted", ge::AttrValue::CreateFrom<int64_t>(1))
     .InferShape(InferTopK)
     .InferDataType(InferTopKType)
-    .ValueDependentInput("K")
-    .Kernel(ge::kEngineHostCpu, TopKKernel);
+    .ValueDependentInput("K");
+REG_KERNEL(TopK, ge::kEngineHostCpu).Fn(TopKKernel);
 
 REG_OP(Unique)
     .Input("X", ArrayTensorTypes())
@@ -351,8 +351,8 @@ REG_OP(Unique)
     .Attr("sorted", ge::AttrValue::CreateFrom<int64_t>(1))
     .InferShape(InferUnique)
     .InferDataType(InferUniqueType)
-    .DataDependentOutputShape()
-    .Kernel(ge::kEngineHostCpu, UniqueKernel);
+    .DataDependentOutputShape();
+REG_KERNEL(Unique, ge::kEngineHostCpu).Fn(UniqueKernel);
 
 }  // namespace
 }  // namespace ops

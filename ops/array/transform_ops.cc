@@ -948,16 +948,16 @@ ge::Status ReverseSequenceKernel(gert::KernelContext& ctx) {
 REG_OP(Transpose)
     .Input("data", ArrayTensorTypes())
     .Output("transposed", ArrayTensorTypes())
-    .InferShape(InferTranspose)
-    .Kernel(ge::kEngineHostCpu, TransposeKernel);
+    .InferShape(InferTranspose);
+REG_KERNEL(Transpose, ge::kEngineHostCpu).Fn(TransposeKernel);
 
 REG_OP(Concat)
     .DynamicInput("inputs", ArrayTensorTypes())
     .Output("concat_result", ArrayTensorTypes())
     .RequiredAttr("axis", ge::AttrValue::VT_INT)
     .InferShape(InferConcat)
-    .Verify(VerifyConcat)
-    .Kernel(ge::kEngineHostCpu, ConcatKernel);
+    .Verify(VerifyConcat);
+REG_KERNEL(Concat, ge::kEngineHostCpu).Fn(ConcatKernel);
 
 REG_OP(Split)
     .Input("input", ArrayTensorTypes())
@@ -965,8 +965,8 @@ REG_OP(Split)
     .DynamicOutput("outputs", ArrayTensorTypes())
     .Attr("axis", ge::AttrValue::CreateFrom<int64_t>(0))
     .InferShape(InferSplit)
-    .ValueDependentInput("split")
-    .Kernel(ge::kEngineHostCpu, SplitKernel);
+    .ValueDependentInput("split");
+REG_KERNEL(Split, ge::kEngineHostCpu).Fn(SplitKernel);
 
 REG_OP(Slice)
     .Input("data", ArrayTensorTypes())
@@ -979,8 +979,8 @@ REG_OP(Slice)
     .ValueDependentInput("starts")
     .ValueDependentInput("ends")
     .ValueDependentInput("axes")
-    .ValueDependentInput("steps")
-    .Kernel(ge::kEngineHostCpu, SliceKernel);
+    .ValueDependentInput("steps");
+REG_KERNEL(Slice, ge::kEngineHostCpu).Fn(SliceKernel);
 
 REG_OP(Pad)
     .Input("data", ArrayTensorTypes())
@@ -992,32 +992,32 @@ REG_OP(Pad)
     .InferShape(InferPad)
     .Verify(VerifyPad)
     .ValueDependentInput("pads")
-    .ValueDependentInput("axes")
-    .Kernel(ge::kEngineHostCpu, PadKernel);
+    .ValueDependentInput("axes");
+REG_KERNEL(Pad, ge::kEngineHostCpu).Fn(PadKernel);
 
 REG_OP(Tile)
     .Input("input", ArrayTensorTypes())
     .Input("repeats", kInt64)
     .Output("output", ArrayTensorTypes())
     .InferShape(InferTile)
-    .ValueDependentInput("repeats")
-    .Kernel(ge::kEngineHostCpu, TileKernel);
+    .ValueDependentInput("repeats");
+REG_KERNEL(Tile, ge::kEngineHostCpu).Fn(TileKernel);
 
 REG_OP(Expand)
     .Input("input", ArrayTensorTypes())
     .Input("shape", kInt64)
     .Output("output", ArrayTensorTypes())
     .InferShape(InferExpand)
-    .ValueDependentInput("shape")
-    .Kernel(ge::kEngineHostCpu, ExpandKernel);
+    .ValueDependentInput("shape");
+REG_KERNEL(Expand, ge::kEngineHostCpu).Fn(ExpandKernel);
 
 REG_OP(Trilu)
     .Input("input", ArrayTensorTypes())
     .OptionalInput("k", kInt64)
     .Output("output", ArrayTensorTypes())
     .Attr("upper", ge::AttrValue::CreateFrom<int64_t>(1))
-    .InferShape(InferTrilu)
-    .Kernel(ge::kEngineHostCpu, TriluKernel);
+    .InferShape(InferTrilu);
+REG_KERNEL(Trilu, ge::kEngineHostCpu).Fn(TriluKernel);
 
 REG_OP(ReverseSequence)
     .Input("input", ArrayTensorTypes())
@@ -1025,8 +1025,8 @@ REG_OP(ReverseSequence)
     .Output("Y", ArrayTensorTypes())
     .Attr("batch_axis", ge::AttrValue::CreateFrom<int64_t>(1))
     .Attr("time_axis", ge::AttrValue::CreateFrom<int64_t>(0))
-    .InferShape(InferReverseSequence)
-    .Kernel(ge::kEngineHostCpu, ReverseSequenceKernel);
+    .InferShape(InferReverseSequence);
+REG_KERNEL(ReverseSequence, ge::kEngineHostCpu).Fn(ReverseSequenceKernel);
 
 }  // namespace
 }  // namespace ops

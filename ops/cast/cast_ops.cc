@@ -310,8 +310,8 @@ REG_OP(Cast)
     .RequiredAttr("to", ge::AttrValue::VT_DATA_TYPE)
     .InferShape(InferShapeSameAsInput0)
     .InferDataType(InferCastDataType)
-    .Verify(VerifyCast)
-    .Kernel(ge::kEngineHostCpu, CastKernel);
+    .Verify(VerifyCast);
+REG_KERNEL(Cast, ge::kEngineHostCpu).Fn(CastKernel);
 
 REG_OP(CastLike)
     .Input("input", CastTypes())
@@ -319,8 +319,8 @@ REG_OP(CastLike)
     .Output("output", CastTypes())
     .InferShape(InferShapeSameAsInput0)
     .InferDataType(InferCastLikeDataType)
-    .Verify(VerifyCastLike)
-    .Kernel(ge::kEngineHostCpu, CastLikeKernel);
+    .Verify(VerifyCastLike);
+REG_KERNEL(CastLike, ge::kEngineHostCpu).Fn(CastLikeKernel);
 
 }  // namespace
 }  // namespace ops

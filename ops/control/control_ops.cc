@@ -478,8 +478,8 @@ REG_OP(If)
     .Verify(VerifyIf)
     .InferDataType(InferAllUnknown)
     .InferShape(InferAllUnknown)
-    .DataDependentOutputShape()
-    .Kernel(ge::kEngineHostCpu, IfKernel);
+    .DataDependentOutputShape();
+REG_KERNEL(If, ge::kEngineHostCpu).Fn(IfKernel);
 
 REG_OP(Loop)
     .OptionalInput("M", ge::TensorType({ge::DT_INT64}))
@@ -490,8 +490,8 @@ REG_OP(Loop)
     .Verify(VerifyLoop)
     .InferDataType(InferLoop)
     .InferShape(InferLoop)
-    .DataDependentOutputShape()
-    .Kernel(ge::kEngineHostCpu, LoopKernel);
+    .DataDependentOutputShape();
+REG_KERNEL(Loop, ge::kEngineHostCpu).Fn(LoopKernel);
 
 REG_OP(Scan)
     .DynamicInput("initial_state_and_scan_inputs", ControlTensorTypes())
@@ -505,8 +505,8 @@ REG_OP(Scan)
     .Verify(VerifyScan)
     .InferDataType(InferScan)
     .InferShape(InferScan)
-    .DataDependentOutputShape()
-    .Kernel(ge::kEngineHostCpu, ScanKernel);
+    .DataDependentOutputShape();
+REG_KERNEL(Scan, ge::kEngineHostCpu).Fn(ScanKernel);
 
 }  // namespace
 }  // namespace ops

@@ -301,7 +301,7 @@ REG_OP(NonMaxSuppression)
     .ValueDependentInput("scores")
     .ValueDependentInput("max_output_boxes_per_class")
     .ValueDependentInput("iou_threshold")
-    .ValueDependentInput("score_threshold")
-    .Kernel(ge::kEngineHostCpu, NmsKernel);
+    .ValueDependentInput("score_threshold");
+REG_KERNEL(NonMaxSuppression, ge::kEngineHostCpu).Fn(NmsKernel);
 
 }  // namespace ops

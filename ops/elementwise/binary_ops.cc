@@ -408,8 +408,8 @@ constexpr uint32_t kRealG = kTgReal;
       .Output("C", NumericTypes())      \
       .InferShape(InferBroadcast)       \
       .InferDataType(InferSameAsInput0) \
-      .Verify(VerifySameInputTypes)     \
-      .Kernel(ge::kEngineHostCpu, BinaryKernel<kRealG, OpT>);
+      .Verify(VerifySameInputTypes);    \
+  REG_KERNEL(Type, ge::kEngineHostCpu).Fn(BinaryKernel<kRealG, OpT>);
 
 OPS_REG_ARITH_(Add, AddOp)
 OPS_REG_ARITH_(Sub, SubOp)
@@ -424,8 +424,8 @@ REG_OP(Mod)
     .Attr("fmod", ge::AttrValue::CreateFrom<int64_t>(0))
     .InferShape(InferBroadcast)
     .InferDataType(InferSameAsInput0)
-    .Verify(VerifySameInputTypes)
-    .Kernel(ge::kEngineHostCpu, BinaryKernel<kRealG, ModOp>);
+    .Verify(VerifySameInputTypes);
+REG_KERNEL(Mod, ge::kEngineHostCpu).Fn(BinaryKernel<kRealG, ModOp>);
 
 REG_OP(Pow)
     .Input("X", ge::TensorType{ge::DT_INT32, ge::DT_INT64, ge::DT_FLOAT16, ge::DT_FLOAT,
@@ -434,8 +434,8 @@ REG_OP(Pow)
     .Output("Z", ge::TensorType{ge::DT_INT32, ge::DT_INT64, ge::DT_FLOAT16, ge::DT_FLOAT,
                                 ge::DT_DOUBLE, ge::DT_BF16})
     .InferShape(InferBroadcast)
-    .InferDataType(InferSameAsInput0)
-    .Kernel(ge::kEngineHostCpu, PowKernel);
+    .InferDataType(InferSameAsInput0);
+REG_KERNEL(Pow, ge::kEngineHostCpu).Fn(PowKernel);
 
 REG_OP(BitShift)
     .Input("X", UnsignedIntTypes())
@@ -444,8 +444,8 @@ REG_OP(BitShift)
     .RequiredAttr("direction", ge::AttrValue::VT_STRING)
     .InferShape(InferBroadcast)
     .InferDataType(InferSameAsInput0)
-    .Verify(VerifySameInputTypes)
-    .Kernel(ge::kEngineHostCpu, BinaryKernel<kTgUnsigned, BitShiftOp>);
+    .Verify(VerifySameInputTypes);
+REG_KERNEL(BitShift, ge::kEngineHostCpu).Fn(BinaryKernel<kTgUnsigned, BitShiftOp>);
 
 REG_OP(PRelu)
     .Input("X", ge::TensorType{ge::DT_BF16, ge::DT_FLOAT16, ge::DT_FLOAT, ge::DT_DOUBLE,
@@ -456,8 +456,8 @@ REG_OP(PRelu)
                                 ge::DT_UINT32, ge::DT_UINT64, ge::DT_INT32, ge::DT_INT64})
     .InferShape(InferPRelu)
     .InferDataType(InferSameAsInput0)
-    .Verify(VerifySameInputTypes)
-    .Kernel(ge::kEngineHostCpu, PReluKernel);
+    .Verify(VerifySameInputTypes);
+REG_KERNEL(PRelu, ge::kEngineHostCpu).Fn(PReluKernel);
 
 REG_OP(Clip)
     .Input("input", NumericTypes())
@@ -466,40 +466,40 @@ REG_OP(Clip)
     .Output("output", NumericTypes())
     .InferShape(InferSameAsInput0)
     .InferDataType(InferSameAsInput0)
-    .Verify(VerifyClip)
-    .Kernel(ge::kEngineHostCpu, ClipKernel);
+    .Verify(VerifyClip);
+REG_KERNEL(Clip, ge::kEngineHostCpu).Fn(ClipKernel);
 
 REG_OP(Max)
     .DynamicInput("data_0", NumericTypes())
     .Output("max", NumericTypes())
     .InferShape(InferBroadcast)
     .InferDataType(InferSameAsInput0)
-    .Verify(VerifySameInputTypes)
-    .Kernel(ge::kEngineHostCpu, VariadicKernel<kRealG, MaxOp>);
+    .Verify(VerifySameInputTypes);
+REG_KERNEL(Max, ge::kEngineHostCpu).Fn(VariadicKernel<kRealG, MaxOp>);
 
 REG_OP(Min)
     .DynamicInput("data_0", NumericTypes())
     .Output("min", NumericTypes())
     .InferShape(InferBroadcast)
     .InferDataType(InferSameAsInput0)
-    .Verify(VerifySameInputTypes)
-    .Kernel(ge::kEngineHostCpu, VariadicKernel<kRealG, MinOp>);
+    .Verify(VerifySameInputTypes);
+REG_KERNEL(Min, ge::kEngineHostCpu).Fn(VariadicKernel<kRealG, MinOp>);
 
 REG_OP(Sum)
     .DynamicInput("data_0", FloatTypes())
     .Output("sum", FloatTypes())
     .InferShape(InferBroadcast)
     .InferDataType(InferSameAsInput0)
-    .Verify(VerifySameInputTypes)
-    .Kernel(ge::kEngineHostCpu, VariadicKernel<kTgAllFloat, SumOp>);
+    .Verify(VerifySameInputTypes);
+REG_KERNEL(Sum, ge::kEngineHostCpu).Fn(VariadicKernel<kTgAllFloat, SumOp>);
 
 REG_OP(Mean)
     .DynamicInput("data_0", FloatTypes())
     .Output("mean", FloatTypes())
     .InferShape(InferBroadcast)
     .InferDataType(InferSameAsInput0)
-    .Verify(VerifySameInputTypes)
-    .Kernel(ge::kEngineHostCpu, VariadicKernel<kTgAllFloat, MeanOp>);
+    .Verify(VerifySameInputTypes);
+REG_KERNEL(Mean, ge::kEngineHostCpu).Fn(VariadicKernel<kTgAllFloat, MeanOp>);
 
 }  // namespace
 }  // namespace ops

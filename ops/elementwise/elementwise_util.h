@@ -19,7 +19,8 @@
 //   struct NegOp : ElementwiseOpBase {
 //     template <typename C> C operator()(C x) const { return -x; }
 //   };
-//   REG_OP(Neg)...Kernel(ge::kEngineHostCpu, UnaryKernel<kTgSigned | kTgAllFloat, NegOp>);
+//   REG_OP(Neg)..; REG_KERNEL(Neg, ge::kEngineHostCpu).Fn(UnaryKernel<kTgSigned | kTgAllFloat,
+//   NegOp>);
 #ifndef OPS_ELEMENTWISE_ELEMENTWISE_UTIL_H_
 #define OPS_ELEMENTWISE_ELEMENTWISE_UTIL_H_
 

@@ -293,8 +293,8 @@ constexpr uint32_t kRealG = kTgReal;
       .Input(in, FloatTypes())                   \
       .Output(out, FloatTypes())                 \
       .InferShape(InferSameAsInput0)             \
-      .InferDataType(InferSameAsInput0)          \
-      .Kernel(ge::kEngineHostCpu, UnaryKernel<kFloatG, OpT>);
+      .InferDataType(InferSameAsInput0);         \
+  REG_KERNEL(Type, ge::kEngineHostCpu).Fn(UnaryKernel<kFloatG, OpT>);
 
 OPS_REG_FLOAT_UNARY_(Acos, AcosOp, "input", "output")
 OPS_REG_FLOAT_UNARY_(Acosh, AcoshOp, "input", "output")
@@ -325,36 +325,36 @@ REG_OP(Abs)
     .Input("X", NumericTypes())
     .Output("Y", NumericTypes())
     .InferShape(InferSameAsInput0)
-    .InferDataType(InferSameAsInput0)
-    .Kernel(ge::kEngineHostCpu, UnaryKernel<kRealG, AbsOp>);
+    .InferDataType(InferSameAsInput0);
+REG_KERNEL(Abs, ge::kEngineHostCpu).Fn(UnaryKernel<kRealG, AbsOp>);
 
 REG_OP(Neg)
     .Input("X", SignedNumericTypes())
     .Output("Y", SignedNumericTypes())
     .InferShape(InferSameAsInput0)
-    .InferDataType(InferSameAsInput0)
-    .Kernel(ge::kEngineHostCpu, UnaryKernel<kSignedG, NegOp>);
+    .InferDataType(InferSameAsInput0);
+REG_KERNEL(Neg, ge::kEngineHostCpu).Fn(UnaryKernel<kSignedG, NegOp>);
 
 REG_OP(Sign)
     .Input("input", NumericTypes())
     .Output("output", NumericTypes())
     .InferShape(InferSameAsInput0)
-    .InferDataType(InferSameAsInput0)
-    .Kernel(ge::kEngineHostCpu, UnaryKernel<kRealG, SignOp>);
+    .InferDataType(InferSameAsInput0);
+REG_KERNEL(Sign, ge::kEngineHostCpu).Fn(UnaryKernel<kRealG, SignOp>);
 
 REG_OP(Relu)
     .Input("X", SignedNumericTypes())
     .Output("Y", SignedNumericTypes())
     .InferShape(InferSameAsInput0)
-    .InferDataType(InferSameAsInput0)
-    .Kernel(ge::kEngineHostCpu, UnaryKernel<kSignedG, ReluOp>);
+    .InferDataType(InferSameAsInput0);
+REG_KERNEL(Relu, ge::kEngineHostCpu).Fn(UnaryKernel<kSignedG, ReluOp>);
 
 REG_OP(Erf)
     .Input("input", NumericTypes())
     .Output("output", NumericTypes())
     .InferShape(InferSameAsInput0)
-    .InferDataType(InferSameAsInput0)
-    .Kernel(ge::kEngineHostCpu, UnaryKernel<kRealG, ErfOp>);
+    .InferDataType(InferSameAsInput0);
+REG_KERNEL(Erf, ge::kEngineHostCpu).Fn(UnaryKernel<kRealG, ErfOp>);
 
 REG_OP(Shrink)
     .Input("input", NumericTypes())
@@ -362,24 +362,24 @@ REG_OP(Shrink)
     .Attr("bias", ge::AttrValue::CreateFrom<float>(0.0f))
     .Attr("lambd", ge::AttrValue::CreateFrom<float>(0.5f))
     .InferShape(InferSameAsInput0)
-    .InferDataType(InferSameAsInput0)
-    .Kernel(ge::kEngineHostCpu, UnaryKernel<kRealG, ShrinkOp>);
+    .InferDataType(InferSameAsInput0);
+REG_KERNEL(Shrink, ge::kEngineHostCpu).Fn(UnaryKernel<kRealG, ShrinkOp>);
 
 REG_OP(Elu)
     .Input("X", FloatTypes())
     .Output("Y", FloatTypes())
     .Attr("alpha", ge::AttrValue::CreateFrom<float>(1.0f))
     .InferShape(InferSameAsInput0)
-    .InferDataType(InferSameAsInput0)
-    .Kernel(ge::kEngineHostCpu, UnaryKernel<kFloatG, EluOp>);
+    .InferDataType(InferSameAsInput0);
+REG_KERNEL(Elu, ge::kEngineHostCpu).Fn(UnaryKernel<kFloatG, EluOp>);
 
 REG_OP(Celu)
     .Input("X", FloatTypes())
     .Output("Y", FloatTypes())
     .Attr("alpha", ge::AttrValue::CreateFrom<float>(1.0f))
     .InferShape(InferSameAsInput0)
-    .InferDataType(InferSameAsInput0)
-    .Kernel(ge::kEngineHostCpu, UnaryKernel<kFloatG, CeluOp>);
+    .InferDataType(InferSameAsInput0);
+REG_KERNEL(Celu, ge::kEngineHostCpu).Fn(UnaryKernel<kFloatG, CeluOp>);
 
 REG_OP(Selu)
     .Input("X", FloatTypes())
@@ -387,24 +387,24 @@ REG_OP(Selu)
     .Attr("alpha", ge::AttrValue::CreateFrom<float>(1.67326319217681884765625f))
     .Attr("gamma", ge::AttrValue::CreateFrom<float>(1.05070102214813232421875f))
     .InferShape(InferSameAsInput0)
-    .InferDataType(InferSameAsInput0)
-    .Kernel(ge::kEngineHostCpu, UnaryKernel<kFloatG, SeluOp>);
+    .InferDataType(InferSameAsInput0);
+REG_KERNEL(Selu, ge::kEngineHostCpu).Fn(UnaryKernel<kFloatG, SeluOp>);
 
 REG_OP(LeakyRelu)
     .Input("X", FloatTypes())
     .Output("Y", FloatTypes())
     .Attr("alpha", ge::AttrValue::CreateFrom<float>(0.01f))
     .InferShape(InferSameAsInput0)
-    .InferDataType(InferSameAsInput0)
-    .Kernel(ge::kEngineHostCpu, UnaryKernel<kFloatG, LeakyReluOp>);
+    .InferDataType(InferSameAsInput0);
+REG_KERNEL(LeakyRelu, ge::kEngineHostCpu).Fn(UnaryKernel<kFloatG, LeakyReluOp>);
 
 REG_OP(ThresholdedRelu)
     .Input("X", FloatTypes())
     .Output("Y", FloatTypes())
     .Attr("alpha", ge::AttrValue::CreateFrom<float>(1.0f))
     .InferShape(InferSameAsInput0)
-    .InferDataType(InferSameAsInput0)
-    .Kernel(ge::kEngineHostCpu, UnaryKernel<kFloatG, ThresholdedReluOp>);
+    .InferDataType(InferSameAsInput0);
+REG_KERNEL(ThresholdedRelu, ge::kEngineHostCpu).Fn(UnaryKernel<kFloatG, ThresholdedReluOp>);
 
 REG_OP(HardSigmoid)
     .Input("X", FloatTypes())
@@ -412,23 +412,23 @@ REG_OP(HardSigmoid)
     .Attr("alpha", ge::AttrValue::CreateFrom<float>(0.2f))
     .Attr("beta", ge::AttrValue::CreateFrom<float>(0.5f))
     .InferShape(InferSameAsInput0)
-    .InferDataType(InferSameAsInput0)
-    .Kernel(ge::kEngineHostCpu, UnaryKernel<kFloatG, HardSigmoidOp>);
+    .InferDataType(InferSameAsInput0);
+REG_KERNEL(HardSigmoid, ge::kEngineHostCpu).Fn(UnaryKernel<kFloatG, HardSigmoidOp>);
 
 REG_OP(Gelu)
     .Input("X", FloatTypes())
     .Output("Y", FloatTypes())
     .Attr("approximate", ge::AttrValue::CreateFrom<std::string>("none"))
     .InferShape(InferSameAsInput0)
-    .InferDataType(InferSameAsInput0)
-    .Kernel(ge::kEngineHostCpu, UnaryKernel<kFloatG, GeluOp>);
+    .InferDataType(InferSameAsInput0);
+REG_KERNEL(Gelu, ge::kEngineHostCpu).Fn(UnaryKernel<kFloatG, GeluOp>);
 
 REG_OP(IsNaN)
     .Input("X", FloatTypes())
     .Output("Y", BoolTypes())
     .InferShape(InferShapeSameAsInput0)
-    .InferDataType(InferDataTypeBool)
-    .Kernel(ge::kEngineHostCpu, UnaryKernel<kFloatG, IsNaNOp>);
+    .InferDataType(InferDataTypeBool);
+REG_KERNEL(IsNaN, ge::kEngineHostCpu).Fn(UnaryKernel<kFloatG, IsNaNOp>);
 
 REG_OP(IsInf)
     .Input("X", FloatTypes())
@@ -436,8 +436,8 @@ REG_OP(IsInf)
     .Attr("detect_negative", ge::AttrValue::CreateFrom<int64_t>(1))
     .Attr("detect_positive", ge::AttrValue::CreateFrom<int64_t>(1))
     .InferShape(InferShapeSameAsInput0)
-    .InferDataType(InferDataTypeBool)
-    .Kernel(ge::kEngineHostCpu, UnaryKernel<kFloatG, IsInfOp>);
+    .InferDataType(InferDataTypeBool);
+REG_KERNEL(IsInf, ge::kEngineHostCpu).Fn(UnaryKernel<kFloatG, IsInfOp>);
 
 }  // namespace
 }  // namespace ops

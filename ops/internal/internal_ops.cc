@@ -309,28 +309,26 @@ REG_OP(Data)
     .Attr("index", ge::AttrValue::CreateFrom<int64_t>(0))
     .Verify(VerifyData)
     .InferDataType(InferData)
-    .InferShape(InferData)
-    .Kernel(ge::kEngineHostCpu, DataKernel);
+    .InferShape(InferData);
+REG_KERNEL(Data, ge::kEngineHostCpu).Fn(DataKernel);
 
 REG_OP(Const)
     .Output("y", ge::TensorType::ALL())
     .RequiredAttr("value", ge::AttrValue::VT_TENSOR)
     .InferDataType(InferConst)
-    .InferShape(InferConst)
-    .Kernel(ge::kEngineHostCpu, ConstKernel);
+    .InferShape(InferConst);
+REG_KERNEL(Const, ge::kEngineHostCpu).Fn(ConstKernel);
 
-REG_OP(NetOutput)
-    .DynamicInput("x", ge::TensorType::ALL())
-    .InferShape(InferNothing)
-    .Kernel(ge::kEngineHostCpu, NoOpKernel);
+REG_OP(NetOutput).DynamicInput("x", ge::TensorType::ALL()).InferShape(InferNothing);
+REG_KERNEL(NetOutput, ge::kEngineHostCpu).Fn(NoOpKernel);
 
 REG_OP(PartitionedCall)
     .DynamicInput("args", ge::TensorType::ALL())
     .DynamicOutput("output", ge::TensorType::ALL())
     .Subgraph("f")
     .InferDataType(InferPartitionedCall)
-    .InferShape(InferPartitionedCall)
-    .Kernel(ge::kEngineHostCpu, PartitionedCallKernel);
+    .InferShape(InferPartitionedCall);
+REG_KERNEL(PartitionedCall, ge::kEngineHostCpu).Fn(PartitionedCallKernel);
 
 REG_OP(TransData)
     .Input("src", ge::TensorType::ALL())
@@ -338,8 +336,8 @@ REG_OP(TransData)
     .RequiredAttr("src_format", ge::AttrValue::VT_STRING)
     .RequiredAttr("dst_format", ge::AttrValue::VT_STRING)
     .Verify(VerifyTransData)
-    .InferShape(InferTransData)
-    .Kernel(ge::kEngineHostCpu, TransDataKernel);
+    .InferShape(InferTransData);
+REG_KERNEL(TransData, ge::kEngineHostCpu).Fn(TransDataKernel);
 
 }  // namespace
 }  // namespace ops

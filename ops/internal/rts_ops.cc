@@ -271,14 +271,14 @@ REG_OP(StreamSwitch)
     .Attr("switch_condition", ge::AttrValue::CreateFrom<int64_t>(0))
     .Verify(VerifyStreamSwitch)
     .InferShape(InferNothing)
-    .SideEffect()
-    .Kernel(ge::kEngineRts, StreamSwitchKernel);
+    .SideEffect();
+REG_KERNEL(StreamSwitch, ge::kEngineRts).Fn(StreamSwitchKernel);
 
 REG_OP(StreamActive)
     .Attr("active_stream_list", ge::AttrValue::CreateFrom<std::vector<int64_t>>({}))
     .InferShape(InferNothing)
-    .SideEffect()
-    .Kernel(ge::kEngineRts, NoOpKernel);
+    .SideEffect();
+REG_KERNEL(StreamActive, ge::kEngineRts).Fn(NoOpKernel);
 
 REG_OP(StreamMerge)
     .DynamicInput("x", ge::TensorType::ALL())
@@ -286,37 +286,37 @@ REG_OP(StreamMerge)
     .Output("value_index", ge::TensorType({ge::DT_INT32}))
     .Verify(VerifyMerge)
     .InferDataType(InferMerge)
-    .InferShape(InferMerge)
-    .Kernel(ge::kEngineRts, MergeKernel)
-    .Kernel(ge::kEngineHostCpu, MergeKernel);
+    .InferShape(InferMerge);
+REG_KERNEL(StreamMerge, ge::kEngineRts).Fn(MergeKernel);
+REG_KERNEL(StreamMerge, ge::kEngineHostCpu).Fn(MergeKernel);
 
 REG_OP(Send)
     .Attr("event_id", ge::AttrValue::CreateFrom<int64_t>(0))
     .Verify(VerifyEventId)
     .InferShape(InferNothing)
-    .SideEffect()
-    .Kernel(ge::kEngineRts, NoOpKernel);
+    .SideEffect();
+REG_KERNEL(Send, ge::kEngineRts).Fn(NoOpKernel);
 
 REG_OP(Recv)
     .Attr("event_id", ge::AttrValue::CreateFrom<int64_t>(0))
     .Verify(VerifyEventId)
     .InferShape(InferNothing)
-    .SideEffect()
-    .Kernel(ge::kEngineRts, NoOpKernel);
+    .SideEffect();
+REG_KERNEL(Recv, ge::kEngineRts).Fn(NoOpKernel);
 
 REG_OP(LabelSet)
     .Attr("_label_switch_index", ge::AttrValue::CreateFrom<int64_t>(0))
     .Verify(VerifyLabelIndex)
     .InferShape(InferNothing)
-    .SideEffect()
-    .Kernel(ge::kEngineRts, NoOpKernel);
+    .SideEffect();
+REG_KERNEL(LabelSet, ge::kEngineRts).Fn(NoOpKernel);
 
 REG_OP(LabelGoto)
     .Attr("_label_switch_index", ge::AttrValue::CreateFrom<int64_t>(0))
     .Verify(VerifyLabelIndex)
     .InferShape(InferNothing)
-    .SideEffect()
-    .Kernel(ge::kEngineRts, NoOpKernel);
+    .SideEffect();
+REG_KERNEL(LabelGoto, ge::kEngineRts).Fn(NoOpKernel);
 
 REG_OP(LabelSwitchByIndex)
     .Input("index", ge::TensorType({ge::DT_INT32, ge::DT_UINT32}))
@@ -324,53 +324,53 @@ REG_OP(LabelSwitchByIndex)
     .Verify(VerifyLabelSwitchByIndex)
     .InferShape(InferNothing)
     .SideEffect()
-    .ValueDependentInput("index")
-    .Kernel(ge::kEngineRts, LabelSwitchByIndexKernel);
+    .ValueDependentInput("index");
+REG_KERNEL(LabelSwitchByIndex, ge::kEngineRts).Fn(LabelSwitchByIndexKernel);
 
 REG_OP(MemcpyAsync)
     .Input("x", ge::TensorType::ALL())
     .Output("y", ge::TensorType::ALL())
-    .InferShape(InferSameAsInput0)
-    .Kernel(ge::kEngineRts, ForwardKernel)
-    .Kernel(ge::kEngineHostCpu, ForwardKernel);
+    .InferShape(InferSameAsInput0);
+REG_KERNEL(MemcpyAsync, ge::kEngineRts).Fn(ForwardKernel);
+REG_KERNEL(MemcpyAsync, ge::kEngineHostCpu).Fn(ForwardKernel);
 
 REG_OP(MemcpyAddrAsync)
     .Input("x", ge::TensorType::ALL())
     .Output("y", ge::TensorType::ALL())
-    .InferShape(InferSameAsInput0)
-    .Kernel(ge::kEngineRts, ForwardKernel)
-    .Kernel(ge::kEngineHostCpu, ForwardKernel);
+    .InferShape(InferSameAsInput0);
+REG_KERNEL(MemcpyAddrAsync, ge::kEngineRts).Fn(ForwardKernel);
+REG_KERNEL(MemcpyAddrAsync, ge::kEngineHostCpu).Fn(ForwardKernel);
 
 REG_OP(Enter)
     .Input("x", ge::TensorType::ALL())
     .Output("y", ge::TensorType::ALL())
     .RequiredAttr("frame_name", ge::AttrValue::VT_STRING)
     .Attr("is_constant", ge::AttrValue::CreateFrom<bool>(false))
-    .InferShape(InferSameAsInput0)
-    .Kernel(ge::kEngineRts, ForwardKernel)
-    .Kernel(ge::kEngineHostCpu, ForwardKernel);
+    .InferShape(InferSameAsInput0);
+REG_KERNEL(Enter, ge::kEngineRts).Fn(ForwardKernel);
+REG_KERNEL(Enter, ge::kEngineHostCpu).Fn(ForwardKernel);
 
 REG_OP(Exit)
     .Input("x", ge::TensorType::ALL())
     .Output("y", ge::TensorType::ALL())
-    .InferShape(InferSameAsInput0)
-    .Kernel(ge::kEngineRts, ForwardKernel)
-    .Kernel(ge::kEngineHostCpu, ForwardKernel);
+    .InferShape(InferSameAsInput0);
+REG_KERNEL(Exit, ge::kEngineRts).Fn(ForwardKernel);
+REG_KERNEL(Exit, ge::kEngineHostCpu).Fn(ForwardKernel);
 
 REG_OP(NextIteration)
     .Input("x", ge::TensorType::ALL())
     .Output("y", ge::TensorType::ALL())
-    .InferShape(InferSameAsInput0)
-    .Kernel(ge::kEngineRts, ForwardKernel)
-    .Kernel(ge::kEngineHostCpu, ForwardKernel);
+    .InferShape(InferSameAsInput0);
+REG_KERNEL(NextIteration, ge::kEngineRts).Fn(ForwardKernel);
+REG_KERNEL(NextIteration, ge::kEngineHostCpu).Fn(ForwardKernel);
 
 REG_OP(LoopCond)
     .Input("x", ge::TensorType({ge::DT_BOOL}))
     .Output("y", ge::TensorType({ge::DT_BOOL}))
     .Verify(VerifyLoopCond)
-    .InferShape(InferSameAsInput0)
-    .Kernel(ge::kEngineRts, ForwardKernel)
-    .Kernel(ge::kEngineHostCpu, ForwardKernel);
+    .InferShape(InferSameAsInput0);
+REG_KERNEL(LoopCond, ge::kEngineRts).Fn(ForwardKernel);
+REG_KERNEL(LoopCond, ge::kEngineHostCpu).Fn(ForwardKernel);
 
 REG_OP(Switch)
     .Input("data", ge::TensorType::ALL())
@@ -379,9 +379,9 @@ REG_OP(Switch)
     .Output("output_true", ge::TensorType::ALL())
     .Verify(VerifySwitch)
     .InferDataType(InferSwitch)
-    .InferShape(InferSwitch)
-    .Kernel(ge::kEngineRts, SwitchKernel)
-    .Kernel(ge::kEngineHostCpu, SwitchKernel);
+    .InferShape(InferSwitch);
+REG_KERNEL(Switch, ge::kEngineRts).Fn(SwitchKernel);
+REG_KERNEL(Switch, ge::kEngineHostCpu).Fn(SwitchKernel);
 
 REG_OP(Merge)
     .DynamicInput("x", ge::TensorType::ALL())
@@ -389,9 +389,9 @@ REG_OP(Merge)
     .Output("value_index", ge::TensorType({ge::DT_INT32}))
     .Verify(VerifyMerge)
     .InferDataType(InferMerge)
-    .InferShape(InferMerge)
-    .Kernel(ge::kEngineRts, MergeKernel)
-    .Kernel(ge::kEngineHostCpu, MergeKernel);
+    .InferShape(InferMerge);
+REG_KERNEL(Merge, ge::kEngineRts).Fn(MergeKernel);
+REG_KERNEL(Merge, ge::kEngineHostCpu).Fn(MergeKernel);
 
 }  // namespace
 }  // namespace ops

@@ -140,8 +140,8 @@ ge::Status WhereKernel(gert::KernelContext& ctx) {
       .Output("C", BoolTypes())         \
       .InferShape(InferBroadcast)       \
       .InferDataType(InferDataTypeBool) \
-      .Verify(VerifySameInputTypes)     \
-      .Kernel(ge::kEngineHostCpu, BinaryKernel<kTgBool, OpT>);
+      .Verify(VerifySameInputTypes);    \
+  REG_KERNEL(Type, ge::kEngineHostCpu).Fn(BinaryKernel<kTgBool, OpT>);
 OPS_REG_BOOL_BINARY_(And, AndOp)
 OPS_REG_BOOL_BINARY_(Or, OrOp)
 OPS_REG_BOOL_BINARY_(Xor, XorOp)
@@ -151,8 +151,8 @@ REG_OP(Not)
     .Input("X", BoolTypes())
     .Output("Y", BoolTypes())
     .InferShape(InferSameAsInput0)
-    .InferDataType(InferDataTypeBool)
-    .Kernel(ge::kEngineHostCpu, UnaryKernel<kTgBool, NotOp>);
+    .InferDataType(InferDataTypeBool);
+REG_KERNEL(Not, ge::kEngineHostCpu).Fn(UnaryKernel<kTgBool, NotOp>);
 
 REG_OP(Equal)
     .Input("A", NumericBoolTypes())
@@ -160,8 +160,8 @@ REG_OP(Equal)
     .Output("C", BoolTypes())
     .InferShape(InferBroadcast)
     .InferDataType(InferDataTypeBool)
-    .Verify(VerifySameInputTypes)
-    .Kernel(ge::kEngineHostCpu, BinaryKernel<kTgRealBool, EqualOp>);
+    .Verify(VerifySameInputTypes);
+REG_KERNEL(Equal, ge::kEngineHostCpu).Fn(BinaryKernel<kTgRealBool, EqualOp>);
 
 #define OPS_REG_COMPARE_(Type, OpT)     \
   REG_OP(Type)                          \
@@ -170,8 +170,8 @@ REG_OP(Equal)
       .Output("C", BoolTypes())         \
       .InferShape(InferBroadcast)       \
       .InferDataType(InferDataTypeBool) \
-      .Verify(VerifySameInputTypes)     \
-      .Kernel(ge::kEngineHostCpu, BinaryKernel<kTgReal, OpT>);
+      .Verify(VerifySameInputTypes);    \
+  REG_KERNEL(Type, ge::kEngineHostCpu).Fn(BinaryKernel<kTgReal, OpT>);
 OPS_REG_COMPARE_(Greater, GreaterOp)
 OPS_REG_COMPARE_(GreaterOrEqual, GreaterOrEqualOp)
 OPS_REG_COMPARE_(Less, LessOp)
@@ -185,8 +185,8 @@ REG_OP(Where)
     .Output("output", WhereTypes())
     .InferShape(InferBroadcast)
     .InferDataType(InferWhereDataType)
-    .Verify(VerifyWhere)
-    .Kernel(ge::kEngineHostCpu, WhereKernel);
+    .Verify(VerifyWhere);
+REG_KERNEL(Where, ge::kEngineHostCpu).Fn(WhereKernel);
 
 }  // namespace
 }  // namespace ops

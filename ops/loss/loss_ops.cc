@@ -305,8 +305,8 @@ REG_OP(NegativeLogLikelihoodLoss)
     .Output("loss", ge::TensorType{ge::DT_FLOAT16, ge::DT_FLOAT, ge::DT_DOUBLE})
     .Attr("reduction", ge::AttrValue::CreateFrom<std::string>("mean"))
     .InferShape(InferNll)
-    .Verify(VerifyLoss)
-    .Kernel(ge::kEngineHostCpu, NllKernel);
+    .Verify(VerifyLoss);
+REG_KERNEL(NegativeLogLikelihoodLoss, ge::kEngineHostCpu).Fn(NllKernel);
 
 REG_OP(SoftmaxCrossEntropyLoss)
     .Input("scores", ge::TensorType::FloatingDataType())
@@ -316,7 +316,7 @@ REG_OP(SoftmaxCrossEntropyLoss)
     .Output("log_prob", ge::TensorType::FloatingDataType())
     .Attr("reduction", ge::AttrValue::CreateFrom<std::string>("mean"))
     .InferShape(InferSce)
-    .Verify(VerifyLoss)
-    .Kernel(ge::kEngineHostCpu, SceKernel);
+    .Verify(VerifyLoss);
+REG_KERNEL(SoftmaxCrossEntropyLoss, ge::kEngineHostCpu).Fn(SceKernel);
 
 }  // namespace ops

@@ -123,10 +123,7 @@ ge::Status DetKernel(gert::KernelContext& ctx) {
 
 }  // namespace
 
-REG_OP(Det)
-    .Input("X", DetTypes())
-    .Output("Y", DetTypes())
-    .InferShape(InferDet)
-    .Kernel(ge::kEngineHostCpu, DetKernel);
+REG_OP(Det).Input("X", DetTypes()).Output("Y", DetTypes()).InferShape(InferDet);
+REG_KERNEL(Det, ge::kEngineHostCpu).Fn(DetKernel);
 
 }  // namespace ops

@@ -666,7 +666,7 @@ REG_OP(Einsum)
     .Output("Output", EinsumTypes())
     .RequiredAttr("equation", ge::AttrValue::VT_STRING)
     .InferShape(InferEinsum)
-    .Verify(VerifyEinsum)
-    .Kernel(ge::kEngineHostCpu, EinsumKernel);
+    .Verify(VerifyEinsum);
+REG_KERNEL(Einsum, ge::kEngineHostCpu).Fn(EinsumKernel);
 
 }  // namespace ops

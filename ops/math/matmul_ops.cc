@@ -690,8 +690,8 @@ REG_OP(MatMul)
     .Input("B", MatMulTypes())
     .Output("Y", MatMulTypes())
     .InferShape(InferMatMul)
-    .Verify(VerifyMatMul)
-    .Kernel(ge::kEngineHostCpu, MatMulKernel);
+    .Verify(VerifyMatMul);
+REG_KERNEL(MatMul, ge::kEngineHostCpu).Fn(MatMulKernel);
 
 REG_OP(Gemm)
     .Input("A", MatMulTypes())
@@ -703,8 +703,8 @@ REG_OP(Gemm)
     .Attr("transA", ge::AttrValue::CreateFrom<int64_t>(0))
     .Attr("transB", ge::AttrValue::CreateFrom<int64_t>(0))
     .InferShape(InferGemm)
-    .Verify(VerifyGemm)
-    .Kernel(ge::kEngineHostCpu, GemmKernel);
+    .Verify(VerifyGemm);
+REG_KERNEL(Gemm, ge::kEngineHostCpu).Fn(GemmKernel);
 
 REG_OP(MatMulInteger)
     .Input("A", Int8Types())
@@ -714,8 +714,8 @@ REG_OP(MatMulInteger)
     .Output("Y", ge::TensorType(ge::DT_INT32))
     .InferShape(InferMatMulInteger)
     .InferDataType(InferMatMulIntegerType)
-    .Verify(VerifyMatMulInteger)
-    .Kernel(ge::kEngineHostCpu, MatMulIntegerKernel);
+    .Verify(VerifyMatMulInteger);
+REG_KERNEL(MatMulInteger, ge::kEngineHostCpu).Fn(MatMulIntegerKernel);
 
 REG_OP(QLinearMatMul)
     .Input("a", Int8Types())
@@ -729,7 +729,7 @@ REG_OP(QLinearMatMul)
     .Output("y", Int8Types())
     .InferShape(InferQLinearMatMul)
     .InferDataType(InferQLinearMatMulType)
-    .Verify(VerifyQLinearMatMul)
-    .Kernel(ge::kEngineHostCpu, QLinearMatMulKernel);
+    .Verify(VerifyQLinearMatMul);
+REG_KERNEL(QLinearMatMul, ge::kEngineHostCpu).Fn(QLinearMatMulKernel);
 
 }  // namespace ops

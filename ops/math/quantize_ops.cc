@@ -305,8 +305,8 @@ REG_OP(QuantizeLinear)
     .Attr("axis", ge::AttrValue::CreateFrom<int64_t>(1))
     .InferShape(InferSameShape)
     .InferDataType(InferQuantizeType)
-    .Verify(VerifyQuantize)
-    .Kernel(ge::kEngineHostCpu, QuantizeKernel);
+    .Verify(VerifyQuantize);
+REG_KERNEL(QuantizeLinear, ge::kEngineHostCpu).Fn(QuantizeKernel);
 
 REG_OP(DequantizeLinear)
     .Input("x", ge::TensorType({ge::DT_INT8, ge::DT_UINT8, ge::DT_INT32}))
@@ -316,8 +316,8 @@ REG_OP(DequantizeLinear)
     .Attr("axis", ge::AttrValue::CreateFrom<int64_t>(1))
     .InferShape(InferSameShape)
     .InferDataType(InferDequantizeType)
-    .Verify(VerifyDequantize)
-    .Kernel(ge::kEngineHostCpu, DequantizeKernel);
+    .Verify(VerifyDequantize);
+REG_KERNEL(DequantizeLinear, ge::kEngineHostCpu).Fn(DequantizeKernel);
 
 REG_OP(DynamicQuantizeLinear)
     .Input("x", ge::TensorType(ge::DT_FLOAT))
@@ -325,7 +325,7 @@ REG_OP(DynamicQuantizeLinear)
     .Output("y_scale", ge::TensorType(ge::DT_FLOAT))
     .Output("y_zero_point", ge::TensorType(ge::DT_UINT8))
     .InferShape(InferDynamicQuantize)
-    .InferDataType(InferDynamicQuantizeType)
-    .Kernel(ge::kEngineHostCpu, DynamicQuantizeKernel);
+    .InferDataType(InferDynamicQuantizeType);
+REG_KERNEL(DynamicQuantizeLinear, ge::kEngineHostCpu).Fn(DynamicQuantizeKernel);
 
 }  // namespace ops

@@ -858,8 +858,8 @@ REG_OP(Conv)
     .Attr("pads", AttrInts())
     .Attr("strides", AttrInts())
     .InferShape(InferConv)
-    .Verify(VerifyConv)
-    .Kernel(ge::kEngineHostCpu, ConvKernel);
+    .Verify(VerifyConv);
+REG_KERNEL(Conv, ge::kEngineHostCpu).Fn(ConvKernel);
 
 REG_OP(ConvTranspose)
     .Input("X", FloatTypes())
@@ -875,8 +875,8 @@ REG_OP(ConvTranspose)
     .Attr("pads", AttrInts())
     .Attr("strides", AttrInts())
     .InferShape(InferConvTranspose)
-    .Verify(VerifyConv)
-    .Kernel(ge::kEngineHostCpu, ConvTransposeKernel);
+    .Verify(VerifyConv);
+REG_KERNEL(ConvTranspose, ge::kEngineHostCpu).Fn(ConvTransposeKernel);
 
 REG_OP(ConvInteger)
     .Input("x", QuantTypes())
@@ -892,8 +892,8 @@ REG_OP(ConvInteger)
     .Attr("strides", AttrInts())
     .InferShape(InferConvInteger)
     .InferDataType(InferConvIntegerType)
-    .Verify(VerifyConvInteger)
-    .Kernel(ge::kEngineHostCpu, ConvIntegerKernel);
+    .Verify(VerifyConvInteger);
+REG_KERNEL(ConvInteger, ge::kEngineHostCpu).Fn(ConvIntegerKernel);
 
 REG_OP(QLinearConv)
     .Input("x", QuantTypes())
@@ -914,8 +914,8 @@ REG_OP(QLinearConv)
     .Attr("strides", AttrInts())
     .InferShape(InferQLinearConv)
     .InferDataType(InferQLinearConvType)
-    .Verify(VerifyQLinearConv)
-    .Kernel(ge::kEngineHostCpu, QLinearConvKernel);
+    .Verify(VerifyQLinearConv);
+REG_KERNEL(QLinearConv, ge::kEngineHostCpu).Fn(QLinearConvKernel);
 
 REG_OP(Col2Im)
     .Input("input", FloatTypesBf16())
@@ -928,8 +928,8 @@ REG_OP(Col2Im)
     .InferShape(InferCol2Im)
     .Verify(InferCol2ImVerify)
     .ValueDependentInput("image_shape")
-    .ValueDependentInput("block_shape")
-    .Kernel(ge::kEngineHostCpu, Col2ImKernel);
+    .ValueDependentInput("block_shape");
+REG_KERNEL(Col2Im, ge::kEngineHostCpu).Fn(Col2ImKernel);
 
 }  // namespace nn
 }  // namespace ops

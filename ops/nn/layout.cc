@@ -245,23 +245,23 @@ REG_OP(Dropout)
     .Attr("seed", AttrInt(0))
     .InferShape(InferDropout)
     .InferDataType(InferDropoutType)
-    .Random()
-    .Kernel(ge::kEngineHostCpu, DropoutKernel);
+    .Random();
+REG_KERNEL(Dropout, ge::kEngineHostCpu).Fn(DropoutKernel);
 
 REG_OP(DepthToSpace)
     .Input("input", AllOnnxTypes())
     .Output("output", AllOnnxTypes())
     .RequiredAttr("blocksize", ge::AttrValue::VT_INT)
     .Attr("mode", AttrStr("DCR"))
-    .InferShape(InferBlock<true>)
-    .Kernel(ge::kEngineHostCpu, BlockKernel<true>);
+    .InferShape(InferBlock<true>);
+REG_KERNEL(DepthToSpace, ge::kEngineHostCpu).Fn(BlockKernel<true>);
 
 REG_OP(SpaceToDepth)
     .Input("input", AllOnnxTypes())
     .Output("output", AllOnnxTypes())
     .RequiredAttr("blocksize", ge::AttrValue::VT_INT)
-    .InferShape(InferBlock<false>)
-    .Kernel(ge::kEngineHostCpu, BlockKernel<false>);
+    .InferShape(InferBlock<false>);
+REG_KERNEL(SpaceToDepth, ge::kEngineHostCpu).Fn(BlockKernel<false>);
 
 }  // namespace nn
 }  // namespace ops

@@ -597,8 +597,8 @@ REG_OP(BatchNormalization)
     .Attr("training_mode", AttrInt(0))
     .InferShape(InferBatchNorm)
     .InferDataType(InferBatchNormType)
-    .Verify(VerifyBatchNorm)
-    .Kernel(ge::kEngineHostCpu, BatchNormKernel);
+    .Verify(VerifyBatchNorm);
+REG_KERNEL(BatchNormalization, ge::kEngineHostCpu).Fn(BatchNormKernel);
 
 REG_OP(InstanceNormalization)
     .Input("input", FloatTypes())
@@ -607,8 +607,8 @@ REG_OP(InstanceNormalization)
     .Output("output", FloatTypes())
     .Attr("epsilon", AttrFloat(1e-5f))
     .InferShape(InferInstanceNorm)
-    .Verify(VerifySame012)
-    .Kernel(ge::kEngineHostCpu, InstanceNormKernel);
+    .Verify(VerifySame012);
+REG_KERNEL(InstanceNormalization, ge::kEngineHostCpu).Fn(InstanceNormKernel);
 
 REG_OP(LayerNormalization)
     .Input("X", FloatTypesBf16())
@@ -622,8 +622,8 @@ REG_OP(LayerNormalization)
     .Attr("stash_type", AttrInt(1))
     .InferShape(InferLayerNorm)
     .InferDataType(InferLayerNormType)
-    .Verify(VerifyLayerNorm)
-    .Kernel(ge::kEngineHostCpu, LayerNormKernel);
+    .Verify(VerifyLayerNorm);
+REG_KERNEL(LayerNormalization, ge::kEngineHostCpu).Fn(LayerNormKernel);
 
 REG_OP(LRN)
     .Input("X", FloatTypesBf16())
@@ -633,15 +633,15 @@ REG_OP(LRN)
     .Attr("bias", AttrFloat(1.0f))
     .RequiredAttr("size", ge::AttrValue::VT_INT)
     .InferShape(InferLrn)
-    .Verify(VerifyLrn)
-    .Kernel(ge::kEngineHostCpu, LrnKernel);
+    .Verify(VerifyLrn);
+REG_KERNEL(LRN, ge::kEngineHostCpu).Fn(LrnKernel);
 
 REG_OP(MeanVarianceNormalization)
     .Input("X", FloatTypesBf16())
     .Output("Y", FloatTypesBf16())
     .Attr("axes", AttrInts({0, 2, 3}))
-    .InferShape(InferMvn)
-    .Kernel(ge::kEngineHostCpu, MvnKernel);
+    .InferShape(InferMvn);
+REG_KERNEL(MeanVarianceNormalization, ge::kEngineHostCpu).Fn(MvnKernel);
 
 }  // namespace nn
 }  // namespace ops

@@ -656,8 +656,8 @@ REG_OP(AveragePool)
     .RequiredAttr("kernel_shape", ge::AttrValue::VT_LIST_INT)
     .Attr("pads", AttrInts())
     .Attr("strides", AttrInts())
-    .InferShape(InferAvgPool)
-    .Kernel(ge::kEngineHostCpu, AvgPoolKernel);
+    .InferShape(InferAvgPool);
+REG_KERNEL(AveragePool, ge::kEngineHostCpu).Fn(AvgPoolKernel);
 
 REG_OP(MaxPool)
     .Input("X",
@@ -673,8 +673,8 @@ REG_OP(MaxPool)
     .Attr("storage_order", AttrInt(0))
     .Attr("strides", AttrInts())
     .InferShape(InferMaxPool)
-    .InferDataType(InferMaxPoolType)
-    .Kernel(ge::kEngineHostCpu, MaxPoolKernel);
+    .InferDataType(InferMaxPoolType);
+REG_KERNEL(MaxPool, ge::kEngineHostCpu).Fn(MaxPoolKernel);
 
 REG_OP(MaxUnpool)
     .Input("X", FloatTypes())
@@ -685,8 +685,8 @@ REG_OP(MaxUnpool)
     .Attr("pads", AttrInts())
     .Attr("strides", AttrInts())
     .InferShape(InferMaxUnpool)
-    .ValueDependentInput("output_shape")
-    .Kernel(ge::kEngineHostCpu, MaxUnpoolKernel);
+    .ValueDependentInput("output_shape");
+REG_KERNEL(MaxUnpool, ge::kEngineHostCpu).Fn(MaxUnpoolKernel);
 
 REG_OP(LpPool)
     .Input("X", FloatTypes())
@@ -697,20 +697,20 @@ REG_OP(LpPool)
     .Attr("pads", AttrInts())
     .Attr("strides", AttrInts())
     .InferShape(InferLpPool)
-    .Verify(VerifyLpPool)
-    .Kernel(ge::kEngineHostCpu, LpPoolKernel);
+    .Verify(VerifyLpPool);
+REG_KERNEL(LpPool, ge::kEngineHostCpu).Fn(LpPoolKernel);
 
 REG_OP(GlobalAveragePool)
     .Input("X", FloatTypes())
     .Output("Y", FloatTypes())
-    .InferShape(InferGlobalPool)
-    .Kernel(ge::kEngineHostCpu, GlobalAveragePoolKernel);
+    .InferShape(InferGlobalPool);
+REG_KERNEL(GlobalAveragePool, ge::kEngineHostCpu).Fn(GlobalAveragePoolKernel);
 
 REG_OP(GlobalMaxPool)
     .Input("X", FloatTypes())
     .Output("Y", FloatTypes())
-    .InferShape(InferGlobalPool)
-    .Kernel(ge::kEngineHostCpu, GlobalMaxPoolKernel);
+    .InferShape(InferGlobalPool);
+REG_KERNEL(GlobalMaxPool, ge::kEngineHostCpu).Fn(GlobalMaxPoolKernel);
 
 }  // namespace nn
 }  // namespace ops

@@ -528,8 +528,8 @@ REG_OP(RoiAlign)
     .Attr("sampling_ratio", AttrInt(0))
     .Attr("spatial_scale", AttrFloat(1.0f))
     .InferShape(InferRoiAlign)
-    .Verify(VerifyRoiAlign)
-    .Kernel(ge::kEngineHostCpu, RoiAlignKernel);
+    .Verify(VerifyRoiAlign);
+REG_KERNEL(RoiAlign, ge::kEngineHostCpu).Fn(RoiAlignKernel);
 
 REG_OP(GridSample)
     .Input("X", FloatTypes())
@@ -538,8 +538,8 @@ REG_OP(GridSample)
     .Attr("align_corners", AttrInt(0))
     .Attr("mode", AttrStr("bilinear"))
     .Attr("padding_mode", AttrStr("zeros"))
-    .InferShape(InferGridSample)
-    .Kernel(ge::kEngineHostCpu, GridSampleKernel);
+    .InferShape(InferGridSample);
+REG_KERNEL(GridSample, ge::kEngineHostCpu).Fn(GridSampleKernel);
 
 }  // namespace nn
 }  // namespace ops

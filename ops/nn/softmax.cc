@@ -135,22 +135,22 @@ REG_OP(Softmax)
     .Input("input", FloatTypesBf16())
     .Output("output", FloatTypesBf16())
     .Attr("axis", AttrInt(-1))
-    .InferShape(InferSoftmax)
-    .Kernel(ge::kEngineHostCpu, SoftmaxKernel<Mode::kSoftmax>);
+    .InferShape(InferSoftmax);
+REG_KERNEL(Softmax, ge::kEngineHostCpu).Fn(SoftmaxKernel<Mode::kSoftmax>);
 
 REG_OP(LogSoftmax)
     .Input("input", FloatTypesBf16())
     .Output("output", FloatTypesBf16())
     .Attr("axis", AttrInt(-1))
-    .InferShape(InferSoftmax)
-    .Kernel(ge::kEngineHostCpu, SoftmaxKernel<Mode::kLogSoftmax>);
+    .InferShape(InferSoftmax);
+REG_KERNEL(LogSoftmax, ge::kEngineHostCpu).Fn(SoftmaxKernel<Mode::kLogSoftmax>);
 
 REG_OP(Hardmax)
     .Input("input", FloatTypesBf16())
     .Output("output", FloatTypesBf16())
     .Attr("axis", AttrInt(-1))
-    .InferShape(InferSoftmax)
-    .Kernel(ge::kEngineHostCpu, SoftmaxKernel<Mode::kHardmax>);
+    .InferShape(InferSoftmax);
+REG_KERNEL(Hardmax, ge::kEngineHostCpu).Fn(SoftmaxKernel<Mode::kHardmax>);
 
 }  // namespace nn
 }  // namespace ops

@@ -378,8 +378,8 @@ REG_OP(RandomUniform)
     .Attr("low", AttrFloat(0.f))
     .InferShape(InferFromShapeAttr)
     .InferDataType(InferGeneratorType)
-    .Random()
-    .Kernel(ge::kEngineHostCpu, RandomUniformKernel);
+    .Random();
+REG_KERNEL(RandomUniform, ge::kEngineHostCpu).Fn(RandomUniformKernel);
 
 REG_OP(RandomNormal)
     .Output("output", RandomFloatTypes())
@@ -389,8 +389,8 @@ REG_OP(RandomNormal)
     .Attr("scale", AttrFloat(1.f))
     .InferShape(InferFromShapeAttr)
     .InferDataType(InferGeneratorType)
-    .Random()
-    .Kernel(ge::kEngineHostCpu, RandomNormalKernel);
+    .Random();
+REG_KERNEL(RandomNormal, ge::kEngineHostCpu).Fn(RandomNormalKernel);
 
 REG_OP(RandomUniformLike)
     .Input("input", LikeInputTypes())
@@ -399,8 +399,8 @@ REG_OP(RandomUniformLike)
     .Attr("low", AttrFloat(0.f))
     .InferShape(InferShapeSameAsInput0)
     .InferDataType(InferLikeType)
-    .Random()
-    .Kernel(ge::kEngineHostCpu, RandomUniformLikeKernel);
+    .Random();
+REG_KERNEL(RandomUniformLike, ge::kEngineHostCpu).Fn(RandomUniformLikeKernel);
 
 REG_OP(RandomNormalLike)
     .Input("input", LikeInputTypes())
@@ -409,16 +409,16 @@ REG_OP(RandomNormalLike)
     .Attr("scale", AttrFloat(1.f))
     .InferShape(InferShapeSameAsInput0)
     .InferDataType(InferLikeType)
-    .Random()
-    .Kernel(ge::kEngineHostCpu, RandomNormalLikeKernel);
+    .Random();
+REG_KERNEL(RandomNormalLike, ge::kEngineHostCpu).Fn(RandomNormalLikeKernel);
 
 REG_OP(Bernoulli)
     .Input("input", RandomFloatTypes())
     .Output("output", BernoulliOutputTypes())
     .InferShape(InferShapeSameAsInput0)
     .InferDataType(InferBernoulliType)
-    .Random()
-    .Kernel(ge::kEngineHostCpu, BernoulliKernel);
+    .Random();
+REG_KERNEL(Bernoulli, ge::kEngineHostCpu).Fn(BernoulliKernel);
 
 REG_OP(Multinomial)
     .Input("input", RandomFloatTypes())
@@ -427,7 +427,7 @@ REG_OP(Multinomial)
     .Attr("sample_size", ge::AttrValue::CreateFrom<int64_t>(1))
     .InferShape(InferMultinomial)
     .InferDataType(InferMultinomialType)
-    .Random()
-    .Kernel(ge::kEngineHostCpu, MultinomialKernel);
+    .Random();
+REG_KERNEL(Multinomial, ge::kEngineHostCpu).Fn(MultinomialKernel);
 
 }  // namespace ops

@@ -174,8 +174,8 @@ REG_OP(ArgMax)
     .Attr("keepdims", ge::AttrValue::CreateFrom<int64_t>(1))
     .Attr("select_last_index", ge::AttrValue::CreateFrom<int64_t>(0))
     .InferShape(InferArg)
-    .InferDataType(InferArgType)
-    .Kernel(ge::kEngineHostCpu, ArgKernel<true>);
+    .InferDataType(InferArgType);
+REG_KERNEL(ArgMax, ge::kEngineHostCpu).Fn(ArgKernel<true>);
 
 REG_OP(ArgMin)
     .Input("data", ArgTypes())
@@ -184,7 +184,7 @@ REG_OP(ArgMin)
     .Attr("keepdims", ge::AttrValue::CreateFrom<int64_t>(1))
     .Attr("select_last_index", ge::AttrValue::CreateFrom<int64_t>(0))
     .InferShape(InferArg)
-    .InferDataType(InferArgType)
-    .Kernel(ge::kEngineHostCpu, ArgKernel<false>);
+    .InferDataType(InferArgType);
+REG_KERNEL(ArgMin, ge::kEngineHostCpu).Fn(ArgKernel<false>);
 
 }  // namespace ops

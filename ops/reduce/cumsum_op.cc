@@ -147,7 +147,7 @@ REG_OP(CumSum)
     .Attr("reverse", ge::AttrValue::CreateFrom<int64_t>(0))
     .InferShape(InferCumSum)
     .Verify(VerifyCumSum)
-    .ValueDependentInput("axis")
-    .Kernel(ge::kEngineHostCpu, CumSumKernel);
+    .ValueDependentInput("axis");
+REG_KERNEL(CumSum, ge::kEngineHostCpu).Fn(CumSumKernel);
 
 }  // namespace ops

@@ -478,8 +478,8 @@ ge::Status ReduceKernel(gert::KernelContext& ctx) {
       .Output("reduced", Types)                                          \
       .Attr("axes", ge::AttrValue::CreateFrom<std::vector<int64_t>>({})) \
       .Attr("keepdims", ge::AttrValue::CreateFrom<int64_t>(1))           \
-      .InferShape(InferReduce<ReduceKind::Kind>)                         \
-      .Kernel(ge::kEngineHostCpu, ReduceKernel<ReduceKind::Kind>)
+      .InferShape(InferReduce<ReduceKind::Kind>);                        \
+  REG_KERNEL(Name, ge::kEngineHostCpu).Fn(ReduceKernel<ReduceKind::Kind>)
 
 GE_REDUCE_OP_(ReduceMean, kMean, ReduceTypes());
 GE_REDUCE_OP_(ReduceMax, kMax, MinMaxTypes());
@@ -499,7 +499,7 @@ REG_OP(ReduceSum)
     .Attr("keepdims", ge::AttrValue::CreateFrom<int64_t>(1))
     .Attr("noop_with_empty_axes", ge::AttrValue::CreateFrom<int64_t>(0))
     .InferShape(InferReduce<ReduceKind::kSum>)
-    .ValueDependentInput("axes")
-    .Kernel(ge::kEngineHostCpu, ReduceKernel<ReduceKind::kSum>);
+    .ValueDependentInput("axes");
+REG_KERNEL(ReduceSum, ge::kEngineHostCpu).Fn(ReduceKernel<ReduceKind::kSum>);
 
 }  // namespace ops

@@ -830,8 +830,8 @@ REG_OP(RNN)
     .Attr("direction", AttrStr("forward"))
     .Attr("layout", AttrInt(0))
     .InferShape(InferRnn)
-    .Verify(VerifyRnn)
-    .Kernel(ge::kEngineHostCpu, RnnKernel);
+    .Verify(VerifyRnn);
+REG_KERNEL(RNN, ge::kEngineHostCpu).Fn(RnnKernel);
 
 REG_OP(GRU)
     .Input("X", RnnTypes())
@@ -849,8 +849,8 @@ REG_OP(GRU)
     .Attr("layout", AttrInt(0))
     .Attr("linear_before_reset", AttrInt(0))
     .InferShape(InferGru)
-    .Verify(VerifyRnn)
-    .Kernel(ge::kEngineHostCpu, GruKernel);
+    .Verify(VerifyRnn);
+REG_KERNEL(GRU, ge::kEngineHostCpu).Fn(GruKernel);
 
 REG_OP(LSTM)
     .Input("X", RnnTypes())
@@ -871,7 +871,7 @@ REG_OP(LSTM)
     .Attr("input_forget", AttrInt(0))
     .Attr("layout", AttrInt(0))
     .InferShape(InferLstm)
-    .Verify(VerifyRnn)
-    .Kernel(ge::kEngineHostCpu, LstmKernel);
+    .Verify(VerifyRnn);
+REG_KERNEL(LSTM, ge::kEngineHostCpu).Fn(LstmKernel);
 
 }  // namespace ops

@@ -734,8 +734,8 @@ REG_OP(SequenceConstruct)
     .Verify(VerifySequenceConstruct)
     .InferDataType(InferSequenceConstruct)
     .InferShape(InferSequenceConstruct)
-    .DataDependentOutputShape()
-    .Kernel(ge::kEngineHostCpu, SequenceConstructKernel);
+    .DataDependentOutputShape();
+REG_KERNEL(SequenceConstruct, ge::kEngineHostCpu).Fn(SequenceConstructKernel);
 
 REG_OP(SequenceEmpty)
     .Output("output", VariantType())
@@ -743,8 +743,8 @@ REG_OP(SequenceEmpty)
     .Verify(VerifySequenceEmpty)
     .InferDataType(InferSequenceEmpty)
     .InferShape(InferSequenceEmpty)
-    .DataDependentOutputShape()
-    .Kernel(ge::kEngineHostCpu, SequenceEmptyKernel);
+    .DataDependentOutputShape();
+REG_KERNEL(SequenceEmpty, ge::kEngineHostCpu).Fn(SequenceEmptyKernel);
 
 REG_OP(SequenceAt)
     .Input("input_sequence", VariantType())
@@ -755,8 +755,8 @@ REG_OP(SequenceAt)
     .InferShape(InferSequenceAt)
     .DataDependentOutputShape()
     .ValueDependentInput("input_sequence")
-    .ValueDependentInput("position")
-    .Kernel(ge::kEngineHostCpu, SequenceAtKernel);
+    .ValueDependentInput("position");
+REG_KERNEL(SequenceAt, ge::kEngineHostCpu).Fn(SequenceAtKernel);
 
 REG_OP(SequenceInsert)
     .Input("input_sequence", VariantType())
@@ -768,8 +768,8 @@ REG_OP(SequenceInsert)
     .InferShape(InferSequenceInsert)
     .DataDependentOutputShape()
     .ValueDependentInput("input_sequence")
-    .ValueDependentInput("position")
-    .Kernel(ge::kEngineHostCpu, SequenceInsertKernel);
+    .ValueDependentInput("position");
+REG_KERNEL(SequenceInsert, ge::kEngineHostCpu).Fn(SequenceInsertKernel);
 
 REG_OP(SequenceErase)
     .Input("input_sequence", VariantType())
@@ -779,15 +779,15 @@ REG_OP(SequenceErase)
     .InferDataType(InferSequenceErase)
     .InferShape(InferSequenceErase)
     .DataDependentOutputShape()
-    .ValueDependentInput("position")
-    .Kernel(ge::kEngineHostCpu, SequenceEraseKernel);
+    .ValueDependentInput("position");
+REG_KERNEL(SequenceErase, ge::kEngineHostCpu).Fn(SequenceEraseKernel);
 
 REG_OP(SequenceLength)
     .Input("input_sequence", VariantType())
     .Output("length", ge::TensorType({ge::DT_INT64}))
     .InferDataType(InferSequenceLength)
-    .InferShape(InferSequenceLength)
-    .Kernel(ge::kEngineHostCpu, SequenceLengthKernel);
+    .InferShape(InferSequenceLength);
+REG_KERNEL(SequenceLength, ge::kEngineHostCpu).Fn(SequenceLengthKernel);
 
 REG_OP(SplitToSequence)
     .Input("input", ControlTensorTypes())
@@ -798,8 +798,8 @@ REG_OP(SplitToSequence)
     .InferDataType(InferSplitToSequence)
     .InferShape(InferSplitToSequence)
     .DataDependentOutputShape()
-    .ValueDependentInput("split")
-    .Kernel(ge::kEngineHostCpu, SplitToSequenceKernel);
+    .ValueDependentInput("split");
+REG_KERNEL(SplitToSequence, ge::kEngineHostCpu).Fn(SplitToSequenceKernel);
 
 REG_OP(ConcatFromSequence)
     .Input("input_sequence", VariantType())
@@ -809,8 +809,8 @@ REG_OP(ConcatFromSequence)
     .InferDataType(InferConcatFromSequence)
     .InferShape(InferConcatFromSequence)
     .DataDependentOutputShape()
-    .ValueDependentInput("input_sequence")
-    .Kernel(ge::kEngineHostCpu, ConcatFromSequenceKernel);
+    .ValueDependentInput("input_sequence");
+REG_KERNEL(ConcatFromSequence, ge::kEngineHostCpu).Fn(ConcatFromSequenceKernel);
 
 REG_OP(SequenceMap)
     .Input("input_sequence", VariantType())
@@ -819,8 +819,8 @@ REG_OP(SequenceMap)
     .Subgraph("body")
     .Verify(VerifySequenceMap)
     .InferDataType(InferSequenceMap)
-    .InferShape(InferSequenceMap)
-    .Kernel(ge::kEngineHostCpu, SequenceMapKernel);
+    .InferShape(InferSequenceMap);
+REG_KERNEL(SequenceMap, ge::kEngineHostCpu).Fn(SequenceMapKernel);
 
 REG_OP(Optional)
     .OptionalInput("input", ControlValueTypes())
@@ -829,16 +829,16 @@ REG_OP(Optional)
     .Verify(VerifyOptional)
     .InferDataType(InferOptional)
     .InferShape(InferOptional)
-    .DataDependentOutputShape()
-    .Kernel(ge::kEngineHostCpu, OptionalKernel);
+    .DataDependentOutputShape();
+REG_KERNEL(Optional, ge::kEngineHostCpu).Fn(OptionalKernel);
 
 REG_OP(OptionalHasElement)
     .OptionalInput("input", ControlValueTypes())
     .Output("output", ge::TensorType({ge::DT_BOOL}))
     .InferDataType(InferOptionalHasElement)
     .InferShape(InferOptionalHasElement)
-    .DataDependentOutputShape()
-    .Kernel(ge::kEngineHostCpu, OptionalHasElementKernel);
+    .DataDependentOutputShape();
+REG_KERNEL(OptionalHasElement, ge::kEngineHostCpu).Fn(OptionalHasElementKernel);
 
 REG_OP(OptionalGetElement)
     .Input("input", ControlValueTypes())
@@ -846,8 +846,8 @@ REG_OP(OptionalGetElement)
     .InferDataType(InferOptionalGetElement)
     .InferShape(InferOptionalGetElement)
     .DataDependentOutputShape()
-    .ValueDependentInput("input")
-    .Kernel(ge::kEngineHostCpu, OptionalGetElementKernel);
+    .ValueDependentInput("input");
+REG_KERNEL(OptionalGetElement, ge::kEngineHostCpu).Fn(OptionalGetElementKernel);
 
 }  // namespace
 }  // namespace ops

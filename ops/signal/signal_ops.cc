@@ -684,8 +684,8 @@ REG_OP(DFT)
     .Attr("onesided", AttrInt(0))
     .InferShape(InferDft)
     .Verify(VerifyDft)
-    .ValueDependentInput("dft_length")
-    .Kernel(ge::kEngineHostCpu, DftKernel);
+    .ValueDependentInput("dft_length");
+REG_KERNEL(DFT, ge::kEngineHostCpu).Fn(DftKernel);
 
 REG_OP(STFT)
     .Input("signal", SignalFloatTypes())
@@ -697,8 +697,8 @@ REG_OP(STFT)
     .InferShape(InferStft)
     .Verify(VerifyStft)
     .ValueDependentInput("frame_step")
-    .ValueDependentInput("frame_length")
-    .Kernel(ge::kEngineHostCpu, StftKernel);
+    .ValueDependentInput("frame_length");
+REG_KERNEL(STFT, ge::kEngineHostCpu).Fn(StftKernel);
 
 REG_OP(BlackmanWindow)
     .Input("size", IndexTypes())
@@ -708,8 +708,8 @@ REG_OP(BlackmanWindow)
     .InferShape(InferWindow)
     .InferDataType(InferOutputDatatype)
     .Verify(VerifyIndexInput0)
-    .ValueDependentInput("size")
-    .Kernel(ge::kEngineHostCpu, BlackmanKernel);
+    .ValueDependentInput("size");
+REG_KERNEL(BlackmanWindow, ge::kEngineHostCpu).Fn(BlackmanKernel);
 
 REG_OP(HammingWindow)
     .Input("size", IndexTypes())
@@ -719,8 +719,8 @@ REG_OP(HammingWindow)
     .InferShape(InferWindow)
     .InferDataType(InferOutputDatatype)
     .Verify(VerifyIndexInput0)
-    .ValueDependentInput("size")
-    .Kernel(ge::kEngineHostCpu, HammingKernel);
+    .ValueDependentInput("size");
+REG_KERNEL(HammingWindow, ge::kEngineHostCpu).Fn(HammingKernel);
 
 REG_OP(HannWindow)
     .Input("size", IndexTypes())
@@ -730,8 +730,8 @@ REG_OP(HannWindow)
     .InferShape(InferWindow)
     .InferDataType(InferOutputDatatype)
     .Verify(VerifyIndexInput0)
-    .ValueDependentInput("size")
-    .Kernel(ge::kEngineHostCpu, HannKernel);
+    .ValueDependentInput("size");
+REG_KERNEL(HannWindow, ge::kEngineHostCpu).Fn(HannKernel);
 
 REG_OP(MelWeightMatrix)
     .Input("num_mel_bins", IndexTypes())
@@ -745,7 +745,7 @@ REG_OP(MelWeightMatrix)
     .InferDataType(InferOutputDatatype)
     .Verify(VerifyMel)
     .ValueDependentInput("num_mel_bins")
-    .ValueDependentInput("dft_length")
-    .Kernel(ge::kEngineHostCpu, MelKernel);
+    .ValueDependentInput("dft_length");
+REG_KERNEL(MelWeightMatrix, ge::kEngineHostCpu).Fn(MelKernel);
 
 }  // namespace ops

@@ -518,8 +518,8 @@ REG_OP(StringNormalizer)
     .InferShape(InferStringNormalizer)
     .Verify(VerifyStringInput)
     .DataDependentOutputShape()
-    .ValueDependentInput("X")
-    .Kernel(ge::kEngineHostCpu, StringNormalizerKernel);
+    .ValueDependentInput("X");
+REG_KERNEL(StringNormalizer, ge::kEngineHostCpu).Fn(StringNormalizerKernel);
 
 REG_OP(TfIdfVectorizer)
     .Input("X", ge::TensorType{ge::DT_STRING, ge::DT_INT32, ge::DT_INT64})
@@ -535,7 +535,7 @@ REG_OP(TfIdfVectorizer)
     .Attr("weights", ge::AttrValue::CreateFrom<std::vector<float>>({}))
     .InferShape(InferTfIdf)
     .InferDataType(InferTfIdfType)
-    .Verify(VerifyTfIdf)
-    .Kernel(ge::kEngineHostCpu, TfIdfKernel);
+    .Verify(VerifyTfIdf);
+REG_KERNEL(TfIdfVectorizer, ge::kEngineHostCpu).Fn(TfIdfKernel);
 
 }  // namespace ops

@@ -369,8 +369,8 @@ REG_OP(Adagrad)
     .Attr("norm_coefficient", AttrFloat(0.f))
     .InferShape(InferAdagrad)
     .InferDataType(InferAdagradType)
-    .Verify(VerifyAdagrad)
-    .Kernel(ge::kEngineHostCpu, AdagradKernel);
+    .Verify(VerifyAdagrad);
+REG_KERNEL(Adagrad, ge::kEngineHostCpu).Fn(AdagradKernel);
 
 REG_OP(Adam)
     .Input("R", RealTypes())
@@ -384,8 +384,8 @@ REG_OP(Adam)
     .Attr("norm_coefficient_post", AttrFloat(0.f))
     .InferShape(InferAdam)
     .InferDataType(InferAdamType)
-    .Verify(VerifyAdam)
-    .Kernel(ge::kEngineHostCpu, AdamKernel);
+    .Verify(VerifyAdam);
+REG_KERNEL(Adam, ge::kEngineHostCpu).Fn(AdamKernel);
 
 REG_OP(Momentum)
     .Input("R", RealTypes())
@@ -398,7 +398,7 @@ REG_OP(Momentum)
     .RequiredAttr("norm_coefficient", ge::AttrValue::VT_FLOAT)
     .InferShape(InferMomentum)
     .InferDataType(InferMomentumType)
-    .Verify(VerifyMomentum)
-    .Kernel(ge::kEngineHostCpu, MomentumKernel);
+    .Verify(VerifyMomentum);
+REG_KERNEL(Momentum, ge::kEngineHostCpu).Fn(MomentumKernel);
 
 }  // namespace ops

@@ -57,7 +57,9 @@ StatusOr<std::unique_ptr<DynamicExecutor>> DynamicExecutor::Create(
     const OpKernelDef* k = reg->FindKernel(options.engine);
     if (k == nullptr || k->fn == nullptr) {
       std::vector<std::string> engines;
-      for (const OpKernelDef& kd : reg->kernels) engines.push_back(kd.engine);
+      for (const KernelDef* kd : KernelRegistry::Instance().FindAll(type)) {
+        engines.push_back(kd->engine);
+      }
       return NotSupported(
           head, "node '", n->GetName(), "' (", type, "): no kernel for engine '", options.engine,
           "' (kernels: ", engines.empty() ? "none" : absl::StrJoin(engines, ", "), ")");

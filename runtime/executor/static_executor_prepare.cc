@@ -889,7 +889,9 @@ Status StaticExecutor::Preparer::SetKernel(const Cursor& c, absl::string_view ke
   }
   if (kernel == nullptr || kernel->fn == nullptr) {
     std::vector<std::string> engines;
-    for (const OpKernelDef& k : re.reg->kernels) engines.push_back(k.engine);
+    for (const KernelDef* k : KernelRegistry::Instance().FindAll(re.reg->type)) {
+      engines.push_back(k->engine);
+    }
     return NotSupported(Head(c), "op ", kernel_key, " has no kernel for engine '", engine,
                         "' (kernels: ", engines.empty() ? "none" : absl::StrJoin(engines, ", "),
                         ")");

@@ -758,7 +758,7 @@ Status GraphExec::RunKernel(size_t pos, absl::Span<const Tensor* const> inputs) 
   const OpKernelDef* kernel = reg->FindKernel(opts.engine);
   if (kernel == nullptr || kernel->fn == nullptr) {
     std::vector<std::string> engines;
-    for (const OpKernelDef& k : reg->kernels) engines.push_back(k.engine);
+    for (const KernelDef* k : KernelRegistry::Instance().FindAll(type)) engines.push_back(k->engine);
     return NotSupported(
         NodeHead(node), "op type ", type, " has no kernel for engine ", opts.engine,
         " (kernels: ", engines.empty() ? std::string("none") : absl::StrJoin(engines, ", "), ")");

@@ -1,7 +1,7 @@
 // runtime/reference/reference_interpreter.h
 //
 // ReferenceInterpreter: runs a ge::ComputeGraph node by node with the
-// registered host-CPU kernels (REG_OP(...).Kernel(kEngineHostCpu, ...)). It is
+// registered host-CPU kernels (REG_KERNEL(Type, kEngineHostCpu), kernel_registry.h). It is
 // the test oracle of every compiler stage: run a graph before and after a
 // pass and compare the outputs. Correctness and clear errors come first;
 // speed is the kernels' business.

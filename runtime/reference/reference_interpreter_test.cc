@@ -338,110 +338,93 @@ REG_OP(TestAdd)
     .Input("x1", kF32)
     .Input("x2", kF32)
     .Output("y", kF32)
-    .InferShape(InferTestAdd)
-    .Kernel(kEngineHostCpu, TestAddKernel);
+    .InferShape(InferTestAdd); REG_KERNEL(TestAdd, kEngineHostCpu).Fn(TestAddKernel);
 
 REG_OP(TestRelu)
     .Input("x", kF32)
     .Output("y", kF32)
-    .InferShape(InferSame)
-    .Kernel(kEngineHostCpu, TestReluKernel);
+    .InferShape(InferSame); REG_KERNEL(TestRelu, kEngineHostCpu).Fn(TestReluKernel);
 
 REG_OP(TestScale)
     .Input("x", kF32)
     .Output("y", kF32)
     .RequiredAttr("alpha", AttrValue::VT_FLOAT)
-    .InferShape(InferSame)
-    .Kernel(kEngineHostCpu, TestScaleKernel);
+    .InferShape(InferSame); REG_KERNEL(TestScale, kEngineHostCpu).Fn(TestScaleKernel);
 
 REG_OP(TestFilterPositive)
     .Input("x", kF32)
     .Output("y", kF32)
-    .InferShape(InferFilter)
-    .Kernel(kEngineHostCpu, TestFilterKernel);
+    .InferShape(InferFilter); REG_KERNEL(TestFilterPositive, kEngineHostCpu).Fn(TestFilterKernel);
 
 REG_OP(TestShapeOf)
     .Input("x", TensorType::ALL())
     .Output("y", DT_INT64)
     .InferShape(InferShapeOf)
-    .InferDataType(InferInt64)
-    .Kernel(kEngineHostCpu, TestShapeOfKernel);
+    .InferDataType(InferInt64); REG_KERNEL(TestShapeOf, kEngineHostCpu).Fn(TestShapeOfKernel);
 
 REG_OP(TestReshape)
     .Input("x", kF32)
     .Input("shape", DT_INT64)
     .Output("y", kF32)
-    .InferShape(InferTestReshape)
-    .Kernel(kEngineHostCpu, CopyKernel);
+    .InferShape(InferTestReshape); REG_KERNEL(TestReshape, kEngineHostCpu).Fn(CopyKernel);
 
 REG_OP(TestOptBias)
     .Input("x", kF32)
     .OptionalInput("bias", kF32)
     .Output("y", kF32)
-    .InferShape(InferSame)
-    .Kernel(kEngineHostCpu, TestOptBiasKernel);
+    .InferShape(InferSame); REG_KERNEL(TestOptBias, kEngineHostCpu).Fn(TestOptBiasKernel);
 
 REG_OP(TestSumN)
     .DynamicInput("x", kF32)
     .Output("y", kF32)
-    .InferShape(InferSame)
-    .Kernel(kEngineHostCpu, TestSumNKernel);
+    .InferShape(InferSame); REG_KERNEL(TestSumN, kEngineHostCpu).Fn(TestSumNKernel);
 
 REG_OP(TestSplit2)
     .Input("x", kF32)
     .Output("y0", kF32)
     .Output("y1", kF32)
-    .InferShape(InferSplit2)
-    .Kernel(kEngineHostCpu, TestSplit2Kernel);
+    .InferShape(InferSplit2); REG_KERNEL(TestSplit2, kEngineHostCpu).Fn(TestSplit2Kernel);
 
 REG_OP(TestIntOnly)
     .Input("x", DT_INT32)
     .Output("y", DT_INT32)
-    .InferShape(InferSame)
-    .Kernel(kEngineHostCpu, CopyKernel);
+    .InferShape(InferSame); REG_KERNEL(TestIntOnly, kEngineHostCpu).Fn(CopyKernel);
 
 REG_OP(TestFail)
     .Input("x", kF32)
     .Output("y", kF32)
-    .InferShape(InferSame)
-    .Kernel(kEngineHostCpu, TestFailKernel);
+    .InferShape(InferSame); REG_KERNEL(TestFail, kEngineHostCpu).Fn(TestFailKernel);
 
 REG_OP(TestFailPlain)
     .Input("x", kF32)
     .Output("y", kF32)
-    .InferShape(InferSame)
-    .Kernel(kEngineHostCpu, TestFailPlainKernel);
+    .InferShape(InferSame); REG_KERNEL(TestFailPlain, kEngineHostCpu).Fn(TestFailPlainKernel);
 
 REG_OP(TestAiCoreOnly)
     .Input("x", kF32)
     .Output("y", kF32)
-    .InferShape(InferSame)
-    .Kernel(kEngineAiCore, CopyKernel);
+    .InferShape(InferSame); REG_KERNEL(TestAiCoreOnly, kEngineAiCore).Fn(CopyKernel);
 
 REG_OP(TestBadShape)
     .Input("x", kF32)
     .Output("y", kF32)
-    .InferShape(InferSame)
-    .Kernel(kEngineHostCpu, TestBadShapeKernel);
+    .InferShape(InferSame); REG_KERNEL(TestBadShape, kEngineHostCpu).Fn(TestBadShapeKernel);
 
 REG_OP(TestNoAlloc)
     .Input("x", kF32)
     .Output("y", kF32)
-    .InferShape(InferFilter)
-    .Kernel(kEngineHostCpu, TestNoAllocKernel);
+    .InferShape(InferFilter); REG_KERNEL(TestNoAlloc, kEngineHostCpu).Fn(TestNoAllocKernel);
 
 REG_OP(TestNoInfer)
     .Input("x", TensorType::ALL())
-    .Output("y", TensorType::ALL())
-    .Kernel(kEngineHostCpu, TestNoInferKernel);
+    .Output("y", TensorType::ALL()); REG_KERNEL(TestNoInfer, kEngineHostCpu).Fn(TestNoInferKernel);
 
 REG_OP(TestLessThan)
     .Input("x", kF32)
     .Output("y", DT_BOOL)
     .RequiredAttr("limit", AttrValue::VT_FLOAT)
     .InferShape(InferScalar)
-    .InferDataType(InferBool)
-    .Kernel(kEngineHostCpu, TestLessThanKernel);
+    .InferDataType(InferBool); REG_KERNEL(TestLessThan, kEngineHostCpu).Fn(TestLessThanKernel);
 
 REG_OP(TestIf)
     .Input("cond", DT_BOOL)
@@ -450,8 +433,7 @@ REG_OP(TestIf)
     .Subgraph("then_branch")
     .Subgraph("else_branch")
     .InferShape(InferUnknownRank)
-    .InferDataType(InferUndefinedTypes)
-    .Kernel(kEngineHostCpu, TestIfKernel);
+    .InferDataType(InferUndefinedTypes); REG_KERNEL(TestIf, kEngineHostCpu).Fn(TestIfKernel);
 
 REG_OP(TestLoop)
     .OptionalInput("M", DT_INT64)
@@ -460,8 +442,7 @@ REG_OP(TestLoop)
     .DynamicOutput("v_final", TensorType::ALL())
     .Subgraph("body")
     .InferShape(InferUnknownRank)
-    .InferDataType(InferUndefinedTypes)
-    .Kernel(kEngineHostCpu, TestLoopKernel);
+    .InferDataType(InferUndefinedTypes); REG_KERNEL(TestLoop, kEngineHostCpu).Fn(TestLoopKernel);
 // clang-format on
 
 // ================================================================ helpers

@@ -377,7 +377,8 @@ int GeCOpRegCommit(GeCOpReg* reg) {
   static std::atomic<int> counter{0};
   const std::string source = absl::StrCat("c_api#", ++counter);
   const std::string type = reg->type;
-  if (reg->kernel != nullptr) reg->reg.Kernel(reg->engine, &ge::CKernelTrampoline);
+  const std::string engine = reg->engine;
+  const bool has_kernel = reg->kernel != nullptr;
   if (reg->infer != nullptr) reg->reg.InferShape(&ge::CInferTrampoline);
   ge::CFunctions fns{reg->kernel, reg->kernel_user, reg->infer, reg->infer_user};
 
@@ -392,6 +393,15 @@ int GeCOpRegCommit(GeCOpReg* reg) {
     table.by_type[type] = fns;
   }
   if (!st.ok()) return ge::Fail(st);
+  if (has_kernel && d != nullptr && d->source == source) {
+    // The committed registration's kernel replaces any earlier one of the
+    // type on this engine (as the op registration replaced its op).
+    ge::KernelRegistry& kernels = ge::KernelRegistry::Instance();
+    kernels.Unregister(type, engine);
+    const ge::Status kst = kernels.Register(
+        ge::KernelReg(type, engine).Fn(&ge::CKernelTrampoline).Source(source).Release());
+    if (!kst.ok()) return ge::Fail(kst);
+  }
   return ge::Ok();
 }
 

@@ -82,7 +82,7 @@ GeTensorDesc AbsentOptionalDesc() { return GeTensorDesc(GeShape(), FORMAT_RESERV
 
 // What a registration must satisfy to be committed: no chain error
 // (duplicate names are chain errors), no empty names, distinct subgraph
-// names and one kernel per engine; then BuildPrototype succeeds.
+// names; then BuildPrototype succeeds.
 Status ValidateRegistration(const OpRegistrationData& d) {
   // The message head is built only for a failure: a commit validates every
   // registration of the process (~300 builtin ones on the first lookup of
@@ -91,8 +91,8 @@ Status ValidateRegistration(const OpRegistrationData& d) {
   if (!d.decl_error.empty()) return ParamInvalid(where(), d.decl_error);
   if (d.traits_only &&
       (!d.inputs.empty() || !d.outputs.empty() || !d.attrs.empty() || !d.subgraphs.empty() ||
-       !d.kernels.empty() || d.infer_shape != nullptr || d.infer_data_type != nullptr ||
-       d.infer_format != nullptr || d.verify != nullptr || d.tiling != nullptr)) {
+       d.infer_shape != nullptr || d.infer_data_type != nullptr || d.infer_format != nullptr ||
+       d.verify != nullptr || d.tiling != nullptr)) {
     return ParamInvalid(where(), "a traits-only declaration declares more than traits");
   }
   for (uint32_t k : d.traits.value_dependent_inputs) {
@@ -110,20 +110,13 @@ Status ValidateRegistration(const OpRegistrationData& d) {
   for (const OpAttrDef& a : d.attrs) {
     if (a.name.empty()) return ParamInvalid(where(), "an attribute has an empty name");
   }
-  // Subgraph and kernel lists are a handful of entries: pairwise checks.
+  // Subgraph lists are a handful of entries: pairwise checks.
   for (size_t i = 0; i < d.subgraphs.size(); ++i) {
     const std::string& name = d.subgraphs[i].name;
     if (name.empty()) return ParamInvalid(where(), "a subgraph has an empty name");
     for (size_t j = 0; j < i; ++j) {
       if (d.subgraphs[j].name == name)
         return ParamInvalid(where(), "two subgraphs named '", name, "'");
-    }
-  }
-  for (size_t i = 0; i < d.kernels.size(); ++i) {
-    for (size_t j = 0; j < i; ++j) {
-      if (d.kernels[j].engine == d.kernels[i].engine) {
-        return ParamInvalid(where(), "two kernels for engine '", d.kernels[i].engine, "'");
-      }
     }
   }
   return OkStatus();
@@ -192,11 +185,8 @@ StatusOr<std::shared_ptr<OpDesc>> BuildPrototype(const OpRegistrationData& d) {
 
 // ---------------------------------------------------------------- data
 
-const OpKernelDef* OpRegistrationData::FindKernel(absl::string_view engine) const {
-  for (const OpKernelDef& k : kernels) {
-    if (k.engine == engine) return &k;
-  }
-  return nullptr;
+const KernelDef* OpRegistrationData::FindKernel(absl::string_view engine) const {
+  return KernelRegistry::Instance().Find(type, engine);
 }
 
 const OpAttrDef* OpRegistrationData::FindAttr(absl::string_view name) const {
@@ -356,15 +346,6 @@ OpReg& OpReg::Verify(VerifyFn fn) {
 
 OpReg& OpReg::Tiling(TilingFn fn) {
   data_.tiling = fn;
-  return *this;
-}
-
-OpReg& OpReg::Kernel(absl::string_view engine, KernelFn fn) {
-  if (fn == nullptr && data_.decl_error.empty()) {
-    data_.decl_error = absl::StrCat("null kernel function for engine '", engine, "'");
-  }
-  if (engine.empty() && data_.decl_error.empty()) data_.decl_error = "kernel with an empty engine";
-  data_.kernels.push_back(OpKernelDef{std::string(engine), fn});
   return *this;
 }
 

@@ -123,8 +123,8 @@ REG_OP(RegTestAdd)
     .Input("x1", TensorType{DT_FLOAT, DT_FLOAT16})
     .Input("x2", TensorType{DT_FLOAT, DT_FLOAT16})
     .Output("y", TensorType{DT_FLOAT, DT_FLOAT16})
-    .InferShape(InferBroadcast)
-    .Kernel(kEngineHostCpu, AddKernel);
+    .InferShape(InferBroadcast);
+REG_KERNEL(RegTestAdd, kEngineHostCpu).Fn(AddKernel);
 
 REG_OP(RegTestConcat)
     .DynamicInput("x", TensorType::ALL())
@@ -211,8 +211,6 @@ TEST(OpRegTest, ChainContents) {
       .InferShape(InferSame)
       .InferDataType(InferFillType)
       .Verify(VerifyPositiveK)
-      .Kernel(kEngineHostCpu, AddKernel)
-      .Kernel(kEngineAiCore, AddKernel)
       .Priority(7);
   const OpRegistrationData& d = reg.data();
   EXPECT_EQ(d.type, "ChainOp");
@@ -242,9 +240,6 @@ TEST(OpRegTest, ChainContents) {
   EXPECT_EQ(d.infer_data_type, &InferFillType);
   EXPECT_EQ(d.verify, &VerifyPositiveK);
   EXPECT_EQ(d.tiling, nullptr);
-  ASSERT_NE(d.FindKernel(kEngineAiCore), nullptr);
-  EXPECT_EQ(d.FindKernel(kEngineAiCore)->fn, &AddKernel);
-  EXPECT_EQ(d.FindKernel(kEngineRts), nullptr);
   EXPECT_EQ(d.priority, 7);
   EXPECT_TRUE(d.decl_error.empty());
 }
@@ -265,10 +260,6 @@ TEST(OpRegTest, MisuseIsRejectedAtCommit) {
       .RequiredAttr("a", AttrValue::VT_INT);
   cases.push_back({OpReg("MisuseEmptyDefault"), "has no type"});
   cases.back().reg.Attr("a", AttrValue());
-  cases.push_back({OpReg("MisuseNullKernel"), "null kernel function"});
-  cases.back().reg.Kernel(kEngineHostCpu, nullptr);
-  cases.push_back({OpReg("MisuseTwoKernels"), "two kernels for engine"});
-  cases.back().reg.Kernel(kEngineHostCpu, AddKernel).Kernel(kEngineHostCpu, AddKernel);
   cases.push_back({OpReg("MisuseDupOutput"), "duplicate output 'y'"});
   cases.back().reg.Output("y", DT_FLOAT).DynamicOutput("y", DT_FLOAT);
   cases.push_back({OpReg(""), "empty op type"});

@@ -23,6 +23,7 @@
 #include "absl/strings/string_view.h"
 #include "absl/synchronization/mutex.h"
 #include "metadef/inc/external/base/status.h"
+#include "metadef/register/inc/register/kernel_registry.h"
 #include "metadef/register/inc/register/op_registry.h"
 
 namespace ge {
@@ -105,9 +106,14 @@ Status OpsProtoManager::Impl::LoadOne(const std::string& path, const OpsProtoLoa
   const bool was_overridable = registry.IsRegisterOverridable();
   registry.SetRegisterOverridable(options.allow_override);
 
+  KernelRegistry& kernels = KernelRegistry::Instance();
+  kernels.SetDeferred(true);
+
   dlerror();  // clear
   void* handle = dlopen(canonical.c_str(), RTLD_NOW | RTLD_LOCAL);
+  kernels.SetDeferred(false);
   if (handle == nullptr) {
+    kernels.TakeDeferred();
     registry.SetRegisterOverridable(was_overridable);
     const char* err = dlerror();
     return IoError("cannot load ops proto library '", canonical,
@@ -117,6 +123,24 @@ Status OpsProtoManager::Impl::LoadOne(const std::string& path, const OpsProtoLoa
   loaded.push_back(canonical);
   const Status st = registry.CommitPending(canonical);
   registry.SetRegisterOverridable(was_overridable);
+  // The library's kernels follow its op registrations: a kernel of an op
+  // type the library now owns replaces the engine's earlier one; a kernel
+  // of another op type is added only where the engine has none.
+  for (KernelDef& def : kernels.TakeDeferred()) {
+    def.source = canonical;
+    const OpRegistrationData* op = registry.Find(def.op_type);
+    const bool owned = op != nullptr && op->source == canonical;
+    if (owned) {
+      kernels.Unregister(def.op_type, def.engine);
+    } else if (kernels.Find(def.op_type, def.engine) != nullptr) {
+      Info(absl::StrCat("kernel for op ", def.op_type, " on engine '", def.engine, "' from '",
+                        canonical, "' ignored: the op's registration is not the library's"));
+      continue;
+    }
+    const std::string type = def.op_type;
+    Status kst = kernels.Register(std::move(def));
+    if (!kst.ok()) Info(absl::StrCat("kernel for op ", type, " not registered: ", kst.ToString()));
+  }
   Info(absl::StrCat("loaded '", canonical, "' (", registry.size() - before,
                     " new op types, override window ", options.allow_override ? "open" : "closed",
                     " while loading)"));

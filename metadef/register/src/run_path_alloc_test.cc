@@ -66,8 +66,8 @@ REG_OP(AllocTestCompactScale)
     .Attr("scale", AttrValue::CreateFrom<float>(1.0f))
     .Attr("negate", AttrValue::CreateFrom<bool>(false))
     .Attr("pads", AttrValue::CreateFrom<std::vector<int64_t>>({}))
-    .InferShape(InferCompactScale)
-    .Kernel(kEngineHostCpu, CompactScaleKernel);
+    .InferShape(InferCompactScale);
+REG_KERNEL(AllocTestCompactScale, kEngineHostCpu).Fn(CompactScaleKernel);
 
 // An executor-style allocator over a preallocated pool.
 class PoolAllocator : public gert::OutputAllocator {

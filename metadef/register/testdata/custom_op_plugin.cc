@@ -40,5 +40,5 @@ REG_OP(PluginScaleAdd)
     .Input("x2", ge::TensorType{ge::DT_FLOAT})
     .Output("y", ge::TensorType{ge::DT_FLOAT})
     .Attr("alpha", ge::AttrValue::CreateFrom<float>(2.0f))
-    .InferShape(InferScaleAdd)
-    .Kernel(ge::kEngineHostCpu, ScaleAddKernel);
+    .InferShape(InferScaleAdd);
+REG_KERNEL(PluginScaleAdd, ge::kEngineHostCpu).Fn(ScaleAddKernel);

@@ -52,7 +52,8 @@ ge::OpReceiver g_variant_receiver = ge::OpReg(PLUGIN_STR(PLUGIN_OP_TYPE))
                                         .Input("x2", ge::TensorType{ge::DT_FLOAT})
                                         .Output("y", ge::TensorType{ge::DT_FLOAT})
                                         .InferShape(InferSameAsX1)
-                                        .Kernel(ge::kEngineHostCpu, FactorKernel)
                                         .Priority(PLUGIN_PRIORITY);
+ge::KernelReceiver g_variant_kernel =
+    ge::KernelReg(PLUGIN_STR(PLUGIN_OP_TYPE), ge::kEngineHostCpu).Fn(FactorKernel);
 
 }  // namespace

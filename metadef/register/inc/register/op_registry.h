@@ -8,9 +8,10 @@
 //       .Output("y", ge::TensorType::NumberType())
 //       .Attr("mode", ge::AttrValue::CreateFrom<int64_t>(0))
 //       .InferShape(ops::InferBroadcast)      // gert::InferShapeContext
-//       .InferDataType(ops::InferSameAsInput0)
-//       .Kernel(ge::kEngineHostCpu, AddKernel) // gert::KernelContext
-//       .Kernel(ge::kEngineAiCore, AddFast);
+//       .InferDataType(ops::InferSameAsInput0);
+//
+// Kernels register apart, per (op type, engine), in the kernel registry
+// (kernel_registry.h): REG_KERNEL(Add, ge::kEngineHostCpu).Fn(AddKernel);
 //
 // Traits say what passes, the builder and the partitioner may assume about
 // every node of the type (OpTraits; ask OpTraitsOf(type)):
@@ -39,8 +40,8 @@
 // explicit CommitPending returns the first one.
 //
 // Validation at commit: a registration with a chain error (decl_error),
-// duplicate input / output / attribute names, an optional output or two
-// kernels for one engine is rejected (ParamInvalid naming the type and the
+// duplicate input / output / attribute names or an optional output is
+// rejected (ParamInvalid naming the type and the
 // source). The OpDesc prototype the factory copies is built on the first
 // lookup of its type (once, thread-safe).
 //
@@ -75,20 +76,15 @@
 #include "metadef/inc/external/base/status.h"
 #include "metadef/inc/external/graph/tensor_type.h"
 #include "metadef/register/inc/gert/contexts.h"
+#include "metadef/register/inc/register/kernel_registry.h"
 
 namespace ge {
-
-// Engine names (DESIGN.md "Engines on this hardware").
-inline constexpr char kEngineAiCore[] = "AIcoreEngine";      // compute engine
-inline constexpr char kEngineHostCpu[] = "DNN_VM_HOST_CPU";  // host CPU engine
-inline constexpr char kEngineRts[] = "DNN_VM_RTS";           // runtime services
 
 using InferShapeFn = Status (*)(gert::InferShapeContext&);
 using InferDataTypeFn = Status (*)(gert::InferShapeContext&);
 using InferFormatFn = Status (*)(gert::InferShapeContext&);
 using VerifyFn = Status (*)(gert::InferShapeContext&);
 using TilingFn = Status (*)(gert::TilingContext&);
-using KernelFn = Status (*)(gert::KernelContext&);
 
 enum class IoKind : int32_t { kRequired = 0, kOptional = 1, kDynamic = 2 };
 
@@ -111,10 +107,8 @@ struct OpSubgraphDef {
   bool dynamic = false;  // dynamic: name0..nameN instances
 };
 
-struct OpKernelDef {
-  std::string engine;
-  KernelFn fn = nullptr;
-};
+// The kernel registry's definition (kernel_registry.h).
+using OpKernelDef = KernelDef;
 
 // Bits of OpTraits::flags.
 enum OpTraitFlag : uint32_t {
@@ -160,7 +154,6 @@ struct OpRegistrationData {
   InferFormatFn infer_format = nullptr;
   VerifyFn verify = nullptr;
   TilingFn tiling = nullptr;
-  std::vector<OpKernelDef> kernels;
   OpTraits traits;
   // A declaration of traits only (REG_OP_TRAITS), for an op type this
   // library does not define (framework ops a graph may carry: variables,
@@ -174,7 +167,8 @@ struct OpRegistrationData {
   // with this message.
   std::string decl_error;
 
-  const OpKernelDef* FindKernel(absl::string_view engine) const;
+  // The kernel registry's kernel for (type, engine), or null.
+  const KernelDef* FindKernel(absl::string_view engine) const;
   const OpAttrDef* FindAttr(absl::string_view name) const;
 };
 
@@ -211,7 +205,6 @@ class OpReg {
   OpReg& InferFormat(InferFormatFn fn);
   OpReg& Verify(VerifyFn fn);
   OpReg& Tiling(TilingFn fn);
-  OpReg& Kernel(absl::string_view engine, KernelFn fn);
   OpReg& Priority(int32_t priority);
 
   // Traits (OpTraits). ValueDependentInput names an input declared before
