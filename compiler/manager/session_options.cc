@@ -75,6 +75,10 @@ std::vector<OptionSpec> MakeTable() {
       Other(kOptSocVersion, OptionType::kString, "", "target SoC version"),
       Enum(kOptLowerControlFlow, {"true", "false"}, "false",
            "lower Switch / Merge to StreamSwitch / StreamActive / StreamMerge in Stage 1"),
+      Enum(kOptComputeEngine, {"on", "off"}, "on",
+           "place the nodes the compute engine (AIcoreEngine, oneDNN) accepts on it"),
+      Int(kOptIntraOpThreads, 0, 1024, "0",
+          "intra-op threads of the compute engine (0: one per core)"),
   };
 }
 
@@ -224,6 +228,7 @@ StatusOr<CompileOptions> ToCompileOptions(const std::map<std::string, std::strin
   c.input_shape = OptionOrDefault(options, kOptInputShape);
   c.out_nodes = OptionOrDefault(options, kOptOutNodes);
   c.lower_control_flow = OptionOrDefault(options, kOptLowerControlFlow) == "true";
+  c.use_compute_engine = OptionOrDefault(options, kOptComputeEngine) == "on";
   return c;
 }
 

@@ -40,6 +40,10 @@ inline constexpr char kOptInputShape[] = "ge.inputShape";
 inline constexpr char kOptOutNodes[] = "ge.outNodes";
 inline constexpr char kOptSocVersion[] = "ge.socVersion";
 inline constexpr char kOptLowerControlFlow[] = "ge.lowerControlFlow";
+// Whether nodes the compute engine's kernels accept are placed on it.
+inline constexpr char kOptComputeEngine[] = "ge.computeEngine";
+// Intra-op threads of the compute engine at load / run (0: one per core).
+inline constexpr char kOptIntraOpThreads[] = "ge.exec.intraOpThreads";
 
 enum class OptionType : int32_t {
   kString = 0,     // any text

@@ -22,6 +22,7 @@
 #include "graph/inc/graph/op_types.h"
 #include "graph/serialization/inc/graph_dumper.h"
 #include "graph/serialization/inc/model_serialize.h"
+#include "metadef/register/inc/register/kernel_registry.h"
 #include "metadef/register/inc/register/register_custom_pass.h"
 
 namespace ge {
@@ -543,9 +544,51 @@ Status GraphOptimize::OptimizeAfterMerge(const ComputeGraphPtr& graph,
 
 // -------------------------------------------------------------- partition
 
+namespace {
+
+bool HasUnknownShape(const ComputeGraph& graph) {
+  for (const NodePtr& n : graph.DirectNodes()) {
+    const OpDesc* op = n->GetOpDescBarePtr();
+    for (uint32_t i = 0; i < op->GetAllOutputsDescSize(); ++i) {
+      const GeTensorDesc* d = op->GetOutputDescBarePtr(i);
+      if (d != nullptr && d->GetShape().IsUnknownShape()) return true;
+    }
+  }
+  return false;
+}
+
+// Places each node of a static graph on the compute engine when its kernel
+// there accepts the node, else on the host CPU engine.
+StatusOr<PartitionResult> PlaceOnEngines(const ComputeGraphPtr& graph) {
+  static const std::string* const kHost = new std::string(kDefaultEngineName);
+  static const std::string* const kCompute = new std::string(kEngineAiCore);
+  const KernelRegistry& kernels = KernelRegistry::Instance();
+  for (const NodePtr& n : graph->DirectNodes()) {
+    OpDesc* op = n->GetOpDescBarePtr();
+    const KernelDef* def = kernels.Find(op->GetType(), kEngineAiCore);
+    if (def == nullptr || !def->CheckSupported(*op).ok()) {
+      op->SetOpEngineName(*kHost);
+      continue;
+    }
+    ASSIGN_OR_RETURN(std::vector<int64_t> ws, def->PlannedWorkspace(*op));
+    if (!ws.empty()) op->SetWorkspaceBytes(ws);
+    op->SetOpEngineName(*kCompute);
+  }
+  PartitionResult result;
+  result.subgraphs.push_back(graph);
+  result.engines.emplace_back(kDefaultEngineName);
+  return result;
+}
+
+}  // namespace
+
 StatusOr<PartitionResult> EnginePartitioner::Partition(const ComputeGraphPtr& graph) {
   if (graph == nullptr) return ParamInvalid("EnginePartitioner: null graph");
   static const std::string* const kEngine = new std::string(kDefaultEngineName);
+  if (use_compute_engine_ && graph->GetAllSubgraphs().empty() &&
+      graph->GetParentGraph() == nullptr && !HasUnknownShape(*graph)) {
+    return PlaceOnEngines(graph);
+  }
   if (graph->GetAllSubgraphs().empty() && graph->GetParentGraph() == nullptr) {
     // The cached order (when current) is the same node set in an array: its
     // loads do not wait on each other as the node list's links do.
@@ -637,6 +680,7 @@ StatusOr<CompileResult> CompilerStages::Compile(const ComputeGraphPtr& input,
         RETURN_IF_ERROR(optimizer.OptimizeOriginalGraph(graph, options));
         break;
       case BuildStep::kAfterPartition: {
+        partitioner->set_use_compute_engine(options.use_compute_engine);
         ASSIGN_OR_RETURN(partitions, partitioner->Partition(graph));
         // A caller's partitioner may restructure the graph (the default one
         // only names engines).

@@ -125,6 +125,9 @@ struct CompileOptions {
   // StreamActive / StreamMerge (ControlFlowLoweringPass). Off by default: the
   // host executors run Switch / Merge directly.
   bool lower_control_flow = false;
+  // ge.computeEngine: the partitioner places the nodes the compute engine
+  // accepts on it (static graphs only; the rest stays on the host CPU).
+  bool use_compute_engine = true;
   BuildMode build_mode = BuildMode::kNormal;
   bool has_stop_step = false;
   BuildStep stop_after = BuildStep::kAfterBuild;  // with kTuning and has_stop_step
@@ -249,11 +252,20 @@ struct PartitionResult {
 class EnginePartitioner {
  public:
   virtual ~EnginePartitioner() = default;
-  // Default: every node (subgraphs included) on kDefaultEngineName (op desc
-  // engine name), one partition = the graph itself.
+  // Default: one partition = the graph itself. Every node gets an engine
+  // (op desc engine name): in a static graph, the compute engine
+  // (kEngineAiCore) when use_compute_engine is set and its kernel accepts
+  // the node (KernelDef::CheckSupported; its planned workspace is set on
+  // the op desc), else kDefaultEngineName; in a graph with unknown shapes or
+  // subgraphs, kDefaultEngineName (the dynamic executor runs host-CPU
+  // kernels).
   virtual StatusOr<PartitionResult> Partition(const ComputeGraphPtr& graph);
   // Default: nothing to merge (the partition is the graph).
   virtual Status Merge(const ComputeGraphPtr& graph, const PartitionResult& partitions);
+  void set_use_compute_engine(bool on) { use_compute_engine_ = on; }
+
+ private:
+  bool use_compute_engine_ = true;
 };
 
 // ------------------------------------------------------------------ build

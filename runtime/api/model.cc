@@ -242,6 +242,7 @@ StatusOr<Model> LoadFromOmBytes(absl::Span<const uint8_t> bytes, std::shared_ptr
   parts.keepalive = holder;
   StaticExecutorOptions sopts;
   sopts.max_arena_bytes = options.max_arena_bytes;
+  sopts.intra_op_threads = options.intra_op_threads;
   ASSIGN_OR_RETURN(impl->static_exec, StaticExecutor::Create(std::move(parts), sopts));
   const proto::ModelTaskDef& td = *impl->task_def;
   impl->inputs.reserve(static_cast<size_t>(td.input_size()));
@@ -268,6 +269,7 @@ StatusOr<Model> LoadModelFromGeRootModel(GeRootModelPtr root, const ModelLoadOpt
   } else {
     StaticExecutorOptions sopts;
     sopts.max_arena_bytes = options.max_arena_bytes;
+    sopts.intra_op_threads = options.intra_op_threads;
     ASSIGN_OR_RETURN(impl->static_exec, StaticExecutor::Create(m, sopts));
   }
   for (const proto::ModelIoDef& d : td.input()) impl->inputs.push_back(ToDesc(d));
@@ -335,6 +337,27 @@ const std::vector<ModelIoDesc>& Model::inputs() const { return impl_->inputs; }
 const std::vector<ModelIoDesc>& Model::outputs() const { return impl_->outputs; }
 uint64_t Model::arena_bytes() const {
   return impl_->static_exec != nullptr ? impl_->static_exec->arena_bytes() : 0;
+}
+
+Status Model::SetProfiling(bool on) {
+  if (impl_ == nullptr || impl_->static_exec == nullptr) {
+    return NotSupported("profiling is for static models");
+  }
+  absl::MutexLock lock(&impl_->mu);
+  impl_->static_exec->SetProfiling(on);
+  return OkStatus();
+}
+
+std::vector<TaskProfile> Model::Profile(uint64_t* runs) const {
+  if (runs != nullptr) *runs = 0;
+  if (impl_ == nullptr || impl_->static_exec == nullptr) return {};
+  absl::MutexLock lock(&impl_->mu);
+  std::vector<TaskProfile> out;
+  for (StaticExecutor::TaskTime& t : impl_->static_exec->Profile(runs)) {
+    out.push_back(
+        TaskProfile{std::move(t.node_name), std::move(t.op_type), std::move(t.engine), t.total_ns});
+  }
+  return out;
 }
 
 Status Model::VerifyBody() {

@@ -7,6 +7,7 @@
 
 #include <sys/mman.h>
 
+#include <cstdlib>
 #include <memory>
 #include <new>
 #include <utility>
@@ -73,6 +74,22 @@ StatusOr<std::unique_ptr<StaticExecutor>> StaticExecutor::Create(
   std::unique_ptr<StaticExecutor> exec(new StaticExecutor(std::move(parts)));
   RETURN_IF_ERROR(Annotate(exec->Prepare(options), "model '", exec->parts_.name, "': "));
   return exec;
+}
+
+}  // namespace ge
+
+namespace ge {
+
+void StaticExecutor::FreeDeleter::operator()(void* p) const { std::free(p); }
+
+uint64_t StaticExecutor::replanned_workspace_bytes() const {
+  uint64_t total = 0;
+  for (uint64_t b : overflow_bytes_) total += b;
+  return total;
+}
+
+std::vector<std::string> StaticExecutor::engines() const {
+  return std::vector<std::string>(engines_used_.begin(), engines_used_.end());
 }
 
 }  // namespace ge

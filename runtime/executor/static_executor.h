@@ -87,6 +87,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -97,6 +98,8 @@
 #include "metadef/inc/external/base/status.h"
 #include "metadef/register/inc/gert/contexts.h"
 #include "metadef/register/inc/gert/tensor.h"
+#include "metadef/register/inc/register/kernel_registry.h"
+#include "runtime/engine/engine.h"
 
 namespace ge {
 
@@ -130,6 +133,8 @@ struct StaticModelParts {
 struct StaticExecutorOptions {
   // Largest arena accepted; 0 means the machine's physical memory.
   uint64_t max_arena_bytes = 0;
+  // Intra-op threads of the compute engine's kernels; <= 0: one per core.
+  int intra_op_threads = 0;
 };
 
 class StaticExecutor {
@@ -155,6 +160,25 @@ class StaticExecutor {
   // The arena base (64-byte aligned; null when memory_size is 0).
   const uint8_t* arena() const { return arena_; }
   size_t kernel_task_count() const { return kernel_tasks_; }
+  // Kernels prepared for their node at load (stateful kernels).
+  size_t prepared_kernel_count() const { return owned_kernels_.size(); }
+  // Bytes of workspace the load re-planned beyond the model's plan (a
+  // prepared kernel asked more than the builder planned; tasks run one at a
+  // time, so one buffer per workspace index serves them all).
+  uint64_t replanned_workspace_bytes() const;
+  // The engines whose kernels the tasks run, sorted by name.
+  std::vector<std::string> engines() const;
+
+  // Per-task wall time (profiling). SetProfiling(true) allocates the
+  // counters (zeroed) and makes each Run time every task; Profile returns
+  // them with the number of Runs counted. Not on the path of an unprofiled
+  // Run beyond one branch per task.
+  struct TaskTime {
+    std::string node_name, op_type, engine;
+    uint64_t total_ns = 0;
+  };
+  void SetProfiling(bool on);
+  std::vector<TaskTime> Profile(uint64_t* runs) const;
 
  private:
   struct Task;
@@ -204,6 +228,27 @@ class StaticExecutor {
   std::vector<void*> workspaces_;          // per task, its workspaces
   std::vector<Patch> patches_;
   size_t kernel_tasks_ = 0;
+  // Stateful kernels, one per node that has one, prepared at load.
+  std::vector<std::unique_ptr<OpKernel>> owned_kernels_;
+  // Re-planned workspaces: per workspace index the largest size asked
+  // beyond the plan, the buffers, and the workspaces_ slots pointing there.
+  struct OverflowUse {
+    uint32_t slot;
+    uint32_t index;
+  };
+  std::vector<uint64_t> overflow_bytes_;
+  std::vector<OverflowUse> overflow_uses_;
+  struct FreeDeleter {
+    void operator()(void* p) const;
+  };
+  std::vector<std::unique_ptr<void, FreeDeleter>> overflow_buffers_;
+  // Engines of the tasks' kernels (BeginRun before each Run).
+  std::set<std::string> engines_used_;
+  std::vector<Engine*> engines_;
+  RunConfig run_config_;
+  bool profiling_ = false;
+  std::vector<uint64_t> task_ns_;
+  uint64_t profiled_runs_ = 0;
 };
 
 }  // namespace ge

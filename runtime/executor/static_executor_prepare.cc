@@ -31,6 +31,7 @@
 #include "metadef/register/inc/gert/contexts.h"
 #include "metadef/register/inc/register/op_infer_runner.h"
 #include "metadef/register/inc/register/op_registry.h"
+#include "runtime/engine/engine.h"
 #include "runtime/executor/infer_verdict_cache.h"
 #include "runtime/executor/io_check.h"
 #include "runtime/executor/static_executor.h"
@@ -218,7 +219,7 @@ struct PlanVerdictMemo {
   int32_t entry = -1;
   uint32_t kind = 0;  // the task's kind id (registration and kernel)
   size_t n_in = 0;
-  KernelFn fn = nullptr;
+  const KernelDef* def = nullptr;
   uint32_t ir_begin = 0;
   uint16_t ir_count = 0;
   bool valued = false;  // the verdict read input values: weight locations are keyed
@@ -318,6 +319,8 @@ class StaticExecutor::Preparer {
   static constexpr uint8_t kKindUnknown = 0xFF;
 
   Status CheckIoAndMapArena(const StaticExecutorOptions& options);
+  // After the tasks: re-planned workspaces allocated, engines looked up.
+  Status FinishEngines(const StaticExecutorOptions& options);
   void IndexOps();
   const IdEntry* FindId(int64_t id) const;
   ABSL_ATTRIBUTE_ALWAYS_INLINE Status PrepareTask(size_t pos);
@@ -355,6 +358,9 @@ class StaticExecutor::Preparer {
                                                    const DataType* inferred_dtypes) const;
   // A plain kernel task of a plan leaves no record: a PlanEntry names it.
   ABSL_ATTRIBUTE_ALWAYS_INLINE void ToPlanEntry(const Cursor& c, Task& task);
+  // A stateful kernel (cur_def_) for the task: created, prepared with the
+  // node's static facts, its workspaces checked against the plan.
+  Status PrepareStatefulKernel(const Cursor& c, const OpDesc& op, Task& task);
 
   StaticExecutor& x_;
   const proto::ModelTaskDef& td_;
@@ -401,6 +407,11 @@ class StaticExecutor::Preparer {
   std::vector<InferVerdictCache::WeightLoc> s_in_weights_;
   std::vector<InferVerdictCache::WeightLoc> s_no_weights_;
   gert::Shape unknown_rank_;
+  // The kernel definition of the task being prepared.
+  const KernelDef* cur_def_ = nullptr;
+  // Prepare's view of a task's tensors (weights with data, others without).
+  std::vector<gert::Tensor> s_facts_;
+  std::vector<const gert::Tensor*> s_fact_ptrs_;
 };
 
 Status StaticExecutor::Prepare(const StaticExecutorOptions& options) {
@@ -436,6 +447,29 @@ Status StaticExecutor::Preparer::Run(const StaticExecutorOptions& options) {
   registry_ = &OpRegistry::Instance();
   unknown_rank_.AppendDim(UNKNOWN_RANK);
   for (size_t pos = 0; pos < n_tasks; ++pos) RETURN_IF_ERROR(PrepareTask(pos));
+  return FinishEngines(options);
+}
+
+Status StaticExecutor::Preparer::FinishEngines(const StaticExecutorOptions& options) {
+  // Re-planned workspaces: one buffer per index, shared by the tasks that
+  // asked more than planned.
+  for (uint64_t bytes : x_.overflow_bytes_) {
+    void* p = bytes == 0 ? nullptr : std::aligned_alloc(64, (bytes + 63) / 64 * 64);
+    if (bytes != 0 && p == nullptr) {
+      return MemoryAllocFailed("cannot allocate a re-planned workspace of ", bytes, " bytes");
+    }
+    x_.overflow_buffers_.emplace_back(p);
+  }
+  for (const OverflowUse& u : x_.overflow_uses_) {
+    x_.workspaces_[u.slot] = x_.overflow_buffers_[u.index].get();
+  }
+  x_.run_config_.intra_op_threads = options.intra_op_threads;
+  for (const std::string& name : x_.engines_used_) {
+    ASSIGN_OR_RETURN(Engine * e, FindEngine(name));
+    x_.engines_.push_back(e);
+    // Set up the engine's threads now, so the first Run starts none.
+    e->BeginRun(x_.run_config_);
+  }
   return OkStatus();
 }
 
@@ -553,7 +587,8 @@ inline Status StaticExecutor::Preparer::PrepareTask(size_t pos) {
     same_as_last = s_sig_ == memo->sig;
   }
   if (same_as_last) {
-    task.fn = memo->fn;
+    cur_def_ = memo->def;
+    task.kernel = cur_def_->shared_kernel();
     task.ir_begin = memo->ir_begin;
     task.ir_count = memo->ir_count;
     inferred_shapes = verdicts_.at(memo->entry).out_shapes.data();
@@ -571,6 +606,12 @@ inline Status StaticExecutor::Preparer::PrepareTask(size_t pos) {
   // What the kernel context is made of at run time.
   task.op = &op;
   ++x_.kernel_tasks_;
+  if (!cur_def_->stateless()) {
+    // This node's own kernel, prepared now; it keeps its record (its
+    // workspaces may be re-planned).
+    RETURN_IF_ERROR(PrepareStatefulKernel(c, op, task));
+    return OkStatus();
+  }
   if (plan_ != nullptr && !rebinds_outputs) ToPlanEntry(c, task);
   return OkStatus();
 }
@@ -887,7 +928,7 @@ Status StaticExecutor::Preparer::SetKernel(const Cursor& c, absl::string_view ke
     re.kernel = kernel;
     re.kernel_engine.assign(engine.data(), engine.size());
   }
-  if (kernel == nullptr || kernel->fn == nullptr) {
+  if (kernel == nullptr) {
     std::vector<std::string> engines;
     for (const KernelDef* k : KernelRegistry::Instance().FindAll(re.reg->type)) {
       engines.push_back(k->engine);
@@ -896,7 +937,9 @@ Status StaticExecutor::Preparer::SetKernel(const Cursor& c, absl::string_view ke
                         "' (kernels: ", engines.empty() ? "none" : absl::StrJoin(engines, ", "),
                         ")");
   }
-  task.fn = kernel->fn;
+  cur_def_ = kernel;
+  task.kernel = kernel->shared_kernel();
+  if (x_.engines_used_.count(kernel->engine) == 0) x_.engines_used_.insert(kernel->engine);
   return OkStatus();
 }
 
@@ -1074,7 +1117,7 @@ inline void StaticExecutor::Preparer::Remember(const Cursor& c, int32_t verdict,
   memo.entry = verdict;
   memo.kind = c.ptask.kind;
   memo.n_in = c.f.n_in;
-  memo.fn = task.fn;
+  memo.def = cur_def_;
   memo.ir_begin = task.ir_begin;
   memo.ir_count = task.ir_count;
   memo.valued = std::any_of(w.begin(), w.end(), [](const InferVerdictCache::WeightLoc& l) {
@@ -1110,12 +1153,94 @@ inline void StaticExecutor::Preparer::ToPlanEntry(const Cursor& c, Task& task) {
   uint32_t& entry = memos_[c.ptask.op].plan_entry;
   if (entry == kNoPlanEntry || !x_.plan_entries_[entry].Matches(task)) {
     entry = static_cast<uint32_t>(x_.plan_entries_.size());
-    x_.plan_entries_.push_back(PlanEntry{task.fn, task.op, task.ir_begin, task.ir_count});
+    x_.plan_entries_.push_back(PlanEntry{task.kernel, task.op, task.ir_begin, task.ir_count});
   }
   x_.plan_code_[c.pos] = entry;
   x_.slots_.resize(task.in_begin);
   x_.workspaces_.resize(task.ws_begin);
   x_.tasks_.pop_back();
+}
+
+}  // namespace ge
+
+namespace ge {
+
+Status StaticExecutor::Preparer::PrepareStatefulKernel(const Cursor& c, const OpDesc& op,
+                                                       Task& task) {
+  std::unique_ptr<OpKernel> kernel = cur_def_->NewKernel();
+  if (kernel == nullptr) return Internal(Head(c), "kernel ", cur_def_->op_type, " created nothing");
+  // The node's static facts: every tensor's shape, data type and format;
+  // data only for weights (values known at load).
+  const size_t n = task.in_count + task.out_count;
+  s_facts_.assign(n, gert::Tensor());
+  s_fact_ptrs_.assign(n, nullptr);
+  for (size_t i = 0; i < n; ++i) {
+    const gert::Tensor* v = x_.slots_[task.in_begin + i];
+    if (v == nullptr) continue;
+    s_facts_[i] = *v;
+    const bool weight = i < task.in_count && RefAt(c, 0, i).kind == proto::MEM_WEIGHTS;
+    if (!weight) s_facts_[i].SetData(nullptr, 0);
+    s_fact_ptrs_[i] = &s_facts_[i];
+  }
+  gert::TilingContext ctx;
+  ctx.SetNode(x_.NodeNameAt(c.pos, task), op.GetType());
+  ctx.SetAttrHolder(&op);
+  ctx.SetTensors(absl::MakeConstSpan(s_fact_ptrs_.data(), task.in_count),
+                 absl::MakeConstSpan(s_fact_ptrs_.data() + task.in_count, task.out_count));
+  Status st = kernel->Prepare(ctx);
+  if (!st.ok()) return Annotate(st, Head(c), "prepare (", cur_def_->engine, "): ");
+  // Workspaces: the plan's when they hold what Prepare asks; otherwise the
+  // load re-plans that workspace into the executor's shared overflow
+  // buffer of its index (tasks run one at a time).
+  const absl::Span<const size_t> asked = ctx.GetWorkspaceSizes();
+  if (asked.size() > task.ws_count) {
+    if (task.ws_begin + task.ws_count != x_.workspaces_.size()) {
+      return Internal(Head(c), "workspaces are not the last in the flat array");
+    }
+    x_.workspaces_.resize(task.ws_begin + asked.size(), nullptr);
+  }
+  for (size_t k = 0; k < asked.size(); ++k) {
+    const uint64_t planned = k < task.ws_count ? RefAt(c, 2, k).size : 0;
+    if (asked[k] <= planned) continue;
+    if (x_.overflow_bytes_.size() <= k) x_.overflow_bytes_.resize(k + 1, 0);
+    x_.overflow_bytes_[k] = std::max<uint64_t>(x_.overflow_bytes_[k], asked[k]);
+    x_.overflow_uses_.push_back(
+        {task.ws_begin + static_cast<uint32_t>(k), static_cast<uint32_t>(k)});
+  }
+  task.ws_count = static_cast<uint16_t>(std::max<size_t>(task.ws_count, asked.size()));
+  task.kernel = kernel.get();
+  x_.owned_kernels_.push_back(std::move(kernel));
+  return OkStatus();
+}
+
+}  // namespace ge
+
+namespace ge {
+
+void StaticExecutor::SetProfiling(bool on) {
+  profiling_ = on;
+  const size_t n = parts_.plan != nullptr ? plan_code_.size() : tasks_.size();
+  if (on) task_ns_.assign(n, 0);
+  profiled_runs_ = 0;
+}
+
+std::vector<StaticExecutor::TaskTime> StaticExecutor::Profile(uint64_t* runs) const {
+  if (runs != nullptr) *runs = profiled_runs_;
+  std::vector<TaskTime> out;
+  proto::TaskDef scratch;
+  for (size_t i = 0; i < task_ns_.size(); ++i) {
+    TaskFields f;
+    if (parts_.plan != nullptr) {
+      f = FieldsOf(*parts_.plan, parts_.plan->task(i));
+    } else {
+      const proto::TaskDef* def = TaskDefAt(i, &scratch);
+      if (def == nullptr) continue;
+      f = FieldsOf(*def);
+    }
+    out.push_back(TaskTime{std::string(f.node_name), std::string(f.op_type), std::string(f.engine),
+                           task_ns_[i]});
+  }
+  return out;
 }
 
 }  // namespace ge

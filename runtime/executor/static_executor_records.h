@@ -23,6 +23,7 @@
 #include "graph/inc/graph/op_desc.h"
 #include "metadef/register/inc/gert/contexts.h"
 #include "metadef/register/inc/gert/tensor.h"
+#include "metadef/register/inc/register/kernel_registry.h"
 #include "metadef/register/inc/register/op_registry.h"
 #include "runtime/executor/static_executor.h"
 
@@ -35,7 +36,7 @@ namespace ge {
 // The KernelContext is made on the stack per run from these; the node name
 // its kernel sees is the op's, or the plan's task name (NodeNameAt).
 struct StaticExecutor::Task {
-  KernelFn fn = nullptr;  // TASK_KERNEL
+  const OpKernel* kernel = nullptr;  // TASK_KERNEL: shared (stateless) or this node's
   union {
     const OpDesc* op = nullptr;  // TASK_KERNEL: attributes, type
     size_t copy_bytes;           // TASK_MEMCPY: input 0 -> output 0
@@ -51,12 +52,12 @@ static_assert(sizeof(proto::TaskType) <= 4, "TaskType is an int enum");
 // A plan kernel task without a record: what its KernelContext needs beside
 // the plan's words (shared by the tasks of an op).
 struct StaticExecutor::PlanEntry {
-  KernelFn fn = nullptr;
+  const OpKernel* kernel = nullptr;
   const OpDesc* op = nullptr;
   uint32_t ir_begin = 0;
   uint16_t ir_count = 0;
   bool Matches(const Task& t) const {
-    return fn == t.fn && op == t.op && ir_begin == t.ir_begin && ir_count == t.ir_count;
+    return kernel == t.kernel && op == t.op && ir_begin == t.ir_begin && ir_count == t.ir_count;
   }
 };
 

@@ -4,6 +4,7 @@
 // pointed at the user's buffers, then each task's KernelContext made on the
 // stack from the records of static_executor_records.h and its kernel
 // called. Nothing here allocates but an error message.
+#include <chrono>
 #include <cstring>
 
 #include "absl/types/span.h"
@@ -28,6 +29,12 @@ class RefusingAllocator final : public gert::OutputAllocator {
 };
 
 RefusingAllocator g_refusing_allocator;
+
+uint64_t NowNs() {
+  return static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                   std::chrono::steady_clock::now().time_since_epoch())
+                                   .count());
+}
 
 }  // namespace
 
@@ -55,8 +62,14 @@ Status StaticExecutor::Run(absl::Span<const gert::Tensor> inputs,
                         : static_cast<uint8_t*>(const_cast<void*>(inputs[p.index].GetAddr()));
     p.tensor->SetData(base == nullptr ? nullptr : base + p.offset, static_cast<size_t>(p.size));
   }
+  for (Engine* e : engines_) e->BeginRun(run_config_);
+  if (profiling_) ++profiled_runs_;
   if (parts_.plan != nullptr) return RunPlan();
-  for (size_t i = 0; i < tasks_.size(); ++i) RETURN_IF_ERROR(RunTask(i, tasks_[i]));
+  for (size_t i = 0; i < tasks_.size(); ++i) {
+    const uint64_t t0 = profiling_ ? NowNs() : 0;
+    RETURN_IF_ERROR(RunTask(i, tasks_[i]));
+    if (profiling_) task_ns_[i] += NowNs() - t0;
+  }
   return OkStatus();
 }
 
@@ -68,8 +81,10 @@ Status StaticExecutor::RunPlan() {
   void* ws[256];
   for (size_t i = 0; i < plan_code_.size(); ++i) {
     const uint32_t code = plan_code_[i];
+    const uint64_t t0 = profiling_ ? NowNs() : 0;
     if ((code & kPlanRecord) != 0) {
       RETURN_IF_ERROR(RunTask(i, tasks_[code & ~kPlanRecord]));
+      if (profiling_) task_ns_[i] += NowNs() - t0;
       continue;
     }
     const PlanEntry& e = plan_entries_[code];
@@ -87,8 +102,9 @@ Status StaticExecutor::RunPlan() {
                    absl::MakeConstSpan(outs, t.outputs.size()));
     ctx.SetIrInputs(absl::MakeConstSpan(ir_.data() + e.ir_begin, e.ir_count));
     ctx.SetWorkspaces(absl::MakeConstSpan(ws, t.workspaces.size()));
-    Status st = e.fn(ctx);
+    Status st = e.kernel->Run(ctx);
     if (!st.ok()) return Annotate(st, TaskHeadAt(i), "kernel: ");  // the error path may allocate
+    if (profiling_) task_ns_[i] += NowNs() - t0;
   }
   return OkStatus();
 }
@@ -104,7 +120,7 @@ Status StaticExecutor::RunTask(size_t i, const Task& t) {
                      absl::MakeConstSpan(slots_.data() + t.in_begin + t.in_count, t.out_count));
       ctx.SetIrInputs(absl::MakeConstSpan(ir_.data() + t.ir_begin, t.ir_count));
       ctx.SetWorkspaces(absl::MakeConstSpan(workspaces_.data() + t.ws_begin, t.ws_count));
-      Status st = t.fn(ctx);
+      Status st = t.kernel->Run(ctx);
       if (!st.ok()) return Annotate(st, TaskHeadAt(i), "kernel: ");  // the error path may allocate
       return OkStatus();
     }

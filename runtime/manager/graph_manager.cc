@@ -3,6 +3,7 @@
 
 #include <utility>
 
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "compiler/manager/session_options.h"
 #include "runtime/api/model_internal.h"
@@ -190,7 +191,13 @@ Status GraphManager::RunGraph(uint32_t graph_id, const std::vector<gert::HostTen
                         "executor is set");
   }
   if (!entry->loaded.has_value()) {
-    auto model = LoadModelFromGeRootModel(entry->root_model, ModelLoadOptions());
+    ModelLoadOptions load_options;
+    const std::string threads = OptionOrDefault(entry->options, kOptIntraOpThreads);
+    if (!threads.empty() && !absl::SimpleAtoi(threads, &load_options.intra_op_threads)) {
+      return ParamInvalid("RunGraph: graph id ", graph_id, ": option ", kOptIntraOpThreads, "='",
+                          threads, "' is not an integer");
+    }
+    auto model = LoadModelFromGeRootModel(entry->root_model, load_options);
     if (!model.ok()) return Annotate(model.status(), "RunGraph: graph id ", graph_id, ": load: ");
     entry->loaded.emplace(std::move(*model));
   }

@@ -1,7 +1,7 @@
 // om_run: runs an OM model (like msame).
 //
 //   om_run --model=/tmp/m.om [--input=a.npy,b.pb] [--output_dir=DIR]
-//          [--loop=N] [--top5] [--log=info]
+//          [--loop=N] [--threads=N] [--profile] [--top5] [--log=info]
 //
 // Inputs: ONNX TensorProto (.pb) or NumPy (.npy) files, one per model input
 // in order, each checked against the model input (dtype, then shape by the
@@ -10,7 +10,10 @@
 // writes output_K.pb (ONNX TensorProto). --loop N runs N times and prints
 // the min and median latency (progress every ~2 s for long runs). --top5
 // prints the top-5 indices and values of every output (the default for a
-// single [1,N] / [N] float output).
+// single [1,N] / [N] float output). --threads sets the compute engine's
+// intra-op threads (default: one per core). --profile times every task of
+// a static model over the runs and prints the time per task and the op
+// types by total time.
 //
 // Exit status: 0 success, 1 a load / run / file error, 2 a bad command line.
 #include <sys/resource.h>
@@ -51,6 +54,9 @@ constexpr char kUsage[] = R"(usage: om_run --model=m.om [--flag=value ...]
                 default: deterministic generated values
   --output_dir  write output_K.pb (ONNX TensorProto) for every output K
   --loop        run N times (default 1) and print min / median latency
+  --threads     intra-op threads of the compute engine (default 0: one per core)
+  --profile     time every task over the runs; print the slowest tasks and the op types
+                by total time
   --top5        print the top-5 indices and values of every output (default for a single
                 [1,N] float output)
   --log         debug, info (default), warning, error or null
@@ -62,14 +68,16 @@ struct Flags {
   std::vector<std::string> inputs;
   std::string output_dir;
   int64_t loop = 1;
+  int64_t threads = 0;
+  bool profile = false;
   bool top5 = false;
   bool help = false;
 };
 
 StatusOr<Flags> ParseFlags(int argc, char** argv) {
   static const std::vector<tools::FlagSpec> specs = {
-      {"model", true}, {"input", true}, {"output_dir", true}, {"loop", true},
-      {"top5", false}, {"log", true},   {"help", false},      {"h", false},
+      {"model", true},    {"input", true}, {"output_dir", true}, {"loop", true},  {"threads", true},
+      {"profile", false}, {"top5", false}, {"log", true},        {"help", false}, {"h", false},
   };
   ASSIGN_OR_RETURN(auto pairs, tools::ParseFlagArgs(argc, argv, specs));
   Flags f;
@@ -91,6 +99,15 @@ StatusOr<Flags> ParseFlags(int argc, char** argv) {
       if (!absl::SimpleAtoi(value, &f.loop) || f.loop < 1 || f.loop > kMaxLoop) {
         return ParamInvalid("--loop value '", value, "' is not an integer in [1, ", kMaxLoop, "]");
       }
+    } else if (name == "threads") {
+      if (!absl::SimpleAtoi(value, &f.threads) || f.threads < 0 || f.threads > 1024) {
+        return ParamInvalid("--threads value '", value, "' is not an integer in [0, 1024]");
+      }
+    } else if (name == "profile") {
+      if (value != "true" && value != "1" && value != "false" && value != "0") {
+        return ParamInvalid("--profile value '", value, "' is not true / false");
+      }
+      f.profile = value == "true" || value == "1";
     } else if (name == "top5") {
       if (value != "true" && value != "1" && value != "false" && value != "0") {
         return ParamInvalid("--top5 value '", value, "' is not true / false");
@@ -180,6 +197,54 @@ void PrintTop5(size_t index, const std::string& name, const gert::Tensor& t) {
   }
 }
 
+// The slowest tasks and the op types (with engine) by total time, per run.
+void PrintProfile(const Model& model) {
+  uint64_t runs = 0;
+  std::vector<TaskProfile> tasks = model.Profile(&runs);
+  if (runs == 0) return;
+  uint64_t total = 0;
+  for (const TaskProfile& t : tasks) total += t.total_ns;
+  const double per_run = 1e-6 / static_cast<double>(runs);
+  std::vector<size_t> order(tasks.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return tasks[a].total_ns > tasks[b].total_ns; });
+  std::printf("profile over %llu run(s): %zu tasks, %.3f ms per run in tasks\n",
+              static_cast<unsigned long long>(runs), tasks.size(),
+              static_cast<double>(total) * per_run);
+  std::printf("slowest tasks (ms per run, share):\n");
+  for (size_t k = 0; k < std::min<size_t>(15, order.size()); ++k) {
+    const TaskProfile& t = tasks[order[k]];
+    std::printf(
+        "  %4zu  %9.3f  %5.1f%%  %-20s %-16s %s\n", order[k],
+        static_cast<double>(t.total_ns) * per_run,
+        total == 0 ? 0.0 : 100.0 * static_cast<double>(t.total_ns) / static_cast<double>(total),
+        t.op_type.c_str(), t.engine.c_str(), t.node_name.c_str());
+  }
+  struct TypeTotal {
+    std::string key;
+    uint64_t ns = 0;
+    size_t count = 0;
+  };
+  std::vector<TypeTotal> types;
+  for (const TaskProfile& t : tasks) {
+    const std::string key = absl::StrCat(t.op_type, " (", t.engine, ")");
+    auto it =
+        std::find_if(types.begin(), types.end(), [&](const TypeTotal& x) { return x.key == key; });
+    if (it == types.end()) it = types.insert(types.end(), TypeTotal{key});
+    it->ns += t.total_ns;
+    ++it->count;
+  }
+  std::stable_sort(types.begin(), types.end(),
+                   [](const TypeTotal& a, const TypeTotal& b) { return a.ns > b.ns; });
+  std::printf("op types by total time (ms per run, share, tasks):\n");
+  for (const TypeTotal& t : types) {
+    std::printf("  %9.3f  %5.1f%%  %5zu  %s\n", static_cast<double>(t.ns) * per_run,
+                total == 0 ? 0.0 : 100.0 * static_cast<double>(t.ns) / static_cast<double>(total),
+                t.count, t.key.c_str());
+  }
+}
+
 int Main(int argc, char** argv) {
   auto flags = ParseFlags(argc, argv);
   if (!flags.ok()) return Fail(flags.status(), kExitUsage);
@@ -193,7 +258,9 @@ int Main(int argc, char** argv) {
   struct rusage ru0 {};
   getrusage(RUSAGE_SELF, &ru0);
   auto t0 = std::chrono::steady_clock::now();
-  auto model = Model::LoadFromFile(f.model);
+  ModelLoadOptions load_options;
+  load_options.intra_op_threads = static_cast<int>(f.threads);
+  auto model = Model::LoadFromFile(f.model, load_options);
   if (!model.ok()) return Fail(Annotate(model.status(), "loading '", f.model, "': "), kExitFailed);
   const double load_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
@@ -218,6 +285,9 @@ int Main(int argc, char** argv) {
                                      std::chrono::steady_clock::now() - v0)
                                      .count()));
 
+  if (f.profile) {
+    if (Status st = model->SetProfiling(true); !st.ok()) return Fail(st, kExitFailed);
+  }
   std::vector<double> times;
   times.reserve(static_cast<size_t>(f.loop));
   std::vector<gert::HostTensor> outputs;
@@ -267,6 +337,7 @@ int Main(int argc, char** argv) {
                             : (sorted[sorted.size() / 2 - 1] + sorted[sorted.size() / 2]) / 2;
   std::printf("latency over %lld run(s): min %.3f ms, median %.3f ms\n",
               static_cast<long long>(f.loop), sorted.front(), median);
+  if (f.profile) PrintProfile(*model);
   return kExitOk;
 }
 

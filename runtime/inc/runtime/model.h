@@ -122,6 +122,18 @@ struct ModelLoadOptions {
   BodyCheck body_check = BodyCheck::kBeforeFirstRun;
   // Engine whose kernels run a dynamic model.
   std::string dynamic_engine = "DNN_VM_HOST_CPU";
+  // Intra-op threads of the compute engine's kernels (oneDNN and our
+  // threaded kernels share one OpenMP pool of this size); <= 0: one per
+  // core, as ONNX Runtime's default.
+  int intra_op_threads = 0;
+};
+
+// Time per task of a profiled static model (Model::SetProfiling).
+struct TaskProfile {
+  std::string node_name;
+  std::string op_type;
+  std::string engine;
+  uint64_t total_ns = 0;  // over every profiled Run
 };
 
 class Model {
@@ -151,6 +163,12 @@ class Model {
 
   StatusOr<std::vector<gert::HostTensor>> Run(const std::vector<gert::HostTensor>& inputs);
   Status Run(absl::Span<const gert::Tensor> inputs, absl::Span<gert::Tensor> outputs);
+
+  // Profiling of a static model's tasks: while on, each Run adds each
+  // task's wall time to its counter (NotSupported for a dynamic model).
+  // Profile() returns the counters in task order and the Runs counted.
+  Status SetProfiling(bool on);
+  std::vector<TaskProfile> Profile(uint64_t* runs = nullptr) const;
 
   // Implementation (runtime/api); constructed by the loader.
   struct Impl;
