@@ -22,6 +22,7 @@
 #include "graph/inc/graph/op_desc.h"
 #include "graph/inc/graph/op_types.h"
 #include "metadef/inc/external/graph/type_utils.h"
+#include "metadef/register/inc/register/kernel_registry.h"
 #include "runtime/api/model_internal.h"
 #include "runtime/executor/dynamic_executor.h"
 #include "runtime/executor/io_check.h"
@@ -131,21 +132,150 @@ class PendingBodyChecksum {
   std::atomic<bool> passed_{false};
 };
 
+// What Model runs: one interface over the static and the dynamic executor,
+// so Model never asks which one it holds.
+class ModelExecutor {
+ public:
+  virtual ~ModelExecutor() = default;
+  virtual bool is_dynamic() const = 0;
+  virtual uint64_t arena_bytes() const { return 0; }
+  virtual std::vector<std::string> engines() const = 0;
+  // Runs into fresh outputs (the inputs are views of caller tensors).
+  virtual StatusOr<std::vector<gert::HostTensor>> RunOwned(
+      absl::Span<const gert::Tensor> inputs, const std::vector<ModelIoDesc>& out_descs) = 0;
+  // Runs into the caller's output buffers.
+  virtual Status RunInto(absl::Span<const gert::Tensor> inputs, absl::Span<gert::Tensor> outputs,
+                         const std::vector<ModelIoDesc>& out_descs) = 0;
+  virtual Status SetProfiling(bool on) { return NotSupported("profiling is for static models"); }
+  virtual std::vector<TaskProfile> Profile(uint64_t* runs) const {
+    if (runs != nullptr) *runs = 0;
+    return {};
+  }
+};
+
 struct Model::Impl {
   GeRootModelPtr root;                            // models loaded from a GeRootModel / dynamic OMs
   const proto::ModelTaskDef* task_def = nullptr;  // the root's
   std::string name;
   std::vector<ModelIoDesc> inputs;
   std::vector<ModelIoDesc> outputs;
-  std::unique_ptr<StaticExecutor> static_exec;
-  std::unique_ptr<DynamicExecutor> dynamic_exec;
-  absl::Mutex mu;  // serialises runs of the static executor
+  std::unique_ptr<ModelExecutor> exec;
   // Set while a LoadFromFile with BodyCheck::kBeforeFirstRun has not seen
   // the checksum pass; every Run waits for it first.
   std::unique_ptr<PendingBodyChecksum> body_checksum;
 
   Status VerifyBody() { return body_checksum == nullptr ? OkStatus() : body_checksum->Wait(); }
 };
+
+namespace {
+
+// The static executor: one Run at a time (the arena and views are shared),
+// outputs allocated from the task list's descriptions when Model owns them.
+class StaticModelExecutor final : public ModelExecutor {
+ public:
+  explicit StaticModelExecutor(std::unique_ptr<StaticExecutor> exec) : exec_(std::move(exec)) {}
+  bool is_dynamic() const override { return false; }
+  uint64_t arena_bytes() const override { return exec_->arena_bytes(); }
+  std::vector<std::string> engines() const override { return exec_->engines(); }
+
+  StatusOr<std::vector<gert::HostTensor>> RunOwned(absl::Span<const gert::Tensor> inputs,
+                                                   const std::vector<ModelIoDesc>&) override {
+    const proto::ModelTaskDef& td = exec_->task_def();
+    // The inputs are checked before the outputs are allocated: a model whose
+    // outputs are huge must not allocate (and zero) them for inputs it
+    // rejects.
+    RETURN_IF_ERROR(
+        CheckUserTensorCount(static_cast<size_t>(td.input_size()), inputs.size(), "input"));
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      RETURN_IF_ERROR(CheckUserTensor(td.input(static_cast<int>(i)), inputs[i], "input", i));
+    }
+    std::vector<gert::HostTensor> outs(static_cast<size_t>(td.output_size()));
+    std::vector<gert::Tensor> out_views(outs.size());
+    for (size_t i = 0; i < outs.size(); ++i) {
+      const proto::ModelIoDef& d = td.output(static_cast<int>(i));
+      ASSIGN_OR_RETURN(gert::Shape shape, gert::Shape::FromDims(d.dims()));
+      ASSIGN_OR_RETURN(outs[i],
+                       gert::HostTensor::Create(static_cast<DataType>(d.data_type()), shape));
+      out_views[i] = outs[i].tensor();
+    }
+    absl::MutexLock lock(&mu_);
+    RETURN_IF_ERROR(exec_->Run(inputs, absl::MakeSpan(out_views)));
+    return outs;
+  }
+
+  Status RunInto(absl::Span<const gert::Tensor> inputs, absl::Span<gert::Tensor> outputs,
+                 const std::vector<ModelIoDesc>&) override {
+    absl::MutexLock lock(&mu_);
+    return exec_->Run(inputs, outputs);
+  }
+
+  Status SetProfiling(bool on) override {
+    absl::MutexLock lock(&mu_);
+    exec_->SetProfiling(on);
+    return OkStatus();
+  }
+
+  std::vector<TaskProfile> Profile(uint64_t* runs) const override {
+    absl::MutexLock lock(&mu_);
+    std::vector<TaskProfile> out;
+    for (StaticExecutor::TaskTime& t : exec_->Profile(runs)) {
+      out.push_back(TaskProfile{std::move(t.node_name), std::move(t.op_type), std::move(t.engine),
+                                t.total_ns});
+    }
+    return out;
+  }
+
+ private:
+  std::unique_ptr<StaticExecutor> exec_;
+  mutable absl::Mutex mu_;  // serialises runs
+};
+
+// The dynamic executor: runs keep no state (concurrent runs are safe);
+// results are fresh tensors, copied into caller buffers for RunInto.
+class DynamicModelExecutor final : public ModelExecutor {
+ public:
+  explicit DynamicModelExecutor(std::unique_ptr<DynamicExecutor> exec) : exec_(std::move(exec)) {}
+  bool is_dynamic() const override { return true; }
+  std::vector<std::string> engines() const override { return {kEngineHostCpu}; }
+
+  StatusOr<std::vector<gert::HostTensor>> RunOwned(absl::Span<const gert::Tensor> inputs,
+                                                   const std::vector<ModelIoDesc>&) override {
+    std::vector<const gert::Tensor*> views(inputs.size());
+    for (size_t i = 0; i < inputs.size(); ++i) views[i] = &inputs[i];
+    return exec_->Run(views);
+  }
+
+  Status RunInto(absl::Span<const gert::Tensor> inputs, absl::Span<gert::Tensor> outputs,
+                 const std::vector<ModelIoDesc>& out_descs) override {
+    RETURN_IF_ERROR(CheckUserTensorCount(out_descs.size(), outputs.size(), "output"));
+    ASSIGN_OR_RETURN(std::vector<gert::HostTensor> outs, RunOwned(inputs, out_descs));
+    for (size_t i = 0; i < outs.size(); ++i) {
+      const gert::Tensor& src = outs[i].tensor();
+      gert::Tensor& dst = outputs[i];
+      const std::string& name = out_descs[i].name;
+      if (dst.GetDataType() != src.GetDataType()) {
+        return ParamInvalid("output ", i, " '", name, "': data type is ",
+                            TypeUtils::DataTypeToSerialString(dst.GetDataType()),
+                            ", the run produced ",
+                            TypeUtils::DataTypeToSerialString(src.GetDataType()));
+      }
+      ASSIGN_OR_RETURN(size_t need, gert::HostStorageBytes(src.GetDataType(), src.GetShapeSize()));
+      if (dst.GetSize() < need || (need > 0 && dst.GetAddr() == nullptr)) {
+        return OutOfRange("output ", i, " '", name, "': buffer of ", dst.GetSize(),
+                          " bytes cannot hold the result ", src.GetShape().ToString(), " (", need,
+                          " bytes)");
+      }
+      dst.SetShape(src.GetShape());
+      RETURN_IF_ERROR(Annotate(gert::CopyTensorData(src, &dst), "output ", i, " '", name, "': "));
+    }
+    return OkStatus();
+  }
+
+ private:
+  std::unique_ptr<DynamicExecutor> exec_;
+};
+
+}  // namespace
 
 namespace {
 
@@ -243,7 +373,9 @@ StatusOr<Model> LoadFromOmBytes(absl::Span<const uint8_t> bytes, std::shared_ptr
   StaticExecutorOptions sopts;
   sopts.max_arena_bytes = options.max_arena_bytes;
   sopts.intra_op_threads = options.intra_op_threads;
-  ASSIGN_OR_RETURN(impl->static_exec, StaticExecutor::Create(std::move(parts), sopts));
+  ASSIGN_OR_RETURN(std::unique_ptr<StaticExecutor> exec,
+                   StaticExecutor::Create(std::move(parts), sopts));
+  impl->exec = std::make_unique<StaticModelExecutor>(std::move(exec));
   const proto::ModelTaskDef& td = *impl->task_def;
   impl->inputs.reserve(static_cast<size_t>(td.input_size()));
   impl->outputs.reserve(static_cast<size_t>(td.output_size()));
@@ -265,16 +397,18 @@ StatusOr<Model> LoadModelFromGeRootModel(GeRootModelPtr root, const ModelLoadOpt
     RETURN_IF_ERROR(Annotate(RestoreConstValues(*m), "model '", m->name, "': "));
     DynamicExecutorOptions dopts;
     dopts.engine = options.dynamic_engine;
-    ASSIGN_OR_RETURN(impl->dynamic_exec, DynamicExecutor::Create(m, dopts));
+    ASSIGN_OR_RETURN(std::unique_ptr<DynamicExecutor> exec, DynamicExecutor::Create(m, dopts));
+    impl->exec = std::make_unique<DynamicModelExecutor>(std::move(exec));
   } else {
     StaticExecutorOptions sopts;
     sopts.max_arena_bytes = options.max_arena_bytes;
     sopts.intra_op_threads = options.intra_op_threads;
-    ASSIGN_OR_RETURN(impl->static_exec, StaticExecutor::Create(m, sopts));
+    ASSIGN_OR_RETURN(std::unique_ptr<StaticExecutor> exec, StaticExecutor::Create(m, sopts));
+    impl->exec = std::make_unique<StaticModelExecutor>(std::move(exec));
   }
   for (const proto::ModelIoDef& d : td.input()) impl->inputs.push_back(ToDesc(d));
   for (const proto::ModelIoDef& d : td.output()) impl->outputs.push_back(ToDesc(d));
-  if (impl->dynamic_exec != nullptr && m->graph != nullptr) {
+  if (impl->exec->is_dynamic() && m->graph != nullptr) {
     DescribeValuesFromGraph(*m->graph, &impl->inputs, &impl->outputs);
   }
   impl->root = std::move(root);
@@ -332,32 +466,23 @@ Model& Model::operator=(Model&&) noexcept = default;
 Model::~Model() = default;
 
 const std::string& Model::name() const { return impl_->name; }
-bool Model::is_dynamic() const { return impl_->dynamic_exec != nullptr; }
+bool Model::is_dynamic() const { return impl_->exec->is_dynamic(); }
 const std::vector<ModelIoDesc>& Model::inputs() const { return impl_->inputs; }
 const std::vector<ModelIoDesc>& Model::outputs() const { return impl_->outputs; }
-uint64_t Model::arena_bytes() const {
-  return impl_->static_exec != nullptr ? impl_->static_exec->arena_bytes() : 0;
-}
+uint64_t Model::arena_bytes() const { return impl_->exec->arena_bytes(); }
+std::vector<std::string> Model::engines() const { return impl_->exec->engines(); }
 
 Status Model::SetProfiling(bool on) {
-  if (impl_ == nullptr || impl_->static_exec == nullptr) {
-    return NotSupported("profiling is for static models");
-  }
-  absl::MutexLock lock(&impl_->mu);
-  impl_->static_exec->SetProfiling(on);
-  return OkStatus();
+  if (impl_ == nullptr) return ParamInvalid("SetProfiling on a moved-from Model");
+  return impl_->exec->SetProfiling(on);
 }
 
 std::vector<TaskProfile> Model::Profile(uint64_t* runs) const {
-  if (runs != nullptr) *runs = 0;
-  if (impl_ == nullptr || impl_->static_exec == nullptr) return {};
-  absl::MutexLock lock(&impl_->mu);
-  std::vector<TaskProfile> out;
-  for (StaticExecutor::TaskTime& t : impl_->static_exec->Profile(runs)) {
-    out.push_back(
-        TaskProfile{std::move(t.node_name), std::move(t.op_type), std::move(t.engine), t.total_ns});
+  if (impl_ == nullptr) {
+    if (runs != nullptr) *runs = 0;
+    return {};
   }
-  return out;
+  return impl_->exec->Profile(runs);
 }
 
 Status Model::VerifyBody() {
@@ -374,65 +499,15 @@ StatusOr<std::vector<gert::HostTensor>> Model::Run(const std::vector<gert::HostT
       return ParamInvalid("input ", i, " owns no storage");
     }
   }
-  if (impl_->dynamic_exec != nullptr) {
-    std::vector<const gert::Tensor*> views(inputs.size());
-    for (size_t i = 0; i < inputs.size(); ++i) views[i] = &inputs[i].tensor();
-    return impl_->dynamic_exec->Run(views);
-  }
-  const proto::ModelTaskDef& td = *impl_->task_def;
-  // The inputs are checked before the outputs are allocated: a model whose
-  // outputs are huge must not allocate (and zero) them for inputs it
-  // rejects.
-  RETURN_IF_ERROR(
-      CheckUserTensorCount(static_cast<size_t>(td.input_size()), inputs.size(), "input"));
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    RETURN_IF_ERROR(CheckUserTensor(td.input(static_cast<int>(i)), inputs[i].tensor(), "input", i));
-  }
-  std::vector<gert::HostTensor> outs(static_cast<size_t>(td.output_size()));
-  std::vector<gert::Tensor> out_views(outs.size());
-  for (size_t i = 0; i < outs.size(); ++i) {
-    const proto::ModelIoDef& d = td.output(static_cast<int>(i));
-    ASSIGN_OR_RETURN(gert::Shape shape, gert::Shape::FromDims(d.dims()));
-    ASSIGN_OR_RETURN(outs[i], gert::HostTensor::Create(static_cast<DataType>(d.data_type()), shape));
-    out_views[i] = outs[i].tensor();
-  }
   std::vector<gert::Tensor> in_views(inputs.size());
   for (size_t i = 0; i < inputs.size(); ++i) in_views[i] = inputs[i].tensor();
-  RETURN_IF_ERROR(Run(in_views, absl::MakeSpan(out_views)));
-  return outs;
+  return impl_->exec->RunOwned(in_views, impl_->outputs);
 }
 
 Status Model::Run(absl::Span<const gert::Tensor> inputs, absl::Span<gert::Tensor> outputs) {
   if (impl_ == nullptr) return ParamInvalid("Run on a moved-from Model");
   RETURN_IF_ERROR(impl_->VerifyBody());
-  if (impl_->static_exec != nullptr) {
-    absl::MutexLock lock(&impl_->mu);
-    return impl_->static_exec->Run(inputs, outputs);
-  }
-  RETURN_IF_ERROR(CheckUserTensorCount(impl_->outputs.size(), outputs.size(), "output"));
-  std::vector<const gert::Tensor*> views(inputs.size());
-  for (size_t i = 0; i < inputs.size(); ++i) views[i] = &inputs[i];
-  ASSIGN_OR_RETURN(std::vector<gert::HostTensor> outs, impl_->dynamic_exec->Run(views));
-  for (size_t i = 0; i < outs.size(); ++i) {
-    const gert::Tensor& src = outs[i].tensor();
-    gert::Tensor& dst = outputs[i];
-    const std::string& name = impl_->outputs[i].name;
-    if (dst.GetDataType() != src.GetDataType()) {
-      return ParamInvalid("output ", i, " '", name, "': data type is ",
-                          TypeUtils::DataTypeToSerialString(dst.GetDataType()),
-                          ", the run produced ",
-                          TypeUtils::DataTypeToSerialString(src.GetDataType()));
-    }
-    ASSIGN_OR_RETURN(size_t need, gert::HostStorageBytes(src.GetDataType(), src.GetShapeSize()));
-    if (dst.GetSize() < need || (need > 0 && dst.GetAddr() == nullptr)) {
-      return OutOfRange("output ", i, " '", name, "': buffer of ", dst.GetSize(),
-                        " bytes cannot hold the result ", src.GetShape().ToString(), " (", need,
-                        " bytes)");
-    }
-    dst.SetShape(src.GetShape());
-    RETURN_IF_ERROR(Annotate(gert::CopyTensorData(src, &dst), "output ", i, " '", name, "': "));
-  }
-  return OkStatus();
+  return impl_->exec->RunInto(inputs, outputs, impl_->outputs);
 }
 
 }  // namespace ge

@@ -267,10 +267,11 @@ int Main(int argc, char** argv) {
   struct rusage ru1 {};
   getrusage(RUSAGE_SELF, &ru1);
   tools::ToolLog(tools::LogLevel::kInfo, kTool,
-                 absl::StrFormat("loaded %s (%s, %zu input(s), %zu output(s), arena %llu bytes) "
-                                 "in %.1f ms (%ld page faults)",
+                 absl::StrFormat("loaded %s (%s on %s, %zu input(s), %zu output(s), arena %llu "
+                                 "bytes) in %.1f ms (%ld page faults)",
                                  f.model, model->is_dynamic() ? "dynamic" : "static",
-                                 model->inputs().size(), model->outputs().size(),
+                                 absl::StrJoin(model->engines(), ", "), model->inputs().size(),
+                                 model->outputs().size(),
                                  static_cast<unsigned long long>(model->arena_bytes()), load_ms,
                                  ru1.ru_minflt + ru1.ru_majflt - ru0.ru_minflt - ru0.ru_majflt));
   auto inputs = MakeInputs(*model, f);

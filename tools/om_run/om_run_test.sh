@@ -58,6 +58,22 @@ cmp -s "$T/gen/output_0.pb" "$T/gen/first.pb" && pass "generated inputs determin
   || fail "generated outputs differ"
 grep -q '^\[om_run\]' "$T/out" && fail "--log=error still logs info" || pass "--log=error quiet"
 
+# Threads: the same output at 1 and 2 threads; out-of-range counts refused.
+expect_exit 0 "one thread" "$OM_RUN" --model="$T/cnn.om" --input="$INPUT_NPY" --threads=1 \
+  --output_dir="$T/npy"
+expect_exit 0 "threads-1 output matches NumPy" "$COMPARE" "$T/npy/output_0.pb" "$EXPECTED" 1e-4 1e-6
+expect_exit 0 "two threads" "$OM_RUN" --model="$T/cnn.om" --input="$INPUT_NPY" --threads=2 \
+  --output_dir="$T/npy"
+expect_exit 0 "threads-2 output matches NumPy" "$COMPARE" "$T/npy/output_0.pb" "$EXPECTED" 1e-4 1e-6
+expect_exit 2 "bad --threads" "$OM_RUN" --model="$T/cnn.om" --threads=-1
+expect_out "bad threads named" "--threads value '-1'"
+# Profile: time per task and per op type.
+expect_exit 0 "profile" "$OM_RUN" --model="$T/cnn.om" --loop=3 --profile
+expect_out "profile header" "profile over 3 run(s)"
+expect_out "slowest tasks" "slowest tasks (ms per run, share):"
+expect_out "op types" "op types by total time"
+expect_out "conv in the profile" "Conv ("
+
 # Wrong inputs.
 expect_exit 1 "two inputs for a one-input model" "$OM_RUN" --model="$T/cnn.om" \
   --input="$INPUT_NPY,$INPUT_PB"

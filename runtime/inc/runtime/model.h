@@ -153,6 +153,8 @@ class Model {
   const std::vector<ModelIoDesc>& outputs() const;
   // Arena bytes of a static model (0 for a dynamic one).
   uint64_t arena_bytes() const;
+  // The engines whose kernels run the model, sorted by name.
+  std::vector<std::string> engines() const;
 
   // Waits for the body checksum of a file loaded with
   // BodyCheck::kBeforeFirstRun (computing the rest of it on this thread
