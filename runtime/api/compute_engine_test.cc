@@ -12,12 +12,14 @@
 #include <thread>
 #include <vector>
 
+#include "build/model/model_builder.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "metadef/register/inc/register/kernel_registry.h"
 #include "metadef/register/inc/register/op_registry.h"
 #include "metadef/register/testing/alloc_counter.h"
 #include "runtime/api/model_internal.h"
+#include "runtime/executor/dynamic_executor.h"
 #include "runtime/executor/static_executor.h"
 #include "runtime/manager/graph_manager.h"
 #include "runtime/reference/reference_test_util.h"
@@ -219,6 +221,63 @@ TEST(ComputeEngineTest, PrepareFailureFailsTheLoadNamingTheNode) {
   ASSERT_FALSE(exec.ok());
   EXPECT_THAT(std::string(exec.status().message()), ::testing::HasSubstr("not_weight"));
   EXPECT_THAT(std::string(exec.status().message()), ::testing::HasSubstr("w must be a weight"));
+}
+
+// x [-1] -> axpy(alpha 2, w1 [4]) -> y: a dynamic model.
+ComputeGraphPtr DynamicAxpyGraph() {
+  TestGraph g("dyn_axpy");
+  NodePtr x = g.TypedData("x", 0, {-1});
+  NodePtr w1 = g.Const("w1", F32({4}, {1, 2, 3, 4}));
+  NodePtr w2 = g.Const("w2", F32({4}, {0.5f, 0.5f, 0.5f, 0.5f}));
+  NodePtr a = g.Op("a", "CeTestAxpy", {x, w1}, {{"alpha", AttrValue::CreateFrom<float>(2.0f)}});
+  NodePtr b = g.Op("b", "CeTestAxpy", {a, w2}, {{"alpha", AttrValue::CreateFrom<float>(-1.0f)}});
+  g.NetOutput({b});
+  return g.graph();
+}
+
+TEST(ComputeEngineTest, DynamicModelsPrepareOncePerShapeInAnLruCache) {
+  StatusOr<GeRootModelPtr> root = Build(DynamicAxpyGraph());
+  ASSERT_TRUE(root.ok()) << root.status();
+  ASSERT_TRUE((*root)->root->task_def.dynamic());
+  ASSERT_TRUE(RestoreConstValues(*(*root)->root).ok());
+  for (size_t capacity : {size_t{256}, size_t{1}}) {
+    DynamicExecutorOptions options;
+    options.kernel_cache_size = capacity;
+    StatusOr<std::unique_ptr<DynamicExecutor>> exec =
+        DynamicExecutor::Create((*root)->root, options);
+    ASSERT_TRUE(exec.ok()) << exec.status();
+    g_prepares = 0;
+    gert::HostTensor x = F32({4}, {1, -1, 0.5f, 0});
+    for (int run = 0; run < 3; ++run) {
+      StatusOr<std::vector<gert::HostTensor>> out = (*exec)->Run({&x.tensor()});
+      ASSERT_TRUE(out.ok()) << out.status();
+      EXPECT_THAT(ToF32((*out)[0].tensor()), ElementsAre(-(2 * 1 + 1) + 0.5f, -(2 * -1 + 2) + 0.5f,
+                                                         -(2 * 0.5f + 3) + 0.5f, -(0 + 4) + 0.5f));
+    }
+    const ComputeKernelCache* cache = (*exec)->kernel_cache();
+    ASSERT_NE(cache, nullptr);
+    if (capacity == 256) {
+      // Two nodes, one shape: prepared on the first run, served after.
+      EXPECT_EQ(g_prepares.load(), 2);
+      EXPECT_EQ(cache->prepares(), 2);
+      EXPECT_EQ(cache->hits(), 4);
+      EXPECT_EQ(cache->size(), 2u);
+    } else {
+      // One entry for two nodes: each run evicts the other's.
+      EXPECT_EQ(g_prepares.load(), 6);
+      EXPECT_EQ(cache->size(), 1u);
+    }
+  }
+  // A cache of 0 leaves every node to the host-CPU kernels.
+  DynamicExecutorOptions off;
+  off.kernel_cache_size = 0;
+  StatusOr<std::unique_ptr<DynamicExecutor>> exec = DynamicExecutor::Create((*root)->root, off);
+  ASSERT_TRUE(exec.ok()) << exec.status();
+  g_prepares = 0;
+  gert::HostTensor x = F32({4}, {1, 2, 3, 4});
+  ASSERT_TRUE((*exec)->Run({&x.tensor()}).ok());
+  EXPECT_EQ(g_prepares.load(), 0);
+  EXPECT_EQ((*exec)->kernel_cache(), nullptr);
 }
 
 }  // namespace

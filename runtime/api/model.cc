@@ -397,6 +397,8 @@ StatusOr<Model> LoadModelFromGeRootModel(GeRootModelPtr root, const ModelLoadOpt
     RETURN_IF_ERROR(Annotate(RestoreConstValues(*m), "model '", m->name, "': "));
     DynamicExecutorOptions dopts;
     dopts.engine = options.dynamic_engine;
+    dopts.kernel_cache_size = options.dynamic_kernel_cache_size;
+    dopts.intra_op_threads = options.intra_op_threads;
     ASSIGN_OR_RETURN(std::unique_ptr<DynamicExecutor> exec, DynamicExecutor::Create(m, dopts));
     impl->exec = std::make_unique<DynamicModelExecutor>(std::move(exec));
   } else {

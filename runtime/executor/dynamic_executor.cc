@@ -9,6 +9,7 @@
 #include "graph/inc/graph/op_types.h"
 #include "metadef/inc/external/graph/type_utils.h"
 #include "metadef/register/inc/register/op_registry.h"
+#include "runtime/engine/engine.h"
 #include "runtime/executor/io_check.h"
 #include "runtime/reference/reference_interpreter.h"
 
@@ -68,6 +69,13 @@ StatusOr<std::unique_ptr<DynamicExecutor>> DynamicExecutor::Create(
   return std::unique_ptr<DynamicExecutor>(new DynamicExecutor(std::move(model), options));
 }
 
+DynamicExecutor::DynamicExecutor(GeModelPtr model, DynamicExecutorOptions options)
+    : model_(std::move(model)), options_(std::move(options)) {
+  if (options_.kernel_cache_size > 0) {
+    cache_ = std::make_unique<ComputeKernelCache>(options_.kernel_cache_size);
+  }
+}
+
 StatusOr<std::vector<gert::HostTensor>> DynamicExecutor::Run(
     absl::Span<const gert::Tensor* const> inputs) const {
   const proto::ModelTaskDef& td = model_->task_def;
@@ -81,6 +89,11 @@ StatusOr<std::vector<gert::HostTensor>> DynamicExecutor::Run(
   opts.engine = options_.engine;
   opts.max_loop_iterations = options_.max_loop_iterations;
   opts.max_subgraph_depth = options_.max_subgraph_depth;
+  opts.kernel_provider = cache_.get();
+  if (cache_ != nullptr) {
+    ASSIGN_OR_RETURN(Engine * compute, FindEngine(kEngineAiCore));
+    compute->BeginRun(RunConfig{options_.intra_op_threads});
+  }
   ASSIGN_OR_RETURN(std::vector<gert::HostTensor> outs,
                    ReferenceInterpreter::RunWithViews(*model_->graph, inputs, opts));
   if (outs.size() != static_cast<size_t>(td.output_size())) {

@@ -22,7 +22,12 @@
 //     optional values are DT_VARIANT tensors of gert::HostTensor elements,
 //     in and out (metadef/register/inc/gert/tensor.h), as the interpreter
 //     represents them.
-//   * Thread safety: Run keeps no state; concurrent runs are safe.
+//   * Nodes the compute engine takes at a run's shapes run on its kernels,
+//     prepared on the first run with those shapes and kept in an LRU cache
+//     (options.kernel_cache_size entries; compute_kernel_cache.h); the rest
+//     run on options.engine's kernels.
+//   * Thread safety: Run keeps no state but the kernel cache (guarded);
+//     concurrent runs are safe.
 //
 // Example
 //   ASSIGN_OR_RETURN(std::unique_ptr<DynamicExecutor> exec, DynamicExecutor::Create(model));
@@ -38,6 +43,7 @@
 #include "build/model/ge_model.h"
 #include "metadef/inc/external/base/status.h"
 #include "metadef/register/inc/gert/tensor.h"
+#include "runtime/executor/compute_kernel_cache.h"
 
 namespace ge {
 
@@ -47,6 +53,12 @@ struct DynamicExecutorOptions {
   // Guards of the interpreter (Loop / While iterations, subgraph nesting).
   int64_t max_loop_iterations = int64_t{1} << 20;
   int32_t max_subgraph_depth = 32;
+  // Compute-engine kernels prepared per (node, input shapes) on first use
+  // and kept in an LRU cache of this many entries (compute_kernel_cache.h);
+  // 0 runs every node on `engine`'s kernels.
+  size_t kernel_cache_size = 256;
+  // Intra-op threads of the compute engine's kernels; <= 0: one per core.
+  int intra_op_threads = 0;
 };
 
 class DynamicExecutor {
@@ -57,12 +69,14 @@ class DynamicExecutor {
   StatusOr<std::vector<gert::HostTensor>> Run(absl::Span<const gert::Tensor* const> inputs) const;
 
   const GeModel& model() const { return *model_; }
+  // The compute-engine kernel cache (null when kernel_cache_size is 0).
+  const ComputeKernelCache* kernel_cache() const { return cache_.get(); }
 
  private:
-  DynamicExecutor(GeModelPtr model, DynamicExecutorOptions options)
-      : model_(std::move(model)), options_(std::move(options)) {}
+  DynamicExecutor(GeModelPtr model, DynamicExecutorOptions options);
   GeModelPtr model_;
   DynamicExecutorOptions options_;
+  std::unique_ptr<ComputeKernelCache> cache_;
 };
 
 // True for node types the interpreter handles itself (no kernel needed).

@@ -758,7 +758,8 @@ Status GraphExec::RunKernel(size_t pos, absl::Span<const Tensor* const> inputs) 
   const OpKernelDef* kernel = reg->FindKernel(opts.engine);
   if (kernel == nullptr || kernel->fn == nullptr) {
     std::vector<std::string> engines;
-    for (const KernelDef* k : KernelRegistry::Instance().FindAll(type)) engines.push_back(k->engine);
+    for (const KernelDef* k : KernelRegistry::Instance().FindAll(type))
+      engines.push_back(k->engine);
     return NotSupported(
         NodeHead(node), "op type ", type, " has no kernel for engine ", opts.engine,
         " (kernels: ", engines.empty() ? std::string("none") : absl::StrJoin(engines, ", "), ")");
@@ -845,7 +846,13 @@ Status GraphExec::RunKernel(size_t pos, absl::Span<const Tensor* const> inputs) 
                                    .Subgraphs(&runner)
                                    .Build();
   ++state_->stats.kernels_executed;
-  RETURN_IF_ERROR(NameNode(kernel->fn(kctx), node, "kernel"));
+  bool ran = false;
+  if (opts.kernel_provider != nullptr &&
+      std::all_of(outs.begin(), outs.end(), [](const HostTensor& t) { return t.HasStorage(); })) {
+    RETURN_IF_ERROR(
+        NameNode(opts.kernel_provider->TryRun(node, ir, inputs, out_ptrs, &ran), node, "kernel"));
+  }
+  if (!ran) RETURN_IF_ERROR(NameNode(kernel->fn(kctx), node, "kernel"));
 
   // The kernel's outputs must be allocated and agree with infer.
   for (size_t i = 0; i < n_out; ++i) {

@@ -102,6 +102,19 @@ struct ReferenceNodeRunInfo {
   absl::Span<const gert::Tensor* const> outputs;
 };
 
+// Runs chosen nodes with kernels other than the host-CPU ones (the dynamic
+// executor's cache of prepared compute-engine kernels). TryRun is called
+// for a kernel node once its outputs are allocated with their inferred
+// shapes; it sets *ran when it ran the node, else the interpreter runs the
+// node's kernel of Options::engine.
+class KernelProvider {
+ public:
+  virtual ~KernelProvider() = default;
+  virtual Status TryRun(const Node& node, absl::Span<const gert::IrInstance> ir,
+                        absl::Span<const gert::Tensor* const> inputs,
+                        absl::Span<gert::Tensor* const> outputs, bool* ran) = 0;
+};
+
 // Counters of one run (subgraph runs included).
 struct ReferenceRunStats {
   int64_t nodes_executed = 0;    // every node, Data / Const / NetOutput included
@@ -133,6 +146,8 @@ struct ReferenceInterpreterOptions {
   // null output tensor and the node callback a null output. Off by default
   // (callbacks then see every output).
   bool skip_unconsumed_optional_outputs = false;
+  // When set, asked first for every kernel node (see KernelProvider).
+  KernelProvider* kernel_provider = nullptr;
 };
 
 class ReferenceInterpreter {

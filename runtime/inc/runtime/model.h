@@ -126,6 +126,10 @@ struct ModelLoadOptions {
   // threaded kernels share one OpenMP pool of this size); <= 0: one per
   // core, as ONNX Runtime's default.
   int intra_op_threads = 0;
+  // Dynamic models: compute-engine kernels prepared per (node, input
+  // shapes) are kept in an LRU cache of this many entries; 0: none (the
+  // host-CPU kernels run every node).
+  size_t dynamic_kernel_cache_size = 256;
 };
 
 // Time per task of a profiled static model (Model::SetProfiling).
