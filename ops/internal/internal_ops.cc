@@ -182,6 +182,11 @@ ge::Status PartitionedCallKernel(gert::KernelContext& ctx) {
 
 // ----------------------------------------------------------------- TransData
 
+// With the attribute kAttrLogicalDims (the compute engine's layout
+// changes), dims stay the logical ones on both sides and only the memory
+// layout changes: NCHW <-> NHWC, NCDHW <-> NDHWC.
+constexpr char kAttrLogicalDims[] = "_logical_dims";
+
 struct TransFormats {
   ge::Format src = ge::FORMAT_ND;
   ge::Format dst = ge::FORMAT_ND;
@@ -200,7 +205,9 @@ ge::StatusOr<TransFormats> GetTransFormats(const gert::ContextBase& ctx) {
   ASSIGN_OR_RETURN(f.src, FormatAttr(ctx, "src_format"));
   ASSIGN_OR_RETURN(f.dst, FormatAttr(ctx, "dst_format"));
   f.identity = ge::GetPrimaryFormat(f.src) == ge::GetPrimaryFormat(f.dst);
-  if (!ge::IsTransferSupported(f.src, f.dst)) {
+  // A logical-dims TransData (LogicalDims below) checks its own pairs.
+  ASSIGN_OR_RETURN(const bool logical, ctx.GetBoolOr(kAttrLogicalDims, false));
+  if (!logical && !ge::IsTransferSupported(f.src, f.dst)) {
     return ctx.ErrorWithCode(ge::ErrorCode::kNotSupported, "transfer from ",
                              ge::TypeUtils::FormatToSerialString(f.src), " to ",
                              ge::TypeUtils::FormatToSerialString(f.dst), " is not supported");
@@ -224,8 +231,53 @@ bool BackwardConsistent(const TransFormats& f, ge::DataType dt, const gert::Shap
 
 ge::Status VerifyTransData(gert::InferShapeContext& ctx) { return GetTransFormats(ctx).status(); }
 
+// Whether the node is a logical-dims TransData; TransFormats must then be a
+// channels-first <-> channels-last pair of the tensor's rank.
+ge::StatusOr<bool> LogicalDims(const gert::ContextBase& ctx, const TransFormats& f, size_t rank) {
+  ASSIGN_OR_RETURN(const bool logical, ctx.GetBoolOr(kAttrLogicalDims, false));
+  if (!logical || f.identity) return logical && !f.identity;
+  const bool ok4 = rank == 4 && ((f.src == ge::FORMAT_NCHW && f.dst == ge::FORMAT_NHWC) ||
+                                 (f.src == ge::FORMAT_NHWC && f.dst == ge::FORMAT_NCHW));
+  const bool ok5 = rank == 5 && ((f.src == ge::FORMAT_NCDHW && f.dst == ge::FORMAT_NDHWC) ||
+                                 (f.src == ge::FORMAT_NDHWC && f.dst == ge::FORMAT_NCDHW));
+  if (!ok4 && !ok5) {
+    return ctx.ErrorWithCode(ge::ErrorCode::kNotSupported,
+                             "a logical-dims TransData changes channels-first <-> channels-last "
+                             "of a 4-D / 5-D tensor, not ",
+                             ge::TypeUtils::FormatToSerialString(f.src), " -> ",
+                             ge::TypeUtils::FormatToSerialString(f.dst), " of rank ", rank);
+  }
+  return true;
+}
+
+// Channels-first <-> channels-last of logical dims [N, C, S...]: `to_last`
+// reads NC(S) memory and writes N(S)C memory.
+void PermuteChannels(const uint8_t* src, uint8_t* dst, const gert::Shape& dims, size_t elem,
+                     bool to_last) {
+  const int64_t n = dims.GetDim(0), c = dims.GetDim(1);
+  int64_t spatial = 1;
+  for (size_t i = 2; i < dims.GetDimNum(); ++i) spatial *= dims.GetDim(i);
+  for (int64_t b = 0; b < n; ++b) {
+    const int64_t base = b * c * spatial;
+    for (int64_t ch = 0; ch < c; ++ch) {
+      for (int64_t s = 0; s < spatial; ++s) {
+        const int64_t first = base + ch * spatial + s, last = base + s * c + ch;
+        std::memcpy(dst + (to_last ? last : first) * elem, src + (to_last ? first : last) * elem,
+                    elem);
+      }
+    }
+  }
+}
+
 ge::Status InferTransData(gert::InferShapeContext& ctx) {
   ASSIGN_OR_RETURN(TransFormats f, GetTransFormats(ctx));
+  if (const gert::Shape* in = ctx.GetInputShape(0); in != nullptr && !in->IsUnknownRank()) {
+    ASSIGN_OR_RETURN(const bool logical, LogicalDims(ctx, f, in->GetDimNum()));
+    if (logical) {
+      RETURN_IF_ERROR(SetOutput(ctx, 0, *in, ctx.GetInputDataType(0)));
+      return CopyInputRange(ctx, 0, 0);
+    }
+  }
   const gert::Shape* x = ctx.GetInputShape(0);
   if (x == nullptr) return ctx.Error("input 0 (src) is missing");
   const ge::DataType dt = ctx.GetInputDataType(0);
@@ -261,6 +313,17 @@ ge::Status TransDataKernel(gert::KernelContext& ctx) {
   ASSIGN_OR_RETURN(const gert::Tensor* x, GetKernelInput(ctx, 0));
   const ge::DataType dt = x->GetDataType();
   if (f.identity) return WriteOutput(ctx, 0, *x);
+  ASSIGN_OR_RETURN(const bool logical, LogicalDims(ctx, f, x->GetShape().GetDimNum()));
+  if (logical) {
+    ASSIGN_OR_RETURN(gert::Tensor * y, PrepareOutput(ctx, 0, x->GetShape(), dt));
+    ASSIGN_OR_RETURN(size_t elem, gert::HostStorageBytes(dt, 1));
+    if (x->GetShapeSize() > 0) {
+      PermuteChannels(static_cast<const uint8_t*>(x->GetAddr()),
+                      static_cast<uint8_t*>(y->GetAddr()), x->GetShape(), elem,
+                      f.dst == ge::FORMAT_NHWC || f.dst == ge::FORMAT_NDHWC);
+    }
+    return ge::OkStatus();
+  }
   ge::TransArgs args;
   args.data = static_cast<const uint8_t*>(x->GetAddr());
   args.src_format = f.src;

@@ -162,6 +162,41 @@ TEST(TransDataTest, NchwToNc1hwc0AndBack) {
   EXPECT_EQ(back.Values<float>(0), v);
 }
 
+TEST(TransDataTest, LogicalDimsChangeOnlyTheLayout) {
+  // x[n, c, h, w] = 100n + 10c + 2h + w; NHWC memory holds (n, h, w, c).
+  std::vector<float> v;
+  for (int n = 0; n < 2; ++n)
+    for (int c = 0; c < 3; ++c)
+      for (int h = 0; h < 2; ++h)
+        for (int w = 0; w < 2; ++w) v.push_back(100 * n + 10 * c + 2 * h + w);
+  OpRunner to("TransData");
+  to.Attr<std::string>("src_format", "NCHW")
+      .Attr<std::string>("dst_format", "NHWC")
+      .Attr<bool>("_logical_dims", true)
+      .Input(F32({2, 3, 2, 2}, v));
+  ASSERT_OK(to.Run());
+  EXPECT_EQ(to.InferredShape(0), (gert::Shape{2, 3, 2, 2}));  // dims stay logical
+  const std::vector<float> last = to.Values<float>(0);
+  // (n=1, h=1, w=0, c=2) at ((1*2 + 1)*2 + 0)*3 + 2.
+  EXPECT_EQ(last[((1 * 2 + 1) * 2 + 0) * 3 + 2], 100 + 20 + 2);
+  EXPECT_EQ(last[1], 10);  // (0, 0, 0, c=1)
+
+  OpRunner back("TransData");
+  back.Attr<std::string>("src_format", "NHWC")
+      .Attr<std::string>("dst_format", "NCHW")
+      .Attr<bool>("_logical_dims", true)
+      .Input(F32({2, 3, 2, 2}, last));
+  ASSERT_OK(back.Run());
+  EXPECT_EQ(back.Values<float>(0), v);
+
+  OpRunner bad("TransData");
+  bad.Attr<std::string>("src_format", "NCHW")
+      .Attr<std::string>("dst_format", "NHWC")
+      .Attr<bool>("_logical_dims", true)
+      .Input(F32({2, 3}, {1, 2, 3, 4, 5, 6}));
+  EXPECT_TRUE(IsNodeError(bad.Infer(), "channels-first <-> channels-last"));
+}
+
 TEST(TransDataTest, BlockedToPlainNeedsTheLogicalShape) {
   OpRunner r("TransData");
   r.Attr<std::string>("src_format", "NC1HWC0")

@@ -93,11 +93,17 @@ StatusOr<std::shared_ptr<ComputeKernelCache::Entry>> ComputeKernelCache::Make(
     if (inputs[i] == nullptr) continue;
     facts[i] = *inputs[i];
     if (!FromConst(node, i)) facts[i].SetData(nullptr, 0);
+    const GeTensorDesc* d = op.GetInputDescBarePtr(static_cast<uint32_t>(i));
+    if (d != nullptr) facts[i].SetFormat(static_cast<Format>(GetPrimaryFormat(d->GetFormat())));
     ptrs[i] = &facts[i];
   }
   for (size_t i = 0; i < outputs.size(); ++i) {
     facts[inputs.size() + i] = *outputs[i];
     facts[inputs.size() + i].SetData(nullptr, 0);
+    const GeTensorDesc* d = op.GetOutputDescBarePtr(static_cast<uint32_t>(i));
+    if (d != nullptr) {
+      facts[inputs.size() + i].SetFormat(static_cast<Format>(GetPrimaryFormat(d->GetFormat())));
+    }
     ptrs[inputs.size() + i] = &facts[inputs.size() + i];
   }
   gert::TilingContext ctx;

@@ -1180,6 +1180,12 @@ Status StaticExecutor::Preparer::PrepareStatefulKernel(const Cursor& c, const Op
     s_facts_[i] = *v;
     const bool weight = i < task.in_count && RefAt(c, 0, i).kind == proto::MEM_WEIGHTS;
     if (!weight) s_facts_[i].SetData(nullptr, 0);
+    // The memory layout the compiler chose (dims stay logical): the op
+    // desc's tensor desc format.
+    const GeTensorDesc* d =
+        i < task.in_count ? op.GetInputDescBarePtr(static_cast<uint32_t>(i))
+                          : op.GetOutputDescBarePtr(static_cast<uint32_t>(i - task.in_count));
+    if (d != nullptr) s_facts_[i].SetFormat(static_cast<Format>(GetPrimaryFormat(d->GetFormat())));
     s_fact_ptrs_[i] = &s_facts_[i];
   }
   gert::TilingContext ctx;
