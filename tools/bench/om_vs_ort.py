@@ -16,10 +16,9 @@ ZOO/<name>.onnx, ZOO/<name>.<case>.ref.f32); tools/bench/setup_bench.sh installs
 what it and ORT need. This script needs only the Python standard library.
 
 Figures (all per model, case and thread count, over all rounds):
-  * latency: ORT min / median over every timed run of every round. om_run
-    prints only its min and median per process (no per-run figures), so ours
-    are the min of the rounds' mins and the median of the rounds' medians;
-    om_run's runs include its first (cold) run, ORT's exclude 4 warm-ups.
+  * latency: min / median over every timed run of every round, for ORT and
+    for ours alike (om_run prints its per-run latencies); both sides make
+    1 + --warmup untimed runs first (om_run --warmup).
   * RSS growth: peak resident set of the process minus its resident set
     before the model is loaded, median over rounds. ORT: VmHWM at the end
     minus VmRSS before the session is created (ort_run.js reads
@@ -44,13 +43,14 @@ import tempfile
 import time
 from array import array
 
+RUNS_RE = re.compile(r"run latencies \(ms\):((?: [0-9.]+)+)")
 LATENCY_RE = re.compile(r"latency over (\d+) run\(s\): min ([0-9.]+) ms, median ([0-9.]+) ms")
 LOAD_RE = re.compile(r"\[om_run\] loaded .* in ([0-9.]+) ms")
 
 METHOD = {
     "latency_ort": "min / median over all timed runs of all rounds (after 1 + warmup untimed runs)",
-    "latency_ours": "min of per-round mins / median of per-round medians (om_run prints no "
-                    "per-run latencies; its --loop runs include the first, cold run)",
+    "latency_ours": "min / median over all timed runs of all rounds (om_run --warmup: after "
+                    "1 + warmup untimed runs)",
     "rss_ort": "VmHWM at exit minus VmRSS before InferenceSession.create (ort_run.js), "
                "median over rounds",
     "rss_ours": "om_run peak RSS (wait4 ru_maxrss) minus the peak RSS of `om_run --help`, "
@@ -234,7 +234,7 @@ def tail(text, lines=8):
 
 def run_ours(args, om_file, npys, threads, out_dir, base_rss):
     cmd = [args.om_run, f"--model={om_file}", f"--input={','.join(npys)}",
-           f"--output_dir={out_dir}", f"--loop={args.runs}"]
+           f"--output_dir={out_dir}", f"--loop={args.runs}", f"--warmup={1 + args.warmup}"]
     if args.om_threads_flag:
         cmd.append(f"{args.om_threads_flag}={threads}")
     for f in os.listdir(out_dir):
@@ -249,7 +249,9 @@ def run_ours(args, om_file, npys, threads, out_dir, base_rss):
     if not m:
         raise Failed(f"om_run printed no latency line: {shlex.join(cmd)}\n{tail(out + err)}")
     load = LOAD_RE.search(err + out)
+    runs = RUNS_RE.search(out)
     res = {"runs": int(m.group(1)), "min_ms": float(m.group(2)), "median_ms": float(m.group(3)),
+           "times": [float(x) for x in runs.group(1).split()] if runs else [float(m.group(3))],
            "load_ms": float(load.group(1)) if load else None,
            "peak_rss_mb": round(peak, 1), "rss_growth_mb": round(peak - base_rss, 1), "cpu_util": cpu}
     out_file = os.path.join(out_dir, "output_0.pb")
@@ -434,6 +436,7 @@ def main():
                         continue
                     o["mins"].append(res["min_ms"])
                     o["medians"].append(res["median_ms"])
+                    o.setdefault("times", []).extend(res["times"])
                     o["rss"].append(res["rss_growth_mb"])
                     o["load"].append(res["load_ms"])
                     o["cpu"].append(res["cpu_util"])
@@ -445,7 +448,7 @@ def main():
             for m in modes:
                 o = ours[m]
                 our_min = min(o["mins"]) if o["mins"] else None
-                our_med = median(o["medians"])
+                our_med = statistics.median(o["times"]) if o.get("times") else median(o["medians"])
                 rows.append({
                     "model": job["label"], "precision_mode": m or None, "threads": t,
                     "gflops": job["gflops"],

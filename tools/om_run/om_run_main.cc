@@ -54,6 +54,7 @@ constexpr char kUsage[] = R"(usage: om_run --model=m.om [--flag=value ...]
                 default: deterministic generated values
   --output_dir  write output_K.pb (ONNX TensorProto) for every output K
   --loop        run N times (default 1) and print min / median latency
+  --warmup      untimed runs before the timed ones (default 0)
   --threads     intra-op threads of the compute engine (default 0: one per core)
   --profile     time every task over the runs; print the slowest tasks and the op types
                 by total time
@@ -69,6 +70,7 @@ struct Flags {
   std::string output_dir;
   int64_t loop = 1;
   int64_t threads = 0;
+  int64_t warmup = 0;
   bool profile = false;
   bool top5 = false;
   bool help = false;
@@ -76,8 +78,9 @@ struct Flags {
 
 StatusOr<Flags> ParseFlags(int argc, char** argv) {
   static const std::vector<tools::FlagSpec> specs = {
-      {"model", true},    {"input", true}, {"output_dir", true}, {"loop", true},  {"threads", true},
-      {"profile", false}, {"top5", false}, {"log", true},        {"help", false}, {"h", false},
+      {"model", true},   {"input", true},    {"output_dir", true}, {"loop", true},
+      {"threads", true}, {"profile", false}, {"top5", false},      {"log", true},
+      {"help", false},   {"h", false},       {"warmup", true},
   };
   ASSIGN_OR_RETURN(auto pairs, tools::ParseFlagArgs(argc, argv, specs));
   Flags f;
@@ -102,6 +105,11 @@ StatusOr<Flags> ParseFlags(int argc, char** argv) {
     } else if (name == "threads") {
       if (!absl::SimpleAtoi(value, &f.threads) || f.threads < 0 || f.threads > 1024) {
         return ParamInvalid("--threads value '", value, "' is not an integer in [0, 1024]");
+      }
+    } else if (name == "warmup") {
+      if (!absl::SimpleAtoi(value, &f.warmup) || f.warmup < 0 || f.warmup > kMaxLoop) {
+        return ParamInvalid("--warmup value '", value, "' is not an integer in [0, ", kMaxLoop,
+                            "]");
       }
     } else if (name == "profile") {
       if (value != "true" && value != "1" && value != "false" && value != "0") {
@@ -286,6 +294,10 @@ int Main(int argc, char** argv) {
                                      std::chrono::steady_clock::now() - v0)
                                      .count()));
 
+  for (int64_t i = 0; i < f.warmup; ++i) {
+    auto out = model->Run(*inputs);
+    if (!out.ok()) return Fail(Annotate(out.status(), "warm-up run ", i + 1, ": "), kExitFailed);
+  }
   if (f.profile) {
     if (Status st = model->SetProfiling(true); !st.ok()) return Fail(st, kExitFailed);
   }
@@ -338,6 +350,11 @@ int Main(int argc, char** argv) {
                             : (sorted[sorted.size() / 2 - 1] + sorted[sorted.size() / 2]) / 2;
   std::printf("latency over %lld run(s): min %.3f ms, median %.3f ms\n",
               static_cast<long long>(f.loop), sorted.front(), median);
+  if (f.loop > 1) {
+    std::string all;
+    for (double t : times) absl::StrAppendFormat(&all, " %.3f", t);
+    std::printf("run latencies (ms):%s\n", all.c_str());
+  }
   if (f.profile) PrintProfile(*model);
   return kExitOk;
 }
