@@ -24,7 +24,9 @@ const std::vector<StagePassEntry>& Stage1Passes() {
 }
 
 const std::vector<StagePassEntry>& SubgraphPasses() {
-  static const auto* const list = new std::vector<StagePassEntry>{};
+  static const auto* const list = new std::vector<StagePassEntry>{
+      {"RefineRunningFormatPass"},
+  };
   return *list;
 }
 

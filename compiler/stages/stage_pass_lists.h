@@ -13,7 +13,8 @@
 //            ReshapeRemovePass, IdentityDeletePass in one GEPass traversal),
 //            DeadCodeEliminationPass, ControlFlowLoweringPass (only with
 //            CompileOptions::lower_control_flow).
-//   Subgraph: none yet (engine optimisers come with the engines).
+//   Subgraph (each partition, after placement): RefineRunningFormatPass (the
+//            compute engine's layouts).
 //   Stage 2: InnerIdentityDeletePass, ShapeOptimizationPass, CondRemovePass,
 //            DeadCodeEliminationPass.
 //

@@ -26,16 +26,14 @@ class FunctionKernel final : public OpKernel {
   KernelFn fn_;
 };
 
-bool IsPlainFormat(Format f) {
+// Row-major memory of the logical dims: ND and the channels-first formats
+// are one layout (a tensor's dims are its logical dims; its format names
+// the memory layout).
+bool IsRowMajor(Format f) {
   switch (f) {
     case FORMAT_ND:
     case FORMAT_NCHW:
-    case FORMAT_NHWC:
-    case FORMAT_HWCN:
-    case FORMAT_CHWN:
     case FORMAT_NCDHW:
-    case FORMAT_NDHWC:
-    case FORMAT_DHWCN:
     case FORMAT_RESERVED:  // an absent optional input's desc
       return true;
     default:
@@ -53,11 +51,13 @@ Status CheckDesc(const KernelDef& def, const GeTensorDesc& d, absl::string_view 
                         ", not one of the kernel's");
   }
   const Format f = static_cast<Format>(GetPrimaryFormat(d.GetFormat()));
-  const bool ok = def.formats.empty()
-                      ? IsPlainFormat(f)
-                      : std::find(def.formats.begin(), def.formats.end(), f) != def.formats.end() ||
-                            (IsPlainFormat(f) && std::find(def.formats.begin(), def.formats.end(),
-                                                           FORMAT_ND) != def.formats.end());
+  bool ok = false;
+  if (IsRowMajor(f)) {
+    ok = def.formats.empty() || std::any_of(def.formats.begin(), def.formats.end(),
+                                            [](Format g) { return IsRowMajor(g); });
+  } else {
+    ok = std::find(def.formats.begin(), def.formats.end(), f) != def.formats.end();
+  }
   if (!ok) {
     return NotSupported(what, " ", i, " has format ", TypeUtils::FormatToSerialString(f),
                         ", not one the kernel takes");

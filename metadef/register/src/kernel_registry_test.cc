@@ -122,9 +122,14 @@ TEST(KernelRegistryTest, CheckSupportedReadsTheDeclaration) {
   EXPECT_THAT(st.message(), HasSubstr("static shapes only"));
   st = def->CheckSupported(MakeOp("KrTestScale", {6}, DT_FLOAT));
   EXPECT_THAT(st.message(), HasSubstr("rank 2 only"));
-  // Without declared formats a kernel takes the plain ones only.
+  // Without declared formats a kernel takes row-major layouts only (ND and
+  // NCHW are one layout of the logical dims; NHWC is not).
   const KernelDef* host = FindKernel("KrTestDouble", kEngineHostCpu);
   EXPECT_TRUE(host->CheckSupported(MakeOp("KrTestDouble", {-1}, DT_INT8)).ok());
+  EXPECT_TRUE(
+      host->CheckSupported(MakeOp("KrTestDouble", {1, 2, 2, 2}, DT_FLOAT, FORMAT_NCHW)).ok());
+  EXPECT_FALSE(
+      host->CheckSupported(MakeOp("KrTestDouble", {1, 2, 2, 2}, DT_FLOAT, FORMAT_NHWC)).ok());
   EXPECT_FALSE(host->CheckSupported(MakeOp("KrTestDouble", {2}, DT_FLOAT, FORMAT_NC1HWC0)).ok());
 }
 

@@ -97,8 +97,9 @@ struct KernelDef {
   // Data types the kernel accepts on every input and output that carries
   // data; empty: whatever the op allows.
   std::vector<DataType> dtypes;
-  // Formats it accepts on inputs and outputs; empty: the plain ones (ND and
-  // the origin 4-D / 5-D formats: NCHW, NHWC, NCDHW, ...).
+  // Formats (memory layouts of the logical dims) it accepts on inputs and
+  // outputs. Row-major ones (ND, NCHW, NCDHW) are one layout: any of them
+  // in the list admits all; empty: row-major only.
   std::vector<Format> formats;
   uint32_t shape_kinds = kKernelStaticShape | kKernelDynamicShape;
   KernelFn fn = nullptr;            // a stateless kernel, or
