@@ -1,12 +1,21 @@
 // ops/compute/softmax/softmax_kernels.cc
 //
 // Softmax and LogSoftmax (opset 13: along the single dim `axis`) on the
-// compute engine, with oneDNN 2.6's softmax_v2 (softmax_accurate /
-// softmax_log: the row max is subtracted first, as the host kernel does).
-// X is viewed as [outer, n, inner] with n the axis dim ([outer, n] when
-// inner is 1, the last-axis case oneDNN's JIT kernels take), so every axis
-// and rank is taken. fp32 and bf16.
+// compute engine. X is viewed as [outer, n, inner] with n the axis dim.
+//   inner == 1 (the axis is the last dim of size > 1, or every later dim
+//     is 1): oneDNN 2.6's softmax_v2 (softmax_accurate / softmax_log) on
+//     [outer, n], its JIT kernel.
+//   inner > 1: oneDNN has only its reference kernel there (about 50x slower
+//     than a plain loop on [1, 21, 128 * 128]), so the kernel sweeps the
+//     axis itself, on tiles of up to 64 adjacent columns (sequential rows)
+//     spread over the OpenMP pool, with the host kernel's arithmetic.
+// Both subtract the row max first (a row of -inf uses 0), so large inputs
+// stay finite. fp32 and bf16 (computed in f32, rounded once).
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
+#include <limits>
+#include <type_traits>
 
 #include "absl/types/span.h"
 #include "dnnl.hpp"
@@ -24,8 +33,77 @@ namespace ops {
 namespace compute {
 namespace {
 
+// ---------------------------------------------------------------- strided
+
+constexpr int64_t kTile = 64;
+
+struct StridedSoftmax {
+  const void* x;
+  void* y;
+  int64_t n, inner, tiles_per_outer;
+};
+
+// Element access: float, or bf16 bits (uint16_t) computed in float.
+inline float Load(const float* p, int64_t i) { return p[i]; }
+inline float Load(const uint16_t* p, int64_t i) { return Bf16ToFloat(p[i]); }
+inline void Store(float* p, int64_t i, float v) { p[i] = v; }
+inline void Store(uint16_t* p, int64_t i, float v) { p[i] = FloatToBf16(v); }
+
+// Tiles [begin, end): tile t covers columns [c0, c0 + w) of outer slice
+// t / tiles_per_outer.
+template <bool kLog, typename T>
+void SoftmaxTiles(const StridedSoftmax& s, int64_t begin, int64_t end) {
+  constexpr bool kF32 = std::is_same<T, float>::value;
+  const T* x = static_cast<const T*>(s.x);
+  T* y = static_cast<T*>(s.y);
+  float mx[kTile], sum[kTile];
+  for (int64_t t = begin; t < end; ++t) {
+    const int64_t o = t / s.tiles_per_outer;
+    const int64_t c0 = (t % s.tiles_per_outer) * kTile;
+    const int64_t w = std::min(kTile, s.inner - c0);
+    const int64_t base = o * s.n * s.inner + c0;
+    std::fill_n(mx, w, -std::numeric_limits<float>::infinity());
+    for (int64_t j = 0; j < s.n; ++j) {
+      const int64_t row = base + j * s.inner;
+      for (int64_t i = 0; i < w; ++i) {
+        const float v = Load(x, row + i);
+        if (v > mx[i]) mx[i] = v;
+      }
+    }
+    for (int64_t i = 0; i < w; ++i) {
+      if (std::isinf(mx[i]) && mx[i] < 0) mx[i] = 0;
+    }
+    std::fill_n(sum, w, 0.0f);
+    for (int64_t j = 0; j < s.n; ++j) {
+      const int64_t row = base + j * s.inner;
+      for (int64_t i = 0; i < w; ++i) {
+        const float e = std::exp(Load(x, row + i) - mx[i]);
+        sum[i] += e;
+        // f32 keeps the exponentials in Y (the host kernel's order); bf16
+        // computes them again below instead of rounding them twice.
+        if constexpr (!kLog && kF32) y[row + i] = e;
+      }
+    }
+    for (int64_t i = 0; i < w; ++i) sum[i] = kLog ? std::log(sum[i]) : 1.0f / sum[i];
+    for (int64_t j = 0; j < s.n; ++j) {
+      const int64_t row = base + j * s.inner;
+      for (int64_t i = 0; i < w; ++i) {
+        if constexpr (kLog) {
+          Store(y, row + i, (Load(x, row + i) - mx[i]) - sum[i]);
+        } else if constexpr (kF32) {
+          y[row + i] *= sum[i];
+        } else {
+          Store(y, row + i, std::exp(Load(x, row + i) - mx[i]) * sum[i]);
+        }
+      }
+    }
+  }
+}
+
+// ---------------------------------------------------------------- kernel
+
 template <bool kLog>
-class DnnlSoftmax final : public ge::OpKernel {
+class SoftmaxKernel final : public ge::OpKernel {
  public:
   ge::Status Prepare(gert::TilingContext& ctx) override {
     const gert::Tensor* x = ctx.GetInputTensor(0);
@@ -42,11 +120,17 @@ class DnnlSoftmax final : public ge::OpKernel {
     for (size_t i = 0; i < a; ++i) outer *= xs.GetDim(i);
     for (size_t i = a + 1; i < xs.GetDimNum(); ++i) inner *= xs.GetDim(i);
     const int64_t n = xs.GetDim(a);
+    if (inner > 1) {
+      outer_ = outer;
+      n_ = n;
+      inner_ = inner;
+      bf16_ = x->GetDataType() == ge::DT_BF16;
+      return ge::OkStatus();
+    }
     dnnl::memory::desc md;
     dnnl::softmax_v2_forward::primitive_desc pd;
     RETURN_IF_ERROR(DnnlCall("softmax primitive", [&] {
-      md = inner == 1 ? dnnl::memory::desc({outer, n}, dt, dnnl::memory::format_tag::ab)
-                      : dnnl::memory::desc({outer, n, inner}, dt, dnnl::memory::format_tag::abc);
+      md = dnnl::memory::desc({outer, n}, dt, dnnl::memory::format_tag::ab);
       dnnl::primitive_attr attr;
       attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
       pd = dnnl::softmax_v2_forward::primitive_desc(
@@ -68,12 +152,29 @@ class DnnlSoftmax final : public ge::OpKernel {
     const gert::Tensor* x = ctx.GetInputTensor(0);
     gert::Tensor* y = ctx.GetOutputTensor(0);
     if (x == nullptr || y == nullptr) return ctx.Error("input and output are required");
-    const void* handles[2] = {x->GetAddr(), y->GetAddr()};
-    return WithNode(ctx, prim_.Execute(absl::MakeConstSpan(handles, 2), ctx.GetWorkspaces()));
+    if (prim_.initialized()) {
+      const void* handles[2] = {x->GetAddr(), y->GetAddr()};
+      return WithNode(ctx, prim_.Execute(absl::MakeConstSpan(handles, 2), ctx.GetWorkspaces()));
+    }
+    const int64_t tiles_per_outer = (inner_ + kTile - 1) / kTile;
+    const StridedSoftmax s{x->GetAddr(), y->GetAddr(), n_, inner_, tiles_per_outer};
+    // About 16K elements per chunk.
+    const int64_t grain = std::max<int64_t>(1, 16384 / (n_ * std::min(kTile, inner_)));
+    if (bf16_) {
+      ParallelFor(outer_ * tiles_per_outer, grain, [&s](int64_t begin, int64_t end) {
+        SoftmaxTiles<kLog, uint16_t>(s, begin, end);
+      });
+    } else {
+      ParallelFor(outer_ * tiles_per_outer, grain,
+                  [&s](int64_t begin, int64_t end) { SoftmaxTiles<kLog, float>(s, begin, end); });
+    }
+    return ge::OkStatus();
   }
 
  private:
-  PreparedPrimitive prim_;
+  PreparedPrimitive prim_;                 // inner == 1
+  int64_t outer_ = 0, n_ = 0, inner_ = 0;  // inner > 1
+  bool bf16_ = false;
 };
 
 ge::Status SoftmaxSupports(const ge::OpDesc& op) {
@@ -104,13 +205,13 @@ ge::Status SoftmaxSupports(const ge::OpDesc& op) {
 }  // namespace
 
 REG_KERNEL(Softmax, ge::kEngineAiCore)
-    .Kernel<DnnlSoftmax<false>>()
+    .Kernel<SoftmaxKernel<false>>()
     .DataTypes({ge::DT_FLOAT, ge::DT_BF16})
     .ShapeKinds(ge::kKernelStaticShape)
     .Supports(SoftmaxSupports);
 
 REG_KERNEL(LogSoftmax, ge::kEngineAiCore)
-    .Kernel<DnnlSoftmax<true>>()
+    .Kernel<SoftmaxKernel<true>>()
     .DataTypes({ge::DT_FLOAT, ge::DT_BF16})
     .ShapeKinds(ge::kKernelStaticShape)
     .Supports(SoftmaxSupports);

@@ -51,8 +51,12 @@ TEST(DnnlSoftmaxTest, OddSizesAndLargeInputs) {
     EXPECT_TRUE(Matches(type, {3, 17, 33}, 1, ge::DT_FLOAT)) << type;
     EXPECT_TRUE(Matches(type, {12, 128, 128}, -1, ge::DT_FLOAT)) << type;  // attention scores
     EXPECT_TRUE(Matches(type, {1, 1}, 0, ge::DT_FLOAT)) << type;
+    // Middle axes over several 64-column tiles (150 = 64 + 64 + 22).
+    EXPECT_TRUE(Matches(type, {2, 5, 150}, 1, ge::DT_FLOAT)) << type;
+    EXPECT_TRUE(Matches(type, {3, 4, 10, 13}, -3, ge::DT_FLOAT)) << type;
     // Inputs far beyond exp's range: the row max is subtracted first.
     EXPECT_TRUE(Matches(type, {4, 9}, -1, ge::DT_FLOAT, 200.0)) << type;
+    EXPECT_TRUE(Matches(type, {4, 9, 70}, 1, ge::DT_FLOAT, 200.0)) << type;
   }
 }
 
@@ -61,6 +65,7 @@ TEST(DnnlSoftmaxTest, Bf16) {
     for (int64_t axis : {-1, 0, 1}) {
       EXPECT_TRUE(Matches(type, {3, 17, 20}, axis, ge::DT_BF16)) << type << " axis " << axis;
     }
+    EXPECT_TRUE(Matches(type, {2, 5, 150}, 1, ge::DT_BF16)) << type;
   }
 }
 
