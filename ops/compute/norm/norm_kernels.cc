@@ -1,34 +1,38 @@
 // ops/compute/norm/norm_kernels.cc
 //
 // BatchNormalization (inference) and LayerNormalization on the compute
-// engine (oneDNN batch_normalization / layer_normalization).
+// engine.
 //
-// BatchNormalization, training_mode 0: Y = (X - mean) / sqrt(var + eps) *
-// scale + B per channel (dim 1), with the given mean and var (oneDNN's
-// global stats). X of any rank >= 2 is viewed as [N, C, 1, prod(spatial)],
-// the 4-D layout oneDNN's optimised plain kernel takes. The optional
+// BatchNormalization, training_mode 0: Y = (X - mean) * (scale /
+// sqrt(var + eps)) + B per channel (dim 1) of X of any rank >= 2, with the
+// host kernel's arithmetic, over (batch, channel) planes on the OpenMP pool.
+// Not oneDNN: its batch_normalization on plain layouts (ncsp_bnorm) and a
+// binary sub / mul / add chain (jit:uni) took 9x and 7x the time of this
+// loop on [1, 64, 56, 56] (one thread; 190 / 150 vs 20 us). The optional
 // running_mean / running_var outputs are, in inference mode, copies of
 // input_mean / input_var (as the host kernel writes them).
 //
-// LayerNormalization normalises over the dims [axis, rank), which are the
-// trailing ones and contiguous: X is viewed as [prod(dims before axis),
-// prod(dims from axis)] and oneDNN normalises over that last dim, so every
-// axis is taken. Scale and B broadcast to the normalised dims (expanded to
-// one value per normalised element). The optional outputs Mean and
-// InvStdDev (stash_type 1: float) come from oneDNN's forward_training
-// statistics (mean and biased variance; InvStdDev = 1 / sqrt(var + eps)),
-// computed only when a Run asks for one of them.
+// LayerNormalization (oneDNN layer_normalization) normalises over the dims
+// [axis, rank), which are the trailing ones and contiguous: X is viewed as
+// [prod(dims before axis), prod(dims from axis)] and oneDNN normalises over
+// that last dim, so every axis is taken. Scale and B broadcast to the
+// normalised dims (expanded to one value per normalised element). The
+// optional outputs Mean and InvStdDev (stash_type 1: float) come from
+// oneDNN's forward_training statistics (mean and biased variance;
+// InvStdDev = 1 / sqrt(var + eps)), computed only when a Run asks for one
+// of them.
 //
-// Parameters (scale, B, mean, var) reach oneDNN as f32 vectors: a constant
-// one is converted (and expanded) once at Prepare, a float input of the
-// right size is bound as is, any other (bf16, or broadcast) is converted at
-// Run into the workspace behind the primitive's scratchpad. X and Y are
-// fp32 or bf16.
+// Parameters (scale, B, mean, var) are used as f32 vectors: a constant one
+// is converted (and expanded) once at Prepare, a float input of the right
+// size is read as is, any other (bf16, or broadcast) is converted at Run
+// into the workspace (behind the primitive's scratchpad for LayerNorm).
+// X and Y are fp32 or bf16 (computed in f32).
 #include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 #include "absl/types/span.h"
 #include "dnnl.hpp"
@@ -182,7 +186,35 @@ uint8_t* Staging(const gert::KernelContext& ctx, size_t scratch_bytes) {
 
 // ---------------------------------------------------------------- BatchNormalization
 
-class DnnlBatchNorm final : public ge::OpKernel {
+// Y = (X - mean[c]) * inv[c] + B[c] on planes [begin, end) of `spatial`
+// elements (plane p is channel p % channels), the host kernel's arithmetic.
+struct BatchNormPlanes {
+  const void* x;
+  void* y;
+  const float *mean, *inv, *shift;
+  int64_t channels, spatial;
+};
+
+template <typename T>
+void BatchNormRows(const BatchNormPlanes& b, int64_t begin, int64_t end) {
+  const T* x = static_cast<const T*>(b.x);
+  T* y = static_cast<T*>(b.y);
+  for (int64_t p = begin; p < end; ++p) {
+    const int64_t c = p % b.channels;
+    const float m = b.mean[c], inv = b.inv[c], shift = b.shift[c];
+    const T* xp = x + p * b.spatial;
+    T* yp = y + p * b.spatial;
+    for (int64_t i = 0; i < b.spatial; ++i) {
+      if constexpr (std::is_same<T, float>::value) {
+        yp[i] = (xp[i] - m) * inv + shift;
+      } else {
+        yp[i] = FloatToBf16((Bf16ToFloat(xp[i]) - m) * inv + shift);
+      }
+    }
+  }
+}
+
+class BatchNormKernel final : public ge::OpKernel {
  public:
   ge::Status Prepare(gert::TilingContext& ctx) override {
     const gert::Tensor* x = ctx.GetInputTensor(0);
@@ -190,47 +222,37 @@ class DnnlBatchNorm final : public ge::OpKernel {
     if (x == nullptr || y == nullptr) return ctx.Error("X and Y are required");
     ASSIGN_OR_RETURN(int64_t training, ctx.GetIntOr("training_mode", 0));
     if (training != 0) return ctx.Error("training_mode is not supported");
-    ASSIGN_OR_RETURN(float eps, ctx.GetFloatOr("epsilon", 1e-5f));
-    ASSIGN_OR_RETURN(dnnl_dt dt, DnnlType(x->GetDataType()));
+    ASSIGN_OR_RETURN(eps_, ctx.GetFloatOr("epsilon", 1e-5f));
+    if (x->GetDataType() != ge::DT_FLOAT && x->GetDataType() != ge::DT_BF16) {
+      return ctx.Error("X must be FLOAT or BF16");
+    }
     if (y->GetDataType() != x->GetDataType()) return ctx.Error("Y must have X's data type");
+    bf16_ = x->GetDataType() == ge::DT_BF16;
     const gert::Shape& xs = x->GetShape();
     if (xs.GetDimNum() < 2) return ctx.Error("X must have rank >= 2");
-    const int64_t n = xs.GetDim(0), c = xs.GetDim(1);
-    int64_t spatial = 1;
-    for (size_t i = 2; i < xs.GetDimNum(); ++i) spatial *= xs.GetDim(i);
-    channels_ = c;
-    dnnl::memory::desc data;
-    dnnl::batch_normalization_forward::primitive_desc pd;
-    RETURN_IF_ERROR(DnnlCall("batch normalization primitive", [&] {
-      data = dnnl::memory::desc({n, c, 1, spatial}, dt, dnnl::memory::format_tag::abcd);
-      dnnl::primitive_attr attr;
-      attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
-      const auto flags = dnnl::normalization_flags::use_global_stats |
-                         dnnl::normalization_flags::use_scale |
-                         dnnl::normalization_flags::use_shift;
-      pd = dnnl::batch_normalization_forward::primitive_desc(
-          dnnl::batch_normalization_forward::desc(dnnl::prop_kind::forward_inference, data, eps,
-                                                  flags),
-          attr, CpuEngine());
-    }));
-    RETURN_IF_ERROR(prim_.Init(dnnl::batch_normalization_forward(pd), pd.scratchpad_desc()));
-    scratch_bytes_ = prim_.scratchpad_bytes();
+    channels_ = xs.GetDim(1);
+    planes_ = xs.GetDim(0) * channels_;
+    spatial_ = 1;
+    for (size_t i = 2; i < xs.GetDimNum(); ++i) spatial_ *= xs.GetDim(i);
     size_t staged = 0;
-    const int64_t cdims[1] = {c};
+    const int64_t cdims[1] = {channels_};
     for (int j = 0; j < 4; ++j) {
-      const gert::Tensor* p = ctx.GetInputTensor(kParamInput[j]);
-      if (p == nullptr) return ctx.Error("input ", kParamInput[j], " is required");
-      RETURN_IF_ERROR(params_[j].Prepare(*p, kParamInput[j], cdims, &staged));
+      const gert::Tensor* p = ctx.GetInputTensor(static_cast<size_t>(j + 1));
+      if (p == nullptr) return ctx.Error("input ", j + 1, " is required");
+      RETURN_IF_ERROR(params_[j].Prepare(*p, j + 1, cdims, &staged));
     }
-    const dnnl::memory::desc vec =
-        dnnl::memory::desc({c}, dnnl_dt::f32, dnnl::memory::format_tag::a);
-    RETURN_IF_ERROR(prim_.AddArg(DNNL_ARG_SRC, data));
-    for (int j = 0; j < 4; ++j) {
-      RETURN_IF_ERROR(prim_.AddArg(kParamArg[j], vec, params_[j].fixed()));
+    // inv = scale / sqrt(var + eps): once when scale and var are constant,
+    // else per Run in the workspace.
+    const size_t vec_bytes = static_cast<size_t>(channels_) * 4;
+    if (params_[kScale].bound() && params_[kVar].bound()) {
+      ASSIGN_OR_RETURN(inv_, AlignedBuffer::Allocate(vec_bytes));
+      Invert(static_cast<const float*>(params_[kScale].fixed()),
+             static_cast<const float*>(params_[kVar].fixed()), static_cast<float*>(inv_.data()));
+    } else {
+      inv_offset_ = staged;
+      staged += Align64(vec_bytes);
     }
-    RETURN_IF_ERROR(prim_.AddArg(DNNL_ARG_DST, data));
-    const size_t ws = staged > 0 ? Align64(scratch_bytes_) + staged : scratch_bytes_;
-    if (ws > 0) RETURN_IF_ERROR(ctx.SetWorkspaceSize(0, ws));
+    if (staged > 0) RETURN_IF_ERROR(ctx.SetWorkspaceSize(0, staged));
     return ge::OkStatus();
   }
 
@@ -238,19 +260,29 @@ class DnnlBatchNorm final : public ge::OpKernel {
     const gert::Tensor* x = ctx.GetInputTensor(0);
     gert::Tensor* y = ctx.GetOutputTensor(0);
     if (x == nullptr || y == nullptr) return ctx.Error("X and Y are required");
-    uint8_t* staging = Staging(ctx, scratch_bytes_);
-    const void* handles[6];
-    size_t h = 0;
-    handles[h++] = x->GetAddr();
+    uint8_t* staging = Staging(ctx, 0);
+    const float* p[4];
     for (int j = 0; j < 4; ++j) {
-      if (params_[j].bound()) continue;
-      const void* p = params_[j].Handle(ctx, staging);
-      if (p == nullptr) return ctx.Error("input ", kParamInput[j], " has no data");
-      handles[h++] = p;
+      p[j] = static_cast<const float*>(params_[j].bound() ? params_[j].fixed()
+                                                          : params_[j].Handle(ctx, staging));
+      if (p[j] == nullptr) return ctx.Error("input ", j + 1, " has no data");
     }
-    handles[h++] = y->GetAddr();
-    RETURN_IF_ERROR(
-        WithNode(ctx, prim_.Execute(absl::MakeConstSpan(handles, h), ctx.GetWorkspaces())));
+    const float* inv = static_cast<const float*>(inv_.data());
+    if (inv == nullptr) {
+      float* out = reinterpret_cast<float*>(staging + inv_offset_);
+      Invert(p[kScale], p[kVar], out);
+      inv = out;
+    }
+    const BatchNormPlanes b{x->GetAddr(), y->GetAddr(), p[kMean], inv,
+                            p[kShift],    channels_,    spatial_};
+    const int64_t grain = std::max<int64_t>(1, 16384 / spatial_);
+    if (bf16_) {
+      ParallelFor(planes_, grain,
+                  [&b](int64_t begin, int64_t end) { BatchNormRows<uint16_t>(b, begin, end); });
+    } else {
+      ParallelFor(planes_, grain,
+                  [&b](int64_t begin, int64_t end) { BatchNormRows<float>(b, begin, end); });
+    }
     // running_mean / running_var: in inference mode the inputs' values.
     for (size_t o = 1; o < 3 && o < ctx.GetOutputNum(); ++o) {
       gert::Tensor* out = ctx.GetOutputTensor(o);
@@ -265,15 +297,19 @@ class DnnlBatchNorm final : public ge::OpKernel {
   }
 
  private:
-  // oneDNN argument order: mean, variance, scale, shift (inputs 3, 4, 1, 2).
-  static constexpr int kParamInput[4] = {3, 4, 1, 2};
-  static constexpr int kParamArg[4] = {DNNL_ARG_MEAN, DNNL_ARG_VARIANCE, DNNL_ARG_SCALE,
-                                       DNNL_ARG_SHIFT};
+  // Indices into params_ (inputs 1 to 4).
+  static constexpr int kScale = 0, kShift = 1, kMean = 2, kVar = 3;
 
-  PreparedPrimitive prim_;
-  size_t scratch_bytes_ = 0;
-  int64_t channels_ = 0;
-  ParamVector params_[4];
+  void Invert(const float* scale, const float* var, float* inv) const {
+    for (int64_t c = 0; c < channels_; ++c) inv[c] = scale[c] / std::sqrt(var[c] + eps_);
+  }
+
+  float eps_ = 1e-5f;
+  bool bf16_ = false;
+  int64_t channels_ = 0, planes_ = 0, spatial_ = 1;
+  ParamVector params_[4];  // scale, B, input_mean, input_var as f32
+  AlignedBuffer inv_;      // scale / sqrt(var + eps) when both are constant
+  size_t inv_offset_ = 0;  // else its place in the workspace
 };
 
 ge::Status BatchNormSupports(const ge::OpDesc& op) {
@@ -461,7 +497,7 @@ ge::Status LayerNormSupports(const ge::OpDesc& op) {
 }  // namespace
 
 REG_KERNEL(BatchNormalization, ge::kEngineAiCore)
-    .Kernel<DnnlBatchNorm>()
+    .Kernel<BatchNormKernel>()
     .DataTypes({ge::DT_FLOAT, ge::DT_BF16})
     .ShapeKinds(ge::kKernelStaticShape)
     .Supports(BatchNormSupports);

@@ -36,8 +36,9 @@ double Tol(ge::DataType dt) { return dt == ge::DT_BF16 ? 2e-2 : 1e-4; }
 
 // ---------------------------------------------------------------- BatchNormalization
 
-// dt: X's type; pdt: the parameters' type.
-::testing::AssertionResult BatchNormMatches(const Dims& x, bool params_const, ge::DataType dt,
+// dt: X's type; pdt: the parameters' type; const_mask bit i: parameter i
+// (scale, B, input_mean, input_var) is a constant.
+::testing::AssertionResult BatchNormMatches(const Dims& x, int const_mask, ge::DataType dt,
                                             ge::DataType pdt, float eps = 1e-5f) {
   ComputeKernelTester t("BatchNormalization");
   t.Attr("epsilon", eps);
@@ -46,7 +47,7 @@ double Tol(ge::DataType dt) { return dt == ge::DT_BF16 ? 2e-2 : 1e-4; }
   for (int i = 0; i < 4; ++i) {
     // input_var (i == 3) positive.
     gert::HostTensor p = RandomTensor(pdt, {c}, 10 + i, i == 3 ? 0.25 : -1.0, i == 3 ? 2.0 : 1.0);
-    if (params_const) {
+    if (const_mask & (1 << i)) {
       t.Const(std::move(p));
     } else {
       t.Input(std::move(p));
@@ -55,23 +56,26 @@ double Tol(ge::DataType dt) { return dt == ge::DT_BF16 ? 2e-2 : 1e-4; }
   return t.MatchesReference(Tol(dt), Tol(dt), {1, 2});
 }
 
-TEST(DnnlBatchNormTest, RanksAndParameters) {
+TEST(ComputeBatchNormTest, RanksAndParameters) {
   const std::vector<Dims> shapes = {{4, 3},        {2, 5, 7},       {2, 3, 5, 4},
                                     {1, 16, 7, 9}, {1, 4, 3, 2, 5}, {1, 2, 2, 2, 2, 3}};
   for (const Dims& x : shapes) {
-    for (bool params_const : {false, true}) {
-      EXPECT_TRUE(BatchNormMatches(x, params_const, ge::DT_FLOAT, ge::DT_FLOAT))
-          << Str(x) << " const " << params_const;
+    for (int mask : {0, 15, 0b0011, 0b1100, 0b0110}) {
+      EXPECT_TRUE(BatchNormMatches(x, mask, ge::DT_FLOAT, ge::DT_FLOAT))
+          << Str(x) << " const mask " << mask;
     }
   }
-  EXPECT_TRUE(BatchNormMatches({2, 3, 4, 4}, true, ge::DT_FLOAT, ge::DT_FLOAT, 0.5f));
+  EXPECT_TRUE(BatchNormMatches({2, 3, 4, 4}, 15, ge::DT_FLOAT, ge::DT_FLOAT, 0.5f));
+  // A large plane and many small ones: both split over the threads.
+  EXPECT_TRUE(BatchNormMatches({1, 8, 64, 64}, 15, ge::DT_FLOAT, ge::DT_FLOAT));
+  EXPECT_TRUE(BatchNormMatches({64, 512}, 0, ge::DT_FLOAT, ge::DT_FLOAT));
 }
 
-TEST(DnnlBatchNormTest, Bf16) {
+TEST(ComputeBatchNormTest, Bf16) {
   for (const Dims& x : std::vector<Dims>{{4, 3}, {2, 3, 5, 4}, {1, 4, 3, 2, 5}}) {
-    for (bool params_const : {false, true}) {
-      EXPECT_TRUE(BatchNormMatches(x, params_const, ge::DT_BF16, ge::DT_BF16))
-          << Str(x) << " const " << params_const;
+    for (int mask : {0, 15, 0b1010}) {
+      EXPECT_TRUE(BatchNormMatches(x, mask, ge::DT_BF16, ge::DT_BF16))
+          << Str(x) << " const mask " << mask;
     }
   }
 }
@@ -81,7 +85,15 @@ void ExpectNotSupported(ComputeKernelTester& t, const std::string& what) {
   EXPECT_EQ(ge::GetErrorCode(st), ge::ErrorCode::kNotSupported) << what << ": " << st;
 }
 
-TEST(DnnlBatchNormTest, Rejections) {
+// ONNX lets X and the parameters differ in type (T, T1, T2).
+TEST(ComputeBatchNormTest, MixedTypes) {
+  for (int mask : {0, 15}) {
+    EXPECT_TRUE(BatchNormMatches({2, 3, 5, 4}, mask, ge::DT_BF16, ge::DT_FLOAT)) << mask;
+    EXPECT_TRUE(BatchNormMatches({2, 3, 5, 4}, mask, ge::DT_FLOAT, ge::DT_BF16)) << mask;
+  }
+}
+
+TEST(ComputeBatchNormTest, Rejections) {
   auto make = [](ComputeKernelTester& t, ge::DataType dt, const Dims& x) {
     t.Input(RandomTensor(dt, x, 1));
     for (int i = 0; i < 4; ++i) t.Const(RandomTensor(dt, {x[1]}, 2 + i, 0.5, 1.0));
