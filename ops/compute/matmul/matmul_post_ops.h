@@ -13,8 +13,10 @@
 //                                  (default, erf) or "tanh"
 //
 // Each activation means what the ONNX op of the same name means with those
-// attributes (Clip's min / max inputs become alpha / beta). The names are
-// the ones the convolution kernels read too (ops/compute/conv/conv_post_ops.h).
+// attributes (Clip's min / max inputs become alpha / beta). The first three
+// names are the ones the convolution kernels read too
+// (ops/compute/conv/conv_post_ops.h); _fused_activation_approximate is
+// MatMul / Gemm's (BERT's tanh-approximated Gelu).
 //
 // Example
 //   ASSIGN_OR_RETURN(FusedActivation act, ReadFusedActivation(ctx));
