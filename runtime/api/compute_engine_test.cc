@@ -6,7 +6,9 @@
 // static facts (attributes, the weight's value), re-plans the workspace the
 // kernel asks beyond the plan, and Run uses the prepared state without
 // allocating, from the first run on; results equal the host-CPU kernel's.
+#include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <cstring>
 #include <memory>
 #include <thread>
@@ -23,6 +25,7 @@
 #include "runtime/executor/static_executor.h"
 #include "runtime/manager/graph_manager.h"
 #include "runtime/reference/reference_test_util.h"
+#include "runtime/testing/runtime_test_util.h"
 
 namespace ge {
 namespace {
@@ -278,6 +281,82 @@ TEST(ComputeEngineTest, DynamicModelsPrepareOncePerShapeInAnLruCache) {
   ASSERT_TRUE((*exec)->Run({&x.tensor()}).ok());
   EXPECT_EQ(g_prepares.load(), 0);
   EXPECT_EQ((*exec)->kernel_cache(), nullptr);
+}
+
+// Real models compiled with and without the compute engine: the engines
+// used, the outputs (within fp32 reordering tolerance) at 1 and 2 threads,
+// and a run that allocates nothing from the first on.
+struct Compiled {
+  std::string om;
+  Model model;
+};
+
+StatusOr<Compiled> CompileOnnx(const onnx::ModelProto& onnx, bool compute) {
+  GraphManager gm;
+  RETURN_IF_ERROR(gm.Initialize({}));
+  RETURN_IF_ERROR(gm.AddOnnxGraph(0, OnnxSource::Bytes(onnx.SerializeAsString()),
+                                  {{"ge.computeEngine", compute ? "on" : "off"}}));
+  RETURN_IF_ERROR(gm.BuildGraph(0));
+  ASSIGN_OR_RETURN(std::string om, gm.SaveModelToBytes(0));
+  ASSIGN_OR_RETURN(Model model, Model::LoadFromBytes(om));
+  return Compiled{std::move(om), std::move(model)};
+}
+
+void ExpectSameOutputs(const onnx::ModelProto& onnx, const std::string& name) {
+  StatusOr<Compiled> host = CompileOnnx(onnx, false);
+  ASSERT_TRUE(host.ok()) << name << ": " << host.status();
+  EXPECT_THAT(host->model.engines(), ElementsAre(kEngineHostCpu)) << name;
+  for (int threads : {1, 2}) {
+    GraphManager gm;
+    StatusOr<Compiled> ce = CompileOnnx(onnx, true);
+    ASSERT_TRUE(ce.ok()) << name << ": " << ce.status();
+    std::vector<std::string> engines = ce->model.engines();
+    EXPECT_NE(std::find(engines.begin(), engines.end(), kEngineAiCore), engines.end()) << name;
+    ModelLoadOptions options;
+    options.intra_op_threads = threads;
+    StatusOr<Model> model = Model::LoadFromBytes(ce->om, options);
+    ASSERT_TRUE(model.ok()) << model.status();
+    std::vector<gert::HostTensor> inputs;
+    for (const ModelIoDesc& d : model->inputs()) inputs.push_back(rttest::PatternF32(d.dims, 7));
+    std::vector<gert::HostTensor> out_storage;
+    std::vector<gert::Tensor> in_views, out_views;
+    for (const gert::HostTensor& t : inputs) in_views.push_back(t.tensor());
+    for (const ModelIoDesc& d : model->outputs())
+      out_storage.push_back(rttest::PatternF32(d.dims, 1));
+    for (gert::HostTensor& t : out_storage) out_views.push_back(t.tensor());
+    int64_t library_first = 0;
+    {
+      ::alloc_counter::AllocCountingScope scope;  // no warm-up run before
+      Status st = model->Run(in_views, absl::MakeSpan(out_views));
+      ASSERT_TRUE(st.ok()) << name << ": " << st;
+      EXPECT_EQ(scope.count(), 0) << name << " at " << threads << " threads";
+      library_first = scope.library_count();
+    }
+    {
+      // oneDNN's own per-execute argument map is the same every run: the
+      // run grows nothing.
+      ::alloc_counter::AllocCountingScope scope;
+      ASSERT_TRUE(model->Run(in_views, absl::MakeSpan(out_views)).ok());
+      EXPECT_EQ(scope.count(), 0) << name;
+      EXPECT_EQ(scope.library_count(), library_first) << name;
+    }
+    StatusOr<std::vector<gert::HostTensor>> want = host->model.Run(inputs);
+    ASSERT_TRUE(want.ok()) << want.status();
+    for (size_t o = 0; o < want->size(); ++o) {
+      std::vector<float> a = ToF32(out_views[o]), b = ToF32((*want)[o].tensor());
+      ASSERT_EQ(a.size(), b.size());
+      for (size_t i = 0; i < a.size(); ++i) {
+        EXPECT_NEAR(a[i], b[i], 1e-4f + 1e-4f * std::fabs(b[i]))
+            << name << " output " << o << " element " << i << " at " << threads << " threads";
+      }
+    }
+  }
+}
+
+TEST(ComputeEngineTest, RealModelsMatchTheHostEngine) {
+  ExpectSameOutputs(rttest::SmallCnn(2, 17, 15), "small_cnn");
+  ExpectSameOutputs(rttest::Mlp(), "mlp");
+  ExpectSameOutputs(rttest::NoAllocNet(), "no_alloc_net");
 }
 
 }  // namespace

@@ -446,6 +446,11 @@ Status StaticExecutor::Preparer::Run(const StaticExecutorOptions& options) {
   }
   registry_ = &OpRegistry::Instance();
   unknown_rank_.AppendDim(UNKNOWN_RANK);
+  // oneDNN sizes a primitive's work split by the thread count at creation:
+  // the compute engine's threads are set before any kernel is prepared.
+  x_.run_config_.intra_op_threads = options.intra_op_threads;
+  ASSIGN_OR_RETURN(Engine * compute, FindEngine(kEngineAiCore));
+  compute->BeginRun(x_.run_config_);
   for (size_t pos = 0; pos < n_tasks; ++pos) RETURN_IF_ERROR(PrepareTask(pos));
   return FinishEngines(options);
 }

@@ -12,9 +12,22 @@ namespace {
 
 std::atomic<bool> g_counting{false};
 std::atomic<int64_t> g_allocations{0};
+std::atomic<int64_t> g_library_allocations{0};
+
+}  // namespace
+
+// Defined by the compute engine's library wrapper (ops/compute/common) when
+// linked: the calling thread's depth inside a third-party library call.
+extern "C" int* ge_in_library_call() __attribute__((weak));
+
+namespace {
 
 void Count() {
   if (!g_counting.load(std::memory_order_relaxed)) return;
+  if (ge_in_library_call != nullptr && *ge_in_library_call() > 0) {
+    g_library_allocations.fetch_add(1);
+    return;
+  }
   const int64_t k = g_allocations.fetch_add(1);
   if (k < 3 && std::getenv("ALLOC_TRACE") != nullptr) {
     void* frames[40];
@@ -44,10 +57,12 @@ namespace alloc_counter {
 
 AllocCountingScope::AllocCountingScope() {
   g_allocations.store(0);
+  g_library_allocations.store(0);
   g_counting.store(true);
 }
 AllocCountingScope::~AllocCountingScope() { g_counting.store(false); }
 int64_t AllocCountingScope::count() const { return g_allocations.load(); }
+int64_t AllocCountingScope::library_count() const { return g_library_allocations.load(); }
 
 }  // namespace alloc_counter
 
