@@ -113,6 +113,11 @@ class LayoutKernelTester {
     has_out_format_ = true;
     return *this;
   }
+  // The format of output `o` alone.
+  LayoutKernelTester& OutputFormat(size_t o, ge::Format f) {
+    out_formats_[o] = f;
+    return *this;
+  }
 
   ge::Status Supported() {
     RETURN_IF_ERROR(Build());
@@ -183,7 +188,7 @@ class LayoutKernelTester {
         has_out_format_ ? out_format_ : (inputs_.empty() ? ge::FORMAT_ND : inputs_[0].format);
     for (size_t o = 0; o < op_->GetOutputsSize(); ++o) {
       ge::GeTensorDescPtr d = op_->MutableOutputDesc(static_cast<uint32_t>(o));
-      if (d != nullptr) d->SetFormat(out_format);
+      if (d != nullptr) d->SetFormat(out_formats_.count(o) ? out_formats_[o] : out_format);
     }
     ASSIGN_OR_RETURN(ir_, ge::MapInputSlotsToIr(*op_, *ge::OpRegistry::Instance().Find(type_),
                                                 inputs_.size()));
@@ -339,6 +344,7 @@ class LayoutKernelTester {
   std::map<std::string, uint32_t> dynamic_;
   ge::Format out_format_ = ge::FORMAT_ND;
   bool has_out_format_ = false;
+  std::map<size_t, ge::Format> out_formats_;
   const ge::KernelDef* def_ = nullptr;
   ge::OpDescPtr op_;
   std::vector<gert::IrInstance> ir_;
