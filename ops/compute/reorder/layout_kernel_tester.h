@@ -113,6 +113,12 @@ class LayoutKernelTester {
     has_out_format_ = true;
     return *this;
   }
+  // Output `o`'s dims and data type before inference (an op that keeps a
+  // consistent output desc, e.g. TransData blocked -> plain).
+  LayoutKernelTester& PresetOutput(size_t o, std::vector<int64_t> dims, ge::DataType dt) {
+    preset_[o] = std::make_pair(std::move(dims), dt);
+    return *this;
+  }
   // The format of output `o` alone.
   LayoutKernelTester& OutputFormat(size_t o, ge::Format f) {
     out_formats_[o] = f;
@@ -182,6 +188,12 @@ class LayoutKernelTester {
       d->SetOriginShape(ge::GeShape(dims));
       d->SetOriginFormat(IsBlockedFormat(f) ? ge::FORMAT_NCHW : f);
       values.push_back(inputs_[i].constant ? &t : nullptr);
+    }
+    for (auto& [o, p] : preset_) {
+      ge::GeTensorDescPtr d = op_->MutableOutputDesc(static_cast<uint32_t>(o));
+      if (d == nullptr) return ge::ParamInvalid("output ", o, " has no desc");
+      *d = ge::GeTensorDesc(ge::GeShape(p.first), ge::FORMAT_ND, p.second);
+      d->SetOriginShape(ge::GeShape(p.first));
     }
     RETURN_IF_ERROR(ge::InferShapeAndTypeForOpDesc(*op_, values));
     const ge::Format out_format =
@@ -345,6 +357,7 @@ class LayoutKernelTester {
   ge::Format out_format_ = ge::FORMAT_ND;
   bool has_out_format_ = false;
   std::map<size_t, ge::Format> out_formats_;
+  std::map<size_t, std::pair<std::vector<int64_t>, ge::DataType>> preset_;
   const ge::KernelDef* def_ = nullptr;
   ge::OpDescPtr op_;
   std::vector<gert::IrInstance> ir_;
