@@ -2,7 +2,6 @@
 #include "ops/compute/eltwise/eltwise_loops.h"
 
 #include <cstring>
-#include <limits>
 
 #include "ops/compute/common/dnnl_common.h"
 
@@ -11,63 +10,98 @@ namespace compute {
 namespace {
 
 constexpr int64_t kGrain = 1 << 15;
+constexpr int64_t kScanBlock = 1024;
 
-inline bool IsNanBf16(uint16_t b) { return (b & 0x7fffu) > 0x7f80u; }
-inline float Bf16ToFloat(uint16_t b) {
-  const uint32_t u = static_cast<uint32_t>(b) << 16;
-  float f;
-  std::memcpy(&f, &u, sizeof(f));
-  return f;
-}
-// Exact for a float that is a bf16 value (bounds and the value 1).
-inline uint16_t FloatToBf16Bits(float f) {
+// Bits of a float / bf16 with the sign cleared, above the infinity: NaN.
+constexpr uint32_t kF32Abs = 0x7fffffffu, kF32Inf = 0x7f800000u;
+constexpr uint16_t kBf16Abs = 0x7fffu, kBf16Inf = 0x7f80u;
+constexpr uint16_t kBf16Sign = 0x8000u, kBf16NegZero = 0x8000u;
+constexpr uint16_t kBf16NegInf = 0xff80u, kBf16Nan = 0x7fc0u;
+
+inline uint32_t Bits(float f) {
   uint32_t u;
   std::memcpy(&u, &f, sizeof(u));
-  return static_cast<uint16_t>(u >> 16);
+  return u;
+}
+// Exact for a float that is a bf16 value (bounds and the value 1).
+inline uint16_t FloatToBf16Bits(float f) { return static_cast<uint16_t>(Bits(f) >> 16); }
+
+// Whether [b, e) of `s` (float or bf16 bits) holds a NaN: a vectorised OR.
+bool AnyNanF32(const uint32_t* s, int64_t b, int64_t e) {
+  uint32_t any = 0;
+  for (int64_t i = b; i < e; ++i) any |= (s[i] & kF32Abs) > kF32Inf;
+  return any != 0;
+}
+bool AnyNanBf16(const uint16_t* s, int64_t b, int64_t e) {
+  uint32_t any = 0;
+  for (int64_t i = b; i < e; ++i) any |= (s[i] & kBf16Abs) > kBf16Inf;
+  return any != 0;
+}
+
+// Calls fix(begin, end) for every scan block of [0, count) whose `scan`
+// reports a NaN.
+template <typename Scan, typename Fix>
+void ForNanBlocks(int64_t count, Scan scan, Fix fix) {
+  ParallelFor(count, kGrain, [&](int64_t b, int64_t e) {
+    for (int64_t i = b; i < e; i += kScanBlock) {
+      const int64_t j = i + kScanBlock < e ? i + kScanBlock : e;
+      if (scan(i, j)) fix(i, j);
+    }
+  });
 }
 
 }  // namespace
 
-void PropagateNan(ge::DataType dt, const void* src, void* dst, int64_t count, bool neg_inf_too) {
+float Bf16ToFloat(uint16_t bits) {
+  const uint32_t u = static_cast<uint32_t>(bits) << 16;
+  float f;
+  std::memcpy(&f, &u, sizeof(f));
+  return f;
+}
+
+void ReluLoop(ge::DataType dt, const void* src, void* dst, int64_t count) {
   if (dt == ge::DT_FLOAT) {
     const float* s = static_cast<const float*>(src);
     float* d = static_cast<float*>(dst);
-    constexpr float kNegInf = -std::numeric_limits<float>::infinity();
-    const float nan = std::numeric_limits<float>::quiet_NaN();
     ParallelFor(count, kGrain, [=](int64_t b, int64_t e) {
       for (int64_t i = b; i < e; ++i) {
-        if (s[i] != s[i]) d[i] = s[i];
-        if (neg_inf_too && s[i] == kNegInf) d[i] = nan;
+        const float v = s[i];
+        d[i] = v > 0.0f ? v : (v != v ? v : 0.0f);
       }
     });
   } else if (dt == ge::DT_BF16) {
     const uint16_t* s = static_cast<const uint16_t*>(src);
     uint16_t* d = static_cast<uint16_t*>(dst);
-    constexpr uint16_t kNegInfBits = 0xff80u;
-    constexpr uint16_t kNanBits = 0x7fc0u;
     ParallelFor(count, kGrain, [=](int64_t b, int64_t e) {
       for (int64_t i = b; i < e; ++i) {
-        if (IsNanBf16(s[i])) d[i] = s[i];
-        if (neg_inf_too && s[i] == kNegInfBits) d[i] = kNanBits;
+        const uint16_t v = s[i];
+        // Negative (sign set) and not NaN: 0.
+        d[i] = (v & kBf16Sign) != 0 && (v & kBf16Abs) <= kBf16Inf ? uint16_t{0} : v;
       }
     });
   }
 }
 
-void ReplaceNan(ge::DataType dt, void* dst, int64_t count, float value) {
+void ZeroSlopeLoop(ge::DataType dt, const void* src, void* dst, int64_t count) {
   if (dt == ge::DT_FLOAT) {
+    const float* s = static_cast<const float*>(src);
     float* d = static_cast<float*>(dst);
-    ParallelFor(count, kGrain, [d, value](int64_t b, int64_t e) {
+    ParallelFor(count, kGrain, [=](int64_t b, int64_t e) {
       for (int64_t i = b; i < e; ++i) {
-        if (d[i] != d[i]) d[i] = value;
+        const float v = s[i];
+        d[i] = v < 0.0f ? 0.0f * v : v;
       }
     });
   } else if (dt == ge::DT_BF16) {
+    const uint16_t* s = static_cast<const uint16_t*>(src);
     uint16_t* d = static_cast<uint16_t*>(dst);
-    const uint16_t v = FloatToBf16Bits(value);
-    ParallelFor(count, kGrain, [d, v](int64_t b, int64_t e) {
+    ParallelFor(count, kGrain, [=](int64_t b, int64_t e) {
       for (int64_t i = b; i < e; ++i) {
-        if (IsNanBf16(d[i])) d[i] = v;
+        const uint16_t v = s[i];
+        const bool negative =
+            (v & kBf16Sign) != 0 && (v & kBf16Abs) != 0 && (v & kBf16Abs) <= kBf16Inf;
+        // 0 * v: -0 for a finite negative v, NaN for -inf.
+        d[i] = !negative ? v : (v == kBf16NegInf ? kBf16Nan : kBf16NegZero);
       }
     });
   }
@@ -103,6 +137,54 @@ void ClampLoop(ge::DataType dt, const void* src, void* dst, int64_t count, bool 
         d[i] = out;
       }
     });
+  }
+}
+
+void PropagateNan(ge::DataType dt, const void* src, void* dst, int64_t count) {
+  if (dt == ge::DT_FLOAT) {
+    const uint32_t* s = static_cast<const uint32_t*>(src);
+    uint32_t* d = static_cast<uint32_t*>(dst);
+    ForNanBlocks(
+        count, [s](int64_t b, int64_t e) { return AnyNanF32(s, b, e); },
+        [s, d](int64_t b, int64_t e) {
+          for (int64_t i = b; i < e; ++i) {
+            if ((s[i] & kF32Abs) > kF32Inf) d[i] = s[i];
+          }
+        });
+  } else if (dt == ge::DT_BF16) {
+    const uint16_t* s = static_cast<const uint16_t*>(src);
+    uint16_t* d = static_cast<uint16_t*>(dst);
+    ForNanBlocks(
+        count, [s](int64_t b, int64_t e) { return AnyNanBf16(s, b, e); },
+        [s, d](int64_t b, int64_t e) {
+          for (int64_t i = b; i < e; ++i) {
+            if ((s[i] & kBf16Abs) > kBf16Inf) d[i] = s[i];
+          }
+        });
+  }
+}
+
+void ReplaceNan(ge::DataType dt, void* dst, int64_t count, float value) {
+  if (dt == ge::DT_FLOAT) {
+    uint32_t* d = static_cast<uint32_t*>(dst);
+    const uint32_t v = Bits(value);
+    ForNanBlocks(
+        count, [d](int64_t b, int64_t e) { return AnyNanF32(d, b, e); },
+        [d, v](int64_t b, int64_t e) {
+          for (int64_t i = b; i < e; ++i) {
+            if ((d[i] & kF32Abs) > kF32Inf) d[i] = v;
+          }
+        });
+  } else if (dt == ge::DT_BF16) {
+    uint16_t* d = static_cast<uint16_t*>(dst);
+    const uint16_t v = FloatToBf16Bits(value);
+    ForNanBlocks(
+        count, [d](int64_t b, int64_t e) { return AnyNanBf16(d, b, e); },
+        [d, v](int64_t b, int64_t e) {
+          for (int64_t i = b; i < e; ++i) {
+            if ((d[i] & kBf16Abs) > kBf16Inf) d[i] = v;
+          }
+        });
   }
 }
 
