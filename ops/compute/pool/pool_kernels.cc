@@ -241,8 +241,8 @@ ge::Status PoolSupports(const ge::OpDesc& op) {
   }
   if (op.GetOutputsSize() > 1) {
     const ge::GeTensorDesc* ind = op.GetOutputDescBarePtr(1);
-    if (ind != nullptr && ind->GetDataType() != ge::DT_UNDEFINED &&
-        !IsNchwOrder(ind->GetFormat())) {
+    // An unused Indices keeps its unset (RESERVED) format: fine.
+    if (ind != nullptr && ind->GetDataType() != ge::DT_UNDEFINED && IsNc1hwc0(ind->GetFormat())) {
       return ge::NotSupported("output 1 (Indices) is ", FormatName(ind->GetFormat()),
                               "; the kernel writes it plain");
     }

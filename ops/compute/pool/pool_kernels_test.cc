@@ -5,6 +5,7 @@
 
 #include "gtest/gtest.h"
 #include "metadef/register/inc/register/kernel_registry.h"
+#include "metadef/register/inc/register/op_registry.h"
 #include "ops/compute/common/compute_kernel_tester.h"
 #include "ops/compute/common/dnnl_common.h"
 #include "ops/compute/reorder/layout_kernel_tester.h"
@@ -178,6 +179,21 @@ TEST(PoolKernelsTest, Nc1hwc0) {
     t.Input(RandomTensor(ge::DT_FLOAT, {2, 20, 5, 3}, seed++), ge::FORMAT_NC1HWC0);
     EXPECT_TRUE(t.MatchesReference(1e-6, 1e-6)) << type;
   }
+}
+
+// A MaxPool whose Indices nothing consumes keeps the factory's unset
+// output desc (FORMAT_RESERVED, the INT64 type from inference).
+TEST(PoolKernelsTest, UnsetIndicesDescIsAccepted) {
+  ge::StatusOr<ge::OpDescPtr> op = ge::OperatorFactory::CreateOpDesc("p", "MaxPool");
+  ASSERT_TRUE(op.ok());
+  ASSERT_TRUE((*op)->SetAttr("kernel_shape", ge::AttrValue::CreateFrom<Ints>({2, 2})).ok());
+  *(*op)->MutableInputDesc(0) =
+      ge::GeTensorDesc(ge::GeShape({1, 2, 4, 4}), ge::FORMAT_NCHW, ge::DT_FLOAT);
+  (*op)->MutableOutputDesc(0)->SetFormat(ge::FORMAT_NCHW);
+  ASSERT_TRUE(ge::InferShapeAndTypeForOpDesc(**op).ok());
+  (*op)->MutableOutputDesc(1)->SetFormat(ge::FORMAT_RESERVED);
+  const ge::Status st = ge::FindKernel("MaxPool", ge::kEngineAiCore)->CheckSupported(**op);
+  EXPECT_TRUE(st.ok()) << st;
 }
 
 // ------------------------------------------------------------ rejections
