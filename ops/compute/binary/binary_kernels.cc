@@ -148,18 +148,21 @@ ge::Status BinarySupports(const ge::OpDesc& op) {
   if (a == nullptr || b == nullptr || y == nullptr) {
     return ge::NotSupported("the node needs inputs 0, 1 and output 0");
   }
-  const bool ba = IsNc1hwc0(a->GetFormat());
-  const bool bb = IsNc1hwc0(b->GetFormat());
-  const bool by = IsNc1hwc0(y->GetFormat());
+  const bool ba = IsNc1hwc0(a->GetFormat()) || IsChannelsLast(a->GetFormat());
+  const bool bb = IsNc1hwc0(b->GetFormat()) || IsChannelsLast(b->GetFormat());
+  const bool by = IsNc1hwc0(y->GetFormat()) || IsChannelsLast(y->GetFormat());
   if (ba || bb || by) {
-    if (!(ba && bb && by)) {
+    if (!(ba && bb && by) ||
+        ge::GetPrimaryFormat(a->GetFormat()) != ge::GetPrimaryFormat(y->GetFormat()) ||
+        ge::GetPrimaryFormat(b->GetFormat()) != ge::GetPrimaryFormat(y->GetFormat())) {
       return ge::NotSupported(
           "inputs ", FormatName(a->GetFormat()), ", ", FormatName(b->GetFormat()), " and output ",
-          FormatName(y->GetFormat()), ": NC1HWC0 is taken only on all three tensors");
+          FormatName(y->GetFormat()), ": NC1HWC0 / channels-last only on all three tensors");
     }
-    if (DimsOf(*a) != DimsOf(*y) || DimsOf(*b) != DimsOf(*y) || DimsOf(*y).size() != 4) {
+    const size_t rank = ge::GetPrimaryFormat(y->GetFormat()) == ge::FORMAT_NDHWC ? 5 : 4;
+    if (DimsOf(*a) != DimsOf(*y) || DimsOf(*b) != DimsOf(*y) || DimsOf(*y).size() != rank) {
       return ge::NotSupported(
-          "NC1HWC0 inputs must have the output's 4 logical dims (no broadcast)");
+          "NC1HWC0 / channels-last inputs must have the output's logical dims (no broadcast)");
     }
     return ge::OkStatus();
   }
@@ -193,8 +196,8 @@ class DnnlBinaryKernel final : public ge::OpKernel {
       return ctx.Error("inputs and output must have one data type");
     }
     dnnl::memory::desc m0, m1, md;
-    if (IsNc1hwc0(y->GetFormat())) {
-      if (!IsNc1hwc0(a->GetFormat()) || !IsNc1hwc0(b->GetFormat()) ||
+    if (IsNc1hwc0(y->GetFormat()) || IsChannelsLast(y->GetFormat())) {
+      if (a->GetFormat() != y->GetFormat() || b->GetFormat() != y->GetFormat() ||
           a->GetShape() != y->GetShape() || b->GetShape() != y->GetShape()) {
         return ctx.Error("NC1HWC0 takes three tensors of one shape");
       }
@@ -324,12 +327,13 @@ class DnnlPReluKernel final : public ge::OpKernel {
 
 // ------------------------------------------------------------ registration
 
-#define GE_COMPUTE_BINARY_(Type, Op)                                 \
-  REG_KERNEL(Type, ge::kEngineAiCore)                                \
-      .Kernel<DnnlBinaryKernel<Op>>()                                \
-      .DataTypes({ge::DT_FLOAT, ge::DT_BF16})                        \
-      .Formats({ge::FORMAT_ND, ge::FORMAT_NCHW, ge::FORMAT_NC1HWC0}) \
-      .ShapeKinds(ge::kKernelStaticShape)                            \
+#define GE_COMPUTE_BINARY_(Type, Op)                                                               \
+  REG_KERNEL(Type, ge::kEngineAiCore)                                                              \
+      .Kernel<DnnlBinaryKernel<Op>>()                                                              \
+      .DataTypes({ge::DT_FLOAT, ge::DT_BF16})                                                      \
+      .Formats(                                                                                    \
+          {ge::FORMAT_ND, ge::FORMAT_NCHW, ge::FORMAT_NC1HWC0, ge::FORMAT_NHWC, ge::FORMAT_NDHWC}) \
+      .ShapeKinds(ge::kKernelStaticShape)                                                          \
       .Supports(BinarySupports<Op>)
 
 GE_COMPUTE_BINARY_(Add, BinOp::kAdd);

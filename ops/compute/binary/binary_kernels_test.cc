@@ -227,6 +227,22 @@ TEST(BinaryKernelsTest, Rejections) {
   }
 }
 
+TEST(BinaryKernelsTest, ChannelsLastSameShape) {
+  uint32_t seed = 900;
+  for (const char* type : {"Add", "Mul", "Sub"}) {
+    ComputeKernelTester t(type);
+    t.Input(RandomTensor(ge::DT_FLOAT, {2, 16, 5, 3}, seed));
+    t.Input(RandomTensor(ge::DT_FLOAT, {2, 16, 5, 3}, seed + 1)).ChannelsLast();
+    seed += 2;
+    EXPECT_TRUE(t.MatchesReference(1e-6, 1e-6, {1, 2})) << type;
+  }
+  // A broadcast operand is not taken channels-last.
+  ComputeKernelTester b("Add");
+  b.Input(RandomTensor(ge::DT_FLOAT, {2, 16, 5, 3}, seed));
+  b.Input(RandomTensor(ge::DT_FLOAT, {1, 16, 1, 1}, seed + 1)).ChannelsLast();
+  EXPECT_FALSE(b.Supported().ok());
+}
+
 }  // namespace
 }  // namespace compute
 }  // namespace ops

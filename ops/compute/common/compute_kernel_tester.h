@@ -19,6 +19,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <map>
 #include <memory>
 #include <random>
@@ -80,9 +81,17 @@ class ComputeKernelTester {
     dynamic_[ir_name] = count;
     return *this;
   }
-  // The format of input i's and every output's tensors (default ND).
+  // The format of input i's desc (default ND).
   ComputeKernelTester& InputFormat(size_t i, ge::Format f) {
     in_formats_[i] = f;
+    return *this;
+  }
+  // Runs the compute kernel channels-last, as the format pass leaves conv
+  // chains: every non-constant float input and every output of rank 4 / 5
+  // gets NHWC / NDHWC descs and channels-last memory (dims stay logical);
+  // outputs are converted back before the comparison with the reference.
+  ComputeKernelTester& ChannelsLast(bool on = true) {
+    channels_last_ = on;
     return *this;
   }
 
@@ -149,16 +158,56 @@ class ComputeKernelTester {
         continue;
       }
       const gert::Tensor& t = inputs_[i].tensor();
-      const ge::Format f = in_formats_.count(i) ? in_formats_[i] : ge::FORMAT_ND;
+      ge::Format f = in_formats_.count(i) ? in_formats_[i] : ge::FORMAT_ND;
+      if (channels_last_ && !constant_[i]) f = LastFormat(t, f);
       *d = ge::GeTensorDesc(ge::GeShape(t.GetShape().ToVector()), f, t.GetDataType());
       d->SetOriginShape(ge::GeShape(t.GetShape().ToVector()));
       d->SetOriginFormat(f);
       values.push_back(constant_[i] ? &t : nullptr);
     }
     RETURN_IF_ERROR(ge::InferShapeAndTypeForOpDesc(*op_, values));
+    if (channels_last_) {
+      for (uint32_t o = 0; o < op_->GetAllOutputsDescSize(); ++o) {
+        ge::GeTensorDescPtr d = op_->MutableOutputDesc(o);
+        if (d == nullptr || d->GetDataType() == ge::DT_UNDEFINED) continue;
+        const size_t r = d->GetShape().GetDimNum();
+        if (IsFloat(d->GetDataType()) && (r == 4 || r == 5)) {
+          d->SetFormat(r == 4 ? ge::FORMAT_NHWC : ge::FORMAT_NDHWC);
+        }
+      }
+    }
     ASSIGN_OR_RETURN(ir_, ge::MapInputSlotsToIr(*op_, *ge::OpRegistry::Instance().Find(type_),
                                                 inputs_.size()));
     return ge::OkStatus();
+  }
+
+  static bool IsFloat(ge::DataType dt) {
+    return dt == ge::DT_FLOAT || dt == ge::DT_BF16 || dt == ge::DT_FLOAT16;
+  }
+  static ge::Format LastFormat(const gert::Tensor& t, ge::Format otherwise) {
+    const size_t r = t.GetShape().GetDimNum();
+    if (!IsFloat(t.GetDataType()) || (r != 4 && r != 5)) return otherwise;
+    return r == 4 ? ge::FORMAT_NHWC : ge::FORMAT_NDHWC;
+  }
+  // Channels-first <-> channels-last memory of logical dims [N, C, S...].
+  static gert::HostTensor Permuted(const gert::Tensor& t, bool to_last, ge::Format format) {
+    gert::HostTensor out = *gert::HostTensor::Create(t.GetDataType(), t.GetShape(), format);
+    const size_t elem = *gert::HostStorageBytes(t.GetDataType(), 1);
+    const int64_t n = t.GetShape().GetDim(0), c = t.GetShape().GetDim(1);
+    int64_t s = 1;
+    for (size_t i = 2; i < t.GetShape().GetDimNum(); ++i) s *= t.GetShape().GetDim(i);
+    const uint8_t* src = static_cast<const uint8_t*>(t.GetAddr());
+    uint8_t* dst = static_cast<uint8_t*>(out.MutableTensor()->GetAddr());
+    for (int64_t b = 0; b < n; ++b) {
+      for (int64_t ch = 0; ch < c; ++ch) {
+        for (int64_t k = 0; k < s; ++k) {
+          const int64_t first = (b * c + ch) * s + k, last = (b * s + k) * c + ch;
+          std::memcpy(dst + (to_last ? last : first) * elem, src + (to_last ? first : last) * elem,
+                      elem);
+        }
+      }
+    }
+    return out;
   }
 
   ge::Status MakeOutputs(std::vector<gert::HostTensor>* outs) {
@@ -196,12 +245,24 @@ class ComputeKernelTester {
 
   ge::Status RunCompute(std::vector<gert::HostTensor>* outs) {
     RETURN_IF_ERROR(MakeOutputs(outs));
+    // The compute kernel's inputs: channels-last copies where the descs say so.
+    std::vector<gert::HostTensor> last_inputs(inputs_.size());
+    std::vector<const gert::Tensor*> run_inputs = InputPtrs();
+    for (size_t i = 0; i < inputs_.size(); ++i) {
+      if (absent_[i]) continue;
+      const ge::GeTensorDesc* d = op_->GetInputDescBarePtr(static_cast<uint32_t>(i));
+      const int32_t f = ge::GetPrimaryFormat(d->GetFormat());
+      if (f == ge::FORMAT_NHWC || f == ge::FORMAT_NDHWC) {
+        last_inputs[i] = Permuted(inputs_[i].tensor(), true, static_cast<ge::Format>(f));
+        run_inputs[i] = &last_inputs[i].tensor();
+      }
+    }
     std::unique_ptr<ge::OpKernel> owned = def_->NewKernel();
     const ge::OpKernel* k = owned != nullptr ? owned.get() : def_->shared_kernel();
     // Prepare sees the static facts: non-constant inputs without data.
     std::vector<gert::Tensor> facts;
     for (size_t i = 0; i < inputs_.size(); ++i) {
-      gert::Tensor t = absent_[i] ? gert::Tensor() : inputs_[i].tensor();
+      gert::Tensor t = absent_[i] ? gert::Tensor() : *run_inputs[i];
       if (!absent_[i] && !constant_[i]) t.SetData(nullptr, 0);
       facts.push_back(t);
     }
@@ -234,13 +295,19 @@ class ComputeKernelTester {
     gert::KernelRunContextBuilder b;
     b.Node(op_->GetName(), type_)
         .Attrs(op_.get())
-        .Inputs(InputPtrs())
+        .Inputs(run_inputs)
         .Outputs(out_ptrs)
         .IrInputs(ir_)
         .Workspaces(ws_ptrs);
     // Twice: a prepared kernel gives the same result on every run.
     RETURN_IF_ERROR(k->Run(*b.Build()));
-    return k->Run(*b.Build());
+    RETURN_IF_ERROR(k->Run(*b.Build()));
+    for (gert::HostTensor& t : *outs) {
+      const int32_t f = ge::GetPrimaryFormat(t.tensor().GetFormat());
+      if (f == ge::FORMAT_NHWC || f == ge::FORMAT_NDHWC)
+        t = Permuted(t.tensor(), false, ge::FORMAT_ND);
+    }
+    return ge::OkStatus();
   }
 
   static ::testing::AssertionResult Compare(const gert::HostTensor& got,
@@ -256,6 +323,7 @@ class ComputeKernelTester {
     for (size_t i = 0; i < w->size(); ++i) {
       const double a = (*g)[i], b = (*w)[i];
       if (std::isnan(b) && std::isnan(a)) continue;
+      if (a == b) continue;  // equal infinities too
       if (!(std::fabs(a - b) <= atol + rtol * std::fabs(b))) {
         return ::testing::AssertionFailure()
                << "element " << i << ": " << a << " vs reference " << b;
@@ -270,6 +338,7 @@ class ComputeKernelTester {
   std::vector<bool> constant_, absent_;
   std::map<std::string, uint32_t> dynamic_;
   std::map<size_t, ge::Format> in_formats_;
+  bool channels_last_ = false;
   const ge::KernelDef* def_ = nullptr;
   ge::OpDescPtr op_;
   std::vector<gert::IrInstance> ir_;

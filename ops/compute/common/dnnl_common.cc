@@ -93,9 +93,6 @@ ge::StatusOr<dnnl::memory::format_tag> TagOf(ge::Format format, size_t rank) {
       if (rank == 4) return tag::aBcd16b;
       if (rank == 3) return tag::aBc16b;
       break;
-    case ge::FORMAT_NDC1HWC0:
-      if (rank == 5) return tag::aBcde16b;
-      break;
     default:
       return PlainTag(rank);
   }

@@ -41,6 +41,7 @@ ge::Status ConcatSupports(const ge::OpDesc& op) {
   const ge::GeTensorDesc* y = op.GetOutputDescBarePtr(0);
   if (n == 0 || y == nullptr) return ge::NotSupported("the node needs inputs and output 0");
   const bool blocked = IsNc1hwc0(y->GetFormat());
+  const bool last = IsChannelsLast(y->GetFormat());
   const std::vector<int64_t> ydims = y->GetShape().GetDims();
   ASSIGN_OR_RETURN(int64_t axis, AttrsOf(op).GetInt("axis"));
   ASSIGN_OR_RETURN(axis, NormalisedAxis(axis, ydims.size()));
@@ -53,6 +54,19 @@ ge::Status ConcatSupports(const ge::OpDesc& op) {
     if (IsNc1hwc0(d->GetFormat()) != blocked) {
       return ge::NotSupported("input ", i, " is ", FormatName(d->GetFormat()), " and the output ",
                               FormatName(y->GetFormat()), ": NC1HWC0 only on every tensor");
+    }
+    if (last) {
+      // Channels-last: every tensor in the output's layout and rank.
+      if (d->GetFormat() != y->GetFormat() ||
+          d->GetShape().GetDimNum() !=
+              (ge::GetPrimaryFormat(y->GetFormat()) == ge::FORMAT_NHWC ? 4u : 5u) ||
+          d->GetShape().GetDimNum() != ydims.size()) {
+        return ge::NotSupported("input ", i, " is ", FormatName(d->GetFormat()), " ",
+                                d->GetShape().ToString(),
+                                ": channels-last only on every tensor of "
+                                "the output's rank");
+      }
+      continue;
     }
     if (!blocked) continue;
     if (ydims.size() != 4 || d->GetShape().GetDimNum() != 4) {
@@ -81,7 +95,8 @@ class DnnlConcatKernel final : public ge::OpKernel {
     ge::StatusOr<int64_t> a = NormalisedAxis(axis, ys.GetDimNum());
     if (!a.ok()) return ctx.Error(a.status().message());
     axis = *a;
-    const bool blocked = IsNc1hwc0(y->GetFormat());
+    // Blocked and channels-last tensors keep their logical dims (DescOf).
+    const bool blocked = IsNc1hwc0(y->GetFormat()) || IsChannelsLast(y->GetFormat());
     ASSIGN_OR_RETURN(dnnl::memory::data_type dt, DnnlType(y->GetDataType()));
     int64_t outer = 1, inner = 1;
     for (int64_t d = 0; d < axis; ++d) outer *= ys.GetDim(d);
@@ -166,7 +181,8 @@ class DnnlConcatKernel final : public ge::OpKernel {
 REG_KERNEL(Concat, ge::kEngineAiCore)
     .Kernel<DnnlConcatKernel>()
     .DataTypes({ge::DT_FLOAT, ge::DT_BF16, ge::DT_INT8, ge::DT_UINT8, ge::DT_INT32})
-    .Formats({ge::FORMAT_ND, ge::FORMAT_NCHW, ge::FORMAT_NC1HWC0})
+    .Formats({ge::FORMAT_ND, ge::FORMAT_NCHW, ge::FORMAT_NC1HWC0, ge::FORMAT_NHWC,
+              ge::FORMAT_NDHWC})
     .ShapeKinds(ge::kKernelStaticShape)
     .Supports(ConcatSupports);
 

@@ -117,6 +117,21 @@ TEST(ConcatKernelTest, Rejections) {
   }
 }
 
+TEST(ConcatKernelTest, ChannelsLastAlongEachAxis) {
+  uint32_t seed = 900;
+  for (int64_t axis : {1, 2, -1}) {
+    std::vector<int64_t> a = {2, 5, 4, 3}, b = {2, 5, 4, 3};
+    b[static_cast<size_t>(axis < 0 ? axis + 4 : axis)] = 7;
+    ComputeKernelTester t("Concat");
+    t.Dynamic("inputs", 2).Attr("axis", axis);
+    t.Input(RandomTensor(ge::DT_FLOAT, a, seed));
+    t.Input(RandomTensor(ge::DT_FLOAT, b, seed + 1));
+    seed += 2;
+    t.ChannelsLast();
+    EXPECT_TRUE(t.MatchesReference(0, 0, {1, 2})) << axis;
+  }
+}
+
 }  // namespace
 }  // namespace compute
 }  // namespace ops

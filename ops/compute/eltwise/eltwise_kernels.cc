@@ -356,12 +356,13 @@ ge::Status ClipSupports(const ge::OpDesc& op) {
 
 // ------------------------------------------------------------ registration
 
-#define GE_COMPUTE_ELTWISE_(Type, Plan)                              \
-  REG_KERNEL(Type, ge::kEngineAiCore)                                \
-      .Kernel<DnnlEltwiseKernel<Plan>>()                             \
-      .DataTypes({ge::DT_FLOAT, ge::DT_BF16})                        \
-      .Formats({ge::FORMAT_ND, ge::FORMAT_NCHW, ge::FORMAT_NC1HWC0}) \
-      .ShapeKinds(ge::kKernelStaticShape)                            \
+#define GE_COMPUTE_ELTWISE_(Type, Plan)                                                            \
+  REG_KERNEL(Type, ge::kEngineAiCore)                                                              \
+      .Kernel<DnnlEltwiseKernel<Plan>>()                                                           \
+      .DataTypes({ge::DT_FLOAT, ge::DT_BF16})                                                      \
+      .Formats(                                                                                    \
+          {ge::FORMAT_ND, ge::FORMAT_NCHW, ge::FORMAT_NC1HWC0, ge::FORMAT_NHWC, ge::FORMAT_NDHWC}) \
+      .ShapeKinds(ge::kKernelStaticShape)                                                          \
       .Supports(EltwiseSupports<Plan>)
 
 GE_COMPUTE_ELTWISE_(Relu, PlanRelu);
@@ -385,7 +386,8 @@ GE_COMPUTE_ELTWISE_(Reciprocal, PlanReciprocal);
 REG_KERNEL(Clip, ge::kEngineAiCore)
     .Kernel<ClipKernel>()
     .DataTypes({ge::DT_FLOAT, ge::DT_BF16})
-    .Formats({ge::FORMAT_ND, ge::FORMAT_NCHW, ge::FORMAT_NC1HWC0})
+    .Formats({ge::FORMAT_ND, ge::FORMAT_NCHW, ge::FORMAT_NC1HWC0, ge::FORMAT_NHWC,
+              ge::FORMAT_NDHWC})
     .ShapeKinds(ge::kKernelStaticShape)
     .Supports(ClipSupports);
 

@@ -251,6 +251,18 @@ TEST(EltwiseKernelsTest, Rejections) {
   }
 }
 
+TEST(EltwiseKernelsTest, ChannelsLast) {
+  uint32_t seed = 900;
+  for (const char* type : {"Relu", "Sigmoid", "Tanh", "HardSwish"}) {
+    for (const std::vector<int64_t>& x :
+         std::vector<std::vector<int64_t>>{{1, 8, 5, 3}, {2, 3, 2, 2, 3}}) {
+      ComputeKernelTester t(type);
+      t.Input(RandomTensor(ge::DT_FLOAT, x, seed++, -4, 4)).ChannelsLast();
+      EXPECT_TRUE(t.MatchesReference(1e-5, 1e-6, {1, 2})) << type;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace compute
 }  // namespace ops

@@ -227,7 +227,8 @@ ge::Status PoolSupports(const ge::OpDesc& op) {
   RETURN_IF_ERROR(CheckNchwLayout(*x, "input 0", blocked_ok));
   RETURN_IF_ERROR(CheckNchwLayout(*y, "output 0", blocked_ok));
   const bool blocked = IsNc1hwc0(x->GetFormat());
-  if (blocked != IsNc1hwc0(y->GetFormat())) {
+  const bool last = IsChannelsLast(x->GetFormat());
+  if (blocked != IsNc1hwc0(y->GetFormat()) || last != IsChannelsLast(y->GetFormat())) {
     return ge::NotSupported("input 0 is ", FormatName(x->GetFormat()), " and output 0 is ",
                             FormatName(y->GetFormat()), ": the kernel keeps the layout");
   }
@@ -260,8 +261,8 @@ ge::Status PoolSupports(const ge::OpDesc& op) {
 // The host kernel's MaxPool indices from the input buffer (plain or
 // aBcd16b), written as int64 in NCHW order.
 template <typename T>
-void ComputeIndices(const PoolGeometry& g, int64_t n, int64_t c, bool blocked, bool column_major,
-                    const T* x, int64_t* ind) {
+void ComputeIndices(const PoolGeometry& g, int64_t n, int64_t c, bool blocked, bool channels_last,
+                    bool column_major, const T* x, int64_t* ind) {
   int64_t in_size = 1, out_size = 1;
   for (int i = 0; i < g.nsp; ++i) {
     in_size *= g.in[i];
@@ -277,9 +278,10 @@ void ComputeIndices(const PoolGeometry& g, int64_t n, int64_t c, bool blocked, b
     for (int64_t pl = begin; pl < end; ++pl) {
       const int64_t b = pl / c, ch = pl % c;
       // Element (spatial offset p) of plane pl.
-      const T* base =
-          blocked ? x + ((b * c1 + ch / 16) * in_size) * 16 + ch % 16 : x + pl * in_size;
-      const int64_t step = blocked ? 16 : 1;
+      const T* base = blocked         ? x + ((b * c1 + ch / 16) * in_size) * 16 + ch % 16
+                      : channels_last ? x + b * in_size * c + ch
+                                      : x + pl * in_size;
+      const int64_t step = blocked ? 16 : channels_last ? c : 1;
       int64_t o[kMaxSpatial] = {0, 0, 0};
       for (int64_t op = 0; op < out_size; ++op) {
         int64_t best = -1;
@@ -342,7 +344,10 @@ class DnnlPoolKernel final : public ge::OpKernel {
     ASSIGN_OR_RETURN(const gert::Tensor* x, Required(ctx, ctx.GetInputTensor(0), "input 0"));
     ASSIGN_OR_RETURN(const gert::Tensor* y, Required(ctx, ctx.GetOutputTensor(0), "output 0"));
     blocked_ = IsNc1hwc0(x->GetFormat());
-    if (blocked_ != IsNc1hwc0(y->GetFormat())) return ctx.Error("input and output layouts differ");
+    channels_last_ = IsChannelsLast(x->GetFormat());
+    if (blocked_ != IsNc1hwc0(y->GetFormat()) || channels_last_ != IsChannelsLast(y->GetFormat())) {
+      return ctx.Error("input and output layouts differ");
+    }
     ge::StatusOr<PoolGeometry> g =
         GeometryOf(ctx, kKind, x->GetShape().GetDims(), y->GetShape().GetDims(), blocked_);
     if (!g.ok()) return ctx.ErrorWithCode(ge::GetErrorCode(g.status()), g.status().message());
@@ -367,7 +372,17 @@ class DnnlPoolKernel final : public ge::OpKernel {
       pad_r.push_back(geo_.pad_r[i]);
     }
     dnnl::memory::desc ms, md;
-    if (blocked_) {
+    if (channels_last_) {
+      // The pooled geometry's dims (global pools flatten the spatial dims)
+      // with channels innermost: nwc / nhwc / ndhwc.
+      const dnnl::memory::format_tag last = src.size() == 3   ? dnnl::memory::format_tag::acb
+                                            : src.size() == 4 ? dnnl::memory::format_tag::acdb
+                                                              : dnnl::memory::format_tag::acdeb;
+      RETURN_IF_ERROR(DnnlCall("pooling memory descs", [&] {
+        ms = dnnl::memory::desc(src, t, last);
+        md = dnnl::memory::desc(dst, t, last);
+      }));
+    } else if (blocked_) {
       ASSIGN_OR_RETURN(ms, DescOf(*x));
       ASSIGN_OR_RETURN(md, DescOf(*y));
     } else {
@@ -409,13 +424,16 @@ class DnnlPoolKernel final : public ge::OpKernel {
     int64_t* out = ind->GetData<int64_t>();
     switch (dt_) {
       case ge::DT_FLOAT:
-        ComputeIndices(geo_, n_, c_, blocked_, column_major_, x->GetData<float>(), out);
+        ComputeIndices(geo_, n_, c_, blocked_, channels_last_, column_major_, x->GetData<float>(),
+                       out);
         break;
       case ge::DT_INT8:
-        ComputeIndices(geo_, n_, c_, blocked_, column_major_, x->GetData<int8_t>(), out);
+        ComputeIndices(geo_, n_, c_, blocked_, channels_last_, column_major_, x->GetData<int8_t>(),
+                       out);
         break;
       case ge::DT_UINT8:
-        ComputeIndices(geo_, n_, c_, blocked_, column_major_, x->GetData<uint8_t>(), out);
+        ComputeIndices(geo_, n_, c_, blocked_, channels_last_, column_major_, x->GetData<uint8_t>(),
+                       out);
         break;
       default:
         return ctx.Error("MaxPool Indices: unexpected data type");
@@ -427,6 +445,7 @@ class DnnlPoolKernel final : public ge::OpKernel {
   PreparedPrimitive prim_;
   PoolGeometry geo_;
   bool blocked_ = false;
+  bool channels_last_ = false;
   bool column_major_ = false;
   ge::DataType dt_ = ge::DT_FLOAT;
   int64_t n_ = 0, c_ = 0;
@@ -434,12 +453,13 @@ class DnnlPoolKernel final : public ge::OpKernel {
 
 // ------------------------------------------------------------ registration
 
-#define GE_COMPUTE_POOL_(Type, Kind, ...)                                              \
-  REG_KERNEL(Type, ge::kEngineAiCore)                                                  \
-      .Kernel<DnnlPoolKernel<Kind>>()                                                  \
-      .DataTypes(__VA_ARGS__)                                                          \
-      .Formats({ge::FORMAT_ND, ge::FORMAT_NCHW, ge::FORMAT_NCDHW, ge::FORMAT_NC1HWC0}) \
-      .ShapeKinds(ge::kKernelStaticShape)                                              \
+#define GE_COMPUTE_POOL_(Type, Kind, ...)                                             \
+  REG_KERNEL(Type, ge::kEngineAiCore)                                                 \
+      .Kernel<DnnlPoolKernel<Kind>>()                                                 \
+      .DataTypes(__VA_ARGS__)                                                         \
+      .Formats({ge::FORMAT_ND, ge::FORMAT_NCHW, ge::FORMAT_NCDHW, ge::FORMAT_NC1HWC0, \
+                ge::FORMAT_NHWC, ge::FORMAT_NDHWC})                                   \
+      .ShapeKinds(ge::kKernelStaticShape)                                             \
       .Supports(PoolSupports<Kind>)
 
 // INT64: MaxPool's Indices output.

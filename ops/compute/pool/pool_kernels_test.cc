@@ -237,8 +237,8 @@ TEST(PoolKernelsTest, Rejections) {
   {
     LayoutKernelTester t("MaxPool");
     t.Attr("kernel_shape", Ints{2, 2})
-        .Input(RandomTensor(ge::DT_FLOAT, {1, 4, 4, 3}, 1), ge::FORMAT_NHWC);
-    ExpectRejected(t.Supported(), "(N, C, spatial...)");
+        .Input(RandomTensor(ge::DT_FLOAT, {1, 4, 4, 3}, 1), ge::FORMAT_HWCN);
+    ExpectRejected(t.Supported(), "format HWCN");
   }
   {
     LayoutKernelTester t("MaxPool");
@@ -255,6 +255,24 @@ TEST(PoolKernelsTest, Rejections) {
   }
   EXPECT_EQ(ge::FindKernel("LpPool", ge::kEngineAiCore), nullptr);
   EXPECT_EQ(ge::FindKernel("MaxUnpool", ge::kEngineAiCore), nullptr);
+}
+
+TEST(PoolKernelsTest, ChannelsLast) {
+  uint32_t seed = 900;
+  for (const Geo& g : Geometries()) {
+    if (g.x.size() != 4 && g.x.size() != 5) continue;
+    for (const char* type : {"MaxPool", "AveragePool"}) {
+      ComputeKernelTester t(type);
+      SetGeometry(g, &t);
+      t.Input(RandomTensor(ge::DT_FLOAT, g.x, seed++)).ChannelsLast();
+      EXPECT_TRUE(t.MatchesReference(1e-6, 1e-6, {1, 2})) << type << ::testing::PrintToString(g.x);
+    }
+  }
+  for (const Ints& x : std::vector<Ints>{{2, 3, 5, 7}, {1, 64, 7, 7}, {2, 3, 4, 5, 6}}) {
+    ComputeKernelTester t("GlobalAveragePool");
+    t.Input(RandomTensor(ge::DT_FLOAT, x, seed++)).ChannelsLast();
+    EXPECT_TRUE(t.MatchesReference(1e-6, 1e-6, {1, 2})) << ::testing::PrintToString(x);
+  }
 }
 
 }  // namespace

@@ -9,6 +9,18 @@ namespace compute {
 
 bool IsNc1hwc0(ge::Format f) { return ge::GetPrimaryFormat(f) == ge::FORMAT_NC1HWC0; }
 
+bool IsChannelsLast(ge::Format f) {
+  const int32_t p = ge::GetPrimaryFormat(f);
+  return p == ge::FORMAT_NHWC || p == ge::FORMAT_NDHWC;
+}
+
+namespace {
+
+// The rank a channels-last format holds (NHWC 4, NDHWC 5).
+size_t ChannelsLastRank(ge::Format f) { return ge::GetPrimaryFormat(f) == ge::FORMAT_NHWC ? 4 : 5; }
+
+}  // namespace
+
 bool IsNchwOrder(ge::Format f) {
   switch (static_cast<ge::Format>(ge::GetPrimaryFormat(f))) {
     case ge::FORMAT_ND:
@@ -23,6 +35,17 @@ bool IsNchwOrder(ge::Format f) {
 std::string FormatName(ge::Format f) { return ge::TypeUtils::FormatToSerialString(f); }
 
 ge::Status CheckSameLayout(const ge::GeTensorDesc& in, const ge::GeTensorDesc& out) {
+  if (IsChannelsLast(in.GetFormat()) || IsChannelsLast(out.GetFormat())) {
+    if (ge::GetPrimaryFormat(in.GetFormat()) != ge::GetPrimaryFormat(out.GetFormat()) ||
+        in.GetShape() != out.GetShape() ||
+        in.GetShape().GetDimNum() != ChannelsLastRank(in.GetFormat())) {
+      return ge::NotSupported("input 0 is ", FormatName(in.GetFormat()), " ",
+                              in.GetShape().ToString(), " and output 0 is ",
+                              FormatName(out.GetFormat()), " ", out.GetShape().ToString(),
+                              ": a channels-last kernel keeps the layout and the shape");
+    }
+    return ge::OkStatus();
+  }
   const bool bin = IsNc1hwc0(in.GetFormat());
   const bool bout = IsNc1hwc0(out.GetFormat());
   if (bin != bout) {
@@ -38,6 +61,16 @@ ge::Status CheckSameLayout(const ge::GeTensorDesc& in, const ge::GeTensorDesc& o
 
 ge::Status CheckNchwLayout(const ge::GeTensorDesc& d, const std::string& what, bool allow_blocked) {
   const ge::Format f = d.GetFormat();
+  if (IsChannelsLast(f)) {
+    if (!allow_blocked) {
+      return ge::NotSupported(what, " is ", FormatName(f), ", which the kernel does not take");
+    }
+    if (d.GetShape().GetDimNum() != ChannelsLastRank(f)) {
+      return ge::NotSupported(what, " is ", FormatName(f), " with ", d.GetShape().GetDimNum(),
+                              " dims");
+    }
+    return ge::OkStatus();
+  }
   if (IsNc1hwc0(f)) {
     if (!allow_blocked)
       return ge::NotSupported(what, " is NC1HWC0, which the kernel does not take");

@@ -47,6 +47,10 @@ struct TransPlan {
   ge::Format plain = ge::FORMAT_NCHW;
   int64_t c0 = 16;
   std::vector<int64_t> logical;  // N, C, H, W
+  // A logical-dims TransData (_logical_dims): the same dims, channels-first
+  // <-> channels-last memory (NCHW <-> NHWC, NCDHW <-> NDHWC).
+  bool layout_only = false;
+  ge::Format src_layout = ge::FORMAT_NCHW, dst_layout = ge::FORMAT_NHWC;
 };
 
 ge::StatusOr<ge::Format> FormatAttr(const gert::ContextBase& attrs, const char* name) {
@@ -67,6 +71,24 @@ ge::StatusOr<TransPlan> PlanOf(const gert::ContextBase& attrs, ge::DataType dt,
   ASSIGN_OR_RETURN(ge::Format sf, FormatAttr(attrs, "src_format"));
   ASSIGN_OR_RETURN(ge::Format df, FormatAttr(attrs, "dst_format"));
   TransPlan p;
+  ASSIGN_OR_RETURN(const bool logical_dims, attrs.GetBoolOr("_logical_dims", false));
+  if (logical_dims && ge::GetPrimaryFormat(sf) != ge::GetPrimaryFormat(df)) {
+    const int32_t s = ge::GetPrimaryFormat(sf), d = ge::GetPrimaryFormat(df);
+    const bool ok4 = src.size() == 4 && ((s == ge::FORMAT_NCHW && d == ge::FORMAT_NHWC) ||
+                                         (s == ge::FORMAT_NHWC && d == ge::FORMAT_NCHW));
+    const bool ok5 = src.size() == 5 && ((s == ge::FORMAT_NCDHW && d == ge::FORMAT_NDHWC) ||
+                                         (s == ge::FORMAT_NDHWC && d == ge::FORMAT_NCDHW));
+    if (!(ok4 || ok5) || src != dst) {
+      return ge::NotSupported(
+          "a logical-dims TransData is channels-first <-> channels-last of "
+          "one 4-D / 5-D shape");
+    }
+    p.layout_only = true;
+    p.src_layout = static_cast<ge::Format>(s);
+    p.dst_layout = static_cast<ge::Format>(d);
+    p.logical = src;
+    return p;
+  }
   if (ge::GetPrimaryFormat(sf) == ge::GetPrimaryFormat(df)) {
     p.identity = true;
     if (src != dst) return ge::NotSupported("a same-format TransData changes the dims");
@@ -155,6 +177,14 @@ class DnnlTransDataKernel final : public ge::OpKernel {
     if (plan->identity) {
       RETURN_IF_ERROR(DnnlCall(
           "copy desc", [&] { from = to = dnnl::memory::desc({x->GetShapeSize()}, t, tag::a); }));
+    } else if (plan->layout_only) {
+      ASSIGN_OR_RETURN(tag from_tag, TagOf(plan->src_layout, plan->logical.size()));
+      ASSIGN_OR_RETURN(tag to_tag, TagOf(plan->dst_layout, plan->logical.size()));
+      const dnnl::memory::dims dims(plan->logical.begin(), plan->logical.end());
+      RETURN_IF_ERROR(DnnlCall("layout descs", [&] {
+        from = dnnl::memory::desc(dims, t, from_tag);
+        to = dnnl::memory::desc(dims, t, to_tag);
+      }));
     } else {
       ASSIGN_OR_RETURN(tag blocked_tag, BlockedTag(plan->c0));
       const tag plain_tag = plan->plain == ge::FORMAT_NHWC ? tag::acdb : tag::abcd;
@@ -202,7 +232,8 @@ class DnnlTransDataKernel final : public ge::OpKernel {
 REG_KERNEL(TransData, ge::kEngineAiCore)
     .Kernel<DnnlTransDataKernel>()
     .DataTypes({ge::DT_FLOAT, ge::DT_BF16, ge::DT_INT8, ge::DT_UINT8, ge::DT_INT32})
-    .Formats({ge::FORMAT_ND, ge::FORMAT_NCHW, ge::FORMAT_NHWC, ge::FORMAT_NC1HWC0})
+    .Formats({ge::FORMAT_ND, ge::FORMAT_NCHW, ge::FORMAT_NHWC, ge::FORMAT_NC1HWC0, ge::FORMAT_NCDHW,
+              ge::FORMAT_NDHWC})
     .ShapeKinds(ge::kKernelStaticShape)
     .Supports(TransDataSupports);
 

@@ -152,6 +152,32 @@ TEST(TransDataKernelTest, Rejections) {
   expect("NCHW", "NC1HWC0", ge::DT_INT64, {1, 16, 2, 2}, "data type");
 }
 
+TEST(TransDataKernelTest, LogicalDimsChannelsFirstAndLast) {
+  uint32_t seed = 900;
+  struct Case {
+    Ints dims;
+    const char* from;
+    const char* to;
+  };
+  for (const Case& c : std::vector<Case>{{{2, 3, 4, 5}, "NCHW", "NHWC"},
+                                         {{1, 17, 3, 1}, "NHWC", "NCHW"},
+                                         {{2, 3, 2, 4, 5}, "NCDHW", "NDHWC"},
+                                         {{1, 4, 2, 3, 2}, "NDHWC", "NCDHW"}}) {
+    testing::ComputeKernelTester t("TransData");
+    t.Attr("src_format", std::string(c.from))
+        .Attr("dst_format", std::string(c.to))
+        .Attr("_logical_dims", true)
+        .Input(RandomTensor(ge::DT_FLOAT, c.dims, seed++));
+    EXPECT_TRUE(t.MatchesReference(0, 0, {1, 2})) << c.from << " -> " << c.to;
+  }
+  testing::ComputeKernelTester bad("TransData");
+  bad.Attr("src_format", std::string("NCHW"))
+      .Attr("dst_format", std::string("NHWC"))
+      .Attr("_logical_dims", true)
+      .Input(RandomTensor(ge::DT_FLOAT, {2, 3, 4}, seed++));
+  EXPECT_FALSE(bad.Supported().ok());
+}
+
 }  // namespace
 }  // namespace compute
 }  // namespace ops
