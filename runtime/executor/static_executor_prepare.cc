@@ -699,6 +699,15 @@ StatusOr<gert::Tensor*> StaticExecutor::Preparer::MakeView(const Cursor& c, cons
           }
           p = copy.data + ref.offset;
         }
+        // Kernels read weights as their element type: a misaligned ref
+        // would make every such read undefined behaviour.
+        const size_t elem = *need / static_cast<size_t>(count == 0 ? 1 : count);
+        size_t align = 1;
+        while (align < elem && align < 16 && elem % (align * 2) == 0) align *= 2;
+        if (reinterpret_cast<uintptr_t>(p) % align != 0) {
+          return ParamInvalid(where(), "offset ", ref.offset, " is not aligned to its ", align,
+                              "-byte ", DtName(dt), " elements");
+        }
         data = const_cast<uint8_t*>(p);
       }
       break;
@@ -1187,9 +1196,9 @@ Status StaticExecutor::Preparer::PrepareStatefulKernel(const Cursor& c, const Op
     if (!weight) s_facts_[i].SetData(nullptr, 0);
     // The memory layout the compiler chose (dims stay logical): the op
     // desc's tensor desc format.
-    const GeTensorDesc* d =
-        i < task.in_count ? op.GetInputDescBarePtr(static_cast<uint32_t>(i))
-                          : op.GetOutputDescBarePtr(static_cast<uint32_t>(i - task.in_count));
+    const GeTensorDesc* d = i < task.in_count
+                                ? op.GetInputDescBarePtr(static_cast<uint32_t>(i))
+                                : op.GetOutputDescBarePtr(static_cast<uint32_t>(i - task.in_count));
     if (d != nullptr) s_facts_[i].SetFormat(static_cast<Format>(GetPrimaryFormat(d->GetFormat())));
     s_fact_ptrs_[i] = &s_facts_[i];
   }

@@ -111,10 +111,10 @@ class MutatorBase {
   // v + 1, v - 1 or one of `edges`.
   int64_t Edge(int64_t v, absl::Span<const int64_t> edges) {
     switch (Below(3)) {
-      case 0:
-        return v + 1;
+      case 0:  // wraps at the ends, as the unsigned arithmetic does
+        return static_cast<int64_t>(static_cast<uint64_t>(v) + 1);
       case 1:
-        return v - 1;
+        return static_cast<int64_t>(static_cast<uint64_t>(v) - 1);
       default:
         return edges[Below(edges.size())];
     }
