@@ -546,17 +546,6 @@ Status GraphOptimize::OptimizeAfterMerge(const ComputeGraphPtr& graph,
 
 namespace {
 
-bool HasUnknownShape(const ComputeGraph& graph) {
-  for (const NodePtr& n : graph.DirectNodes()) {
-    const OpDesc* op = n->GetOpDescBarePtr();
-    for (uint32_t i = 0; i < op->GetAllOutputsDescSize(); ++i) {
-      const GeTensorDesc* d = op->GetOutputDescBarePtr(i);
-      if (d != nullptr && d->GetShape().IsUnknownShape()) return true;
-    }
-  }
-  return false;
-}
-
 // Places each node of a static graph on the compute engine when its kernel
 // there accepts the node, else on the host CPU engine.
 StatusOr<PartitionResult> PlaceOnEngines(const ComputeGraphPtr& graph) {
@@ -585,8 +574,10 @@ StatusOr<PartitionResult> PlaceOnEngines(const ComputeGraphPtr& graph) {
 StatusOr<PartitionResult> EnginePartitioner::Partition(const ComputeGraphPtr& graph) {
   if (graph == nullptr) return ParamInvalid("EnginePartitioner: null graph");
   static const std::string* const kEngine = new std::string(kDefaultEngineName);
+  // Per node: a kernel declaring static shapes only (every compute kernel
+  // today) refuses a node with unknown dims in CheckSupported.
   if (use_compute_engine_ && graph->GetAllSubgraphs().empty() &&
-      graph->GetParentGraph() == nullptr && !HasUnknownShape(*graph)) {
+      graph->GetParentGraph() == nullptr) {
     return PlaceOnEngines(graph);
   }
   if (graph->GetAllSubgraphs().empty() && graph->GetParentGraph() == nullptr) {

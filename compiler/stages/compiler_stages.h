@@ -253,12 +253,11 @@ class EnginePartitioner {
  public:
   virtual ~EnginePartitioner() = default;
   // Default: one partition = the graph itself. Every node gets an engine
-  // (op desc engine name): in a static graph, the compute engine
-  // (kEngineAiCore) when use_compute_engine is set and its kernel accepts
-  // the node (KernelDef::CheckSupported; its planned workspace is set on
-  // the op desc), else kDefaultEngineName; in a graph with unknown shapes or
-  // subgraphs, kDefaultEngineName (the dynamic executor runs host-CPU
-  // kernels).
+  // (op desc engine name): the compute engine (kEngineAiCore) when
+  // use_compute_engine is set and its kernel accepts the node
+  // (KernelDef::CheckSupported, which refuses unknown dims for static-only
+  // kernels; its planned workspace is set on the op desc), else
+  // kDefaultEngineName; in a graph with subgraphs, kDefaultEngineName.
   virtual StatusOr<PartitionResult> Partition(const ComputeGraphPtr& graph);
   // Default: nothing to merge (the partition is the graph).
   virtual Status Merge(const ComputeGraphPtr& graph, const PartitionResult& partitions);
