@@ -354,6 +354,7 @@ void ExpectSameOutputs(const onnx::ModelProto& onnx, const std::string& name) {
 }
 
 TEST(ComputeEngineTest, RealModelsMatchTheHostEngine) {
+  ExpectSameOutputs(rttest::SmallCnn(), "small_cnn_1x16x16");
   ExpectSameOutputs(rttest::SmallCnn(2, 17, 15), "small_cnn");
   ExpectSameOutputs(rttest::Mlp(), "mlp");
   ExpectSameOutputs(rttest::NoAllocNet(), "no_alloc_net");

@@ -17,14 +17,15 @@ std::atomic<int64_t> g_library_allocations{0};
 }  // namespace
 
 // Defined by the compute engine's library wrapper (ops/compute/common) when
-// linked: the calling thread's depth inside a third-party library call.
+// linked: how many third-party library calls are running (any thread).
 extern "C" int* ge_in_library_call() __attribute__((weak));
 
 namespace {
 
 void Count() {
   if (!g_counting.load(std::memory_order_relaxed)) return;
-  if (ge_in_library_call != nullptr && *ge_in_library_call() > 0) {
+  if (ge_in_library_call != nullptr &&
+      __atomic_load_n(ge_in_library_call(), __ATOMIC_SEQ_CST) > 0) {
     g_library_allocations.fetch_add(1);
     return;
   }

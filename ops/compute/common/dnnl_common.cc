@@ -9,13 +9,15 @@
 
 #include "absl/strings/str_cat.h"
 
-// The calling thread's depth inside oneDNN's primitive execute. oneDNN 2.6
+// How many oneDNN primitive executes are running (any thread: oneDNN's
+// OpenMP workers allocate inside the caller's execute too). oneDNN 2.6
 // builds a std::unordered_map of a primitive's arguments on every execute
-// (dnnl_primitive_execute); no public call avoids it. Run-path allocation
-// tests (//metadef/register:alloc_counter) count those apart through this
-// hook, so that every allocation outside the library still counts.
+// (dnnl_primitive_execute), and its workers set up per-thread state on
+// their first run; no public call avoids either. Run-path allocation tests
+// (//metadef/register:alloc_counter) count those apart through this hook,
+// so that every allocation outside the library still counts.
 extern "C" int* ge_in_library_call() {
-  thread_local int depth = 0;
+  static int depth = 0;
   return &depth;
 }
 
@@ -171,10 +173,10 @@ ge::Status PreparedPrimitive::Execute(absl::Span<const void* const> handles,
       return ge::Internal("cannot bind argument ", i);
     }
   }
-  ++*ge_in_library_call();
+  __atomic_add_fetch(ge_in_library_call(), 1, __ATOMIC_SEQ_CST);
   const dnnl_status_t st = dnnl_primitive_execute(prim_.get(), CpuStream().get(),
                                                   static_cast<int>(args_.size()), args_.data());
-  --*ge_in_library_call();
+  __atomic_sub_fetch(ge_in_library_call(), 1, __ATOMIC_SEQ_CST);
   if (st != dnnl_success)
     return ge::Internal("oneDNN execute failed (status ", static_cast<int>(st), ")");
   return ge::OkStatus();

@@ -19,6 +19,13 @@
 
 namespace ops {
 namespace compute {
+using conv::AppendPostOps;
+using conv::FusedActivation;
+using conv::kFusedActivation;
+using conv::kFusedActivationAlpha;
+using conv::kFusedActivationBeta;
+using conv::kFusedSum;
+using conv::ReadFusedActivation;
 namespace {
 
 using dnnl::memory;
@@ -90,10 +97,16 @@ ge::Status CheckActivationFormat(const gert::ContextBase& ctx, const TensorFacts
   if (Primary(t.format) == ge::FORMAT_NC1HWC0 && t.dims.size() == 4 && t.dims[1] % 16 == 0) {
     return ge::OkStatus();
   }
+  // Channels-last memory of the logical dims (the format pass's conv
+  // chains): oneDNN's brgconv reads and writes it directly.
+  if ((Primary(t.format) == ge::FORMAT_NHWC && t.dims.size() == 4) ||
+      (Primary(t.format) == ge::FORMAT_NDHWC && t.dims.size() == 5)) {
+    return ge::OkStatus();
+  }
   return ctx.ErrorWithCode(ge::ErrorCode::kNotSupported, what, " has format ", FormatName(t.format),
                            " with shape ", DimsStr(t.dims),
-                           "; the kernel takes plain layouts and 4-D NC1HWC0 with channels a "
-                           "multiple of 16");
+                           "; the kernel takes plain layouts, channels-last (NHWC / NDHWC) and "
+                           "4-D NC1HWC0 with channels a multiple of 16");
 }
 
 ge::Status CheckElements(const gert::ContextBase& ctx, const TensorFacts& t, const char* what) {
@@ -461,14 +474,16 @@ ge::Status DnnlConvKernel::Run(gert::KernelContext& ctx) const {
 REG_KERNEL(Conv, ge::kEngineAiCore)
     .Kernel<DnnlConv>()
     .DataTypes({ge::DT_FLOAT, ge::DT_BF16})
-    .Formats({ge::FORMAT_ND, ge::FORMAT_NCL, ge::FORMAT_NCHW, ge::FORMAT_NCDHW, ge::FORMAT_NC1HWC0})
+    .Formats({ge::FORMAT_ND, ge::FORMAT_NCL, ge::FORMAT_NCHW, ge::FORMAT_NCDHW, ge::FORMAT_NC1HWC0,
+              ge::FORMAT_NHWC, ge::FORMAT_NDHWC})
     .ShapeKinds(ge::kKernelStaticShape)
     .Supports(DnnlConvSupports);
 
 REG_KERNEL(ConvTranspose, ge::kEngineAiCore)
     .Kernel<DnnlConvTranspose>()
     .DataTypes({ge::DT_FLOAT, ge::DT_BF16})
-    .Formats({ge::FORMAT_ND, ge::FORMAT_NCL, ge::FORMAT_NCHW, ge::FORMAT_NCDHW, ge::FORMAT_NC1HWC0})
+    .Formats({ge::FORMAT_ND, ge::FORMAT_NCL, ge::FORMAT_NCHW, ge::FORMAT_NCDHW, ge::FORMAT_NC1HWC0,
+              ge::FORMAT_NHWC, ge::FORMAT_NDHWC})
     .ShapeKinds(ge::kKernelStaticShape)
     .Supports(DnnlConvTransposeSupports);
 

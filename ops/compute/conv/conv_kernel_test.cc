@@ -33,6 +33,13 @@
 
 namespace ops {
 namespace compute {
+using conv::AppendPostOps;
+using conv::FusedActivation;
+using conv::kFusedActivation;
+using conv::kFusedActivationAlpha;
+using conv::kFusedActivationBeta;
+using conv::kFusedSum;
+using conv::ReadFusedActivation;
 namespace {
 
 using testing::ComputeKernelTester;
@@ -65,8 +72,9 @@ int64_t OutChannels(const std::string& type, const Conf& c) {
 
 // The tester's verdict for `c` in FLOAT with constant or runtime weights.
 ::testing::AssertionResult FloatMatches(const std::string& type, const Conf& c, bool const_w,
-                                        uint32_t seed) {
+                                        uint32_t seed, bool channels_last = false) {
   ComputeKernelTester t(type);
+  t.ChannelsLast(channels_last);
   ForEachAttr(c, [&](const char* n, auto v) { t.Attr(n, v); });
   t.Input(RandomTensor(ge::DT_FLOAT, c.x, seed));
   gert::HostTensor w = RandomTensor(ge::DT_FLOAT, c.w, seed + 1);
@@ -85,6 +93,11 @@ void ExpectFloatMatches(const std::string& type, const std::vector<Conf>& confs)
     for (bool const_w : {true, false}) {
       EXPECT_TRUE(FloatMatches(type, confs[i], const_w, seed += 3))
           << type << " case " << i << (const_w ? " (const W)" : " (runtime W)");
+    }
+    // Channels-last X and Y (the format pass's conv chains), const W.
+    if (confs[i].x.size() >= 4) {
+      EXPECT_TRUE(FloatMatches(type, confs[i], true, seed += 3, true))
+          << type << " case " << i << " (channels-last)";
     }
   }
 }
@@ -617,8 +630,8 @@ TEST(DnnlConvTest, SupportsRejectsWhatItCannotRunExactly) {
   }
   {
     ComputeKernelTester t = Basic();
-    t.InputFormat(0, ge::FORMAT_NHWC);
-    EXPECT_TRUE(Rejected(t, "format NHWC"));
+    t.InputFormat(0, ge::FORMAT_HWCN);
+    EXPECT_TRUE(Rejected(t, "format HWCN"));
   }
   {
     ComputeKernelTester t = Basic(ge::DT_FLOAT, {1, 8, 5, 5}, {8, 8, 3, 3});

@@ -7,6 +7,7 @@
 
 namespace ops {
 namespace compute {
+namespace conv {
 
 ge::StatusOr<FusedActivation> ReadFusedActivation(const gert::ContextBase& ctx) {
   ASSIGN_OR_RETURN(bool sum, ctx.GetBoolOr(kFusedSum, false));
@@ -87,5 +88,6 @@ ge::Status AppendPostOps(const FusedActivation& act, dnnl::post_ops* ops) {
   });
 }
 
+}  // namespace conv
 }  // namespace compute
 }  // namespace ops

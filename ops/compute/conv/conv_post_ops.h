@@ -36,6 +36,9 @@
 
 namespace ops {
 namespace compute {
+// The convolution's post-ops; the matmul family has its own set
+// (matmul_post_ops.h) under the same attribute names.
+namespace conv {
 
 inline constexpr char kFusedActivation[] = "_fused_activation";
 inline constexpr char kFusedActivationAlpha[] = "_fused_activation_alpha";
@@ -58,6 +61,7 @@ ge::StatusOr<FusedActivation> ReadFusedActivation(const gert::ContextBase& ctx);
 // Appends the activation's eltwise post-ops (none for an empty one).
 ge::Status AppendPostOps(const FusedActivation& act, dnnl::post_ops* ops);
 
+}  // namespace conv
 }  // namespace compute
 }  // namespace ops
 
