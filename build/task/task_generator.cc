@@ -14,6 +14,7 @@
 #include "graph/inc/graph/ge_tensor.h"
 #include "graph/inc/graph/node.h"
 #include "graph/inc/graph/op_desc.h"
+#include "metadef/register/inc/register/op_registry.h"
 
 namespace ge {
 
@@ -82,8 +83,19 @@ Status FillTask(Node* node, absl::Span<Node* const> nodes, const std::vector<Nod
   }
   const NodeMemory& m = mem[id];
   task->mutable_output()->Reserve(static_cast<int>(m.outputs.size()));
+  // An optional output nothing reads (MaxPool's Indices, ...) is absent:
+  // the kernel gets a null output and need not compute it.
+  const OpRegistrationData* reg = OpRegistry::Instance().Find(op->GetType());
+  const bool ir_outputs = reg != nullptr && reg->outputs.size() == m.outputs.size();
   for (size_t k = 0; k < m.outputs.size(); ++k) {
-    FillTensorRef(m.outputs[k], OutputDesc(*op, static_cast<uint32_t>(k)), task->add_output());
+    proto::TensorRef* ref = task->add_output();
+    const OutDataAnchor* out = node->GetOutDataAnchorBarePtr(static_cast<int32_t>(k));
+    if (ir_outputs && reg->outputs[k].kind == IoKind::kOptional &&
+        (out == nullptr || out->GetPeerInDataNodesSize() == 0)) {
+      ref->set_kind(proto::MEM_ABSENT);
+      continue;
+    }
+    FillTensorRef(m.outputs[k], OutputDesc(*op, static_cast<uint32_t>(k)), ref);
   }
   if (!m.workspaces.empty())
     task->mutable_workspace()->Reserve(static_cast<int>(m.workspaces.size()));

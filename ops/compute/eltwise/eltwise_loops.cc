@@ -2,6 +2,7 @@
 #include "ops/compute/eltwise/eltwise_loops.h"
 
 #include <cstring>
+#include <limits>
 
 #include "ops/compute/common/dnnl_common.h"
 
@@ -65,8 +66,9 @@ void ReluLoop(ge::DataType dt, const void* src, void* dst, int64_t count) {
     float* d = static_cast<float*>(dst);
     ParallelFor(count, kGrain, [=](int64_t b, int64_t e) {
       for (int64_t i = b; i < e; ++i) {
+        // NaN fails the comparison and passes through: one maxps.
         const float v = s[i];
-        d[i] = v > 0.0f ? v : (v != v ? v : 0.0f);
+        d[i] = 0.0f > v ? 0.0f : v;
       }
     });
   } else if (dt == ge::DT_BF16) {
@@ -110,13 +112,16 @@ void ZeroSlopeLoop(ge::DataType dt, const void* src, void* dst, int64_t count) {
 void ClampLoop(ge::DataType dt, const void* src, void* dst, int64_t count, bool has_lo, float lo,
                bool has_hi, float hi) {
   if (dt == ge::DT_FLOAT) {
+    const float lo_eff = has_lo ? lo : -std::numeric_limits<float>::infinity();
+    const float hi_eff = has_hi ? hi : std::numeric_limits<float>::infinity();
     const float* s = static_cast<const float*>(src);
     float* d = static_cast<float*>(dst);
     ParallelFor(count, kGrain, [=](int64_t b, int64_t e) {
       for (int64_t i = b; i < e; ++i) {
+        // Branch-free (NaN fails both comparisons and passes through).
         float v = s[i];
-        if (has_lo && v < lo) v = lo;
-        if (has_hi && v > hi) v = hi;
+        v = lo_eff > v ? lo_eff : v;
+        v = v > hi_eff ? hi_eff : v;
         d[i] = v;
       }
     });
