@@ -2,6 +2,7 @@
 #include "ops/compute/common/dnnl_common.h"
 
 #include <omp.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -196,6 +197,19 @@ ge::StatusOr<AlignedBuffer> AlignedBuffer::Allocate(size_t bytes) {
   return b;
 }
 
+// The kernel keeps the reordered copy: the source's whole pages go back to
+// the system (a mapped model file's pages are reclaimed; they would be read
+// from the file again if anything touched them; anonymous memory without
+// swap stays as it is). The data is unchanged either way.
+void ReleasePages(const void* p, size_t bytes) {
+  const uintptr_t page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
+  const uintptr_t begin = (reinterpret_cast<uintptr_t>(p) + page - 1) / page * page;
+  const uintptr_t end = (reinterpret_cast<uintptr_t>(p) + bytes) / page * page;
+#ifdef MADV_PAGEOUT
+  if (end > begin) madvise(reinterpret_cast<void*>(begin), end - begin, MADV_PAGEOUT);
+#endif
+}
+
 ge::StatusOr<AlignedBuffer> ReorderOnce(const dnnl::memory::desc& from, const void* src,
                                         const dnnl::memory::desc& to) {
   ASSIGN_OR_RETURN(AlignedBuffer out, AlignedBuffer::Allocate(to.get_size()));
@@ -209,6 +223,7 @@ ge::StatusOr<AlignedBuffer> ReorderOnce(const dnnl::memory::desc& from, const vo
     dnnl::reorder(a, b).execute(CpuStream(), a, b);
     CpuStream().wait();
   }));
+  ReleasePages(src, from.get_size());
   return out;
 }
 

@@ -391,6 +391,106 @@ REG_KERNEL(Clip, ge::kEngineAiCore)
     .ShapeKinds(ge::kKernelStaticShape)
     .Supports(ClipSupports);
 
+// ------------------------------------------------------------ own loops
+
+// Erf: oneDNN has no erf; the host's arithmetic (std::erf on float) on the
+// intra-op pool.
+ge::Status ErfKernel(gert::KernelContext& ctx) {
+  ASSIGN_OR_RETURN(const gert::Tensor* x, Required(ctx, ctx.GetInputTensor(0), "input 0"));
+  ASSIGN_OR_RETURN(gert::Tensor * y, Required(ctx, ctx.GetOutputTensor(0), "output 0"));
+  const float* s = x->GetData<float>();
+  float* d = y->GetData<float>();
+  ParallelFor(x->GetShapeSize(), 1 << 12, [=](int64_t b, int64_t e) {
+    for (int64_t i = b; i < e; ++i) d[i] = std::erf(s[i]);
+  });
+  return ge::OkStatus();
+}
+
+ge::Status FloatUnarySupports(const ge::OpDesc& op) {
+  RETURN_IF_ERROR(CheckUnaryDescs(op));
+  if (op.GetInputDescBarePtr(0)->GetDataType() != ge::DT_FLOAT) {
+    return ge::NotSupported("the kernel takes FLOAT");
+  }
+  return ge::OkStatus();
+}
+
+// Pow with a one-element exponent: x * x for a constant 2 (what LayerNorm
+// decompositions use; correctly rounded, within 1 ulp of the host powf), on
+// the intra-op pool;
+// any other or a runtime exponent runs the host-CPU kernel's function.
+class PowKernel final : public ge::OpKernel {
+ public:
+  ge::Status Prepare(gert::TilingContext& ctx) override {
+    host_ = ge::FindKernel("Pow", ge::kEngineHostCpu);
+    if (host_ == nullptr) return ctx.Error("no host-CPU Pow kernel");
+    const gert::Tensor* p = ctx.GetInputTensor(1);
+    square_ = false;
+    if (p != nullptr && p->GetAddr() != nullptr && p->GetShapeSize() == 1) {
+      double e = 0;
+      switch (p->GetDataType()) {
+        case ge::DT_FLOAT:
+          e = *p->GetData<float>();
+          break;
+        case ge::DT_DOUBLE:
+          e = *p->GetData<double>();
+          break;
+        case ge::DT_INT32:
+          e = *p->GetData<int32_t>();
+          break;
+        case ge::DT_INT64:
+          e = static_cast<double>(*p->GetData<int64_t>());
+          break;
+        default:
+          e = 0;
+      }
+      square_ = e == 2.0;
+    }
+    return ge::OkStatus();
+  }
+  ge::Status Run(gert::KernelContext& ctx) const override {
+    if (!square_) return host_->shared_kernel()->Run(ctx);
+    ASSIGN_OR_RETURN(const gert::Tensor* x, Required(ctx, ctx.GetInputTensor(0), "input 0"));
+    ASSIGN_OR_RETURN(gert::Tensor * y, Required(ctx, ctx.GetOutputTensor(0), "output 0"));
+    const float* s = x->GetData<float>();
+    float* d = y->GetData<float>();
+    ParallelFor(x->GetShapeSize(), 1 << 14, [=](int64_t b, int64_t e) {
+      for (int64_t i = b; i < e; ++i) d[i] = s[i] * s[i];
+    });
+    return ge::OkStatus();
+  }
+
+ private:
+  const ge::KernelDef* host_ = nullptr;
+  bool square_ = false;
+};
+
+ge::Status PowSupports(const ge::OpDesc& op) {
+  RETURN_IF_ERROR(FloatUnarySupports(op));
+  const ge::GeTensorDesc* e = op.GetInputDescBarePtr(1);
+  if (e == nullptr) return ge::NotSupported("the node needs input 1");
+  int64_t count = 1;
+  for (int64_t v : e->GetShape().GetDimsSpan()) count *= v;
+  if (count != 1) return ge::NotSupported("the exponent must hold one value");
+  if (op.GetOutputDescBarePtr(0)->GetShape() != op.GetInputDescBarePtr(0)->GetShape()) {
+    return ge::NotSupported("the output must have input 0's shape");
+  }
+  return ge::OkStatus();
+}
+
+REG_KERNEL(Erf, ge::kEngineAiCore)
+    .Fn(ErfKernel)
+    .DataTypes({ge::DT_FLOAT})
+    .Formats({ge::FORMAT_ND, ge::FORMAT_NCHW, ge::FORMAT_NHWC, ge::FORMAT_NDHWC})
+    .ShapeKinds(ge::kKernelStaticShape)
+    .Supports(FloatUnarySupports);
+
+REG_KERNEL(Pow, ge::kEngineAiCore)
+    .Kernel<PowKernel>()
+    .DataTypes({ge::DT_FLOAT, ge::DT_DOUBLE, ge::DT_INT32, ge::DT_INT64})
+    .Formats({ge::FORMAT_ND, ge::FORMAT_NCHW})
+    .ShapeKinds(ge::kKernelStaticShape)
+    .Supports(PowSupports);
+
 }  // namespace
 }  // namespace compute
 }  // namespace ops

@@ -245,8 +245,8 @@ TEST(EltwiseKernelsTest, Rejections) {
     EXPECT_EQ(ge::GetErrorCode(st), ge::ErrorCode::kNotSupported) << st;
     EXPECT_NE(st.message().find("FLOAT only"), absl::string_view::npos) << st;
   }
-  for (const char* type : {"Celu", "Selu", "Softsign", "Erf", "Sign", "Ceil", "Floor", "Sin",
-                           "ThresholdedRelu", "IsNaN"}) {
+  for (const char* type :
+       {"Celu", "Selu", "Softsign", "Sign", "Ceil", "Floor", "Sin", "ThresholdedRelu", "IsNaN"}) {
     EXPECT_EQ(ge::FindKernel(type, ge::kEngineAiCore), nullptr) << type;
   }
 }
@@ -261,6 +261,30 @@ TEST(EltwiseKernelsTest, ChannelsLast) {
       EXPECT_TRUE(t.MatchesReference(1e-5, 1e-6, {1, 2})) << type;
     }
   }
+}
+
+TEST(EltwiseKernelsTest, ErfAndPowOwnLoops) {
+  uint32_t seed = 950;
+  for (const std::vector<int64_t>& x : std::vector<std::vector<int64_t>>{{7}, {2, 128, 768}}) {
+    ComputeKernelTester erf("Erf");
+    erf.Input(RandomTensor(ge::DT_FLOAT, x, seed++, -3, 3));
+    EXPECT_TRUE(erf.MatchesReference(0, 0, {1, 2}));
+    for (float e : {2.0f, 3.0f, 0.5f}) {
+      ComputeKernelTester pow("Pow");
+      pow.Input(RandomTensor(ge::DT_FLOAT, x, seed++, -3, 3));
+      pow.Const(RandomTensor(ge::DT_FLOAT, {}, 1, e, e));
+      EXPECT_TRUE(pow.MatchesReference(2e-7, 0, {1, 2})) << e;  // x * x vs the host powf: 1 ulp
+    }
+    // A runtime exponent runs the host function.
+    ComputeKernelTester rt("Pow");
+    rt.Input(RandomTensor(ge::DT_FLOAT, x, seed++, 0.5, 3));
+    rt.Input(RandomTensor(ge::DT_FLOAT, {1}, seed++, -2, 2));
+    EXPECT_TRUE(rt.MatchesReference(0, 0, {1, 2}));
+  }
+  ComputeKernelTester broadcast("Pow");
+  broadcast.Input(RandomTensor(ge::DT_FLOAT, {4}, seed));
+  broadcast.Input(RandomTensor(ge::DT_FLOAT, {2, 4}, seed + 1));
+  EXPECT_FALSE(broadcast.Supported().ok());
 }
 
 }  // namespace
