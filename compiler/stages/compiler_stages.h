@@ -126,8 +126,10 @@ struct CompileOptions {
   // host executors run Switch / Merge directly.
   bool lower_control_flow = false;
   // ge.computeEngine: the partitioner places the nodes the compute engine
-  // accepts on it (static graphs only; the rest stays on the host CPU).
-  bool use_compute_engine = true;
+  // accepts on it (the rest stays on the host CPU). Off when the options
+  // are built by hand (the graph then stays runnable by the reference
+  // interpreter); ToCompileOptions turns it on by default, as ge.* does.
+  bool use_compute_engine = false;
   BuildMode build_mode = BuildMode::kNormal;
   bool has_stop_step = false;
   BuildStep stop_after = BuildStep::kAfterBuild;  // with kTuning and has_stop_step
@@ -264,7 +266,7 @@ class EnginePartitioner {
   void set_use_compute_engine(bool on) { use_compute_engine_ = on; }
 
  private:
-  bool use_compute_engine_ = true;
+  bool use_compute_engine_ = false;
 };
 
 // ------------------------------------------------------------------ build

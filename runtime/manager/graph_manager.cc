@@ -114,6 +114,9 @@ Status GraphManager::BuildGraph(uint32_t graph_id) {
   ASSIGN_OR_RETURN(CompileOptions options, ToCompileOptions(entry->options));
   options.observer = observer_;
   options.pass_observer = pass_observer_;
+  // An Executor (the reference interpreter) runs host-CPU kernels: the
+  // graph it gets keeps every node there, in its plain layouts.
+  if (executor_ != nullptr) options.use_compute_engine = false;
   auto result = stages_.Compile(entry->graph, options);
   if (!result.ok()) return Annotate(result.status(), "BuildGraph: graph id ", graph_id, ": ");
   entry->graph = result->graph;

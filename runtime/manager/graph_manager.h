@@ -37,7 +37,8 @@
 //  - RunGraph: builds first if needed; ParamInvalid for a graph stopped at a
 //    tuning break point. With an Executor set (SetExecutor; the reference
 //    interpreter in tests and the conformance runner) it runs the compiled
-//    graph on it; otherwise it loads the root model into the runtime once
+//    graph on it (compiled with every node on the host CPU engine: the
+//    interpreter runs host kernels); otherwise it loads the root model into the runtime once
 //    (LoadModelFromGeRootModel) and runs it.
 //  - Not thread-safe (one session thread drives it).
 //

@@ -371,7 +371,8 @@ TEST(GraphManagerTest, AddsOnnxModels) {
 TEST(GraphManagerTest, TuningStopThenResumeThroughOptions) {
   const std::string dir = TempDir("gm_tuning");
   GraphManager reference;
-  ASSERT_TRUE(reference.Initialize({}).ok());
+  // As the executor sees it: every node on the host CPU engine.
+  ASSERT_TRUE(reference.Initialize({{kOptComputeEngine, "off"}}).ok());
   reference.set_build_model(false);  // the compiled graph as the executor sees it
   reference.stages().optimizer.stage1().AddPass<DeadNodePass>();
   // Same id as the resumed graph below (the id is serialized).

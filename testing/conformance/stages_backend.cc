@@ -36,7 +36,9 @@ class StagesInterpreterBackend : public Backend {
   }
   StatusOr<std::unique_ptr<CompiledModel>> Compile(const ModelSource& model) override {
     GraphManager gm;
-    RETURN_IF_ERROR(gm.Initialize({}));
+    // The reference interpreter runs host-CPU kernels: no compute-engine
+    // placement or layouts.
+    RETURN_IF_ERROR(gm.Initialize({{"ge.computeEngine", "off"}}));
     gm.set_build_model(false);
     const OnnxSource source =
         model.path.empty() ? OnnxSource::Bytes(model.bytes) : OnnxSource::File(model.path);
