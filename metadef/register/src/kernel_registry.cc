@@ -106,6 +106,8 @@ struct KernelRegistry::Impl {
   // never freed.
   absl::flat_hash_map<std::string, std::vector<const KernelDef*>> defs;
   std::vector<std::string> errors;
+  // Unregistered definitions: kept (pointers handed out stay valid).
+  std::vector<const KernelDef*> retired;
   bool deferred = false;
   std::vector<KernelDef> queue;  // while deferred
   mutable absl::Mutex mu;        // writers only: registration is not concurrent with lookups
@@ -195,6 +197,7 @@ bool KernelRegistry::Unregister(absl::string_view op_type, absl::string_view eng
   std::vector<const KernelDef*>& list = it->second;
   for (auto d = list.begin(); d != list.end(); ++d) {
     if ((*d)->engine == engine) {
+      impl_->retired.push_back(*d);
       list.erase(d);
       return true;
     }
