@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "absl/strings/str_join.h"
+#include "ops/compute/common/bf16_emulation.h"
 #include "ops/compute/common/dnnl_common.h"
 
 namespace ge {
@@ -37,6 +38,11 @@ class ComputeEngine final : public HostMemoryEngine {
   ComputeEngine() : HostMemoryEngine(kEngineAiCore) {}
   void BeginRun(const RunConfig& config) override {
     ops::compute::SetIntraOpThreads(config.intra_op_threads);
+  }
+  // A kernel that takes BF16 runs BF16 nodes through FLOAT where the CPU
+  // lacks native BF16 (bf16_emulation.h): the OM is the same everywhere.
+  std::unique_ptr<OpKernel> NewKernel(const KernelDef& def) const override {
+    return ops::compute::NewComputeKernel(def);
   }
 };
 

@@ -60,6 +60,11 @@ class Engine {
   const KernelDef* FindKernel(absl::string_view op_type) const {
     return KernelRegistry::Instance().Find(op_type, name());
   }
+  // A kernel instance of `def` (one of this engine's, stateful) for one
+  // node: the registration's own, or one the engine adapts to the machine.
+  virtual std::unique_ptr<OpKernel> NewKernel(const KernelDef& def) const {
+    return def.NewKernel();
+  }
   // The op types it has kernels for, sorted (its op info store).
   std::vector<std::string> OpTypes() const { return KernelRegistry::Instance().OpTypes(name()); }
   virtual MemoryKind memory_kind() const { return MemoryKind::kHost; }

@@ -12,6 +12,7 @@
 #include "graph/inc/graph/op_types.h"
 #include "metadef/register/inc/gert/contexts.h"
 #include "metadef/register/inc/register/kernel_registry.h"
+#include "runtime/engine/engine.h"
 
 namespace ge {
 
@@ -86,7 +87,8 @@ StatusOr<std::shared_ptr<ComputeKernelCache::Entry>> ComputeKernelCache::Make(
         ConcreteDesc(op.GetOutputDescBarePtr(static_cast<uint32_t>(i)), *outputs[i])));
   }
   if (!def->CheckSupported(*copy).ok()) return entry;
-  std::unique_ptr<OpKernel> kernel = def->NewKernel();
+  ASSIGN_OR_RETURN(Engine * engine, FindEngine(kEngineAiCore));
+  std::unique_ptr<OpKernel> kernel = engine->NewKernel(*def);
   std::vector<gert::Tensor> facts(inputs.size() + outputs.size());
   std::vector<const gert::Tensor*> ptrs(facts.size(), nullptr);
   for (size_t i = 0; i < inputs.size(); ++i) {

@@ -1181,7 +1181,8 @@ namespace ge {
 
 Status StaticExecutor::Preparer::PrepareStatefulKernel(const Cursor& c, const OpDesc& op,
                                                        Task& task) {
-  std::unique_ptr<OpKernel> kernel = cur_def_->NewKernel();
+  ASSIGN_OR_RETURN(Engine * engine, FindEngine(cur_def_->engine));
+  std::unique_ptr<OpKernel> kernel = engine->NewKernel(*cur_def_);
   if (kernel == nullptr) return Internal(Head(c), "kernel ", cur_def_->op_type, " created nothing");
   // The node's static facts: every tensor's shape, data type and format;
   // data only for weights (values known at load).

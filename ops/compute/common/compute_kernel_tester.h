@@ -38,6 +38,7 @@
 #include "metadef/register/inc/register/kernel_registry.h"
 #include "metadef/register/inc/register/op_registry.h"
 #include "ops/common/tensor_values.h"
+#include "ops/compute/common/bf16_emulation.h"
 #include "ops/compute/common/dnnl_common.h"
 
 namespace ops {
@@ -94,6 +95,16 @@ class ComputeKernelTester {
     channels_last_ = on;
     return *this;
   }
+
+  // Runs BF16 nodes through the FLOAT decorator (bf16_emulation.h) on
+  // every CPU; by default the kernel is made as the compute engine makes it.
+  ComputeKernelTester& ForceBf16Emulation(bool on = true) {
+    force_emulation_ = on;
+    return *this;
+  }
+
+  // Whether the last compute run went through the BF16 decorator.
+  bool last_run_emulated() const { return emulated_; }
 
   // The inferred node, its CheckSupported verdict, both runs and the
   // comparison, at each of `threads`.
@@ -257,7 +268,8 @@ class ComputeKernelTester {
         run_inputs[i] = &last_inputs[i].tensor();
       }
     }
-    std::unique_ptr<ge::OpKernel> owned = def_->NewKernel();
+    std::unique_ptr<ge::OpKernel> owned =
+        force_emulation_ ? NewBf16Emulated(*def_, Bf16Emulation::kAlways) : NewComputeKernel(*def_);
     const ge::OpKernel* k = owned != nullptr ? owned.get() : def_->shared_kernel();
     // Prepare sees the static facts: non-constant inputs without data.
     std::vector<gert::Tensor> facts;
@@ -282,6 +294,7 @@ class ComputeKernelTester {
                                     .Outputs(out_fact_ptrs)
                                     .Build();
     if (owned != nullptr) RETURN_IF_ERROR(owned->Prepare(*tctx));
+    emulated_ = owned != nullptr && IsBf16Emulating(*owned);
     ws_sizes_.assign(tctx->GetWorkspaceSizes().begin(), tctx->GetWorkspaceSizes().end());
     std::vector<std::unique_ptr<AlignedBuffer>> ws;
     std::vector<void*> ws_ptrs;
@@ -339,6 +352,8 @@ class ComputeKernelTester {
   std::map<std::string, uint32_t> dynamic_;
   std::map<size_t, ge::Format> in_formats_;
   bool channels_last_ = false;
+  bool force_emulation_ = false;
+  bool emulated_ = false;
   const ge::KernelDef* def_ = nullptr;
   ge::OpDescPtr op_;
   std::vector<gert::IrInstance> ir_;

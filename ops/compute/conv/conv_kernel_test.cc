@@ -27,6 +27,7 @@
 #include "metadef/register/inc/register/op_registry.h"
 #include "ops/common/op_test_harness.h"
 #include "ops/common/op_util.h"
+#include "ops/compute/common/bf16_emulation.h"
 #include "ops/compute/common/compute_kernel_tester.h"
 #include "ops/compute/common/dnnl_common.h"
 #include "ops/compute/conv/conv_post_ops.h"
@@ -206,7 +207,7 @@ ge::StatusOr<DirectResult> RunDirect(const std::string& type, const NodeAttrs& a
   ASSIGN_OR_RETURN(r.y, gert::HostTensor::Create(dt, *gert::Shape::FromDims(y_dims), format));
   RETURN_IF_ERROR(SupportsDirect(type, attrs, inputs, r.y));
   const ge::KernelDef* def = ge::FindKernel(type, ge::kEngineAiCore);
-  std::unique_ptr<ge::OpKernel> k = def->NewKernel();
+  std::unique_ptr<ge::OpKernel> k = NewComputeKernel(*def);
   std::vector<gert::Tensor> facts;
   for (size_t i = 0; i < inputs.size(); ++i) {
     facts.push_back(inputs[i]->tensor());
@@ -239,7 +240,7 @@ ge::StatusOr<DirectResult> RunDirect(const std::string& type, const NodeAttrs& a
                                   .Build();
   RETURN_IF_ERROR(k->Run(*kctx));
   RETURN_IF_ERROR(k->Run(*kctx));
-  const auto* ck = static_cast<const DnnlConvKernel*>(k.get());
+  const auto* ck = static_cast<const DnnlConvKernel*>(&UnwrapBf16Emulated(*k));
   r.impl = ck->impl_info();
   r.reorders_src = ck->reorders_src();
   r.reorders_dst = ck->reorders_dst();

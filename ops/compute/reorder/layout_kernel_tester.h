@@ -46,6 +46,7 @@
 #include "metadef/register/inc/register/kernel_registry.h"
 #include "metadef/register/inc/register/op_registry.h"
 #include "ops/common/tensor_values.h"
+#include "ops/compute/common/bf16_emulation.h"
 #include "ops/compute/common/dnnl_common.h"
 
 namespace ops {
@@ -288,7 +289,7 @@ class LayoutKernelTester {
       out_fact_ptrs.push_back(&out_facts[o]);
       out_ptrs.push_back(&out_tensors[o]);
     }
-    std::unique_ptr<ge::OpKernel> owned = def_->NewKernel();
+    std::unique_ptr<ge::OpKernel> owned = NewComputeKernel(*def_);
     const ge::OpKernel* k = owned != nullptr ? owned.get() : def_->shared_kernel();
     gert::TilingContextBuilder tb;
     gert::TilingContext* tctx = tb.Node(op_->GetName(), type_)

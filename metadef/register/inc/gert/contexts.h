@@ -301,7 +301,9 @@ class KernelContext : public ContextBase {
   ge::StatusOr<Tensor*> AllocateOutput(size_t i, const Shape& shape, ge::DataType dtype);
 
   SubgraphRunner* GetSubgraphRunner() const { return subgraph_runner_; }
+  OutputAllocator* GetOutputAllocator() const { return allocator_; }
   absl::Span<void* const> GetWorkspaces() const { return workspaces_; }
+  absl::Span<const IrInstance> GetIrInputs() const { return ir_inputs_; }
 
   void SetTensors(absl::Span<const Tensor* const> inputs, absl::Span<Tensor* const> outputs) {
     inputs_ = inputs;
