@@ -648,8 +648,8 @@ ge::Status GlobalMaxPoolKernel(gert::KernelContext& ctx) {
 }  // namespace
 
 REG_OP(AveragePool)
-    .Input("X", FloatTypes())
-    .Output("Y", FloatTypes())
+    .Input("X", FloatTypesBf16())
+    .Output("Y", FloatTypesBf16())
     .Attr("auto_pad", AttrStr("NOTSET"))
     .Attr("ceil_mode", AttrInt(0))
     .Attr("count_include_pad", AttrInt(0))
@@ -660,10 +660,10 @@ REG_OP(AveragePool)
 REG_KERNEL(AveragePool, ge::kEngineHostCpu).Fn(AvgPoolKernel);
 
 REG_OP(MaxPool)
-    .Input("X",
-           ge::TensorType{ge::DT_FLOAT16, ge::DT_FLOAT, ge::DT_DOUBLE, ge::DT_INT8, ge::DT_UINT8})
-    .Output("Y",
-            ge::TensorType{ge::DT_FLOAT16, ge::DT_FLOAT, ge::DT_DOUBLE, ge::DT_INT8, ge::DT_UINT8})
+    .Input("X", ge::TensorType{ge::DT_FLOAT16, ge::DT_BF16, ge::DT_FLOAT, ge::DT_DOUBLE,
+                               ge::DT_INT8, ge::DT_UINT8})
+    .Output("Y", ge::TensorType{ge::DT_FLOAT16, ge::DT_BF16, ge::DT_FLOAT, ge::DT_DOUBLE,
+                                ge::DT_INT8, ge::DT_UINT8})
     .OptionalOutput("Indices", ge::TensorType{ge::DT_INT64})
     .Attr("auto_pad", AttrStr("NOTSET"))
     .Attr("ceil_mode", AttrInt(0))
@@ -701,14 +701,14 @@ REG_OP(LpPool)
 REG_KERNEL(LpPool, ge::kEngineHostCpu).Fn(LpPoolKernel);
 
 REG_OP(GlobalAveragePool)
-    .Input("X", FloatTypes())
-    .Output("Y", FloatTypes())
+    .Input("X", FloatTypesBf16())
+    .Output("Y", FloatTypesBf16())
     .InferShape(InferGlobalPool);
 REG_KERNEL(GlobalAveragePool, ge::kEngineHostCpu).Fn(GlobalAveragePoolKernel);
 
 REG_OP(GlobalMaxPool)
-    .Input("X", FloatTypes())
-    .Output("Y", FloatTypes())
+    .Input("X", FloatTypesBf16())
+    .Output("Y", FloatTypesBf16())
     .InferShape(InferGlobalPool);
 REG_KERNEL(GlobalMaxPool, ge::kEngineHostCpu).Fn(GlobalMaxPoolKernel);
 
