@@ -63,14 +63,6 @@ uint32_t SlotOf(const OpDesc& op, const std::string& ir_name, uint32_t fallback)
   return it == idx.end() ? fallback : it->second;
 }
 
-std::string UniqueName(const ComputeGraph& graph, const std::string& base) {
-  if (graph.FindNode(base) == nullptr) return base;
-  for (int i = 1;; ++i) {
-    std::string n = absl::StrCat(base, "_", i);
-    if (graph.FindNode(n) == nullptr) return n;
-  }
-}
-
 }  // namespace
 
 std::optional<uint32_t> CondRemovePass::TakenBranch(const Node& node) {

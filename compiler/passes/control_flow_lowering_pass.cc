@@ -26,14 +26,6 @@ namespace {
 bool IsMergeType(absl::string_view t) { return t == "Merge" || t == "RefMerge"; }
 bool IsSwitchType(absl::string_view t) { return t == "Switch" || t == "RefSwitch"; }
 
-std::string UniqueName(const ComputeGraph& graph, const std::string& base) {
-  if (graph.FindNode(base) == nullptr) return base;
-  for (int i = 1;; ++i) {
-    std::string n = absl::StrCat(base, "_", i);
-    if (graph.FindNode(n) == nullptr) return n;
-  }
-}
-
 GeTensorDesc ScalarDesc(DataType dt) { return GeTensorDesc(GeShape({1}), FORMAT_ND, dt); }
 
 // Labels `start` and everything after it along data edges, up to merges.

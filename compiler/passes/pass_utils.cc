@@ -6,6 +6,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
+#include "absl/strings/str_cat.h"
 #include "graph/inc/graph/anchor.h"
 #include "graph/inc/graph/attr_value.h"
 #include "graph/inc/graph/compute_graph.h"
@@ -205,6 +206,14 @@ std::optional<DataType> DataTypeAttr(const OpDesc& op, absl::string_view name) {
     }
   }
   return std::nullopt;
+}
+
+std::string UniqueName(const ComputeGraph& graph, const std::string& base) {
+  if (graph.FindNode(base) == nullptr) return base;
+  for (int i = 1;; ++i) {
+    std::string n = absl::StrCat(base, "_", i);
+    if (graph.FindNode(n) == nullptr) return n;
+  }
 }
 
 }  // namespace ge

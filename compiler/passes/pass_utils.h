@@ -26,6 +26,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "absl/strings/string_view.h"
@@ -80,6 +81,9 @@ const GeTensor* ConstWeights(const Node& node);
 // The values of an integer (INT32 / INT64) constant feeding input `index`;
 // nullopt when the producer is not such a constant.
 std::optional<std::vector<int64_t>> ConstIntInput(const Node& node, int32_t index);
+
+// `base` when no node of `graph` has that name, else base_1, base_2, ...
+std::string UniqueName(const ComputeGraph& graph, const std::string& base);
 
 // A DataType attribute (stored as a data type, or as an int that is a valid
 // DataType); nullopt when absent or of another type.
