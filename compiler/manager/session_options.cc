@@ -2,6 +2,8 @@
 #include "compiler/manager/session_options.h"
 
 #include <algorithm>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -11,6 +13,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "compiler/passes/pass_framework/pass_options.h"
+#include "compiler/passes/refine_running_precision_pass.h"
 
 namespace ge {
 namespace {
@@ -51,9 +54,12 @@ std::vector<OptionSpec> MakeTable() {
   return {
       Enum(kOptGraphRunMode, {"0", "1"}, "0", "0: inference, 1: training"),
       Enum(kOptPrecisionMode,
-           {"force_fp32", "force_fp16", "allow_fp32_to_fp16", "must_keep_origin_dtype",
-            "allow_mix_precision"},
-           "must_keep_origin_dtype", "operator precision selection"),
+           {"force_fp32", "force_fp16", "force_lowerprecision", "allow_fp32_to_fp16",
+            "must_keep_origin_dtype", "allow_mix_precision", "allow_mix_precision_bf16"},
+           "must_keep_origin_dtype",
+           "operator precision: the fp16 modes run in BF16 on this hardware"),
+      Other(kOptKeepDtype, OptionType::kString, "",
+            "file naming nodes (or OpType::<type>) that keep their data type"),
       Enum(kOptTopoSortingMode, {"0", "1", "2", "3"}, "",
            "0 BFS, 1 DFS, 2 RDFS, 3 StableRDFS; unset: DFS (inference) / BFS (training)"),
       Other(kOptDisabledPasses, OptionType::kString, "", "comma-separated pass names to skip"),
@@ -229,6 +235,20 @@ StatusOr<CompileOptions> ToCompileOptions(const std::map<std::string, std::strin
   c.out_nodes = OptionOrDefault(options, kOptOutNodes);
   c.lower_control_flow = OptionOrDefault(options, kOptLowerControlFlow) == "true";
   c.use_compute_engine = OptionOrDefault(options, kOptComputeEngine) == "on";
+  c.precision_mode = OptionOrDefault(options, kOptPrecisionMode);
+  const std::string keep_path = OptionOrDefault(options, kOptKeepDtype);
+  if (!keep_path.empty()) {
+    std::ifstream in(keep_path, std::ios::binary);
+    std::stringstream text;
+    if (in) text << in.rdbuf();
+    if (!in || in.bad()) {
+      return NotFound("option ", kOptKeepDtype, ": cannot read '", keep_path, "'");
+    }
+    StatusOr<std::vector<std::string>> keep = ParseKeepDtypeList(text.str());
+    if (!keep.ok())
+      return Annotate(keep.status(), "option ", kOptKeepDtype, " ('", keep_path, "'): ");
+    c.keep_dtype = std::move(*keep);
+  }
   return c;
 }
 

@@ -26,6 +26,9 @@ namespace ge {
 
 inline constexpr char kOptGraphRunMode[] = "ge.graphRunMode";
 inline constexpr char kOptPrecisionMode[] = "ge.exec.precision_mode";
+// A file of node names / "OpType::<type>" lines kept in their data type
+// under the precision modes (atc --keep_dtype).
+inline constexpr char kOptKeepDtype[] = "ge.keepDtype";
 inline constexpr char kOptTopoSortingMode[] = "ge.topoSortingMode";
 inline constexpr char kOptDisabledPasses[] = "ge.disabledPasses";
 inline constexpr char kOptConstantFoldingMaxBytes[] = "ge.constantFoldingMaxBytes";

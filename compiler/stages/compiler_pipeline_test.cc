@@ -69,10 +69,10 @@ ComputeGraphPtr SeedChain() {
 TEST(CompilerPipelineTest, BuiltinPassesInSeedOrder) {
   CompilerStages stages;
   EXPECT_THAT(stages.optimizer.stage1().pass_names(),
-              ElementsAre("ConstantFuseSamePass", "CommonSubexpressionEliminationPass",
-                          "FuseDataNodesWithCommonInputPass", "TransOpBreadthFusionPass",
-                          "ShapeOptimizationPass", "NodeSimplifyPasses", "DeadCodeEliminationPass",
-                          "ControlFlowLoweringPass"));
+              ElementsAre("RefineRunningPrecisionPass", "ConstantFuseSamePass",
+                          "CommonSubexpressionEliminationPass", "FuseDataNodesWithCommonInputPass",
+                          "TransOpBreadthFusionPass", "ShapeOptimizationPass", "NodeSimplifyPasses",
+                          "DeadCodeEliminationPass", "ControlFlowLoweringPass"));
   EXPECT_THAT(stages.optimizer.stage2().pass_names(),
               ElementsAre("InnerIdentityDeletePass", "ShapeOptimizationPass", "CondRemovePass",
                           "DeadCodeEliminationPass"));

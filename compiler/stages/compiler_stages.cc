@@ -476,6 +476,8 @@ PassSettings SettingsFor(const std::vector<StagePassEntry>* entries,
   settings.disabled_passes = options.disabled_passes;
   settings.constant_folding_max_bytes = options.constant_folding_max_bytes;
   settings.lenient_infer = true;
+  settings.precision_mode = options.precision_mode;
+  settings.keep_dtype = options.keep_dtype;
   if (entries != nullptr) {
     for (const StagePassEntry& entry : *entries) {
       if (!ConditionHolds(entry.condition, options)) settings.disabled_passes.insert(entry.name);

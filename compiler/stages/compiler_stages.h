@@ -130,6 +130,10 @@ struct CompileOptions {
   // are built by hand (the graph then stays runnable by the reference
   // interpreter); ToCompileOptions turns it on by default, as ge.* does.
   bool use_compute_engine = false;
+  // ge.exec.precision_mode and the entries of the ge.keepDtype file
+  // (RefineRunningPrecisionPass, first in Stage 1).
+  std::string precision_mode;
+  std::vector<std::string> keep_dtype;
   BuildMode build_mode = BuildMode::kNormal;
   bool has_stop_step = false;
   BuildStep stop_after = BuildStep::kAfterBuild;  // with kTuning and has_stop_step

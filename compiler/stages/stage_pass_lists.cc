@@ -11,6 +11,7 @@ namespace ge {
 
 const std::vector<StagePassEntry>& Stage1Passes() {
   static const auto* const list = new std::vector<StagePassEntry>{
+      {"RefineRunningPrecisionPass"},
       {"ConstantFuseSamePass"},
       {"CommonSubexpressionEliminationPass"},
       {"FuseDataNodesWithCommonInputPass"},

@@ -6,7 +6,9 @@
 // ge.disabledPasses, dumps ("OptimizeStage1_<name>") and ge_opt use the same
 // names.
 //
-//   Stage 1: ConstantFuseSamePass, CommonSubexpressionEliminationPass,
+//   Stage 1: RefineRunningPrecisionPass (ge.exec.precision_mode; first, so
+//            folding turns its Casts of weights into weights of the new
+//            type), ConstantFuseSamePass, CommonSubexpressionEliminationPass,
 //            FuseDataNodesWithCommonInputPass, TransOpBreadthFusionPass,
 //            ShapeOptimizationPass (InferShapePass <-> ConstantFoldingPass to a
 //            fixed point, seed §8), NodeSimplifyPasses (CastRemovePass,

@@ -85,6 +85,8 @@ std::map<std::string, std::string> GeOptionsOf(const AtcOptions& options) {
   if (options.disable_reuse_memory) ge[kOptDisableReuseMemory] = "1";
   if (options.enable_single_stream) ge[kOptEnableSingleStream] = "true";
   if (!options.soc_version.empty()) ge[kOptSocVersion] = options.soc_version;
+  if (!options.precision_mode.empty()) ge[kOptPrecisionMode] = options.precision_mode;
+  if (!options.keep_dtype_file.empty()) ge[kOptKeepDtype] = options.keep_dtype_file;
   // --input_shape / --out_nodes go to the ONNX parser (which knows the
   // model's value names), not to ge.inputShape / ge.outNodes.
   for (const auto& [k, v] : options.ge_options) ge[k] = v;

@@ -89,6 +89,10 @@ struct AtcOptions {
   bool disable_reuse_memory = false;  // --disable_reuse_memory=1
   bool enable_single_stream = false;  // --enable_single_stream=true
   std::string op_select_implmode;     // --op_select_implmode (recorded)
+  // --precision_mode (ge.exec.precision_mode; "" = must_keep_origin_dtype)
+  // and --keep_dtype (ge.keepDtype: a file of node names / OpType::<type>).
+  std::string precision_mode;
+  std::string keep_dtype_file;
   // Opset conversion of older models (--onnx_converter, our extension):
   // 0 auto (ONNX's converter, builtin adapters as fallback), 1 onnx only,
   // 2 builtin adapters only (ge::OnnxVersionConverter numbering).

@@ -52,6 +52,10 @@ constexpr char kUsage[] = R"(usage: atc [--flag=value ...]
   --disable_reuse_memory 0 (default) or 1: no memory reuse between tensors
   --enable_single_stream true or false (default)
   --op_select_implmode   high_performance (default) or high_precision (recorded)
+  --precision_mode       must_keep_origin_dtype (default), allow_fp32_to_fp16, force_fp32,
+                         force_fp16 or allow_mix_precision (fp16 means BF16 on this hardware)
+  --keep_dtype           file of node names (or OpType::<type>), one per line, that keep
+                         their data type under --precision_mode
   --onnx_converter       opset conversion of models older than opset 17: auto (default;
                          ONNX's converter, builtin adapters as fallback), onnx, builtin
   --help                 this text
@@ -74,6 +78,8 @@ const std::vector<tools::FlagSpec>& Specs() {
       {"disable_reuse_memory", true},
       {"enable_single_stream", true},
       {"op_select_implmode", true},
+      {"precision_mode", true},
+      {"keep_dtype", true},
       {"onnx_converter", true},
       {"help", false},
       {"h", false},
@@ -167,6 +173,13 @@ StatusOr<Flags> ParseFlags(int argc, char** argv) {
         return UsageError(name, value, "allowed: high_performance, high_precision");
       }
       f.options.op_select_implmode = value;
+    } else if (name == "precision_mode") {
+      // Checked against the option table with the other ge.* options.
+      if (value.empty()) return UsageError(name, value, "give a mode");
+      f.options.precision_mode = value;
+    } else if (name == "keep_dtype") {
+      if (value.empty()) return UsageError(name, value, "give a file");
+      f.options.keep_dtype_file = value;
     }
   }
   return f;

@@ -151,5 +151,23 @@ expect_exit 0 "run noreuse.om" "$OM_RUN" --model="$T/noreuse.om" --input="$INPUT
   --output_dir="$T"
 expect_exit 0 "noreuse output matches NumPy" "$COMPARE" "$T/output_0.pb" "$EXPECTED" 1e-4 1e-6
 
+# ---- precision modes: BF16 convolutions, results within BF16 tolerance
+expect_exit 0 "allow_mix_precision" "$ATC" --model="$MODEL" --framework=5 \
+  --output="$T/mix" --precision_mode=allow_mix_precision --log=error
+expect_exit 0 "run mix.om" "$OM_RUN" --model="$T/mix.om" --input="$INPUT_NPY" --output_dir="$T"
+expect_exit 0 "mix output near NumPy" "$COMPARE" "$T/output_0.pb" "$EXPECTED" 5e-2 5e-2
+printf 'OpType::Conv\nOpType::Gemm\n' >"$T/keep.cfg"
+expect_exit 0 "keep_dtype" "$ATC" --model="$MODEL" --framework=5 --output="$T/kept" \
+  --precision_mode=allow_mix_precision --keep_dtype="$T/keep.cfg" --log=error
+expect_exit 0 "run kept.om" "$OM_RUN" --model="$T/kept.om" --input="$INPUT_NPY" --output_dir="$T"
+expect_exit 0 "kept output matches NumPy" "$COMPARE" "$T/output_0.pb" "$EXPECTED" 1e-4 1e-6
+expect_exit 1 "bad precision_mode" "$ATC" --model="$MODEL" --framework=5 --output="$T/badpm" \
+  --precision_mode=fp8
+expect_out "bad precision_mode named" "'fp8'"
+if [ -e "$T/badpm.om" ]; then fail "bad precision_mode left an OM"; else pass "no OM left"; fi
+expect_exit 1 "missing keep_dtype file" "$ATC" --model="$MODEL" --framework=5 \
+  --output="$T/badkeep" --precision_mode=allow_mix_precision --keep_dtype="$T/none.cfg"
+expect_out "missing keep_dtype file named" "none.cfg"
+
 echo "failures: $fails"
 [ "$fails" -eq 0 ]

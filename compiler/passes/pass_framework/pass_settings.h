@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <set>
 #include <string>
+#include <vector>
 
 namespace ge {
 
@@ -29,6 +30,10 @@ struct PassSettings {
   // Shape inference keeps a node's descs when its inference fails instead of
   // failing the pass (the compile pipeline: executors infer at run time).
   bool lenient_infer = false;
+  // ge.exec.precision_mode ("" = must_keep_origin_dtype) and the keep_dtype
+  // entries (RefineRunningPrecisionPass).
+  std::string precision_mode;
+  std::vector<std::string> keep_dtype;
 };
 
 }  // namespace ge
