@@ -3,14 +3,14 @@
 // The compute engine's pooling kernels on oneDNN pooling_v2 (inference):
 //   MaxPool            kernel_shape, strides, pads / auto_pad, dilations,
 //                      ceil_mode; 1-3 spatial dims; FLOAT (plain and
-//                      NC1HWC0), INT8 / UINT8 (plain). The optional Indices
+//                      NC1HWC0), BF16, INT8 / UINT8 (plain). The optional Indices
 //                      output, when the executor hands it, is computed by a
 //                      loop of the host kernel's rule (first maximum,
 //                      storage_order 0 row-major / 1 column-major offsets).
 //   AveragePool        count_include_pad 0 -> avg_exclude_padding, 1 ->
-//                      avg_include_padding; FLOAT.
+//                      avg_include_padding; FLOAT, BF16.
 //   GlobalAveragePool  one window over the spatial dims (any number of them,
-//   GlobalMaxPool      merged into one); FLOAT.
+//   GlobalMaxPool      merged into one); FLOAT, BF16.
 //
 // Geometry: output dims are the node's (inferred); oneDNN's right padding is
 // the attribute's, extended where ceil_mode adds a last window
@@ -38,6 +38,7 @@
 #include "metadef/register/inc/gert/contexts.h"
 #include "metadef/register/inc/gert/tensor.h"
 #include "metadef/register/inc/register/kernel_registry.h"
+#include "ops/common/element_types.h"
 #include "ops/compute/common/dnnl_common.h"
 #include "ops/compute/reorder/layout.h"
 
@@ -235,7 +236,7 @@ ge::Status PoolSupports(const ge::OpDesc& op) {
   if (x->GetDataType() != y->GetDataType()) {
     return ge::NotSupported("input and output data types differ");
   }
-  if (x->GetDataType() != ge::DT_FLOAT &&
+  if (x->GetDataType() != ge::DT_FLOAT && x->GetDataType() != ge::DT_BF16 &&
       !(kKind == PoolKind::kMax &&
         (x->GetDataType() == ge::DT_INT8 || x->GetDataType() == ge::DT_UINT8))) {
     return ge::NotSupported("input data type is not one of the kernel's");
@@ -285,7 +286,7 @@ void ComputeIndices(const PoolGeometry& g, int64_t n, int64_t c, bool blocked, b
       int64_t o[kMaxSpatial] = {0, 0, 0};
       for (int64_t op = 0; op < out_size; ++op) {
         int64_t best = -1;
-        T best_v = T();
+        ComputeType<T> best_v = ComputeType<T>();
         int64_t j[kMaxSpatial] = {0, 0, 0};
         while (true) {
           int64_t off = 0;
@@ -296,7 +297,7 @@ void ComputeIndices(const PoolGeometry& g, int64_t n, int64_t c, bool blocked, b
             off += p * row_stride[i];
           }
           if (inside) {
-            const T v = base[off * step];
+            const ComputeType<T> v = ToCompute(base[off * step]);
             if (best < 0 || v > best_v) {
               best = off;
               best_v = v;
@@ -427,6 +428,10 @@ class DnnlPoolKernel final : public ge::OpKernel {
         ComputeIndices(geo_, n_, c_, blocked_, channels_last_, column_major_, x->GetData<float>(),
                        out);
         break;
+      case ge::DT_BF16:
+        ComputeIndices(geo_, n_, c_, blocked_, channels_last_, column_major_,
+                       x->GetData<ops::bf16_t>(), out);
+        break;
       case ge::DT_INT8:
         ComputeIndices(geo_, n_, c_, blocked_, channels_last_, column_major_, x->GetData<int8_t>(),
                        out);
@@ -463,10 +468,11 @@ class DnnlPoolKernel final : public ge::OpKernel {
       .Supports(PoolSupports<Kind>)
 
 // INT64: MaxPool's Indices output.
-GE_COMPUTE_POOL_(MaxPool, PoolKind::kMax, {ge::DT_FLOAT, ge::DT_INT8, ge::DT_UINT8, ge::DT_INT64});
-GE_COMPUTE_POOL_(AveragePool, PoolKind::kAvg, {ge::DT_FLOAT});
-GE_COMPUTE_POOL_(GlobalMaxPool, PoolKind::kGlobalMax, {ge::DT_FLOAT});
-GE_COMPUTE_POOL_(GlobalAveragePool, PoolKind::kGlobalAvg, {ge::DT_FLOAT});
+GE_COMPUTE_POOL_(MaxPool, PoolKind::kMax,
+                 {ge::DT_FLOAT, ge::DT_BF16, ge::DT_INT8, ge::DT_UINT8, ge::DT_INT64});
+GE_COMPUTE_POOL_(AveragePool, PoolKind::kAvg, {ge::DT_FLOAT, ge::DT_BF16});
+GE_COMPUTE_POOL_(GlobalMaxPool, PoolKind::kGlobalMax, {ge::DT_FLOAT, ge::DT_BF16});
+GE_COMPUTE_POOL_(GlobalAveragePool, PoolKind::kGlobalAvg, {ge::DT_FLOAT, ge::DT_BF16});
 #undef GE_COMPUTE_POOL_
 
 }  // namespace

@@ -103,6 +103,30 @@ TEST(PoolKernelsTest, MaxPoolInt8) {
   }
 }
 
+// BF16 natively where the CPU has it, and through the FLOAT decorator:
+// max is exact, averages one BF16 rounding apart.
+TEST(PoolKernelsTest, Bf16) {
+  uint32_t seed = 80;
+  for (bool emulate : {false, true}) {
+    for (size_t i = 0; i < 4; ++i) {
+      const Geo& g = Geometries()[i];
+      for (const char* type : {"MaxPool", "AveragePool"}) {
+        ComputeKernelTester t(type);
+        SetGeometry(g, &t);
+        t.ForceBf16Emulation(emulate).Input(RandomTensor(ge::DT_BF16, g.x, seed++));
+        const double tol = std::string(type) == "MaxPool" ? 0 : 1e-2;
+        EXPECT_TRUE(t.MatchesReference(tol, tol, {1, 2}))
+            << type << " " << ::testing::PrintToString(g.x) << " emulated " << emulate;
+      }
+    }
+    for (const char* type : {"GlobalAveragePool", "GlobalMaxPool"}) {
+      ComputeKernelTester t(type);
+      t.ForceBf16Emulation(emulate).Input(RandomTensor(ge::DT_BF16, {2, 3, 5, 7}, seed++));
+      EXPECT_TRUE(t.MatchesReference(1e-2, 1e-2, {1, 2})) << type << " emulated " << emulate;
+    }
+  }
+}
+
 TEST(PoolKernelsTest, AveragePoolGeometries) {
   uint32_t seed = 100;
   for (const Geo& g : Geometries()) {
