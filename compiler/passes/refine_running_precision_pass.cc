@@ -25,6 +25,7 @@
 #include "metadef/inc/external/graph/type_utils.h"
 #include "metadef/register/inc/register/kernel_registry.h"
 #include "metadef/register/inc/register/op_registry.h"
+#include "ops/common/element_types.h"
 
 namespace ge {
 namespace {
@@ -193,6 +194,32 @@ void SetType(GeTensorDesc* d, DataType dt) {
   d->SetDataType(dt);
 }
 
+// `v` (FLOAT, FLOAT16 or BF16) converted to `to` (FLOAT or BF16), rounding
+// to nearest even as the Cast kernel does.
+StatusOr<gert::HostTensor> Converted(const gert::HostTensor& v, DataType to) {
+  ASSIGN_OR_RETURN(gert::HostTensor out, gert::HostTensor::Create(to, v.GetShape()));
+  const int64_t n = v.GetShape().GetShapeSize();
+  const DataType from = v.GetDataType();
+  auto read = [&](int64_t i) -> float {
+    if (from == DT_FLOAT) return v.GetData<float>()[i];
+    const uint16_t bits = v.GetData<uint16_t>()[i];
+    return from == DT_BF16 ? ops::Bf16ToFloat(bits) : ops::Fp16ToFloat(bits);
+  };
+  if (from != DT_FLOAT && from != DT_BF16 && from != DT_FLOAT16) {
+    return NotSupported("converting a ", TypeUtils::DataTypeToSerialString(from), " constant");
+  }
+  if (to == DT_FLOAT) {
+    float* dst = out.MutableData<float>();
+    for (int64_t i = 0; i < n; ++i) dst[i] = read(i);
+  } else if (to == DT_BF16) {
+    uint16_t* dst = out.MutableData<uint16_t>();
+    for (int64_t i = 0; i < n; ++i) dst[i] = ops::FloatToBf16(read(i));
+  } else {
+    return NotSupported("converting a constant to ", TypeUtils::DataTypeToSerialString(to));
+  }
+  return out;
+}
+
 // "bf16" for DT_BF16 (Cast names).
 std::string TypeName(DataType dt) {
   std::string s = absl::AsciiStrToLower(TypeUtils::DataTypeToSerialString(dt));
@@ -234,6 +261,7 @@ void RefineRunningPrecisionPass::Configure(const PassSettings& settings) {
 StatusOr<bool> RefineRunningPrecisionPass::RunImpl(const ComputeGraphPtr& graph) {
   retyped_ = 0;
   inserted_ = 0;
+  converted_ = 0;
   ASSIGN_OR_RETURN(PrecisionMode mode, ParsePrecisionMode(mode_text_));
   // The keep list: node names (each must name a node) and op types.
   absl::flat_hash_set<std::string> keep_names, keep_types;
@@ -318,8 +346,10 @@ StatusOr<bool> RefineRunningPrecisionPass::RunImpl(const ComputeGraphPtr& graph)
   }
   if (retyped.empty()) return false;
 
-  // Casts where an edge's ends now disagree: one per (producer output,
-  // target type), right after the producer.
+  // Where an edge's ends now disagree: a constant producer gets a converted
+  // copy (the weights are stored in the new type; the original goes when
+  // nothing else reads it), any other a Cast right after it; one per
+  // (producer output, target type).
   std::map<std::tuple<std::string, int32_t, DataType>, NodePtr> casts;
   for (const NodePtr& n : nodes) {
     const OpDesc* op = n->GetOpDescBarePtr();
@@ -335,6 +365,15 @@ StatusOr<bool> RefineRunningPrecisionPass::RunImpl(const ComputeGraphPtr& graph)
       if (out == nullptr || want == nullptr || out->GetDataType() == want->GetDataType()) continue;
       const DataType to = want->GetDataType();
       NodePtr& cast = casts[std::make_tuple(p->GetName(), src->GetIdx(), to)];
+      if (cast == nullptr && IsConstNode(*p)) {
+        ASSIGN_OR_RETURN(gert::HostTensor value, GetConstNodeValue(*p));
+        ASSIGN_OR_RETURN(gert::HostTensor converted, Converted(value, to));
+        ASSIGN_OR_RETURN(OpDescPtr const_op,
+                         MakeConstOpDesc(UniqueName(*graph, absl::StrCat(p->GetName(), "_", TypeName(to))),
+                                         converted));
+        ASSIGN_OR_RETURN(cast, rw.AddNodeAfter(p, const_op));
+        ++converted_;
+      }
       if (cast == nullptr) {
         auto cast_op = std::make_shared<OpDesc>(
             UniqueName(*graph,

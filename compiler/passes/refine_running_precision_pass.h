@@ -2,8 +2,7 @@
 //
 // RefineRunningPrecisionPass (seed 002's RefineRunningPrecision; atc
 // --precision_mode, ge.exec.precision_mode, and --keep_dtype). It runs first
-// in Stage 1, so constant folding turns the Casts it puts on weights into
-// weights of the new type, and placement sees the final types.
+// in Stage 1, so the later passes and placement see the final types.
 //
 // On this hardware the reduced type is BF16 (FLOAT accumulation in the
 // compute engine's convolutions and matrix products); GE's "fp16" modes
@@ -33,8 +32,10 @@
 // "OpType::<type>" for every node of a type).
 //
 // Casts: after retyping, every data edge whose two ends disagree gets a
-// Cast, one per (producer output, target type) shared by its consumers. The
-// graph's inputs and outputs keep their types.
+// Cast, one per (producer output, target type) shared by its consumers;
+// a Const producer instead gets a converted copy of its value (weights are
+// stored in BF16, whatever their size: constant folding caps what it
+// folds). The graph's inputs and outputs keep their types.
 //
 // Deterministic: nodes are visited in the graph's (topological) order and
 // Casts named after their producer.
@@ -73,9 +74,10 @@ class RefineRunningPrecisionPass : public GraphPass {
   absl::string_view name() const override { return "RefineRunningPrecisionPass"; }
   void Configure(const PassSettings& settings) override;
 
-  // Nodes retyped and Casts inserted (last Run).
+  // Nodes retyped, Casts inserted and constants converted (last Run).
   int64_t retyped_nodes() const { return retyped_; }
   int64_t inserted_casts() const { return inserted_; }
+  int64_t converted_constants() const { return converted_; }
 
  protected:
   StatusOr<bool> RunImpl(const ComputeGraphPtr& graph) override;
@@ -85,6 +87,7 @@ class RefineRunningPrecisionPass : public GraphPass {
   std::vector<std::string> keep_dtype_;
   int64_t retyped_ = 0;
   int64_t inserted_ = 0;
+  int64_t converted_ = 0;
 };
 
 }  // namespace ge

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "compiler/passes/const_value_util.h"
 #include "compiler/passes/infer_shape_pass.h"
 #include "compiler/passes/testing/pass_test_util.h"
 #include "gmock/gmock.h"
@@ -122,14 +123,24 @@ TEST(RefineRunningPrecisionPassTest, MixedPrecisionKeepsChainsInBf16) {
   EXPECT_EQ(OutType(m.flat), DT_BF16);
   EXPECT_EQ(OutType(m.soft), DT_FLOAT);
   EXPECT_EQ(pass.retyped_nodes(), 5);
-  // Casts: x, w1, b1, w2 into BF16, flat back to FLOAT; none inside the chain.
-  EXPECT_EQ(pass.inserted_casts(), 5);
-  EXPECT_EQ(CountType(*m.g.graph(), "Cast"), 5u);
+  // Casts: x into BF16, flat back to FLOAT; none inside the chain. The
+  // weights w1, b1, w2 get BF16 copies.
+  EXPECT_EQ(pass.inserted_casts(), 2);
+  EXPECT_EQ(pass.converted_constants(), 3);
+  EXPECT_EQ(CountType(*m.g.graph(), "Cast"), 2u);
   EXPECT_EQ(ProducerType(m.relu, 0), "Conv");
   EXPECT_EQ(ProducerType(m.pool, 0), "Relu");
   EXPECT_EQ(ProducerType(m.c2, 0), "MaxPool");
   EXPECT_EQ(ProducerType(m.c1, 0), "Cast");
-  EXPECT_EQ(ProducerType(m.c1, 1), "Cast");
+  EXPECT_EQ(ProducerType(m.c1, 1), "Const");
+  NodePtr w1 = m.g.graph()->FindNode("w1_bf16");
+  ASSERT_NE(w1, nullptr);
+  EXPECT_EQ(OutType(w1), DT_BF16);
+  StatusOr<gert::HostTensor> w1v = GetConstNodeValue(*w1);
+  GE_ASSERT_OK(w1v.status());
+  ASSERT_EQ(w1v->GetDataType(), DT_BF16);
+  // 0.05 rounded to BF16 (nearest even): 0x3D4D.
+  EXPECT_EQ(w1v->GetData<uint16_t>()[0], 0x3D4D);
   EXPECT_EQ(ProducerType(m.soft, 0), "Cast");
   // Named after the producer; "to" set.
   NodePtr cast = m.g.graph()->FindNode("x_0_to_bf16");
@@ -152,8 +163,9 @@ TEST(RefineRunningPrecisionPassTest, OneCastPerProducerAndType) {
   GE_ASSERT_OK(InferDescsByRunning(g.graph(), Inputs(F32Fill({1, 3, 4, 4}, 1.0f))));
   RefineRunningPrecisionPass pass;
   GE_ASSERT_OK(RunMode(g.graph(), "allow_mix_precision", {}, &pass).status());
-  // x, w shared; a and b back to FLOAT for the output.
-  EXPECT_EQ(pass.inserted_casts(), 4);
+  // x's Cast and w's BF16 copy shared; a and b back to FLOAT for the output.
+  EXPECT_EQ(pass.inserted_casts(), 3);
+  EXPECT_EQ(pass.converted_constants(), 1);
   EXPECT_EQ(a->GetInDataAnchor(0)->GetPeerOutAnchor(), b->GetInDataAnchor(0)->GetPeerOutAnchor());
   ExpectConsistent(g.graph());
 }
@@ -163,8 +175,8 @@ TEST(RefineRunningPrecisionPassTest, ForceFp16RetypesBlackOpsToo) {
   GE_ASSERT_OK(RunMode(m.g.graph(), "force_fp16").status());
   EXPECT_EQ(OutType(m.c1), DT_BF16);
   EXPECT_EQ(OutType(m.soft), DT_BF16);
-  // Only the graph's edges convert: x, w1, b1, w2 in and soft out.
-  EXPECT_EQ(CountType(*m.g.graph(), "Cast"), 5u);
+  // Only the graph's edges convert: x in and soft out.
+  EXPECT_EQ(CountType(*m.g.graph(), "Cast"), 2u);
   ExpectConsistent(m.g.graph());
 }
 

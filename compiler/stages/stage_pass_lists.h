@@ -7,8 +7,8 @@
 // names.
 //
 //   Stage 1: RefineRunningPrecisionPass (ge.exec.precision_mode; first, so
-//            folding turns its Casts of weights into weights of the new
-//            type), ConstantFuseSamePass, CommonSubexpressionEliminationPass,
+//            the later passes see the final types), ConstantFuseSamePass,
+//            CommonSubexpressionEliminationPass,
 //            FuseDataNodesWithCommonInputPass, TransOpBreadthFusionPass,
 //            ShapeOptimizationPass (InferShapePass <-> ConstantFoldingPass to a
 //            fixed point, seed §8), NodeSimplifyPasses (CastRemovePass,

@@ -407,6 +407,38 @@ TEST(DnnlConvTest, Bf16MatchesReferenceOnFloatValues) {
   for (bool const_w : {true, false}) ExpectBf16Matches("ConvTranspose", t, const_w, seed += 3);
 }
 
+// BF16 through the tester (host kernel on the same BF16 values), plain and
+// channels-last, on resnet50's shapes: the strided 3x3 ones too.
+TEST(DnnlConvTest, Bf16ResnetShapes) {
+  const std::vector<Conf> confs = {
+      {{1, 256, 28, 28}, {256, 256, 3, 3}, true, {2, 2}, {1, 1, 1, 1}},
+      {{1, 128, 56, 56}, {128, 128, 3, 3}, true, {2, 2}, {1, 1, 1, 1}},
+      {{1, 64, 14, 14}, {256, 64, 1, 1}, true},
+      {{1, 32, 15, 15}, {32, 32, 3, 3}, true, {2, 2}, {1, 1, 1, 1}},
+  };
+  uint32_t seed = 700;
+  for (size_t i = 0; i < confs.size(); ++i) {
+    const Conf& c = confs[i];
+    for (int variant = 0; variant < 4; ++variant) {
+      const bool last = variant & 1, const_w = variant & 2;
+      ComputeKernelTester t("Conv");
+      t.ChannelsLast(last);
+      ForEachAttr(c, [&](const char* n, auto v) { t.Attr(n, v); });
+      t.Input(RandomTensor(ge::DT_BF16, c.x, seed));
+      gert::HostTensor w = RandomTensor(ge::DT_BF16, c.w, seed + 1, -0.1, 0.1);
+      if (const_w) {
+        t.Const(std::move(w));
+      } else {
+        t.Input(std::move(w));
+      }
+      t.Const(RandomTensor(ge::DT_BF16, {c.w[0]}, seed + 2));
+      seed += 3;
+      EXPECT_TRUE(t.MatchesReference(2e-2, 2e-2, {1, 2}))
+          << "case " << i << " channels-last " << last << " const W " << const_w;
+    }
+  }
+}
+
 // ------------------------------------------------------------ NC1HWC0
 
 // `t` (NCHW FLOAT) reordered to nChw16c, marked NC1HWC0.
