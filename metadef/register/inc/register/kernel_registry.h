@@ -68,8 +68,11 @@ class OpKernel {
   // otherwise. Declares the workspaces Run needs (ctx.SetWorkspaceSize).
   virtual Status Prepare(gert::TilingContext& ctx) = 0;
   // Every execution: the inputs' and outputs' data and the workspaces
-  // Prepare asked for (at least that many bytes each). Allocates nothing;
-  // may run concurrently with itself.
+  // Prepare asked for (at least that many bytes each). Allocates nothing.
+  // Runs of one instance never overlap (the static executor runs one Run
+  // of a model at a time; the dynamic executor's kernel cache locks each
+  // prepared kernel while it runs), so Run may rebind state it owns, as
+  // oneDNN argument handles; different instances run concurrently.
   virtual Status Run(gert::KernelContext& ctx) const = 0;
   // Whether Prepare kept the addresses of input or output buffers (then the
   // static executor's zero-copy rebinding cannot serve the node). Kernels
