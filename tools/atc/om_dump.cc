@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -71,6 +72,59 @@ std::string IoText(const proto::ModelIoDef& io) {
   return absl::StrCat(io.name(), " ",
                       TypeUtils::DataTypeToSerialString(static_cast<DataType>(io.data_type())),
                       " [", absl::StrJoin(io.dims(), ","), "] ", io.size(), " bytes");
+}
+
+// A tensor's layout name ("NCHW", "NC1HWC0", ...).
+std::string LayoutOf(const proto::TensorDescriptor& d) {
+  return d.layout().empty() ? TypeUtils::FormatToSerialString(d.format()) : d.layout();
+}
+
+bool RowMajor(const std::string& layout) {
+  return layout == "ND" || layout == "NCHW" || layout == "NCDHW" || layout == "RESERVED";
+}
+
+std::string CountsText(const std::map<std::string, int64_t>& counts) {
+  std::vector<std::string> parts;
+  for (const auto& [k, n] : counts) parts.push_back(absl::StrCat(k, "=", n));
+  return absl::StrJoin(parts, ", ");
+}
+
+// The compiler's choices in the graph: engines per op, output data types and
+// layouts, and every op running on a layout other than row-major (the
+// format pass's chains and their TransData).
+void AppendGraphChoices(const proto::ModelDef& model_def, std::string* out) {
+  std::map<std::string, int64_t> engines, dtypes, layouts;
+  std::vector<std::string> laid_out;
+  for (const proto::GraphDef& g : model_def.graph()) {
+    for (const proto::OpDef& op : g.op()) {
+      if (!op.engine_name().empty()) engines[op.engine_name()]++;
+      bool chosen = false;
+      auto descs = [&](const auto& list) {
+        std::vector<std::string> parts;
+        for (const proto::TensorDescriptor& d : list) {
+          const std::string layout = LayoutOf(d);
+          chosen = chosen || !RowMajor(layout);
+          parts.push_back(absl::StrCat(layout, " ", proto::DataType_Name(d.dtype())));
+        }
+        return absl::StrJoin(parts, ", ");
+      };
+      for (const proto::TensorDescriptor& d : op.output_desc()) {
+        dtypes[proto::DataType_Name(d.dtype())]++;
+        layouts[LayoutOf(d)]++;
+      }
+      const std::string in = descs(op.input_desc());
+      const std::string outs = descs(op.output_desc());
+      if (chosen) {
+        laid_out.push_back(absl::StrCat("  ", op.name(), " (", op.type(), ", ", op.engine_name(),
+                                        "): in [", in, "] out [", outs, "]\n"));
+      }
+    }
+  }
+  absl::StrAppend(out, "engines (ops):    ", CountsText(engines), "\n");
+  absl::StrAppend(out, "output dtypes:    ", CountsText(dtypes), "\n");
+  absl::StrAppend(out, "output layouts:   ", CountsText(layouts), "\n");
+  absl::StrAppend(out, "ops on non-row-major layouts: ", laid_out.size(), "\n");
+  for (const std::string& line : laid_out) absl::StrAppend(out, line);
 }
 
 }  // namespace
@@ -152,6 +206,12 @@ StatusOr<std::string> OmInfoText(absl::string_view om_bytes) {
     for (int i = 0; i < t.output_size(); ++i) {
       absl::StrAppend(&out, "output ", i, ":         ", IoText(t.output(i)), "\n");
     }
+    proto::ModelDef model_def;
+    if (!model_def.ParseFromArray(model.model_def.data(),
+                                  static_cast<int>(model.model_def.size()))) {
+      return ParseFailed("model '", model.name, "': MODEL_DEF is not a ge.proto.ModelDef");
+    }
+    AppendGraphChoices(model_def, &out);
   }
   return out;
 }

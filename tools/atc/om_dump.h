@@ -6,7 +6,9 @@
 //             the TASK_INFO tasks as ge.proto.ModelTaskDef JSON);
 //             OnnxToJson: an ONNX model as onnx.ModelProto JSON.
 //   --mode 6  OmInfoText: a human summary (header fields, partition sizes,
-//             op count, memory / weight sizes, inputs and outputs).
+//             op count, memory / weight sizes, inputs and outputs), and the
+//             compiler's choices: ops per engine, output data types and
+//             layouts, and each op on a non-row-major layout.
 //
 // Contract: the bytes are validated by ParseOmFile (build/om/om_file.h)
 // first; anything malformed is an error naming the field, never a crash.

@@ -40,6 +40,14 @@ TEST(OmDumpTest, JsonAndInfo) {
   EXPECT_THAT(*info, HasSubstr("task count:       11"));
   EXPECT_THAT(*info, HasSubstr("input 0:          input DT_FLOAT [1,3,32,32] 12288 bytes"));
   EXPECT_THAT(*info, HasSubstr("partition WEIGHTS_DATA"));
+  // The compiler's choices: the conv chain channels-last between its two
+  // TransData, on the compute engine.
+  EXPECT_THAT(*info, HasSubstr("engines (ops):    AIcoreEngine="));
+  EXPECT_THAT(*info, HasSubstr("output layouts:   "));
+  EXPECT_THAT(*info, HasSubstr("NHWC="));
+  EXPECT_THAT(*info,
+              HasSubstr("(TransData, AIcoreEngine): in [NCHW DT_FLOAT] out [NHWC DT_FLOAT]"));
+  EXPECT_THAT(*info, HasSubstr("(Conv, AIcoreEngine): in [NHWC DT_FLOAT"));
 }
 
 TEST(OmDumpTest, DamagedBytesFailCleanly) {
