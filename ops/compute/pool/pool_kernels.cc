@@ -2,8 +2,8 @@
 //
 // The compute engine's pooling kernels on oneDNN pooling_v2 (inference):
 //   MaxPool            kernel_shape, strides, pads / auto_pad, dilations,
-//                      ceil_mode; 1-3 spatial dims; FLOAT (plain and
-//                      NC1HWC0), BF16, INT8 / UINT8 (plain). The optional Indices
+//                      ceil_mode; 1-3 spatial dims; FLOAT and BF16 (plain,
+//                      channels-last and NC1HWC0), INT8 / UINT8 (plain). The optional Indices
 //                      output, when the executor hands it, is computed by a
 //                      loop of the host kernel's rule (first maximum,
 //                      storage_order 0 row-major / 1 column-major offsets).
@@ -224,7 +224,7 @@ ge::Status PoolSupports(const ge::OpDesc& op) {
   const ge::GeTensorDesc* x = op.GetInputDescBarePtr(0);
   const ge::GeTensorDesc* y = op.GetOutputDescBarePtr(0);
   if (x == nullptr || y == nullptr) return ge::NotSupported("the node needs input 0 and output 0");
-  const bool blocked_ok = x->GetDataType() == ge::DT_FLOAT;
+  const bool blocked_ok = x->GetDataType() == ge::DT_FLOAT || x->GetDataType() == ge::DT_BF16;
   RETURN_IF_ERROR(CheckNchwLayout(*x, "input 0", blocked_ok));
   RETURN_IF_ERROR(CheckNchwLayout(*y, "output 0", blocked_ok));
   const bool blocked = IsNc1hwc0(x->GetFormat());

@@ -111,12 +111,16 @@ TEST(PoolKernelsTest, Bf16) {
     for (size_t i = 0; i < 4; ++i) {
       const Geo& g = Geometries()[i];
       for (const char* type : {"MaxPool", "AveragePool"}) {
-        ComputeKernelTester t(type);
-        SetGeometry(g, &t);
-        t.ForceBf16Emulation(emulate).Input(RandomTensor(ge::DT_BF16, g.x, seed++));
-        const double tol = std::string(type) == "MaxPool" ? 0 : 1e-2;
-        EXPECT_TRUE(t.MatchesReference(tol, tol, {1, 2}))
-            << type << " " << ::testing::PrintToString(g.x) << " emulated " << emulate;
+        for (bool last : {false, true}) {
+          ComputeKernelTester t(type);
+          SetGeometry(g, &t);
+          t.ForceBf16Emulation(emulate).ChannelsLast(last).Input(
+              RandomTensor(ge::DT_BF16, g.x, seed++));
+          const double tol = std::string(type) == "MaxPool" ? 0 : 1e-2;
+          EXPECT_TRUE(t.MatchesReference(tol, tol, {1, 2}))
+              << type << " " << ::testing::PrintToString(g.x) << " emulated " << emulate
+              << " channels-last " << last;
+        }
       }
     }
     for (const char* type : {"GlobalAveragePool", "GlobalMaxPool"}) {
