@@ -804,7 +804,9 @@ ge::Status RnnKernel(gert::KernelContext& ctx) { return RnnKernelFor(ctx, Cell::
 ge::Status GruKernel(gert::KernelContext& ctx) { return RnnKernelFor(ctx, Cell::kGru); }
 ge::Status LstmKernel(gert::KernelContext& ctx) { return RnnKernelFor(ctx, Cell::kLstm); }
 
-ge::TensorType RnnTypes() { return ge::TensorType{ge::DT_FLOAT16, ge::DT_FLOAT, ge::DT_DOUBLE}; }
+ge::TensorType RnnTypes() {
+  return ge::TensorType{ge::DT_FLOAT16, ge::DT_BF16, ge::DT_FLOAT, ge::DT_DOUBLE};
+}
 
 ge::AttrValue AttrStr(const char* s) { return ge::AttrValue::CreateFrom<std::string>(s); }
 ge::AttrValue AttrInt(int64_t v) { return ge::AttrValue::CreateFrom<int64_t>(v); }
