@@ -33,20 +33,38 @@ constexpr int kMaxWords = std::numeric_limits<int>::max();
 // ---------------------------------------------------------------- encode
 
 // Kernel tasks share an op when their op descs agree on all a static
-// runtime reads of an op but its name (see the proto comment). Types and
-// port names are interned (one string per distinct value in the process):
-// their pointers are hashed.
+// runtime reads of an op but its name (see the proto comment): the compute
+// engine's Prepare reads the tensor descs' formats (the layout the compiler
+// chose) and the input data types too. Types and port names are interned
+// (one string per distinct value in the process): their pointers are
+// hashed.
+int InputFormat(const OpDesc& op, uint32_t i) {
+  const GeTensorDesc* d = op.PeekInputDesc(i);  // read at once (see op_desc.h)
+  return d == nullptr ? -1 : static_cast<int>(d->GetFormat());
+}
+int InputDataType(const OpDesc& op, uint32_t i) {
+  const GeTensorDesc* d = op.PeekInputDesc(i);
+  return d == nullptr ? -1 : static_cast<int>(d->GetDataType());
+}
+int OutputFormat(const OpDesc& op, uint32_t i) {
+  const GeTensorDesc* d = op.PeekOutputDesc(i);
+  return d == nullptr ? -1 : static_cast<int>(d->GetFormat());
+}
+
 size_t OpHash(const OpDesc& op) {
   const AttrStore& attrs = op.GetAttrStore();
   size_t h =
       absl::HashOf(op.GetInternedType(), attrs.size(), op.GetAllInputsSize(), op.GetOutputsSize());
   for (size_t i = 0; i < attrs.size(); ++i) h = absl::HashOf(h, absl::string_view(attrs.NameAt(i)));
   const uint32_t num_in = static_cast<uint32_t>(op.GetAllInputsSize());
-  for (uint32_t i = 0; i < num_in; ++i) h = absl::HashOf(h, op.GetInputNamePtr(i));
+  for (uint32_t i = 0; i < num_in; ++i) {
+    h = absl::HashOf(h, op.GetInputNamePtr(i), InputFormat(op, i), InputDataType(op, i));
+  }
   const uint32_t num_out = static_cast<uint32_t>(op.GetOutputsSize());
   for (uint32_t i = 0; i < num_out; ++i) {
     const GeTensorDesc* d = op.PeekOutputDesc(i);
-    h = absl::HashOf(h, d == nullptr ? -1 : static_cast<int>(d->GetDataType()));
+    h = absl::HashOf(h, d == nullptr ? -1 : static_cast<int>(d->GetDataType()),
+                     OutputFormat(op, i));
   }
   return h;
 }
@@ -65,12 +83,16 @@ bool SameOp(const OpDesc& a, const OpDesc& b) {
   for (uint32_t i = 0; i < num_in; ++i) {
     const std::string* x = a.GetInputNamePtr(i);
     const std::string* y = b.GetInputNamePtr(i);
+    if (InputFormat(a, i) != InputFormat(b, i) || InputDataType(a, i) != InputDataType(b, i)) {
+      return false;
+    }
     if (x == y) continue;  // port names are interned
     if (x == nullptr || y == nullptr || *x != *y) return false;
   }
   const uint32_t num_out = static_cast<uint32_t>(a.GetOutputsSize());
   for (uint32_t i = 0; i < num_out; ++i) {
     if (OutputDataType(a, i) != OutputDataType(b, i)) return false;
+    if (OutputFormat(a, i) != OutputFormat(b, i)) return false;
   }
   return a.GetAttrStore() == b.GetAttrStore();
 }

@@ -17,10 +17,11 @@
 //     An error Status only for real failures (op_model serialization).
 //   * Equal (op_type, engine, kernel_name) triples, dims lists and TensorRefs
 //     are stored once; kernel tasks share an op when their op descs are equal
-//     in type, attributes, input count and input names, and output data
-//     types. Ids are assigned in first-use order; op_model holds a copy of
-//     each shared op's first op desc (same name and id), one unlinked node per
-//     op, in op-id order: DecodeModelOpDescs(plan.op_model()).ops[i] is op i.
+//     in type, attributes, input count, input names, formats and data types,
+//     and output data types and formats. Ids are assigned in first-use
+//     order; op_model holds a copy of each shared op's first op desc (same
+//     name and id), one unlinked node per op, in op-id order:
+//     DecodeModelOpDescs(plan.op_model()).ops[i] is op i.
 //   * ExpandLaunchPlan(EncodeLaunchPlan(m), n, &td) appends TaskDefs equal
 //     (SerializeAsString-wise) to m.task_def.task.
 //   * LaunchPlanView::Create validates the whole plan (the checks

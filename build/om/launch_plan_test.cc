@@ -283,8 +283,45 @@ TEST(LaunchPlanTest, OpsWithDifferentOutputTypesOrInputNamesAreNotShared) {
   ASSERT_TRUE(ops.ok()) << ops.status();
   std::vector<std::string> names;
   for (const OpDescPtr& op : ops->ops) names.push_back(op->GetName());
-  // a ~ c ~ e (float out, input x0); b differs in output type, d in input name.
-  EXPECT_EQ(names, std::vector<std::string>({"a", "b", "d"}));
+  // a ~ e (float in and out, input x0); b differs in output type, c in
+  // input type (b's INT32), d in input name.
+  EXPECT_EQ(names, std::vector<std::string>({"a", "b", "c", "d"}));
+}
+
+// The compute engine prepares a kernel on its op's tensor formats: ops
+// equal but for a desc's format (an NHWC chain member and a plain one) or an
+// input's data type are not shared.
+TEST(LaunchPlanTest, OpsWithDifferentFormatsOrInputTypesAreNotShared) {
+  GraphMaker g("layouts");
+  NodePtr x = g.Data("x", 0, {1, 2, 3, 3});
+  NodePtr a = g.Unary("a", "Relu", x);
+  NodePtr b = g.Unary("b", "Relu", a);
+  NodePtr c = g.Unary("c", "Relu", b);
+  NodePtr d = g.Unary("d", "Relu", c);
+  NodePtr e = g.Unary("e", "Relu", d);
+  g.NetOutput({{e, 0}});
+  // b: NHWC output; c: NHWC input; e: an input typed BF16 (descs only).
+  b->GetOpDesc()->MutableOutputDesc(0)->SetFormat(FORMAT_NHWC);
+  c->GetOpDesc()->MutableInputDesc(0)->SetFormat(FORMAT_NHWC);
+  e->GetOpDesc()->MutableInputDesc(0)->SetDataType(DT_BF16);
+  GeModelPtr model = Build(g.graph());
+  ASSERT_NE(model, nullptr);
+  ExpectRoundTrip(*model);
+  const proto::LaunchPlan plan = Encode(*model);
+  auto ops = DecodeLaunchPlanOps(plan);
+  ASSERT_TRUE(ops.ok()) << ops.status();
+  std::vector<std::string> names;
+  for (const OpDescPtr& op : ops->ops) names.push_back(op->GetName());
+  // a ~ d; b, c and e each their own.
+  EXPECT_EQ(names, std::vector<std::string>({"a", "b", "c", "e"}));
+  for (const OpDescPtr& op : ops->ops) {
+    if (op->GetName() == "b") {
+      EXPECT_EQ(op->GetOutputDescBarePtr(0)->GetFormat(), FORMAT_NHWC);
+    }
+    if (op->GetName() == "c") {
+      EXPECT_EQ(op->GetInputDescBarePtr(0)->GetFormat(), FORMAT_NHWC);
+    }
+  }
 }
 
 TEST(LaunchPlanTest, OpModelDecodesToTheRepresentativesInOrder) {

@@ -302,7 +302,11 @@ StatusOr<Compiled> CompileOnnx(const onnx::ModelProto& onnx, bool compute) {
   return Compiled{std::move(om), std::move(model)};
 }
 
-void ExpectSameOutputs(const onnx::ModelProto& onnx, const std::string& name) {
+// `library_steady`: oneDNN allocates the same on the first and second Run
+// (not for its gemm-based convolution on runtime weights, which builds its
+// jit kernels on the first execute).
+void ExpectSameOutputs(const onnx::ModelProto& onnx, const std::string& name,
+                       bool library_steady = true) {
   StatusOr<Compiled> host = CompileOnnx(onnx, false);
   ASSERT_TRUE(host.ok()) << name << ": " << host.status();
   EXPECT_THAT(host->model.engines(), ElementsAre(kEngineHostCpu)) << name;
@@ -338,7 +342,9 @@ void ExpectSameOutputs(const onnx::ModelProto& onnx, const std::string& name) {
       ::alloc_counter::AllocCountingScope scope;
       ASSERT_TRUE(model->Run(in_views, absl::MakeSpan(out_views)).ok());
       EXPECT_EQ(scope.count(), 0) << name;
-      EXPECT_EQ(scope.library_count(), library_first) << name;
+      if (library_steady) {
+        EXPECT_EQ(scope.library_count(), library_first) << name;
+      }
     }
     StatusOr<std::vector<gert::HostTensor>> want = host->model.Run(inputs);
     ASSERT_TRUE(want.ok()) << want.status();
@@ -358,6 +364,9 @@ TEST(ComputeEngineTest, RealModelsMatchTheHostEngine) {
   ExpectSameOutputs(rttest::SmallCnn(2, 17, 15), "small_cnn");
   ExpectSameOutputs(rttest::Mlp(), "mlp");
   ExpectSameOutputs(rttest::NoAllocNet(), "no_alloc_net");
+  // Equal convolutions on different layouts: each is prepared on its own.
+  ExpectSameOutputs(rttest::ConvWithRuntimeWeights(), "conv_runtime_w",
+                    /*library_steady=*/false);
 }
 
 }  // namespace

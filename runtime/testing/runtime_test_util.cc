@@ -82,6 +82,25 @@ onnx::ModelProto SmallCnn(int64_t n, int64_t h, int64_t w) {
   return MakeModel(g, 13);
 }
 
+onnx::ModelProto ConvWithRuntimeWeights() {
+  onnx::GraphProto g;
+  g.set_name("conv_runtime_w");
+  *g.add_input() = TensorValueInfo("x", kOnnxFloat, {1, 4, 8, 8});
+  *g.add_input() = TensorValueInfo("w", kOnnxFloat, {4, 4, 3, 3});
+  *g.add_output() = TensorValueInfo("y", kOnnxFloat, {1, 4, 8, 8});
+  *g.add_initializer() = Weight("w1", {4, 4, 3, 3}, 51);
+  onnx::NodeProto c1 = MakeNode("Conv", {"x", "w1"}, {"c1"}, "conv1");
+  AddIntsAttr(&c1, "kernel_shape", {3, 3});
+  AddIntsAttr(&c1, "pads", {1, 1, 1, 1});
+  *g.add_node() = c1;
+  *g.add_node() = MakeNode("Relu", {"c1"}, {"r1"}, "relu1");
+  onnx::NodeProto c2 = MakeNode("Conv", {"r1", "w"}, {"y"}, "conv2");
+  AddIntsAttr(&c2, "kernel_shape", {3, 3});
+  AddIntsAttr(&c2, "pads", {1, 1, 1, 1});
+  *g.add_node() = c2;
+  return MakeModel(g, 13);
+}
+
 onnx::ModelProto Mlp() {
   onnx::GraphProto g;
   g.set_name("mlp");

@@ -28,6 +28,11 @@ namespace rttest {
 // x[n,3,h,w] -> Conv(8, 3x3, pad 1) -> Relu -> Conv(8, 3x3, pad 1, stride 2)
 // -> Relu -> GlobalAveragePool -> Flatten -> Gemm(10) -> y[n,10].
 onnx::ModelProto SmallCnn(int64_t n = 1, int64_t h = 16, int64_t w = 16);
+// x[1,4,8,8] -> Conv(w1, 3x3, pad 1) -> Relu -> Conv(w, 3x3, pad 1) -> y,
+// w[4,4,3,3] a second graph input: two convolutions with equal attributes,
+// the first channels-last in the compute engine's chain, the second plain
+// (its weights are not constant).
+onnx::ModelProto ConvWithRuntimeWeights();
 // x[2,4] -> MatMul(w[4,3]) -> Add(b[3]) -> Relu -> y[2,3]; also x + 1 as a
 // second output, and x itself as a third (a model output that is an input).
 onnx::ModelProto Mlp();
