@@ -419,8 +419,10 @@ TEST(DnnlConvTest, Bf16ResnetShapes) {
   uint32_t seed = 700;
   for (size_t i = 0; i < confs.size(); ++i) {
     const Conf& c = confs[i];
-    for (int variant = 0; variant < 4; ++variant) {
-      const bool last = variant & 1, const_w = variant & 2;
+    // Channels-last with constant W only: the tester makes every
+    // non-constant rank-4 input channels-last, and W is taken plain.
+    for (int variant = 0; variant < 3; ++variant) {
+      const bool last = variant == 2, const_w = variant != 1;
       ComputeKernelTester t("Conv");
       t.ChannelsLast(last);
       ForEachAttr(c, [&](const char* n, auto v) { t.Attr(n, v); });
