@@ -127,6 +127,14 @@ bool HasBf16() {
   return has;
 }
 
+float ElementAsFloat(const void* data, ge::DataType dt, int64_t i) {
+  if (dt != ge::DT_BF16) return static_cast<const float*>(data)[i];
+  const uint32_t u = static_cast<uint32_t>(static_cast<const uint16_t*>(data)[i]) << 16;
+  float f;
+  std::memcpy(&f, &u, sizeof(f));
+  return f;
+}
+
 // ------------------------------------------------------------ PreparedPrimitive
 
 ge::Status PreparedPrimitive::Init(dnnl::primitive prim, const dnnl::memory::desc& scratchpad) {

@@ -78,6 +78,15 @@ ge::StatusOr<dnnl::memory::desc> PlainDesc(const gert::Shape& shape, ge::DataTyp
 // Whether the CPU has native BF16 dot products (AVX512_BF16 / AMX).
 bool HasBf16();
 
+// `t` when the node has that tensor (null for an absent optional one: no
+// tensor, or DT_UNDEFINED).
+inline const gert::Tensor* PresentTensor(const gert::Tensor* t) {
+  return t == nullptr || t->GetDataType() == ge::DT_UNDEFINED ? nullptr : t;
+}
+
+// Element i of FLOAT or BF16 data, as float (parameters read at Prepare).
+float ElementAsFloat(const void* data, ge::DataType dt, int64_t i);
+
 // One primitive and its argument slots. Prepare: Init, then AddArg per
 // argument (in the order Execute's handles come); arguments bound at
 // Prepare (reordered weights) pass their buffer to AddArg. Run: Execute

@@ -231,11 +231,6 @@ void PrefillRows(const PrefillArgs& p, int64_t begin, int64_t end) {
   }
 }
 
-float ElementAsFloat(const void* data, ge::DataType dt, int64_t i) {
-  if (dt == ge::DT_BF16) return Bf16ToFloat(static_cast<const uint16_t*>(data)[i]);
-  return static_cast<const float*>(data)[i];
-}
-
 // ---------------------------------------------------------------- kernel
 
 class DnnlMatMulKernel : public ge::OpKernel {

@@ -82,15 +82,6 @@ const ge::GeTensorDesc* PresentInput(const ge::OpDesc& op, uint32_t i) {
   return d == nullptr || d->GetDataType() == ge::DT_UNDEFINED ? nullptr : d;
 }
 
-const gert::Tensor* PresentTensor(const gert::Tensor* t) {
-  return t == nullptr || t->GetDataType() == ge::DT_UNDEFINED ? nullptr : t;
-}
-
-float ElementAsFloat(const void* data, ge::DataType dt, int64_t i) {
-  if (dt == ge::DT_BF16) return Bf16ToFloat(static_cast<const uint16_t*>(data)[i]);
-  return static_cast<const float*>(data)[i];
-}
-
 // ---------------------------------------------------------------- parameters
 
 // A parameter vector of `count` f32 values oneDNN reads: from a tensor of
