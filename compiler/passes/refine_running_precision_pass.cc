@@ -314,18 +314,14 @@ StatusOr<bool> RefineRunningPrecisionPass::RunImpl(const ComputeGraphPtr& graph)
     if (mix && !IsWhite(n->GetType())) {
       if (IsBlack(n->GetType())) continue;
       gray = true;
-      // Every non-constant retypable input must already come in BF16.
+      // Every non-constant retypable input must already come in BF16: its
+      // producer was retyped (which retypes every FLOAT output).
       bool all_reduced = true, any_activation = false;
       for (uint32_t i : p.inputs) {
         const Node* src = Producer(*n, i);
         if (IsConstNode(*src)) continue;
         any_activation = true;
         all_reduced = all_reduced && retyped.contains(src);
-        const OutDataAnchorPtr peer =
-            n->GetInDataAnchor(static_cast<int32_t>(i))->GetPeerOutAnchor();
-        const GeTensorDesc* d =
-            src->GetOpDescBarePtr()->GetOutputDescBarePtr(static_cast<uint32_t>(peer->GetIdx()));
-        all_reduced = all_reduced && d != nullptr && d->GetDataType() == r.to;
       }
       if (!any_activation || !all_reduced) continue;
     }
