@@ -53,10 +53,7 @@ std::vector<OptionSpec> MakeTable() {
   std::vector<std::string> steps = BuildStepSpellings();
   return {
       Enum(kOptGraphRunMode, {"0", "1"}, "0", "0: inference, 1: training"),
-      Enum(kOptPrecisionMode,
-           {"force_fp32", "force_fp16", "force_lowerprecision", "allow_fp32_to_fp16",
-            "must_keep_origin_dtype", "allow_mix_precision", "allow_mix_precision_bf16"},
-           "must_keep_origin_dtype",
+      Enum(kOptPrecisionMode, PrecisionModeNames(), "must_keep_origin_dtype",
            "operator precision: the fp16 modes run in BF16 on this hardware"),
       Other(kOptKeepDtype, OptionType::kString, "",
             "file naming nodes (or OpType::<type>) that keep their data type"),

@@ -11,6 +11,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "compiler/passes/const_value_util.h"
 #include "compiler/passes/pass_framework/graph_rewriter.h"
@@ -228,14 +229,19 @@ std::string TypeName(DataType dt) {
 
 }  // namespace
 
+std::vector<std::string> PrecisionModeNames() {
+  std::vector<std::string> names;
+  for (const ModeName& m : kModeNames) names.emplace_back(m.text);
+  return names;
+}
+
 StatusOr<PrecisionMode> ParsePrecisionMode(absl::string_view text) {
   if (text.empty()) return PrecisionMode::kMustKeepOriginDtype;
   for (const ModeName& m : kModeNames) {
     if (text == m.text) return m.mode;
   }
-  std::string known;
-  for (const ModeName& m : kModeNames) absl::StrAppend(&known, known.empty() ? "" : ", ", m.text);
-  return ParamInvalid("precision_mode '", text, "' is not one of: ", known);
+  return ParamInvalid("precision_mode '", text,
+                      "' is not one of: ", absl::StrJoin(PrecisionModeNames(), ", "));
 }
 
 StatusOr<std::vector<std::string>> ParseKeepDtypeList(absl::string_view text) {

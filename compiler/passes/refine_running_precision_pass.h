@@ -63,6 +63,8 @@ enum class PrecisionMode : int32_t {
 
 // GE's spelling ("" is the default) -> mode; ParamInvalid listing the values.
 StatusOr<PrecisionMode> ParsePrecisionMode(absl::string_view text);
+// Every spelling ParsePrecisionMode takes (the ge.* option table's list).
+std::vector<std::string> PrecisionModeNames();
 
 // A keep_dtype list's text: one entry per line (a node name, or
 // "OpType::<type>"); blank lines and lines starting with '#' are skipped.
